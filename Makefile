@@ -1,0 +1,31 @@
+# Quick start: `make run` (sets up .venv, ingests the bundled samples) and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+UV_VERSION := 0.13.8
+
+.PHONY: run test bench clean lock
+
+$(STAMP): requirements.lock pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(BIN)/uv pip sync --quiet --python $(BIN)/python requirements.lock
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/digest ingest data/samples --warehouse data/warehouse.duckdb
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m bench.run --listings 100000
+
+# Re-resolve the pinned dependencies after changing pyproject.toml.
+lock: $(STAMP)
+	$(BIN)/uv pip compile --quiet pyproject.toml --extra dev --python-version 3.11 -o requirements.lock
+
+clean:
+	rm -rf $(VENV) data/warehouse.duckdb data/warehouse.duckdb.wal .pytest_cache

@@ -1,0 +1,145 @@
+"""`digest`: the command line (GUIDE.md §4).
+
+Exit codes: 0 done (quarantined records included), 1 the run failed (one-line reason),
+2 bad usage or a query error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from flows.settings import Settings, apply_prefect_defaults
+
+apply_prefect_defaults()
+
+app = typer.Typer(
+    help="Turn research-paper digests into a DuckDB warehouse.\n\n"
+    "Examples:\n\n  digest ingest data/samples\n\n  digest query \"SELECT count(*) FROM dim_paper\"",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+WarehouseOpt = Annotated[Optional[Path], typer.Option("--warehouse", "-w", help="DuckDB file (default: DIGEST_WAREHOUSE or data/warehouse.duckdb).")]
+
+
+class OutputFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+def _fail(message: str, code: int) -> None:
+    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    raise typer.Exit(code)
+
+
+@app.command()
+def ingest(
+    paths: Annotated[Optional[list[Path]], typer.Argument(help="Files or folders (recursive). Default: the bundled samples.")] = None,
+    warehouse: WarehouseOpt = None,
+    batch_mb: Annotated[Optional[int], typer.Option(help="Megabytes of files per parse task.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show the full trace on errors.")] = False,
+) -> None:
+    """Ingest digest files or folders into the warehouse, then print a summary.
+
+    Example: digest ingest ~/digests --warehouse papers.duckdb
+    """
+    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "INFO" if verbose else "CRITICAL")
+    from flows import progress
+    from flows.ingest import ingest as ingest_flow
+
+    settings = Settings()
+    target = warehouse or settings.warehouse
+    sources = paths or [settings.samples]
+    bar = _progress_bar() if sys.stderr.isatty() and not as_json else None
+    if bar:
+        progress.subscribe(bar[1])
+    try:
+        summary = ingest_flow(paths=sources, warehouse=target,
+                              batch_bytes=batch_mb * 1024 * 1024 if batch_mb else None)
+    except Exception as err:  # noqa: BLE001 - one clear line, trace on demand
+        if verbose:
+            raise
+        _fail(f"ingest failed: {err}", 1)
+    finally:
+        if bar:
+            bar[0].stop()
+            progress.unsubscribe(bar[1])
+    if as_json:
+        typer.echo(json.dumps(summary, indent=2))
+    else:
+        typer.echo(_summary_text(summary))
+
+
+def _summary_text(s: dict) -> str:
+    return (
+        f"ingest {s['run_id']} → {s['warehouse']}\n"
+        f"  files       {s['files_seen']} seen, {s['n_files_new']} new, {s['n_files_skipped']} skipped\n"
+        f"  listings    {s['n_listings']} loaded\n"
+        f"  papers      {s['n_new_papers']} new, {s['n_papers']} in total\n"
+        f"  authors     {s['n_authors']} in total\n"
+        f"  quarantined {s['n_quarantined']} spans"
+        + ("  (see the quarantine table)" if s["n_quarantined"] else "")
+        + f"\n  time        {s['seconds']:.1f} s"
+    )
+
+
+def _progress_bar():
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   transient=True)
+    task_id = bar.add_task("files parsed", total=None)
+    bar.start()
+
+    def update(stage: str, done: int, total: int) -> None:
+        bar.update(task_id, completed=done, total=total)
+
+    return bar, update
+
+
+@app.command()
+def query(
+    sql: Annotated[str, typer.Argument(help="The SQL to run (read-only).")],
+    warehouse: WarehouseOpt = None,
+    output: Annotated[OutputFormat, typer.Option("--format", "-f", help="table, csv or json.")] = OutputFormat.table,
+) -> None:
+    """Run read-only SQL on the warehouse.
+
+    Example: digest query "SELECT name, n_papers FROM dim_author ORDER BY n_papers DESC LIMIT 5"
+    """
+    import duckdb
+    import polars as pl
+
+    from flows.load import connect
+
+    target = warehouse or Settings().warehouse
+    if not target.exists():
+        _fail(f"no warehouse at {target}: run `digest ingest` first", 2)
+    try:
+        with connect(target, read_only=True) as con:
+            result = con.sql(sql)
+            frame = result.pl() if result is not None else pl.DataFrame()
+    except duckdb.Error as err:
+        _fail(str(err).splitlines()[0], 2)
+    if output is OutputFormat.csv:
+        typer.echo(frame.write_csv(), nl=False)
+    elif output is OutputFormat.json:
+        typer.echo(json.dumps(frame.to_dicts(), default=str, ensure_ascii=False, indent=2))
+    else:
+        with pl.Config(tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=80, tbl_hide_dataframe_shape=True,
+                       tbl_hide_column_data_types=True):
+            typer.echo(frame)
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,256 @@
+"""The warehouse writer: one DuckDB transaction per run.
+
+Batches are staged as they finish parsing (temp tables), then merged into the star with set
+SQL: the warehouse does the set work, so memory follows the batch, not the corpus. Merge rules
+are the same order-independent rules as `transforms.dedupe`, so a re-run or an incremental run
+ends where a fresh load of the same files would. Blocking checks run before the commit.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+from transforms.ids import ID_SQL
+from transforms.pipeline import BatchResult
+
+STAGING = ("stg_files", "stg_listings", "stg_papers", "stg_authors", "stg_categories", "stg_quarantine")
+
+
+class WarehouseCheckError(RuntimeError):
+    """A blocking check failed: the load was rolled back."""
+
+
+@dataclass(frozen=True)
+class RunStats:
+    n_files_new: int
+    n_files_skipped: int
+    n_listings: int
+    n_new_papers: int
+    n_papers: int
+    n_authors: int
+    n_quarantined: int
+
+
+def schema_sql(name: str) -> str:
+    return resources.files("schemas").joinpath(name).read_text(encoding="utf-8")
+
+
+def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect(str(path), read_only=read_only)
+    con.execute(f"CREATE OR REPLACE TEMP MACRO stable_id(k) AS {ID_SQL.format('k')}")
+    return con
+
+
+def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
+    con.execute(schema_sql("warehouse.sql"))
+
+
+def known_files(path: Path) -> pl.DataFrame:
+    """(path, sha256, size_bytes, mtime_ns) of every ingested file version; empty if no warehouse."""
+    schema = {"path": pl.String, "sha256": pl.String, "size_bytes": pl.Int64, "mtime_ns": pl.Int64}
+    if not path.exists():
+        return pl.DataFrame(schema=schema)
+    with connect(path, read_only=True) as con:
+        tables = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+        if "dim_source_file" not in tables:
+            return pl.DataFrame(schema=schema)
+        return con.sql("SELECT path, sha256, size_bytes, mtime_ns FROM dim_source_file").pl().cast(schema)
+
+
+def run_checks(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
+    """Violations per check (all zero on a healthy warehouse)."""
+    results = {}
+    for block in schema_sql("checks.sql").split("-- name: ")[1:]:
+        name, query = block.split("\n", 1)
+        results[name.strip()] = con.execute(query).fetchone()[0]
+    return results
+
+
+class RunLoader:
+    """Stage batches, then merge, check and commit, all in one transaction."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, run_id: str):
+        self.con, self.run_id = con, run_id
+        self.staged = False
+        self.open = False
+
+    def begin(self) -> None:
+        ensure_schema(self.con)
+        self.con.execute("BEGIN TRANSACTION")
+        self.open = True
+
+    def stage(self, batch: BatchResult) -> None:
+        frames = dict(zip(STAGING, (batch.files, batch.listings, batch.papers, batch.authors,
+                                    batch.categories, batch.quarantine)))
+        for table, frame in frames.items():
+            self.con.register("batch_frame", frame.to_arrow())
+            if self.staged:
+                self.con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM batch_frame")
+            else:
+                self.con.execute(f"CREATE TEMP TABLE {table} AS SELECT * FROM batch_frame")
+            self.con.unregister("batch_frame")
+        self.staged = True
+
+    def merge(self, ingested_at: dt.datetime) -> RunStats:
+        if not self.staged:
+            return RunStats(0, 0, 0, 0, *self._totals(), 0)
+        n_papers_before = self._count("dim_paper")
+        params = {"run_id": self.run_id, "ingested_at": ingested_at}
+        for statement in filter(str.strip, MERGE_SQL.split(";\n")):
+            self.con.execute(statement, {k: v for k, v in params.items() if f"${k}" in statement})
+        new, seen = self._count("new_files"), self._count("stg_files")
+        n_listings = self._count("stg_listings")
+        n_quarantined = self._count("stg_quarantine")
+        papers, authors = self._totals()
+        return RunStats(new, seen - new, n_listings, papers - n_papers_before, papers, authors, n_quarantined)
+
+    def check(self) -> None:
+        failed = {name: n for name, n in run_checks(self.con).items() if n}
+        if failed:
+            raise WarehouseCheckError("blocking checks failed: " + "; ".join(f"{k} ({v} rows)" for k, v in failed.items()))
+
+    def commit(self) -> None:
+        self.con.execute("COMMIT")
+        self.open = False
+
+    def rollback(self) -> None:
+        if self.open:
+            self.con.execute("ROLLBACK")
+            self.open = False
+
+    def _count(self, table: str) -> int:
+        return self.con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+
+    def _totals(self) -> tuple[int, int]:
+        return self._count("dim_paper"), self._count("dim_author")
+
+
+def record_run(con: duckdb.DuckDBPyConnection, run_id: str, started_at: dt.datetime, status: str,
+               n_files_seen: int, stats: RunStats | None, message: str | None = None) -> None:
+    s = stats or RunStats(0, 0, 0, 0, 0, 0, 0)
+    ensure_schema(con)
+    con.execute(
+        "INSERT OR REPLACE INTO ingest_run VALUES (?, ?, now(), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [run_id, started_at, status, n_files_seen, s.n_files_new, s.n_files_skipped, s.n_listings,
+         s.n_new_papers, s.n_papers, s.n_authors, s.n_quarantined, message],
+    )
+
+
+# One statement list, run in the open transaction. Staged rows of files whose content is
+# already in the warehouse (or twice in this run: the first path wins) are dropped first.
+MERGE_SQL = """
+CREATE OR REPLACE TEMP TABLE new_files AS
+SELECT * FROM stg_files
+WHERE sha256 NOT IN (SELECT sha256 FROM dim_source_file)
+QUALIFY row_number() OVER (PARTITION BY sha256 ORDER BY path) = 1;
+
+DELETE FROM stg_listings WHERE source_file_id NOT IN (SELECT source_file_id FROM new_files);
+DELETE FROM stg_quarantine WHERE source_file_id NOT IN (SELECT source_file_id FROM new_files);
+
+INSERT INTO dim_source_file BY NAME
+SELECT n.source_file_id, n.path, n.sha256, n.format, n.encoding, n.size_bytes, n.mtime_ns, n.n_lines,
+       1 + (SELECT count(*) FROM dim_source_file d WHERE d.path = n.path)
+         + (SELECT count(*) FROM new_files o WHERE o.path = n.path AND o.sha256 < n.sha256) AS version,
+       $ingested_at AS ingested_at, $run_id AS run_id,
+       (SELECT count(*) FROM stg_listings l WHERE l.source_file_id = n.source_file_id) AS n_listings,
+       (SELECT count(*) FROM stg_quarantine q WHERE q.source_file_id = n.source_file_id) AS n_quarantined
+FROM new_files n;
+
+INSERT INTO quarantine BY NAME
+SELECT DISTINCT stable_id(concat_ws(chr(31), source_file_id, line_start, line_end, reason)) AS quarantine_id,
+       source_file_id, path, line_start, line_end, reason, raw_text, $run_id AS run_id
+FROM stg_quarantine ON CONFLICT DO NOTHING;
+
+INSERT INTO dim_category BY NAME SELECT DISTINCT * FROM stg_categories ON CONFLICT DO NOTHING;
+
+INSERT INTO paper_key_map SELECT DISTINCT paper_key, paper_key FROM stg_listings ON CONFLICT DO NOTHING;
+
+INSERT INTO fact_listing BY NAME
+SELECT l.listing_id, m.paper_id, l.source_file_id, l.position, l.rank, l.listed_on, l.category_id,
+       l.line_start, l.line_end, l.format, l.listed_code, l.paper_key, l.n_authors_shown,
+       l.author_total, l.is_truncated
+FROM stg_listings l JOIN paper_key_map m USING (paper_key)
+ON CONFLICT DO NOTHING;
+
+CREATE OR REPLACE TEMP TABLE touched AS
+SELECT DISTINCT m.paper_id FROM stg_listings JOIN paper_key_map m USING (paper_key);
+
+-- What every listing of a touched paper knows, old (dim_paper) and new (stg_papers).
+CREATE OR REPLACE TEMP TABLE merged AS
+WITH candidates AS (
+    SELECT m.paper_id, c.title, c.abstract, c.authors, c.author_keys,
+           c.author_total AS author_count, c.has_complete_listing
+    FROM stg_papers c JOIN paper_key_map m USING (paper_key) SEMI JOIN touched USING (paper_id)
+    UNION ALL
+    SELECT paper_id, title, abstract, authors, author_keys, author_count, has_complete_listing
+    FROM dim_paper SEMI JOIN touched USING (paper_id)
+)
+SELECT paper_id,
+       first(title ORDER BY length(title) DESC, title DESC) FILTER (WHERE title IS NOT NULL) AS title,
+       first(abstract ORDER BY length(abstract) DESC, abstract DESC) AS abstract,
+       first(authors ORDER BY len(authors) DESC, array_to_string(authors, ', ') DESC) AS authors,
+       first(author_keys ORDER BY len(authors) DESC, array_to_string(authors, ', ') DESC) AS author_keys,
+       max(author_count) AS author_count,
+       bool_or(has_complete_listing) AS has_complete_listing
+FROM candidates GROUP BY paper_id;
+
+INSERT OR REPLACE INTO dim_paper BY NAME
+SELECT m.paper_id, m.title, m.abstract, m.authors, m.author_keys,
+       len(m.authors) AS n_authors_shown, m.author_count, m.has_complete_listing,
+       m.has_complete_listing OR coalesce(m.author_count = len(m.authors), false) AS is_author_list_complete,
+       f.first_listed_on, f.last_listed_on, f.n_listings
+FROM merged m JOIN (
+    SELECT paper_id, min(listed_on) AS first_listed_on, max(listed_on) AS last_listed_on, count(*) AS n_listings
+    FROM fact_listing SEMI JOIN touched USING (paper_id) GROUP BY paper_id
+) f USING (paper_id);
+
+INSERT INTO author_name_variant BY NAME SELECT DISTINCT name_key, name, display_rank FROM stg_authors
+ON CONFLICT DO NOTHING;
+
+-- Authors whose paper count may change: on the old or the new lists of touched papers.
+CREATE OR REPLACE TEMP TABLE touched_authors AS
+SELECT DISTINCT a.name_key FROM bridge_paper_author b JOIN dim_author a USING (author_id)
+SEMI JOIN touched USING (paper_id)
+UNION
+SELECT DISTINCT unnest(author_keys) FROM merged
+UNION
+SELECT DISTINCT name_key FROM stg_authors SEMI JOIN dim_author USING (name_key);
+
+DELETE FROM bridge_paper_author WHERE paper_id IN (SELECT paper_id FROM touched);
+INSERT INTO bridge_paper_author BY NAME
+SELECT paper_id, author_id, min(author_position) AS author_position FROM (
+    SELECT paper_id, stable_id(unnest(author_keys)) AS author_id,
+           unnest(range(1, len(author_keys) + 1)) AS author_position
+    FROM merged
+) GROUP BY paper_id, author_id;
+
+INSERT INTO dim_author BY NAME
+SELECT stable_id(v.name_key) AS author_id, v.name, v.name_key, coalesce(p.n_papers, 0) AS n_papers
+FROM (
+    SELECT name_key, first(name ORDER BY display_rank DESC, name DESC) AS name
+    FROM author_name_variant SEMI JOIN touched_authors USING (name_key) GROUP BY name_key
+) v LEFT JOIN (
+    SELECT author_id, count(DISTINCT paper_id) AS n_papers FROM bridge_paper_author
+    WHERE author_id IN (SELECT stable_id(name_key) FROM touched_authors) GROUP BY author_id
+) p ON p.author_id = stable_id(v.name_key)
+ON CONFLICT (author_id) DO UPDATE SET name = excluded.name, n_papers = excluded.n_papers;
+DELETE FROM dim_author WHERE n_papers = 0;
+
+INSERT INTO bridge_paper_category BY NAME
+SELECT DISTINCT paper_id, category_id FROM fact_listing SEMI JOIN touched USING (paper_id)
+WHERE category_id IS NOT NULL ON CONFLICT DO NOTHING;
+
+INSERT INTO dim_date BY NAME
+SELECT d::DATE AS date, year(d) AS year, quarter(d) AS quarter, month(d) AS month, day(d) AS day,
+       weekofyear(d) AS iso_week, dayname(d) AS weekday
+FROM (SELECT min(listed_on) AS lo, max(listed_on) AS hi FROM fact_listing) r,
+     range(r.lo::TIMESTAMP, r.hi::TIMESTAMP + INTERVAL 1 DAY, INTERVAL 1 DAY) t(d)
+WHERE r.lo IS NOT NULL
+ON CONFLICT DO NOTHING;
+"""

@@ -1,0 +1,35 @@
+"""All configuration in one pydantic-settings object: flags, then DIGEST_* variables (or a
+.env file), then these defaults."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# Prefect settings the project owns, so no user has to know them (GUIDE.md §6).
+PREFECT_DEFAULTS = {
+    "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+    "DO_NOT_TRACK": "1",
+    "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "90",
+    "PREFECT_RESULTS_PERSIST_BY_DEFAULT": "false",
+}
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="DIGEST_", env_file=".env", extra="ignore")
+
+    warehouse: Path = REPO_ROOT / "data" / "warehouse.duckdb"
+    samples: Path = REPO_ROOT / "data" / "samples"
+    batch_bytes: int = 64 * 1024 * 1024  # files per parse task, by size: coarse tasks, bounded memory
+    max_batches_in_flight: int = 2  # parsed batches waiting to be staged: caps memory
+    duckdb_memory_limit: str = "2GB"
+
+
+def apply_prefect_defaults() -> None:
+    """Set before Prefect is imported; a user's own environment still wins."""
+    for key, value in PREFECT_DEFAULTS.items():
+        os.environ.setdefault(key, value)

@@ -1,0 +1,1 @@
+"""Pandera models for every stage's frame, and the warehouse DDL."""

@@ -1,0 +1,32 @@
+-- Blocking checks, run after every load inside its transaction: each query counts violations
+-- and the load is rolled back unless every count is 0. One check per "-- name:" block.
+
+-- name: fact_listing.paper_id has a dim_paper row
+SELECT count(*) FROM fact_listing f ANTI JOIN dim_paper p USING (paper_id);
+-- name: fact_listing.source_file_id has a dim_source_file row
+SELECT count(*) FROM fact_listing f ANTI JOIN dim_source_file s USING (source_file_id);
+-- name: fact_listing.category_id has a dim_category row
+SELECT count(*) FROM fact_listing f ANTI JOIN dim_category c USING (category_id) WHERE f.category_id IS NOT NULL;
+-- name: fact_listing.listed_on has a dim_date row
+SELECT count(*) FROM fact_listing f ANTI JOIN dim_date d ON d.date = f.listed_on WHERE f.listed_on IS NOT NULL;
+-- name: bridge_paper_author rows point at a paper and an author
+SELECT count(*) FROM bridge_paper_author b
+WHERE b.paper_id NOT IN (SELECT paper_id FROM dim_paper) OR b.author_id NOT IN (SELECT author_id FROM dim_author);
+-- name: bridge_paper_category rows point at a paper and a category
+SELECT count(*) FROM bridge_paper_category b
+WHERE b.paper_id NOT IN (SELECT paper_id FROM dim_paper) OR b.category_id NOT IN (SELECT category_id FROM dim_category);
+-- name: every paper has its listings counted
+SELECT count(*) FROM dim_paper p LEFT JOIN (SELECT paper_id, count(*) AS n FROM fact_listing GROUP BY ALL) f USING (paper_id)
+WHERE coalesce(f.n, 0) <> p.n_listings OR p.n_listings = 0;
+-- name: every paper has its author list in the bridge
+SELECT count(*) FROM dim_paper p LEFT JOIN (SELECT paper_id, count(*) AS n FROM bridge_paper_author GROUP BY ALL) b USING (paper_id)
+WHERE coalesce(b.n, 0) <> len(p.author_keys);
+-- name: every author has a paper
+SELECT count(*) FROM dim_author WHERE n_papers < 1;
+-- name: every file's listing count matches its facts
+SELECT count(*) FROM dim_source_file s LEFT JOIN (SELECT source_file_id, count(*) AS n FROM fact_listing GROUP BY ALL) f USING (source_file_id)
+WHERE coalesce(f.n, 0) <> s.n_listings;
+-- name: quarantine rows point at a file
+SELECT count(*) FROM quarantine q ANTI JOIN dim_source_file s USING (source_file_id);
+-- name: paper_key_map points at papers
+SELECT count(*) FROM paper_key_map m ANTI JOIN dim_paper p USING (paper_id);

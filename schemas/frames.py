@@ -1,0 +1,106 @@
+"""Pandera models, one per stage's frame. A row that fails goes to quarantine with the check
+that failed; the rest of the run goes on (`validate_or_quarantine`)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Optional
+
+import pandera.polars as pa
+import polars as pl
+
+RANK_MAX = 1_000_000
+EARLIEST_DATE = dt.date(1991, 1, 1)  # arXiv opened in August 1991
+
+
+class Lineage(pa.DataFrameModel):
+    line_start: int = pa.Field(ge=1)
+    line_end: int = pa.Field(ge=1)
+
+    @pa.dataframe_check(error="line_end before line_start")
+    def lines_ordered(cls, data) -> pl.LazyFrame:
+        return data.lazyframe.select(pl.col("line_end") >= pl.col("line_start"))
+
+
+class ParsedRecord(Lineage):
+    """A record as a format parser read it."""
+
+    file_idx: int = pa.Field(ge=0)
+    position: int = pa.Field(ge=1)
+    rank: Optional[int] = pa.Field(nullable=True, ge=0, le=RANK_MAX)
+    listed_on: Optional[dt.date] = pa.Field(nullable=True, ge=EARLIEST_DATE)
+    category_raw: Optional[str] = pa.Field(nullable=True)
+    title: Optional[str] = pa.Field(nullable=True)
+    authors_raw: str = pa.Field(str_length={"min_value": 1})
+    abstract: str = pa.Field(str_length={"min_value": 1})
+    raw_text: str
+
+
+class CleanListing(Lineage):
+    """One listing after cleaning: what the dedupe and the load consume."""
+
+    listing_id: int
+    source_file_id: int
+    format: str = pa.Field(isin=["listing", "search"])
+    position: int = pa.Field(ge=1)
+    rank: Optional[int] = pa.Field(nullable=True, ge=0, le=RANK_MAX)
+    listed_on: Optional[dt.date] = pa.Field(nullable=True, ge=EARLIEST_DATE)
+    listed_code: Optional[str] = pa.Field(nullable=True, str_length={"min_value": 1})
+    taxonomy: Optional[str] = pa.Field(nullable=True, isin=["arxiv", "conference"])
+    title: Optional[str] = pa.Field(nullable=True, str_length={"min_value": 1})
+    abstract: str = pa.Field(str_length={"min_value": 1})
+    abstract_key: str = pa.Field(str_length={"min_value": 1})
+    n_authors_shown: int = pa.Field(ge=1)
+    author_total: Optional[int] = pa.Field(nullable=True, ge=1)
+    is_truncated: bool
+    paper_key: int
+
+    @pa.dataframe_check(error="declared author total below the names shown")
+    def total_covers_shown(cls, data) -> pl.LazyFrame:
+        return data.lazyframe.select(
+            pl.col("author_total").is_null() | (pl.col("author_total") >= pl.col("n_authors_shown"))
+        )
+
+    class Config:
+        strict = False  # list columns (authors, author_keys) are checked by the dtypes below
+
+
+class QuarantineRow(Lineage):
+    source_file_id: int
+    path: str
+    reason: str = pa.Field(str_length={"min_value": 1})
+    raw_text: str
+
+    class Config:
+        strict = False
+
+
+def validate_or_quarantine(df: pl.DataFrame, model: type[pa.DataFrameModel]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(rows that pass, failed rows with a `reason` naming the checks they failed).
+
+    `df` must carry the lineage columns (source_file_id, line_start, line_end, raw_text).
+    Failures that name no row (a missing column, a wrong dtype) are bugs, not bad input: raised.
+    """
+    try:
+        return model.validate(df, lazy=True), df.clear().with_columns(reason=pl.lit("", pl.String))
+    except pa.errors.SchemaErrors as err:
+        failures = err.failure_cases
+        if failures["index"].is_null().any():
+            raise
+    reasons = (
+        failures.group_by("index")
+        .agg(reason=_failure_text(model.__name__).unique().sort().str.join("; "))
+        .rename({"index": "_row"})
+        .with_columns(pl.col("_row").cast(pl.UInt32))
+    )
+    flagged = df.with_row_index("_row").join(reasons, on="_row", how="left")
+    good = flagged.filter(pl.col("reason").is_null()).drop("_row", "reason")
+    bad = flagged.filter(pl.col("reason").is_not_null()).drop("_row")
+    return good, bad
+
+
+def _failure_text(model_name: str) -> pl.Expr:
+    where = pl.when(pl.col("column") == model_name).then(pl.lit(model_name)).otherwise(
+        pl.format("{}.{}", pl.lit(model_name), "column")
+    )
+    return pl.format("failed {}: {}", where, "check")

@@ -1,0 +1,164 @@
+-- The warehouse: a star with fact_listing at its centre (GUIDE.md §3). Names are a contract.
+-- Ids are 63-bit MD5 hashes of natural keys (transforms/ids.py): deterministic, never renumbered.
+-- No FOREIGN KEY clauses: DuckDB would block the upserts; the blocking checks in checks.sql
+-- prove referential integrity after every load instead.
+
+CREATE TABLE IF NOT EXISTS dim_source_file (
+    source_file_id  BIGINT PRIMARY KEY,
+    path            VARCHAR NOT NULL,
+    sha256          VARCHAR NOT NULL,
+    format          VARCHAR NOT NULL,
+    encoding        VARCHAR NOT NULL,
+    size_bytes      BIGINT NOT NULL,
+    mtime_ns        BIGINT,
+    n_lines         BIGINT NOT NULL,
+    version         INTEGER NOT NULL,
+    ingested_at     TIMESTAMPTZ NOT NULL,
+    run_id          VARCHAR NOT NULL,
+    n_listings      BIGINT NOT NULL,
+    n_quarantined   BIGINT NOT NULL
+);
+COMMENT ON TABLE dim_source_file IS 'One ingested file version: a path with one content (sha256).';
+COMMENT ON COLUMN dim_source_file.path IS 'Path relative to the ingest root, with / separators.';
+COMMENT ON COLUMN dim_source_file.format IS 'Detected digest format: listing, search or unknown.';
+COMMENT ON COLUMN dim_source_file.encoding IS 'Detected encoding: utf-8, utf-8-sig, utf-16, gb18030, utf-8-lossy, binary, empty.';
+COMMENT ON COLUMN dim_source_file.version IS '1 for the first content seen at this path, 2 for the next, ...';
+COMMENT ON COLUMN dim_source_file.n_quarantined IS 'Spans of this file rejected into quarantine.';
+
+CREATE TABLE IF NOT EXISTS dim_paper (
+    paper_id                BIGINT PRIMARY KEY,
+    title                   VARCHAR,
+    abstract                VARCHAR NOT NULL,
+    authors                 VARCHAR[] NOT NULL,
+    author_keys             VARCHAR[] NOT NULL,
+    n_authors_shown         INTEGER NOT NULL,
+    author_count            INTEGER,
+    has_complete_listing    BOOLEAN NOT NULL,
+    is_author_list_complete BOOLEAN NOT NULL,
+    first_listed_on         DATE,
+    last_listed_on          DATE,
+    n_listings              INTEGER NOT NULL
+);
+COMMENT ON TABLE dim_paper IS 'One real paper after dedupe, merging what all its listings know.';
+COMMENT ON COLUMN dim_paper.title IS 'Title from any listing that has one; null if only seen on search pages.';
+COMMENT ON COLUMN dim_paper.authors IS 'The longest author list seen, in order, as shown.';
+COMMENT ON COLUMN dim_paper.author_count IS 'Declared total number of authors when known ("and 3 more" or a full list).';
+COMMENT ON COLUMN dim_paper.is_author_list_complete IS 'True when the shown names are all the authors.';
+COMMENT ON COLUMN dim_paper.first_listed_on IS 'Earliest listing date (listing format only).';
+
+CREATE TABLE IF NOT EXISTS paper_key_map (
+    paper_key BIGINT PRIMARY KEY,
+    paper_id  BIGINT NOT NULL
+);
+COMMENT ON TABLE paper_key_map IS 'Matcher key (hash of the folded abstract) to paper: several keys may name one paper.';
+
+CREATE TABLE IF NOT EXISTS fact_listing (
+    listing_id      BIGINT PRIMARY KEY,
+    paper_id        BIGINT NOT NULL,
+    source_file_id  BIGINT NOT NULL,
+    position        INTEGER NOT NULL,
+    rank            INTEGER,
+    listed_on       DATE,
+    category_id     BIGINT,
+    line_start      INTEGER NOT NULL,
+    line_end        INTEGER NOT NULL,
+    format          VARCHAR NOT NULL,
+    listed_code     VARCHAR,
+    paper_key       BIGINT NOT NULL,
+    n_authors_shown INTEGER NOT NULL,
+    author_total    INTEGER,
+    is_truncated    BOOLEAN NOT NULL
+);
+COMMENT ON TABLE fact_listing IS 'One appearance of a paper in one file, with its lineage (file and lines).';
+COMMENT ON COLUMN fact_listing.position IS '1-based order of the record in its file.';
+COMMENT ON COLUMN fact_listing.rank IS 'The #NN of a listing-format record; null for search pages.';
+COMMENT ON COLUMN fact_listing.listed_on IS 'Listing date (listing format); null for search pages.';
+COMMENT ON COLUMN fact_listing.listed_code IS 'Category as written in the file, before alias resolution.';
+COMMENT ON COLUMN fact_listing.author_total IS 'Author total this listing declares; null when it says only "等" (et al.).';
+
+CREATE TABLE IF NOT EXISTS dim_author (
+    author_id BIGINT PRIMARY KEY,
+    name      VARCHAR NOT NULL,
+    name_key  VARCHAR NOT NULL UNIQUE,
+    n_papers  INTEGER NOT NULL
+);
+COMMENT ON TABLE dim_author IS 'One person, as best known: every spelling with the same name_key.';
+COMMENT ON COLUMN dim_author.name IS 'Best display form: mixed case over CAPITALS, accents kept.';
+COMMENT ON COLUMN dim_author.name_key IS 'Matching key: no accents, case or punctuation.';
+
+CREATE TABLE IF NOT EXISTS author_name_variant (
+    name_key     VARCHAR NOT NULL,
+    name         VARCHAR NOT NULL,
+    display_rank INTEGER NOT NULL,
+    PRIMARY KEY (name_key, name)
+);
+COMMENT ON TABLE author_name_variant IS 'Every spelling seen for a name_key; dim_author.name is the best ranked.';
+
+CREATE TABLE IF NOT EXISTS bridge_paper_author (
+    paper_id        BIGINT NOT NULL,
+    author_id       BIGINT NOT NULL,
+    author_position INTEGER NOT NULL,
+    PRIMARY KEY (paper_id, author_position)
+);
+COMMENT ON TABLE bridge_paper_author IS 'Paper × author, in author order (1-based), from dim_paper.authors.';
+
+CREATE TABLE IF NOT EXISTS dim_category (
+    category_id BIGINT PRIMARY KEY,
+    code        VARCHAR NOT NULL,
+    name        VARCHAR,
+    parent_code VARCHAR,
+    parent_name VARCHAR,
+    group_code  VARCHAR,
+    group_name  VARCHAR,
+    taxonomy    VARCHAR NOT NULL
+);
+COMMENT ON TABLE dim_category IS 'arXiv categories (official taxonomy) and conference areas.';
+COMMENT ON COLUMN dim_category.parent_code IS 'arXiv archive ("cs") or conference area ("Deep Learning"); null for a one-level area.';
+COMMENT ON COLUMN dim_category.group_name IS 'arXiv group ("Computer Science", "Physics"); null for conference areas.';
+
+CREATE TABLE IF NOT EXISTS bridge_paper_category (
+    paper_id    BIGINT NOT NULL,
+    category_id BIGINT NOT NULL,
+    PRIMARY KEY (paper_id, category_id)
+);
+COMMENT ON TABLE bridge_paper_category IS 'Paper × category, from all of its listings.';
+
+CREATE TABLE IF NOT EXISTS dim_date (
+    date     DATE PRIMARY KEY,
+    year     INTEGER NOT NULL,
+    quarter  INTEGER NOT NULL,
+    month    INTEGER NOT NULL,
+    day      INTEGER NOT NULL,
+    iso_week INTEGER NOT NULL,
+    weekday  VARCHAR NOT NULL
+);
+COMMENT ON TABLE dim_date IS 'Every calendar day from the first to the last listing date.';
+
+CREATE TABLE IF NOT EXISTS quarantine (
+    quarantine_id  BIGINT PRIMARY KEY,
+    source_file_id BIGINT NOT NULL,
+    path           VARCHAR NOT NULL,
+    line_start     INTEGER NOT NULL,
+    line_end       INTEGER NOT NULL,
+    reason         VARCHAR NOT NULL,
+    raw_text       VARCHAR NOT NULL,
+    run_id         VARCHAR NOT NULL
+);
+COMMENT ON TABLE quarantine IS 'One rejected span of input, with the reason; nothing in it reaches the dimensions.';
+
+CREATE TABLE IF NOT EXISTS ingest_run (
+    run_id          VARCHAR PRIMARY KEY,
+    started_at      TIMESTAMPTZ NOT NULL,
+    finished_at     TIMESTAMPTZ,
+    status          VARCHAR NOT NULL,
+    n_files_seen    INTEGER NOT NULL,
+    n_files_new     INTEGER NOT NULL,
+    n_files_skipped INTEGER NOT NULL,
+    n_listings      INTEGER NOT NULL,
+    n_new_papers    INTEGER NOT NULL,
+    n_papers        INTEGER NOT NULL,
+    n_authors       INTEGER NOT NULL,
+    n_quarantined   INTEGER NOT NULL,
+    message         VARCHAR
+);
+COMMENT ON TABLE ingest_run IS 'One flow run: when, outcome, and what it added.';

@@ -1,0 +1,1 @@
+"""Pure transforms: frames in, frames out, no I/O. Callable without Prefect."""

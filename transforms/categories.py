@@ -1,0 +1,75 @@
+"""Category resolution: arXiv codes against the vendored official taxonomy, and conference
+areas ("Area · Subarea" or a one-level "Area") split into area and sub-area."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import polars as pl
+
+from transforms.formats.search import AREA_SEPARATOR
+
+TAXONOMY_FILE = Path(__file__).resolve().parent.parent / "data" / "taxonomy" / "arxiv_taxonomy.json"
+ARXIV = "arxiv"
+CONFERENCE = "conference"
+
+CATEGORY_COLUMNS = {
+    "code": pl.String,
+    "name": pl.String,
+    "parent_code": pl.String,
+    "parent_name": pl.String,
+    "group_code": pl.String,
+    "group_name": pl.String,
+    "taxonomy": pl.String,
+}
+
+
+@cache
+def arxiv_taxonomy() -> tuple[pl.DataFrame, dict[str, str]]:
+    """(one row per canonical arXiv category, alias → canonical code)."""
+    raw = json.loads(TAXONOMY_FILE.read_text(encoding="utf-8"))
+    archives, groups = raw["archives"], raw["groups"]
+    aliases = dict(raw["category_aliases"]) | dict(raw["archives_subsumed"])
+    rows = []
+    for code, cat in raw["categories"].items():
+        if code in aliases:
+            continue
+        archive = archives.get(cat["in_archive"], {})
+        group = groups.get(archive.get("in_group", ""), {})
+        rows.append({
+            "code": code,
+            "name": cat["full_name"],
+            "parent_code": cat["in_archive"],
+            "parent_name": archive.get("full_name"),
+            "group_code": archive.get("in_group"),
+            "group_name": group.get("full_name"),
+            "taxonomy": ARXIV,
+        })
+    return pl.DataFrame(rows, schema=CATEGORY_COLUMNS), aliases
+
+
+def resolve_categories(codes: pl.Series, taxonomy: pl.Series) -> pl.DataFrame:
+    """Distinct (listed code, taxonomy) → one dimension row each, keyed by `listed_code`.
+
+    arXiv aliases resolve to their canonical code (math.IT → cs.IT); a well-formed code the
+    taxonomy does not know keeps its archive prefix as parent and a null name.
+    """
+    known, aliases = arxiv_taxonomy()
+    listed = pl.DataFrame({"listed_code": codes, "taxonomy": taxonomy}).drop_nulls().unique(maintain_order=True)
+    arxiv = listed.filter(pl.col("taxonomy") == ARXIV).with_columns(
+        code=pl.col("listed_code").replace(aliases)
+    )
+    arxiv = arxiv.join(known.drop("taxonomy"), on="code", how="left").with_columns(
+        parent_code=pl.col("parent_code").fill_null(pl.col("code").str.split(".").list.first())
+    )
+    area = pl.col("listed_code").str.split(AREA_SEPARATOR)
+    conference = listed.filter(pl.col("taxonomy") == CONFERENCE).with_columns(
+        code=pl.col("listed_code"),
+        name=area.list.last(),
+        parent_code=pl.when(area.list.len() > 1).then(area.list.first()),
+    ).with_columns(parent_name=pl.col("parent_code"))
+    return pl.concat([arxiv, conference], how="diagonal").select(
+        pl.col("listed_code"), *[pl.col(c).cast(t) for c, t in CATEGORY_COLUMNS.items()]
+    )

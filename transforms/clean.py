@@ -1,0 +1,81 @@
+"""Clean parsed records into listings: authors split and keyed, categories typed, paper keys.
+
+Input: the records of `transforms.formats` with the file each came from. Output: one row per
+listing, the columns of `schemas.frames.CleanListing`, plus quarantine rows for records that
+cannot be trusted (undecodable bytes, no usable author or abstract).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from transforms.categories import ARXIV, CONFERENCE
+from transforms.decode import REPLACEMENT
+from transforms.formats import listing
+from transforms.formats.common import as_quarantine
+from transforms.text import clean_text, fold_key
+
+# "A, B, C and 3 more": only three names are shown, three more exist.
+AND_MORE = r"(?i)\s*(?:,\s*)?and\s+(\d+)\s+(?:more|others)\s*$"
+# "A, B, …, J 等" (et al.): more names exist, how many is not said.
+ET_AL = r"(?i)\s*(?:,\s*)?(?:等|et\s+al\.?)\s*$"
+NAME_SEPARATORS = r"\s*[,，;；]\s*"
+
+
+def clean_listings(records: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """records × files (file_idx, source_file_id, format) → (listings, quarantine)."""
+    df = records.join(files.select("file_idx", "source_file_id", "format"), on="file_idx", how="left")
+    df = df.with_columns(
+        title=clean_text(pl.col("title")),
+        abstract=clean_text(pl.col("abstract")),
+        **split_authors(clean_text(pl.col("authors_raw"))),
+        **category_columns(),
+    ).with_columns(
+        author_keys=pl.col("authors").list.eval(fold_key(pl.element())),
+        abstract_key=fold_key(pl.col("abstract")),
+    )
+    return _split_bad(df)
+
+
+def split_authors(authors: pl.Expr) -> dict[str, pl.Expr]:
+    """Ordered name list, shown count, declared total (null when unknown), truncation flag."""
+    more = authors.str.extract(AND_MORE, 1).cast(pl.Int64, strict=False)
+    et_al = authors.str.contains(ET_AL)
+    shown = authors.str.replace(AND_MORE, "").str.replace(ET_AL, "")
+    names = shown.str.replace_all(NAME_SEPARATORS, ",").str.split(",").list.eval(
+        pl.element().str.strip_chars().filter(pl.element().str.contains(r"[\p{L}\p{N}]"))
+    )
+    n_shown = names.list.len().cast(pl.Int64)
+    return {
+        "authors": names,
+        "n_authors_shown": n_shown,
+        "author_total": pl.when(et_al).then(None).otherwise(n_shown + more.fill_null(0)),
+        "is_truncated": et_al | more.is_not_null(),
+    }
+
+
+def category_columns() -> dict[str, pl.Expr]:
+    code = clean_text(pl.col("category_raw"))
+    return {
+        "listed_code": code,
+        "taxonomy": pl.when(code.is_null())
+        .then(None)
+        .when(pl.col("format") == listing.NAME)
+        .then(pl.lit(ARXIV))
+        .otherwise(pl.lit(CONFERENCE)),
+    }
+
+
+def _split_bad(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    reason = (
+        pl.when(pl.col("raw_text").str.contains(REPLACEMENT, literal=True))
+        .then(pl.lit("undecodable bytes in record"))
+        .when(pl.col("n_authors_shown") == 0)
+        .then(pl.lit("no author names"))
+        .when(pl.col("abstract_key") == "")
+        .then(pl.lit("empty abstract"))
+    )
+    flagged = df.with_columns(reason=reason)
+    bad = as_quarantine(flagged.filter(pl.col("reason").is_not_null()))
+    good = flagged.filter(pl.col("reason").is_null()).drop("reason", "authors_raw", "category_raw")
+    return good, bad

@@ -1,0 +1,69 @@
+"""Bytes to text: pick the encoding, normalise line ends.
+
+Digests arrive as UTF-8 (with or without BOM), UTF-16 with BOM, or GB18030 (Chinese search
+pages). A file that is neither is decoded as UTF-8 with U+FFFD in place of the bad bytes, so
+the records holding them can be quarantined while the rest of the file still loads.
+"""
+
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass
+
+REPLACEMENT = "\ufffd"
+
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig", "utf-8-sig"),
+    (codecs.BOM_UTF32_LE, "utf-32", "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32", "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16", "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16", "utf-16"),
+)
+
+
+@dataclass(frozen=True)
+class Decoded:
+    text: str  # "\n" line ends, no BOM
+    encoding: str  # what was detected: utf-8, utf-8-sig, utf-16, gb18030, utf-8-lossy, binary, empty
+    n_bad_bytes: int = 0  # bytes replaced by U+FFFD
+
+    @property
+    def is_binary(self) -> bool:
+        return self.encoding == "binary"
+
+
+def decode_bytes(raw: bytes) -> Decoded:
+    if not raw:
+        return Decoded("", "empty")
+    for bom, codec, label in _BOMS:
+        if raw.startswith(bom):
+            text = raw.decode(codec, errors="replace")
+            return Decoded(_normalise_newlines(text), label, text.count(REPLACEMENT))
+    if b"\x00" in raw:
+        return Decoded("", "binary")
+    try:
+        return Decoded(_normalise_newlines(raw.decode("utf-8")), "utf-8")
+    except UnicodeDecodeError:
+        pass
+    lossy = raw.decode("utf-8", errors="replace")
+    n_bad = lossy.count(REPLACEMENT)
+    n_good = len(lossy) - len(lossy.encode("ascii", "ignore")) - n_bad  # valid non-ASCII chars
+    if n_good < n_bad:  # mostly not UTF-8: a legacy CJK page is the likely source
+        try:
+            return Decoded(_normalise_newlines(raw.decode("gb18030")), "gb18030")
+        except UnicodeDecodeError:
+            pass
+    if _looks_binary(lossy):
+        return Decoded("", "binary")
+    return Decoded(_normalise_newlines(lossy), "utf-8-lossy", n_bad)
+
+
+def _looks_binary(text: str) -> bool:
+    """Mostly undecodable bytes and control characters: not a text digest."""
+    sample = text[:8192]
+    bad = sum(1 for ch in sample if ch == REPLACEMENT or (ord(ch) < 32 and ch not in "\n\r\t\f"))
+    return bad > len(sample) * 0.3
+
+
+def _normalise_newlines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")

@@ -1,0 +1,103 @@
+"""Search-page format: a "论文检索" first line, then blank-line separated paragraphs:
+
+    [<Area · Subarea> | <Area>]     optional category
+    <authors>                       up to 10 names, then " 等" when there are more
+    <abstract>
+
+Every paragraph, not only every record, is separated by a blank line, so records are found
+by what their paragraphs look like: an abstract is prose and closes a record; a line with
+" · " is a category and opens one. Between them sit the authors line and, when there are two
+short lines, a one-level area before it ("Social Aspects" then "Steve Hanneke").
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from transforms.formats.common import as_quarantine, split_valid
+from transforms.text import clean_text, is_blank
+
+NAME = "search"
+MARKER = "论文检索"
+AREA_SEPARATOR = " · "
+# A names line: comma-separated items of at most 7 words, free of sentence punctuation.
+_WORD = r"[^\s,$=:;?!\[\]{}<>/\\|@#%^&*+~]+"
+_ITEM = _WORD + r"(?: " + _WORD + r"){0,6}"
+NAMES_LINE = r"^" + _ITEM + r"(?:, ?" + _ITEM + r")*(?: ?等)?$"
+
+
+def detect(head: list[str]) -> bool:
+    text = [line.strip().lstrip("\ufeff\u200b") for line in head]
+    first = next((line for line in text if line), "")
+    return first == MARKER
+
+
+def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """`lines` (file_idx, line_no, line) → (records, quarantine)."""
+    df = lines.with_columns(text=clean_text(pl.col("line")), blank=is_blank(pl.col("line")))
+    first_text = pl.when(~pl.col("blank")).then(pl.col("line_no")).min().over("file_idx")
+    is_marker = (pl.col("line_no") == first_text) & (pl.col("text") == MARKER)
+    content = df.filter(~pl.col("blank") & ~is_marker)
+    records = _group_records(_paragraphs(content))
+    return split_valid(records, _reason())
+
+
+def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
+    gap = pl.col("line_no") - pl.col("line_no").shift(1).over("file_idx")
+    content = content.with_columns(para=(gap != 1).fill_null(True).cum_sum().over("file_idx"))
+    paras = content.group_by("file_idx", "para", maintain_order=True).agg(
+        line_start=pl.col("line_no").first(),
+        line_end=pl.col("line_no").last(),
+        text=pl.col("text").str.join(" "),
+        raw_text=pl.col("line").str.join("\n"),
+    )
+    kind = (
+        pl.when(pl.col("text").str.contains(AREA_SEPARATOR, literal=True))
+        .then(pl.lit("C"))
+        .when(pl.col("text").str.contains(NAMES_LINE))
+        .then(pl.lit("N"))
+        .otherwise(pl.lit("P"))
+    )
+    single = ~pl.col("text").str.contains(",", literal=True) & ~pl.col("text").str.ends_with("等")
+    return paras.with_columns(kind=kind, single_item=single)
+
+
+def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
+    prev_kind = pl.col("kind").shift(1).over("file_idx")
+    starts = (pl.col("kind") == "C") | (prev_kind == "P") | prev_kind.is_null()
+    paras = paras.with_columns(position=starts.cum_sum().over("file_idx"))
+    recs = paras.group_by("file_idx", "position", maintain_order=True).agg(
+        line_start=pl.col("line_start").first(),
+        line_end=pl.col("line_end").last(),
+        kinds=pl.col("kind").str.join(""),
+        first_single=pl.col("single_item").first(),
+        texts=pl.col("text"),
+        raw_text=pl.col("raw_text").str.join("\n\n"),
+    )
+    n = pl.col("texts").list.len()
+    # "CNN": a short abstract that reads like a names line, closed by the next category.
+    has_category = pl.col("kinds").is_in(["CNP", "CNN"]) | (
+        (pl.col("kinds") == "NNP") & pl.col("first_single")
+    )
+    return recs.with_columns(
+        is_last=pl.col("position") == pl.col("position").max().over("file_idx"),
+        category_raw=pl.when(has_category).then(pl.col("texts").list.first()),
+        authors_raw=pl.col("texts").list.get(n - 2, null_on_oob=True),
+        abstract=pl.col("texts").list.last(),
+        valid_shape=has_category | (pl.col("kinds") == "NP"),
+    )
+
+
+def _reason() -> pl.Expr:
+    kinds = pl.col("kinds")
+    return (
+        pl.when(pl.col("valid_shape") & ~((kinds == "CNN") & pl.col("is_last")))
+        .then(None)
+        .when(~kinds.str.ends_with("P") & pl.col("is_last"))
+        .then(pl.lit("record cut off at end of file: no abstract"))
+        .when(kinds.is_in(["P", "CP"]))
+        .then(pl.lit("abstract without an authors line"))
+        .when(~kinds.str.ends_with("P"))
+        .then(pl.lit("record has no abstract"))
+        .otherwise(pl.lit("unexpected paragraphs (C=category, N=names, P=prose): ") + kinds)
+    )

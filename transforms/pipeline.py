@@ -1,0 +1,123 @@
+"""One batch of files, bytes to warehouse-ready frames: decode → detect → parse → clean →
+validate → match → merge. Pure: the caller reads the files and loads the result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from schemas.frames import CleanListing, ParsedRecord, validate_or_quarantine
+from transforms.categories import resolve_categories
+from transforms.clean import clean_listings
+from transforms.decode import decode_bytes
+from transforms.dedupe import PaperMatcher, author_variants, match_exact_abstract, merge_papers
+from transforms.formats import FORMATS, UNKNOWN, detect_format
+from transforms.formats.common import QUARANTINE_SCHEMA, RECORD_SCHEMA
+from transforms.ids import with_stable_ids
+
+RAW_TEXT_LIMIT = 10_000  # quarantine keeps the head of a span: enough to see what went wrong
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    source_file_id: int
+    path: str
+    data: bytes
+
+
+@dataclass
+class BatchResult:
+    files: pl.DataFrame  # source_file_id, encoding, format, n_lines
+    listings: pl.DataFrame  # one row per listing (fact grain)
+    papers: pl.DataFrame  # one candidate per paper_key
+    authors: pl.DataFrame  # name spellings seen
+    categories: pl.DataFrame  # categories seen
+    quarantine: pl.DataFrame
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def process_batch(sources: list[SourceFile], matcher: PaperMatcher = match_exact_abstract) -> BatchResult:
+    files, lines, file_quarantine = _decode(sources)
+    records, parse_quarantine = _parse(files, lines)
+    records, invalid = validate_or_quarantine(records, ParsedRecord)
+    listings, clean_quarantine = clean_listings(records, files)
+    listings = matcher(with_stable_ids(listings, {"listing_id": ["source_file_id", "position"]}))
+    categories = _categories(listings)
+    listings = listings.join(
+        categories.select("listed_code", "taxonomy", "category_id"), on=["listed_code", "taxonomy"], how="left"
+    )
+    listings, unusable = validate_or_quarantine(listings, CleanListing)
+    quarantine = _quarantine(files, [file_quarantine, parse_quarantine, invalid, clean_quarantine, unusable])
+    return BatchResult(
+        files=files.drop("text"),
+        listings=listings.drop("raw_text", "abstract", "abstract_key", "title"),
+        papers=merge_papers(listings),
+        authors=author_variants(listings),
+        categories=categories.drop("listed_code").unique("category_id").sort("category_id"),
+        quarantine=quarantine,
+    )
+
+
+def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """Per file: encoding and format; all text lines with their numbers; file-level rejects."""
+    rows = []
+    for idx, src in enumerate(sources):
+        decoded = decode_bytes(src.data)
+        text = decoded.text[:-1] if decoded.text.endswith("\n") else decoded.text
+        fmt = detect_format(text) if text.strip() else UNKNOWN
+        rows.append({"file_idx": idx, "source_file_id": src.source_file_id, "path": src.path,
+                     "encoding": decoded.encoding, "format": fmt, "text": text})
+    files = pl.DataFrame(rows, schema={"file_idx": pl.Int64, "source_file_id": pl.Int64, "path": pl.String,
+                                       "encoding": pl.String, "format": pl.String, "text": pl.String})
+    lines = (
+        files.filter(pl.col("encoding") != "binary")
+        .select("file_idx", "format", line=pl.col("text").str.split("\n"))
+        .explode("line")
+        .with_columns(line_no=pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("file_idx"))
+    )
+    files = files.join(lines.group_by("file_idx").agg(n_lines=pl.len()), on="file_idx", how="left").with_columns(
+        n_lines=pl.col("n_lines").fill_null(0).cast(pl.Int64)
+    )
+    rejected = files.filter(pl.col("format") == UNKNOWN).select(
+        "file_idx",
+        line_start=pl.lit(1, pl.Int64),
+        line_end=pl.col("n_lines").clip(1),
+        reason=pl.when(pl.col("encoding") == "binary").then(pl.lit("binary file"))
+        .when(pl.col("encoding") == "empty").then(pl.lit("empty file"))
+        .when(pl.col("text").str.strip_chars() == "").then(pl.lit("file holds only blank lines"))
+        .otherwise(pl.lit("unknown format")),
+        raw_text=pl.col("text").str.slice(0, RAW_TEXT_LIMIT),
+    )
+    return files, lines, rejected
+
+
+def _parse(files: pl.DataFrame, lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    records, quarantine = [pl.DataFrame(schema=RECORD_SCHEMA)], [pl.DataFrame(schema=QUARANTINE_SCHEMA)]
+    for fmt in FORMATS:
+        own = lines.filter(pl.col("format") == fmt.name).drop("format")
+        if own.is_empty():
+            continue
+        good, bad = fmt.parse(own)
+        records.append(good)
+        quarantine.append(bad)
+    return pl.concat(records), pl.concat(quarantine)
+
+
+def _categories(listings: pl.DataFrame) -> pl.DataFrame:
+    cats = resolve_categories(listings["listed_code"], listings["taxonomy"])
+    return with_stable_ids(cats, {"category_id": ["taxonomy", "code"]})
+
+
+def _quarantine(files: pl.DataFrame, parts: list[pl.DataFrame]) -> pl.DataFrame:
+    """All rejected spans of the batch, with their file and path."""
+    ids = files.select("file_idx", "source_file_id", "path")
+    spans = [
+        p.join(ids, on="file_idx", how="left") if "source_file_id" not in p.columns else p.join(
+            ids.drop("file_idx"), on="source_file_id", how="left")
+        for p in parts
+    ]
+    return pl.concat(
+        [s.select("source_file_id", "path", "line_start", "line_end", "reason",
+                  pl.col("raw_text").str.slice(0, RAW_TEXT_LIMIT)) for s in spans]
+    ).sort("source_file_id", "line_start")

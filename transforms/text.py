@@ -1,0 +1,45 @@
+"""Text normalisation shared by every stage, as Polars expressions (vectorised)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+# Characters that render as nothing; scrapers and mail exports sprinkle them into text.
+ZERO_WIDTH = r"[\x{200B}\x{200C}\x{200D}\x{2060}\x{FEFF}\x{00AD}]"
+# Space-like characters that are not ASCII space (NBSP, narrow NBSP, figure space, ...).
+ODD_SPACES = r"[\x{00A0}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}\t]"
+# Letters that NFKD does not decompose, spelled out so "Døring" and "Doring" share a key.
+_FOLD_FROM = ["ø", "ł", "đ", "ð", "þ", "æ", "œ", "ß", "ı"]
+_FOLD_TO = ["o", "l", "d", "d", "th", "ae", "oe", "ss", "i"]
+
+
+def clean_text(expr: pl.Expr) -> pl.Expr:
+    """NFC, no zero-width characters, one ASCII space between words, no edge blanks."""
+    return (
+        expr.str.normalize("NFC")
+        .str.replace_all(ZERO_WIDTH, "")
+        .str.replace_all(ODD_SPACES, " ")
+        .str.replace_all(r" {2,}", " ")
+        .str.strip_chars()
+    )
+
+
+def fold_key(expr: pl.Expr) -> pl.Expr:
+    """Matching key: accents, case, punctuation and spacing removed; letters and digits kept.
+
+    Used for name keys and paper keys, so "REMI MUNOS", "Rémi Munos" and an NFD-decomposed
+    "Re\u0301mi  Munos" all give "remi munos".
+    """
+    return (
+        expr.str.normalize("NFKD")
+        .str.replace_all(r"\p{M}", "")
+        .str.to_lowercase()
+        .str.replace_many(_FOLD_FROM, _FOLD_TO)
+        .str.replace_all(r"[^\p{L}\p{N}]+", " ")
+        .str.strip_chars()
+    )
+
+
+def is_blank(expr: pl.Expr) -> pl.Expr:
+    """True for lines holding nothing but whitespace or invisible characters."""
+    return expr.str.replace_all(ZERO_WIDTH, "").str.replace_all(ODD_SPACES, " ").str.strip_chars() == ""
