@@ -68,7 +68,7 @@ def run_checks(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     results = {}
     for block in schema_sql("checks.sql").split("-- name: ")[1:]:
         name, query = block.split("\n", 1)
-        results[name.strip()] = con.execute(query).fetchone()[0]
+        results[name.strip()] = con.execute(query).fetchall()[0][0]
     return results
 
 
@@ -125,7 +125,7 @@ class RunLoader:
             self.open = False
 
     def _count(self, table: str) -> int:
-        return self.con.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+        return self.con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
 
     def _totals(self) -> tuple[int, int]:
         return self._count("dim_paper"), self._count("dim_author")

@@ -20,7 +20,7 @@ SELECT count(*) FROM dim_paper p LEFT JOIN (SELECT paper_id, count(*) AS n FROM 
 WHERE coalesce(f.n, 0) <> p.n_listings OR p.n_listings = 0;
 -- name: every paper has its author list in the bridge
 SELECT count(*) FROM dim_paper p LEFT JOIN (SELECT paper_id, count(*) AS n FROM bridge_paper_author GROUP BY ALL) b USING (paper_id)
-WHERE coalesce(b.n, 0) <> len(p.author_keys);
+WHERE coalesce(b.n, 0) <> len(list_distinct(p.author_keys));
 -- name: every author has a paper
 SELECT count(*) FROM dim_author WHERE n_papers < 1;
 -- name: every file's listing count matches its facts
