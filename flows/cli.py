@@ -141,5 +141,10 @@ def query(
             typer.echo(frame)
 
 
+# Command groups kept in their own modules; each adds its commands to `app`.
+from flows import analytics_cli  # noqa: E402
+
+analytics_cli.register(app)
+
 if __name__ == "__main__":
     app()

@@ -9,6 +9,7 @@ ends where a fresh load of the same files would. Blocking checks run before the 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -75,8 +76,9 @@ def run_checks(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
 class RunLoader:
     """Stage batches, then merge, check and commit, all in one transaction."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, run_id: str):
-        self.con, self.run_id = con, run_id
+    def __init__(self, con: duckdb.DuckDBPyConnection, run_id: str,
+                 resolver: Callable[[duckdb.DuckDBPyConnection], None] = resolve_exact):
+        self.con, self.run_id, self.resolver = con, run_id, resolver
         self.staged = False
         self.open = False
 
@@ -102,13 +104,20 @@ class RunLoader:
             return RunStats(0, 0, 0, 0, *self._totals(), 0)
         n_papers_before = self._count("dim_paper")
         params = {"run_id": self.run_id, "ingested_at": ingested_at}
-        for statement in filter(str.strip, MERGE_SQL.split(";\n")):
-            self.con.execute(statement, {k: v for k, v in params.items() if f"${k}" in statement})
+        files_sql, papers_sql = MERGE_SQL.split("-- split: the paper resolver runs here")
+        self._run_script(files_sql, params)
+        self.resolver(self.con)
+        self._run_script(papers_sql, params)
+        ensure_marts(self.con)
         new, seen = self._count("new_files"), self._count("stg_files")
         n_listings = self._count("stg_listings")
         n_quarantined = self._count("stg_quarantine")
         papers, authors = self._totals()
         return RunStats(new, seen - new, n_listings, papers - n_papers_before, papers, authors, n_quarantined)
+
+    def _run_script(self, script: str, params: dict) -> None:
+        for statement in filter(str.strip, script.split(";\n")):
+            self.con.execute(statement, {k: v for k, v in params.items() if f"${k}" in statement})
 
     def check(self) -> None:
         failed = {name: n for name, n in run_checks(self.con).items() if n}
@@ -142,6 +151,20 @@ def record_run(con: duckdb.DuckDBPyConnection, run_id: str, started_at: dt.datet
     )
 
 
+def resolve_exact(con: duckdb.DuckDBPyConnection) -> None:
+    """The default paper resolver: each new matcher key is a paper of its own unless the key
+    is already known. A resolver maps every paper_key of stg_listings in paper_key_map."""
+    con.execute("INSERT INTO paper_key_map SELECT DISTINCT paper_key, paper_key FROM stg_listings ON CONFLICT DO NOTHING")
+
+
+def ensure_marts(con: duckdb.DuckDBPyConnection) -> None:
+    """(Re)create the analytics views of schemas/marts/*.sql, in file-name order."""
+    con.execute("CREATE SCHEMA IF NOT EXISTS marts")
+    for sql_file in sorted(resources.files("schemas").joinpath("marts").iterdir(), key=lambda f: f.name):
+        if sql_file.name.endswith(".sql"):
+            con.execute(sql_file.read_text(encoding="utf-8"))
+
+
 # One statement list, run in the open transaction. Staged rows of files whose content is
 # already in the warehouse (or twice in this run: the first path wins) are dropped first.
 MERGE_SQL = """
@@ -169,8 +192,7 @@ FROM stg_quarantine ON CONFLICT DO NOTHING;
 
 INSERT INTO dim_category BY NAME SELECT DISTINCT * FROM stg_categories ON CONFLICT DO NOTHING;
 
-INSERT INTO paper_key_map SELECT DISTINCT paper_key, paper_key FROM stg_listings ON CONFLICT DO NOTHING;
-
+-- split: the paper resolver runs here
 INSERT INTO fact_listing BY NAME
 SELECT l.listing_id, m.paper_id, l.source_file_id, l.position, l.rank, l.listed_on, l.category_id,
        l.line_start, l.line_end, l.format, l.listed_code, l.paper_key, l.n_authors_shown,
