@@ -73,6 +73,20 @@ def run_checks(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     return results
 
 
+def resolve_exact(con: duckdb.DuckDBPyConnection) -> None:
+    """The default paper resolver: each new matcher key is a paper of its own unless the key
+    is already known. A resolver maps every paper_key of stg_listings in paper_key_map."""
+    con.execute("INSERT INTO paper_key_map SELECT DISTINCT paper_key, paper_key FROM stg_listings ON CONFLICT DO NOTHING")
+
+
+def ensure_marts(con: duckdb.DuckDBPyConnection) -> None:
+    """(Re)create the analytics views of schemas/marts/*.sql, in file-name order."""
+    con.execute("CREATE SCHEMA IF NOT EXISTS marts")
+    for sql_file in sorted(resources.files("schemas").joinpath("marts").iterdir(), key=lambda f: f.name):
+        if sql_file.name.endswith(".sql"):
+            con.execute(sql_file.read_text(encoding="utf-8"))
+
+
 class RunLoader:
     """Stage batches, then merge, check and commit, all in one transaction."""
 
@@ -149,20 +163,6 @@ def record_run(con: duckdb.DuckDBPyConnection, run_id: str, started_at: dt.datet
         [run_id, started_at, status, n_files_seen, s.n_files_new, s.n_files_skipped, s.n_listings,
          s.n_new_papers, s.n_papers, s.n_authors, s.n_quarantined, message],
     )
-
-
-def resolve_exact(con: duckdb.DuckDBPyConnection) -> None:
-    """The default paper resolver: each new matcher key is a paper of its own unless the key
-    is already known. A resolver maps every paper_key of stg_listings in paper_key_map."""
-    con.execute("INSERT INTO paper_key_map SELECT DISTINCT paper_key, paper_key FROM stg_listings ON CONFLICT DO NOTHING")
-
-
-def ensure_marts(con: duckdb.DuckDBPyConnection) -> None:
-    """(Re)create the analytics views of schemas/marts/*.sql, in file-name order."""
-    con.execute("CREATE SCHEMA IF NOT EXISTS marts")
-    for sql_file in sorted(resources.files("schemas").joinpath("marts").iterdir(), key=lambda f: f.name):
-        if sql_file.name.endswith(".sql"):
-            con.execute(sql_file.read_text(encoding="utf-8"))
 
 
 # One statement list, run in the open transaction. Staged rows of files whose content is
