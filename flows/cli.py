@@ -122,9 +122,7 @@ def query(
 
     from flows.load import connect
 
-    target = warehouse or Settings().warehouse
-    if not target.exists():
-        _fail(f"no warehouse at {target}: run `digest ingest` first", 2)
+    target = _existing(warehouse)
     try:
         with connect(target, read_only=True) as con:
             result = con.sql(sql)
@@ -139,6 +137,65 @@ def query(
         with pl.Config(tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=80, tbl_hide_dataframe_shape=True,
                        tbl_hide_column_data_types=True):
             typer.echo(frame)
+
+
+def _existing(warehouse: Optional[Path]) -> Path:
+    target = warehouse or Settings().warehouse
+    if not target.exists():
+        _fail(f"no warehouse at {target}: run `digest ingest` first", 2)
+    return target
+
+
+@app.command()
+def audit(
+    warehouse: WarehouseOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per file.")] = False,
+) -> None:
+    """Prove every input line is accounted for: in a listing, in quarantine, or a separator.
+    Exits 1 when any file has a gap or an overlap.
+
+    Example: digest audit --warehouse papers.duckdb
+    """
+    import polars as pl
+
+    from flows.integrity import audit_report
+
+    report = audit_report(_existing(warehouse))
+    bad = report.filter(pl.col("status") != "ok")
+    if as_json:
+        typer.echo(json.dumps(report.to_dicts(), default=str, indent=2))
+    else:
+        typer.echo(f"{report.height} file versions, {int(report['n_lines'].sum() or 0)} lines: "
+                   f"{int(report['lines_in_listings'].sum() or 0)} in listings, "
+                   f"{int(report['lines_in_quarantine'].sum() or 0)} quarantined, "
+                   f"{int(report['n_separator_lines'].sum() or 0)} separators; {bad.height} files with problems")
+        if bad.height:
+            with pl.Config(tbl_rows=-1, fmt_str_lengths=80):
+                typer.echo(bad)
+    if bad.height:
+        raise typer.Exit(1)
+
+
+@app.command()
+def verify(
+    warehouse: WarehouseOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Per-table rows and checksums as JSON.")] = False,
+) -> None:
+    """Print an order-independent checksum of the warehouse content (run bookkeeping left
+    out): two warehouses with the same checksum hold the same data.
+
+    Example: digest verify --warehouse papers.duckdb
+    """
+    from flows.integrity import content_checksums, warehouse_checksum
+
+    sums = content_checksums(_existing(warehouse))
+    total = warehouse_checksum(sums)
+    if as_json:
+        typer.echo(json.dumps({"checksum": total, "tables": {t: {"rows": n, "checksum": d} for t, (n, d) in sums.items()}}, indent=2))
+    else:
+        for table, (n, digest) in sums.items():
+            typer.echo(f"{table:<24} {n:>10} rows  {digest}")
+        typer.echo(f"checksum {total}")
 
 
 # Command groups kept in their own modules; each adds its commands to `app`.

@@ -24,18 +24,23 @@ class FoundFile:
 
 
 def ingest_root(paths: list[Path]) -> Path:
-    """The folder paths are recorded against: the common parent of everything asked for."""
-    dirs = [p.resolve() if p.is_dir() else p.resolve().parent for p in paths]
-    return Path(os.path.commonpath(dirs)) if dirs else Path.cwd()
+    """The folder paths are recorded against: the common parent of the folders asked for, so
+    recorded paths start with the folder's own name ("samples/000.txt") and a file is recorded
+    the same whether its folder or the file itself was named."""
+    folders = [p.resolve() if p.is_dir() else p.resolve().parent for p in paths]
+    return Path(os.path.commonpath([f.parent for f in folders])) if folders else Path.cwd()
 
 
-def discover(paths: list[Path]) -> tuple[Path, list[FoundFile]]:
+def discover(paths: list[Path], root: Path | None = None) -> tuple[Path, list[FoundFile]]:
     """Every regular file under `paths` (recursively), sorted by relative path. Hidden files
     and warehouse files are left alone. A path that does not exist is an error."""
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise FileNotFoundError(f"no such file or folder: {', '.join(missing)}")
-    root = ingest_root(paths)
+    root = (root or ingest_root(paths)).resolve()
+    outside = [str(p) for p in paths if not p.resolve().is_relative_to(root)]
+    if outside:
+        raise ValueError(f"not under the ingest root {root}: {', '.join(outside)}")
     found: dict[str, FoundFile] = {}
     for start in paths:
         candidates = [start] if start.is_file() else sorted(start.rglob("*"))
@@ -71,15 +76,31 @@ def plan_batches(found: list[FoundFile], batch_bytes: int) -> list[list[FoundFil
     return batches
 
 
-def read_sources(batch: list[FoundFile]) -> tuple[list[SourceFile], pl.DataFrame]:
-    """Bytes of each file plus its metadata (source_file_id, path, sha256, size_bytes, mtime_ns)."""
-    data = [Path(f.abs_path).read_bytes() for f in batch]
+SKIPPED_SCHEMA = {"path": pl.String, "reason": pl.String}
+
+
+def read_sources(batch: list[FoundFile]) -> tuple[list[SourceFile], pl.DataFrame, pl.DataFrame]:
+    """Bytes of each readable file, its metadata (source_file_id, path, sha256, size_bytes,
+    mtime_ns), and the files that could not be read (path, reason).
+
+    A file that vanished since discovery or may not be read is skipped with its reason; other
+    I/O errors propagate, so the task's retries can try again.
+    """
+    data, readable, skipped = [], [], []
+    for f in batch:
+        try:
+            data.append(Path(f.abs_path).read_bytes())
+            readable.append(f)
+        except FileNotFoundError:
+            skipped.append({"path": f.path, "reason": "vanished before it could be read"})
+        except (PermissionError, IsADirectoryError) as err:
+            skipped.append({"path": f.path, "reason": f"cannot be read: {err.strerror or err}"})
     meta = pl.DataFrame({
-        "path": [f.path for f in batch],
+        "path": [f.path for f in readable],
         "sha256": [hashlib.sha256(d).hexdigest() for d in data],
         "size_bytes": [len(d) for d in data],
-        "mtime_ns": [f.mtime_ns for f in batch],
+        "mtime_ns": [f.mtime_ns for f in readable],
     }, schema={"path": pl.String, "sha256": pl.String, "size_bytes": pl.Int64, "mtime_ns": pl.Int64})
     meta = with_stable_ids(meta, {"source_file_id": ["path", "sha256"]})
-    sources = [SourceFile(fid, f.path, d) for f, d, fid in zip(batch, data, meta["source_file_id"])]
-    return sources, meta
+    sources = [SourceFile(fid, f.path, d) for f, d, fid in zip(readable, data, meta["source_file_id"])]
+    return sources, meta, pl.DataFrame(skipped, schema=SKIPPED_SCHEMA)

@@ -11,7 +11,7 @@ import datetime as dt
 import time
 import uuid
 from collections import deque
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from flows.settings import Settings, apply_prefect_defaults
@@ -22,14 +22,14 @@ from prefect import flow, get_run_logger, task  # noqa: E402
 from prefect.cache_policies import NO_CACHE  # noqa: E402
 from prefect.runtime import flow_run  # noqa: E402
 
-from flows import extract, load, progress  # noqa: E402
+from flows import extract, load, progress, publish  # noqa: E402
 from transforms.pipeline import BatchResult, process_batch  # noqa: E402
 
 
 @task(name="discover", cache_policy=NO_CACHE)
-def discover(paths: list[Path], warehouse: Path) -> tuple[list[extract.FoundFile], int]:
+def discover(paths: list[Path], warehouse: Path, root: Path | None) -> tuple[list[extract.FoundFile], int]:
     """Files to read, and how many were skipped unread (same path, size and mtime as before)."""
-    _, found = extract.discover(paths)
+    _, found = extract.discover(paths, root)
     skip = extract.unchanged(found, load.known_files(warehouse))
     return [f for f in found if f.path not in skip], len(skip)
 
@@ -38,10 +38,11 @@ def discover(paths: list[Path], warehouse: Path) -> tuple[list[extract.FoundFile
       retry_condition_fn=lambda task, run, state: _is_transient(state))
 def parse_batch(batch: list[extract.FoundFile]) -> BatchResult:
     started = time.perf_counter()
-    sources, meta = extract.read_sources(batch)
+    sources, meta, skipped = extract.read_sources(batch)
     read_s = time.perf_counter() - started
     result = process_batch(sources)
     result.files = result.files.join(meta.drop("path"), on="source_file_id", how="left")
+    result.skipped = skipped
     result.timings = {"read": read_s, **result.timings}
     return result
 
@@ -74,43 +75,73 @@ def commit(loader: load.RunLoader) -> None:
 
 @flow(name="ingest", log_prints=False)
 def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None) -> dict:
+    """Ingest digest files into the warehouse and publish the result as one new snapshot."""
     settings = Settings()
     logger = get_run_logger()
     started = time.perf_counter()
     started_at = dt.datetime.now(dt.timezone.utc)
     run_id = str(flow_run.id or uuid.uuid4())
     warehouse.parent.mkdir(parents=True, exist_ok=True)
-    to_read, n_unchanged = discover(paths, warehouse)
-    batches = extract.plan_batches(to_read, batch_bytes or settings.batch_bytes)
-    logger.info("%d files to read in %d batches (%d unchanged)", len(to_read), len(batches), n_unchanged)
-
-    con = load.connect(warehouse)
-    con.execute(f"SET memory_limit = '{settings.duckdb_memory_limit}'")
-    loader = load.RunLoader(con, run_id)
-    try:
-        loader.begin()
-        timings = _stage_batches(loader, batches, settings.max_batches_in_flight)
-        stats = dedupe(loader, started_at)
-        validate(loader)
-        commit(loader)
-        load.record_run(con, run_id, started_at, "completed", len(to_read) + n_unchanged, stats)
-    except Exception as err:
-        loader.rollback()
-        load.record_run(con, run_id, started_at, "failed", len(to_read) + n_unchanged, None, str(err))
-        raise
-    finally:
-        con.close()
+    with publish.writer_lock(warehouse, settings.lock_timeout_s):
+        to_read, n_unchanged = discover(paths, warehouse, settings.ingest_root)
+        if not to_read:  # nothing new: leave the published snapshot untouched
+            stats, timings = load.RunStats(0, n_unchanged, 0, 0, *_totals(warehouse), 0), {}
+        else:
+            batches = extract.plan_batches(to_read, batch_bytes or settings.batch_bytes)
+            logger.info("%d files to read in %d batches (%d unchanged)", len(to_read), len(batches), n_unchanged)
+            stats, timings = _load_and_publish(warehouse, batches, run_id, started_at, n_unchanged, settings)
     summary = {
         "run_id": run_id,
         "warehouse": str(warehouse),
         "files_seen": len(to_read) + n_unchanged,
         **asdict(stats),
-        "n_files_skipped": stats.n_files_skipped + n_unchanged,
         "seconds": round(time.perf_counter() - started, 3),
         "stage_seconds": {k: round(v, 3) for k, v in timings.items()},
     }
     logger.info("ingest summary: %s", summary)
     return summary
+
+
+def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], run_id: str,
+                      started_at: dt.datetime, n_unchanged: int, settings: Settings) -> tuple[load.RunStats, dict]:
+    """Load into a private copy, then publish it; a failed run publishes only its run row."""
+    n_seen = sum(len(b) for b in batches) + n_unchanged
+    staging = publish.prepare_staging(warehouse)
+    con = load.connect(staging)
+    con.execute("SET memory_limit = ?", [settings.duckdb_memory_limit])
+    loader = load.RunLoader(con, run_id)
+    try:
+        loader.begin()
+        timings = _stage_batches(loader, batches, settings.max_batches_in_flight)
+        stats = dedupe(loader, started_at)
+        timed = time.perf_counter()
+        validate(loader)
+        timings["validate"] = time.perf_counter() - timed
+        stats = replace(stats, n_files_skipped=stats.n_files_skipped + n_unchanged)
+        load.record_run(con, run_id, started_at, "completed", n_seen, stats)
+        commit(loader)
+    except Exception as err:
+        loader.rollback()
+        load.record_run(con, run_id, started_at, "failed", n_seen, None, str(err))
+        _close_and_publish(con, staging, warehouse)
+        raise
+    timed = time.perf_counter()
+    _close_and_publish(con, staging, warehouse)
+    timings["publish"] = time.perf_counter() - timed
+    return stats, timings
+
+
+def _close_and_publish(con, staging: Path, warehouse: Path) -> None:
+    con.execute("CHECKPOINT")
+    con.close()
+    publish.publish(staging, warehouse)
+
+
+def _totals(warehouse: Path) -> tuple[int, int]:
+    if not warehouse.exists():
+        return 0, 0
+    with load.connect(warehouse, read_only=True) as con:
+        return tuple(con.execute("SELECT (SELECT count(*) FROM dim_paper), (SELECT count(*) FROM dim_author)").fetchall()[0])
 
 
 def _stage_batches(loader: load.RunLoader, batches: list[list[extract.FoundFile]], in_flight: int) -> dict:

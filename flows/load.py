@@ -20,7 +20,8 @@ import polars as pl
 from transforms.ids import ID_SQL
 from transforms.pipeline import BatchResult
 
-STAGING = ("stg_files", "stg_listings", "stg_papers", "stg_authors", "stg_categories", "stg_quarantine")
+STAGING = ("stg_files", "stg_listings", "stg_papers", "stg_authors", "stg_categories", "stg_quarantine",
+           "stg_skipped")
 
 
 class WarehouseCheckError(RuntimeError):
@@ -87,6 +88,11 @@ def ensure_marts(con: duckdb.DuckDBPyConnection) -> None:
             con.execute(sql_file.read_text(encoding="utf-8"))
 
 
+def audit(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """Line accounting per file version (schemas/audit.sql)."""
+    return con.sql(schema_sql("audit.sql")).pl()
+
+
 class RunLoader:
     """Stage batches, then merge, check and commit, all in one transaction."""
 
@@ -103,7 +109,7 @@ class RunLoader:
 
     def stage(self, batch: BatchResult) -> None:
         frames = dict(zip(STAGING, (batch.files, batch.listings, batch.papers, batch.authors,
-                                    batch.categories, batch.quarantine)))
+                                    batch.categories, batch.quarantine, batch.skipped)))
         for table, frame in frames.items():
             self.con.register("batch_frame", frame.to_arrow())
             if self.staged:
@@ -127,7 +133,8 @@ class RunLoader:
         n_listings = self._count("stg_listings")
         n_quarantined = self._count("stg_quarantine")
         papers, authors = self._totals()
-        return RunStats(new, seen - new, n_listings, papers - n_papers_before, papers, authors, n_quarantined)
+        skipped = seen - new + self._count("stg_skipped")
+        return RunStats(new, skipped, n_listings, papers - n_papers_before, papers, authors, n_quarantined)
 
     def _run_script(self, script: str, params: dict) -> None:
         for statement in filter(str.strip, script.split(";\n")):
@@ -135,6 +142,9 @@ class RunLoader:
 
     def check(self) -> None:
         failed = {name: n for name, n in run_checks(self.con).items() if n}
+        gaps = audit(self.con).filter(pl.col("status") != "ok")
+        if gaps.height:
+            failed["every input line is accounted for (digest audit)"] = gaps.height
         if failed:
             raise WarehouseCheckError("blocking checks failed: " + "; ".join(f"{k} ({v} rows)" for k, v in failed.items()))
 
@@ -173,11 +183,24 @@ SELECT * FROM stg_files
 WHERE sha256 NOT IN (SELECT sha256 FROM dim_source_file)
 QUALIFY row_number() OVER (PARTITION BY sha256 ORDER BY path) = 1;
 
+INSERT INTO skipped_file BY NAME
+SELECT $run_id AS run_id, s.path, 'content already ingested' AS reason, s.sha256,
+       coalesce(d.source_file_id, n.source_file_id) AS same_as_source_file_id
+FROM stg_files s
+LEFT JOIN (SELECT sha256, min(source_file_id) AS source_file_id FROM dim_source_file GROUP BY sha256) d USING (sha256)
+LEFT JOIN new_files n USING (sha256)
+WHERE s.source_file_id NOT IN (SELECT source_file_id FROM new_files)
+ON CONFLICT DO NOTHING;
+
+INSERT INTO skipped_file BY NAME
+SELECT DISTINCT $run_id AS run_id, path, reason FROM stg_skipped ON CONFLICT DO NOTHING;
+
 DELETE FROM stg_listings WHERE source_file_id NOT IN (SELECT source_file_id FROM new_files);
 DELETE FROM stg_quarantine WHERE source_file_id NOT IN (SELECT source_file_id FROM new_files);
 
 INSERT INTO dim_source_file BY NAME
 SELECT n.source_file_id, n.path, n.sha256, n.format, n.encoding, n.size_bytes, n.mtime_ns, n.n_lines,
+       n.n_separator_lines,
        1 + (SELECT count(*) FROM dim_source_file d WHERE d.path = n.path)
          + (SELECT count(*) FROM new_files o WHERE o.path = n.path AND o.sha256 < n.sha256) AS version,
        $ingested_at AS ingested_at, $run_id AS run_id,

@@ -27,6 +27,8 @@ class Settings(BaseSettings):
     batch_bytes: int = 64 * 1024 * 1024  # files per parse task, by size: coarse tasks, bounded memory
     max_batches_in_flight: int = 2  # parsed batches waiting to be staged: caps memory
     duckdb_memory_limit: str = "2GB"
+    ingest_root: Path | None = None  # paths are recorded relative to it (default: parent of the folders given)
+    lock_timeout_s: float = 0.0  # a second ingest on the same warehouse waits this long, then refuses
 
 
 def apply_prefect_defaults() -> None:

@@ -10,6 +10,8 @@ import pandera.polars as pa
 import polars as pl
 
 RANK_MAX = 1_000_000
+# Longest plausible fields: a longer one is a broken file (a 10 MB line), not a paper.
+TITLE_MAX, AUTHORS_MAX, ABSTRACT_MAX = 2_000, 50_000, 100_000
 EARLIEST_DATE = dt.date(1991, 1, 1)  # arXiv opened in August 1991
 
 
@@ -30,9 +32,9 @@ class ParsedRecord(Lineage):
     rank: Optional[int] = pa.Field(nullable=True, ge=0, le=RANK_MAX)
     listed_on: Optional[dt.date] = pa.Field(nullable=True, ge=EARLIEST_DATE)
     category_raw: Optional[str] = pa.Field(nullable=True)
-    title: Optional[str] = pa.Field(nullable=True)
-    authors_raw: str = pa.Field(str_length={"min_value": 1})
-    abstract: str = pa.Field(str_length={"min_value": 1})
+    title: Optional[str] = pa.Field(nullable=True, str_length={"max_value": TITLE_MAX})
+    authors_raw: str = pa.Field(str_length={"min_value": 1, "max_value": AUTHORS_MAX})
+    abstract: str = pa.Field(str_length={"min_value": 1, "max_value": ABSTRACT_MAX})
     raw_text: str
 
 

@@ -12,6 +12,7 @@ CREATE TABLE IF NOT EXISTS dim_source_file (
     size_bytes      BIGINT NOT NULL,
     mtime_ns        BIGINT,
     n_lines         BIGINT NOT NULL,
+    n_separator_lines BIGINT NOT NULL,
     version         INTEGER NOT NULL,
     ingested_at     TIMESTAMPTZ NOT NULL,
     run_id          VARCHAR NOT NULL,
@@ -22,8 +23,20 @@ COMMENT ON TABLE dim_source_file IS 'One ingested file version: a path with one 
 COMMENT ON COLUMN dim_source_file.path IS 'Path relative to the ingest root, with / separators.';
 COMMENT ON COLUMN dim_source_file.format IS 'Detected digest format: listing, search or unknown.';
 COMMENT ON COLUMN dim_source_file.encoding IS 'Detected encoding: utf-8, utf-8-sig, utf-16, gb18030, utf-8-lossy, binary, empty.';
+COMMENT ON COLUMN dim_source_file.n_separator_lines IS 'Blank and header lines outside any record (see digest audit).';
 COMMENT ON COLUMN dim_source_file.version IS '1 for the first content seen at this path, 2 for the next, ...';
 COMMENT ON COLUMN dim_source_file.n_quarantined IS 'Spans of this file rejected into quarantine.';
+
+CREATE TABLE IF NOT EXISTS skipped_file (
+    run_id     VARCHAR NOT NULL,
+    path       VARCHAR NOT NULL,
+    reason     VARCHAR NOT NULL,
+    sha256     VARCHAR,
+    same_as_source_file_id BIGINT,
+    PRIMARY KEY (run_id, path)
+);
+COMMENT ON TABLE skipped_file IS 'Files a run saw but did not ingest: content already ingested, vanished, unreadable.';
+COMMENT ON COLUMN skipped_file.same_as_source_file_id IS 'For duplicate content: the file version that holds it.';
 
 CREATE TABLE IF NOT EXISTS dim_paper (
     paper_id                BIGINT PRIMARY KEY,

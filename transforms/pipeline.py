@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from schemas.frames import CleanListing, ParsedRecord, validate_or_quarantine
+from transforms.accounting import account_lines
 from transforms.categories import resolve_categories
 from transforms.clean import clean_listings
 from transforms.decode import decode_bytes
@@ -34,6 +35,7 @@ class BatchResult:
     authors: pl.DataFrame  # name spellings seen
     categories: pl.DataFrame  # categories seen
     quarantine: pl.DataFrame
+    skipped: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema={"path": pl.String, "reason": pl.String}))
     timings: dict[str, float] = field(default_factory=dict)
 
 
@@ -48,7 +50,12 @@ def process_batch(sources: list[SourceFile], matcher: PaperMatcher = match_exact
         categories.select("listed_code", "taxonomy", "category_id"), on=["listed_code", "taxonomy"], how="left"
     )
     listings, unusable = validate_or_quarantine(listings, CleanListing)
-    quarantine = _quarantine(files, [file_quarantine, parse_quarantine, invalid, clean_quarantine, unusable])
+    rejected = [file_quarantine, parse_quarantine, invalid, clean_quarantine, unusable]
+    separators, stray = account_lines(lines, pl.concat([_spans(f) for f in [listings, *rejected]]))
+    files = files.join(separators, on="file_idx", how="left").with_columns(
+        pl.col("n_separator_lines").fill_null(0).cast(pl.Int64)
+    )
+    quarantine = _quarantine(files, [*rejected, stray])
     return BatchResult(
         files=files.drop("text"),
         listings=listings.drop("raw_text", "abstract", "abstract_key", "title"),
@@ -71,18 +78,20 @@ def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.D
     files = pl.DataFrame(rows, schema={"file_idx": pl.Int64, "source_file_id": pl.Int64, "path": pl.String,
                                        "encoding": pl.String, "format": pl.String, "text": pl.String})
     lines = (
-        files.filter(pl.col("encoding") != "binary")
+        files.filter(~pl.col("encoding").is_in(["binary", "empty"]))
         .select("file_idx", "format", line=pl.col("text").str.split("\n"))
         .explode("line")
         .with_columns(line_no=pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("file_idx"))
     )
+    # A binary file counts as one opaque line; an empty file has none.
     files = files.join(lines.group_by("file_idx").agg(n_lines=pl.len()), on="file_idx", how="left").with_columns(
-        n_lines=pl.col("n_lines").fill_null(0).cast(pl.Int64)
+        n_lines=pl.when(pl.col("encoding") == "binary").then(1).otherwise(pl.col("n_lines").fill_null(0))
+        .cast(pl.Int64)
     )
     rejected = files.filter(pl.col("format") == UNKNOWN).select(
         "file_idx",
-        line_start=pl.lit(1, pl.Int64),
-        line_end=pl.col("n_lines").clip(1),
+        line_start=pl.col("n_lines").clip(0, 1),
+        line_end=pl.col("n_lines"),
         reason=pl.when(pl.col("encoding") == "binary").then(pl.lit("binary file"))
         .when(pl.col("encoding") == "empty").then(pl.lit("empty file"))
         .when(pl.col("text").str.strip_chars() == "").then(pl.lit("file holds only blank lines"))
@@ -90,6 +99,11 @@ def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.D
         raw_text=pl.col("text").str.slice(0, RAW_TEXT_LIMIT),
     )
     return files, lines, rejected
+
+
+def _spans(frame: pl.DataFrame) -> pl.DataFrame:
+    return frame.select(pl.col("file_idx").cast(pl.Int64), pl.col("line_start").cast(pl.Int64),
+                        pl.col("line_end").cast(pl.Int64))
 
 
 def _parse(files: pl.DataFrame, lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:

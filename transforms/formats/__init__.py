@@ -22,10 +22,11 @@ class DigestFormat:
     name: str
     detect: Callable[[list[str]], bool]
     parse: Callable[[pl.DataFrame], tuple[pl.DataFrame, pl.DataFrame]]
+    headers: frozenset[str] = frozenset()  # lines that belong to no record but are expected
 
 
 FORMATS: tuple[DigestFormat, ...] = (
-    DigestFormat(search.NAME, search.detect, search.parse),
+    DigestFormat(search.NAME, search.detect, search.parse, frozenset({search.MARKER})),
     DigestFormat(listing.NAME, listing.detect, listing.parse),
 )
 

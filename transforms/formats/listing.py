@@ -7,7 +7,9 @@
     <abstract>
 
 Records are delimited by their header lines, so a broken record never takes its neighbours
-down with it. Blank lines between records are separators.
+down with it. Blank lines between records are separators. Lines after a record's fifth belong
+to no record (a lost header, stray text): they are quarantined on their own, and the record
+keeps its five lines.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from transforms.text import clean_text, is_blank
 
 NAME = "listing"
 HEADER = r"^#(?<rank>\d{2,})\s*(?<date>\p{L}{3,9}\.?\s+\d{1,2},\s*\d{4})$"
-ARXIV_CODE = r"^[a-z][a-z\-]*(?:\.[A-Za-z][A-Za-z\-]*)?$"
+# "cs.LG", "math-ph", "hep-th", "quant-ph": dotted, or hyphenated archive names.
+ARXIV_CODE = r"^(?:[a-z][a-z\-]*\.[A-Za-z][A-Za-z\-]*|[a-z]+(?:-[a-z]+)+)$"
 N_LINES = 5
 
 
@@ -49,9 +52,20 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
             raw_text=pl.col("line").str.join("\n"),
         )
     )
-    records = _group_records(df.filter(pl.col("position") > 0))
+    body = df.filter(pl.col("position") > 0).with_columns(
+        offset=pl.int_range(pl.len()).over("file_idx", "position")
+    )
+    extra = as_quarantine(
+        body.filter(pl.col("offset") >= N_LINES).group_by("file_idx", "position", maintain_order=True).agg(
+            line_start=pl.col("line_no").min(),
+            line_end=pl.col("line_no").max(),
+            reason=pl.lit("lines after a record's abstract that belong to no record (missing header?)"),
+            raw_text=pl.col("line").str.join("\n"),
+        )
+    )
+    records = _group_records(body.filter(pl.col("offset") < N_LINES))
     valid, bad = split_valid(records, _reason())
-    return valid, pl.concat([stray, bad])
+    return valid, pl.concat([stray, extra, bad])
 
 
 def _group_records(df: pl.DataFrame) -> pl.DataFrame:
@@ -66,9 +80,7 @@ def _group_records(df: pl.DataFrame) -> pl.DataFrame:
         category_raw=first_in_group("text", 1),
         title=first_in_group("text", 2),
         authors_raw=first_in_group("text", 3),
-        abstract=pl.col("text").slice(4).str.join(" "),
-        # A category-code line among the extra lines means a header went missing.
-        runs_together=pl.col("text").slice(5).str.contains(ARXIV_CODE).any(),
+        abstract=first_in_group("text", 4),
         raw_text=pl.col("line").str.join("\n"),
     )
     date_text = pl.col("date_raw").str.replace_all(r"\s+", " ").str.replace(r"\.", "")
@@ -93,6 +105,4 @@ def _reason() -> pl.Expr:
         .then(pl.lit("impossible listing date: ") + pl.col("date_raw"))
         .when(~pl.col("category_raw").str.contains(ARXIV_CODE))
         .then(pl.lit("second line is not an arXiv category code"))
-        .when(pl.col("runs_together"))
-        .then(pl.lit("two records run together (a header line is missing)"))
     )

@@ -1,0 +1,85 @@
+"""Crash-safe publishing and one writer at a time.
+
+Readers (BI tools, `digest query`, the dashboard) open the published warehouse read-only. An
+ingest never writes to it: it copies it to `<name>.building`, loads there, checkpoints, and
+atomically renames the copy over the published file (os.replace). A reader that has the old
+file open keeps its snapshot; the next open sees the new run whole. A killed ingest leaves the
+published file as it was; its half-built copy is thrown away by the next run.
+
+A second ingest on the same warehouse waits up to `lock_timeout` seconds for the first to
+finish (flock on `<name>.lock`, released by the kernel even on SIGKILL), then refuses.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+
+class WarehouseBusy(RuntimeError):
+    """Another ingest holds the warehouse."""
+
+
+def staging_path(published: Path) -> Path:
+    return published.with_name(published.name + ".building")
+
+
+@contextmanager
+def writer_lock(published: Path, timeout_s: float = 0.0) -> Iterator[None]:
+    lock_path = published.with_name(published.name + ".lock")
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock_path, "a+") as handle:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    handle.seek(0)
+                    holder = handle.read().strip() or "unknown"
+                    raise WarehouseBusy(
+                        f"another ingest is writing {published} ({holder}); try again when it ends"
+                    ) from None
+                time.sleep(0.2)
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()} since {time.strftime('%Y-%m-%d %H:%M:%S')}")
+        handle.flush()
+        try:
+            yield
+        finally:
+            handle.seek(0)
+            handle.truncate()
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def prepare_staging(published: Path) -> Path:
+    """A private copy of the published warehouse (or nothing, for the first run)."""
+    staging = staging_path(published)
+    discard(staging)
+    if published.exists():
+        shutil.copyfile(published, staging)
+    return staging
+
+
+def publish(staging: Path, published: Path) -> None:
+    """Make the staged warehouse the published one, atomically and durably."""
+    with open(staging, "rb") as handle:
+        os.fsync(handle.fileno())
+    os.replace(staging, published)
+    dir_fd = os.open(published.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+
+
+def discard(staging: Path) -> None:
+    for leftover in (staging, staging.with_name(staging.name + ".wal")):
+        leftover.unlink(missing_ok=True)
