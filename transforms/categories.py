@@ -27,10 +27,17 @@ CATEGORY_COLUMNS = {
 
 
 @cache
-def arxiv_taxonomy() -> tuple[pl.DataFrame, dict[str, str]]:
-    """(one row per canonical arXiv category, alias → canonical code)."""
+def arxiv_taxonomy() -> tuple[pl.DataFrame, pl.DataFrame, dict[str, str]]:
+    """(one row per canonical arXiv category, one row per archive, alias → canonical code)."""
     raw = json.loads(TAXONOMY_FILE.read_text(encoding="utf-8"))
     archives, groups = raw["archives"], raw["groups"]
+    archive_rows = pl.DataFrame(
+        [{"parent_code": code, "archive_name": a.get("full_name"), "archive_group": a.get("in_group"),
+          "archive_group_name": groups.get(a.get("in_group", ""), {}).get("full_name")}
+         for code, a in archives.items()],
+        schema={"parent_code": pl.String, "archive_name": pl.String, "archive_group": pl.String,
+                "archive_group_name": pl.String},
+    )
     aliases = dict(raw["category_aliases"]) | dict(raw["archives_subsumed"])
     rows = []
     for code, cat in raw["categories"].items():
@@ -47,7 +54,7 @@ def arxiv_taxonomy() -> tuple[pl.DataFrame, dict[str, str]]:
             "group_name": group.get("full_name"),
             "taxonomy": ARXIV,
         })
-    return pl.DataFrame(rows, schema=CATEGORY_COLUMNS), aliases
+    return pl.DataFrame(rows, schema=CATEGORY_COLUMNS), archive_rows, aliases
 
 
 def resolve_categories(codes: pl.Series, taxonomy: pl.Series) -> pl.DataFrame:
@@ -56,13 +63,20 @@ def resolve_categories(codes: pl.Series, taxonomy: pl.Series) -> pl.DataFrame:
     arXiv aliases resolve to their canonical code (math.IT → cs.IT); a well-formed code the
     taxonomy does not know keeps its archive prefix as parent and a null name.
     """
-    known, aliases = arxiv_taxonomy()
+    known, archives, aliases = arxiv_taxonomy()
     listed = pl.DataFrame({"listed_code": codes, "taxonomy": taxonomy}).drop_nulls().unique(maintain_order=True)
     arxiv = listed.filter(pl.col("taxonomy") == ARXIV).with_columns(
         code=pl.col("listed_code").replace(aliases)
     )
-    arxiv = arxiv.join(known.drop("taxonomy"), on="code", how="left").with_columns(
-        parent_code=pl.col("parent_code").fill_null(pl.col("code").str.split(".").list.first())
+    arxiv = (
+        arxiv.join(known.drop("taxonomy"), on="code", how="left")
+        .with_columns(parent_code=pl.col("parent_code").fill_null(pl.col("code").str.split(".").list.first()))
+        .join(archives, on="parent_code", how="left")  # an unknown code in a known archive
+        .with_columns(
+            parent_name=pl.col("parent_name").fill_null(pl.col("archive_name")),
+            group_code=pl.col("group_code").fill_null(pl.col("archive_group")),
+            group_name=pl.col("group_name").fill_null(pl.col("archive_group_name")),
+        )
     )
     area = pl.col("listed_code").str.split(AREA_SEPARATOR)
     conference = listed.filter(pl.col("taxonomy") == CONFERENCE).with_columns(

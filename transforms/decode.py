@@ -8,6 +8,7 @@ the records holding them can be quarantined while the rest of the file still loa
 from __future__ import annotations
 
 import codecs
+import re
 from dataclasses import dataclass
 
 REPLACEMENT = "\ufffd"
@@ -48,14 +49,28 @@ def decode_bytes(raw: bytes) -> Decoded:
     lossy = raw.decode("utf-8", errors="replace")
     n_bad = lossy.count(REPLACEMENT)
     n_good = len(lossy) - len(lossy.encode("ascii", "ignore")) - n_bad  # valid non-ASCII chars
-    if n_good < n_bad:  # mostly not UTF-8: a legacy CJK page is the likely source
-        try:
-            return Decoded(_normalise_newlines(raw.decode("gb18030")), "gb18030")
-        except UnicodeDecodeError:
-            pass
+    gb_text = _as_gb18030(raw) if n_good < n_bad else None  # mostly not UTF-8: a Chinese page?
+    if gb_text is not None:
+        return Decoded(_normalise_newlines(gb_text), "gb18030")
     if _looks_binary(lossy):
         return Decoded("", "binary")
     return Decoded(_normalise_newlines(lossy), "utf-8-lossy", n_bad)
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _as_gb18030(raw: bytes) -> str | None:
+    """The text, if the bytes read as GB18030 the way Chinese text does. Common Chinese
+    characters are two high bytes; a stray Latin-1 byte ("Schr\xf6dinger") pairs with the ASCII
+    letter after it, which GB18030 would happily decode into a wrong character."""
+    try:
+        text = raw.decode("gb18030")
+    except UnicodeDecodeError:
+        return None
+    chars = _NON_ASCII.findall(text)
+    swallowed = sum(1 for ch in chars if len(enc := ch.encode("gb18030")) == 2 and enc[1] < 0x80)
+    return text if chars and swallowed * 2 <= len(chars) else None
 
 
 def _looks_binary(text: str) -> bool:

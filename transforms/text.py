@@ -31,7 +31,8 @@ def fold_key(expr: pl.Expr) -> pl.Expr:
     "Re\u0301mi  Munos" all give "remi munos".
     """
     return (
-        expr.str.normalize("NFKD")
+        expr.str.replace_all(ZERO_WIDTH, "")
+        .str.normalize("NFKD")
         .str.replace_all(r"\p{M}", "")
         .str.to_lowercase()
         .str.replace_many(_FOLD_FROM, _FOLD_TO)

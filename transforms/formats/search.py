@@ -24,6 +24,13 @@ AREA_SEPARATOR = " · "
 _WORD = r"[^\s,$=:;?!\[\]{}<>/\\|@#%^&*+~]+"
 _ITEM = _WORD + r"(?: " + _WORD + r"){0,6}"
 NAMES_LINE = r"^" + _ITEM + r"(?:, ?" + _ITEM + r")*(?: ?等)?$"
+# What names lines (and area names like "Miscellaneous Aspects of Machine Learning") never
+# hold but short-clause prose does: a sentence boundary, a final period after a word, or a
+# pronoun or verb that only sentences use.
+PROSE_HINT = (
+    r"\p{L}{3,}\.(?:\s+\p{Lu}|$)"
+    r"|(?:^|\s)(?:we|this|these|our|is|are|was|were|that|which|can)(?:\s|,|$)"
+)
 
 
 def detect(head: list[str]) -> bool:
@@ -54,7 +61,7 @@ def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
     kind = (
         pl.when(pl.col("text").str.contains(AREA_SEPARATOR, literal=True))
         .then(pl.lit("C"))
-        .when(pl.col("text").str.contains(NAMES_LINE))
+        .when(pl.col("text").str.contains(NAMES_LINE) & ~pl.col("text").str.contains(PROSE_HINT))
         .then(pl.lit("N"))
         .otherwise(pl.lit("P"))
     )

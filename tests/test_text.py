@@ -1,0 +1,180 @@
+"""transforms.text: clean_text (display form) and fold_key (matching key)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import polars as pl
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from transforms.text import clean_text, fold_key, is_blank
+
+ZERO_WIDTHS = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"]
+ODD_SPACES = ["\u00a0", "\u2009", "\u202f", "\u3000", "\t"]
+
+
+def cleaned(values: list[str | None]) -> list[str | None]:
+    return pl.DataFrame({"v": values}, schema={"v": pl.String}).select(clean_text(pl.col("v")))["v"].to_list()
+
+
+def keys(values: list[str | None]) -> list[str | None]:
+    return pl.DataFrame({"v": values}, schema={"v": pl.String}).select(fold_key(pl.col("v")))["v"].to_list()
+
+
+def name_key(values: list[str]) -> list[str]:
+    """The key the pipeline gives a name: cleaned, then folded (transforms.clean)."""
+    return pl.DataFrame({"v": values}, schema={"v": pl.String}).select(fold_key(clean_text(pl.col("v"))))["v"].to_list()
+
+
+# ---------------------------------------------------------------------------- clean_text
+def test_clean_text_composes_nfd_accents():
+    nfd = unicodedata.normalize("NFD", "Rémi Döring Schönlieb")
+    assert nfd != "Rémi Döring Schönlieb"
+    assert cleaned([nfd]) == ["Rémi Döring Schönlieb"]
+
+
+@pytest.mark.parametrize("space", ODD_SPACES)
+def test_clean_text_turns_odd_spaces_into_one_ascii_space(space):
+    assert cleaned([f"Rémi{space}Munos", f"Rémi {space} Munos"]) == ["Rémi Munos", "Rémi Munos"]
+
+
+@pytest.mark.parametrize("zw", ZERO_WIDTHS)
+def test_clean_text_drops_zero_width_characters(zw):
+    assert cleaned([f"Ré{zw}mi Munos", f"{zw}Rémi Munos{zw}", f"Rémi {zw} Munos"]) == ["Rémi Munos"] * 3
+
+
+def test_clean_text_collapses_whitespace_runs_and_strips_edges():
+    assert cleaned(["  Learning   to\t\tRank  ", "\u00a0\u200bDeep Nets\u00a0 ", "one"]) == [
+        "Learning to Rank", "Deep Nets", "one"]
+
+
+def test_clean_text_keeps_null_and_content():
+    text = "Marius Henry, Michael Rizvi-Martel, Michael Hahn"
+    assert cleaned([None, text, ""]) == [None, text, ""]
+
+
+def test_is_blank_sees_invisible_only_lines_as_blank():
+    df = pl.DataFrame({"v": ["", "   ", "\u00a0\u200b\t", "\ufeff", "x", " a "]})
+    assert df.select(is_blank(pl.col("v")))["v"].to_list() == [True, True, True, True, False, False]
+
+
+# ---------------------------------------------------------------------------- fold_key
+def test_fold_key_same_person_in_caps_plain_and_accented():
+    nfd = unicodedata.normalize("NFD", "Rémi Munos")
+    assert keys(["REMI MUNOS", "Remi Munos", "Rémi Munos", nfd, "rémi  munos"]) == ["remi munos"] * 5
+
+
+def test_fold_key_hyphen_and_space_give_one_key():
+    assert keys(["Michael Rizvi-Martel", "Michael Rizvi Martel", "MICHAEL RIZVI‐MARTEL"]) == [
+        "michael rizvi martel"] * 3
+
+
+@pytest.mark.parametrize(("name", "key"), [
+    ("Leif Døring", "leif doring"),
+    ("Leif Döring", "leif doring"),
+    ("Johann Strauß", "johann strauss"),
+    ("Łukasz Kaiser", "lukasz kaiser"),
+    ("Carola-Bibiane Schönlieb", "carola bibiane schonlieb"),
+    ("Þór Æsirsson", "thor aesirsson"),
+    ("Ðorđe Nikolić", "dorde nikolic"),
+    ("Jan van der Berg", "jan van der berg"),
+    ("Adrià Garriga-Alonso", "adria garriga alonso"),
+])
+def test_fold_key_folds_letters_nfkd_does_not_decompose(name, key):
+    assert keys([name]) == [key]
+
+
+def test_fold_key_drops_punctuation_keeps_digits():
+    assert keys(["Qwen3.5-9B: scale!", "O'Neil, J."]) == ["qwen3 5 9b scale", "o neil j"]
+
+
+def test_fold_key_keeps_non_latin_letters():
+    assert keys(["论文 检索", "Ελένη"]) == ["论文 检索", "ελενη"]
+
+
+# ---------------------------------------------------------------------------- properties
+# Real-looking names: given names and surnames with accents, hyphens, lowercase particles,
+# and some all-lowercase names.
+GIVEN = ["Rémi", "Leif", "Zhengping", "Shreya", "Itzhak", "Adrià", "Carola-Bibiane", "Søren",
+         "Michał", "José", "Chloé", "Yuan", "Ngọc", "Łukasz", "danah", "Jean-Pierre", "Ahmed"]
+SURNAME = ["Munos", "Döring", "Schönlieb", "Rizvi-Martel", "van der Berg", "de la Cruz",
+           "Garriga-Alonso", "Kierkegaard", "Nguyễn", "Strauß", "boyd", "Øksendal", "O'Neil",
+           "Hanneke", "Koyuncu", "Ulukus", "Müller-Lüdenscheidt", "Đặng"]
+names = st.builds(lambda g, m, s: " ".join([g, *m, s]), st.sampled_from(GIVEN),
+                  st.lists(st.sampled_from(["J.", "A.", "Maria", "von"]), max_size=2), st.sampled_from(SURNAME))
+
+
+@st.composite
+def perturbed(draw, name: str) -> str:
+    """The same name as scrapers and exports deliver it: case, NFD, odd spaces, zero-widths."""
+    case = draw(st.sampled_from([str, str.upper, str.lower, str.title]))
+    out = case(name)
+    if draw(st.booleans()):
+        out = unicodedata.normalize("NFD", out)
+    chars = []
+    for ch in out:
+        if ch == " ":
+            ch = draw(st.sampled_from([" ", "  ", "\u00a0", "\u202f", " \u00a0"]))
+        elif draw(st.integers(0, 9)) == 0:
+            ch += draw(st.sampled_from(ZERO_WIDTHS))
+        chars.append(ch)
+    return draw(st.sampled_from(["", " ", "\u00a0", "\u200b"])) + "".join(chars) + draw(st.sampled_from(["", " ", "\t"]))
+
+
+# Any text, with the characters scrapers sprinkle in made frequent enough to matter.
+texts = st.lists(st.text(alphabet=st.one_of(st.characters(exclude_categories=("Cs",)), st.sampled_from(ZERO_WIDTHS + ODD_SPACES + [" ", "é"]))),
+                 min_size=1, max_size=20)
+
+
+@given(st.data(), names)
+def test_name_key_survives_case_nfd_nbsp_and_zero_width(data, name):
+    variants = [data.draw(perturbed(name)) for _ in range(4)]
+    assert name_key(variants) == name_key([name]) * 4
+    assert name_key([name])[0] != ""
+
+
+@given(texts)
+def test_fold_key_is_idempotent(texts):
+    once = keys(texts)
+    assert keys(once) == once
+
+
+@given(texts)
+def test_fold_key_output_is_lowercase_words_separated_by_single_spaces(texts):
+    for key in keys(texts):
+        assert key == key.strip() and "  " not in key
+        # "Cn": a letter newer than Python's Unicode tables (the regex engine may know it).
+        assert all(ch == " " or unicodedata.category(ch)[0] in "LN" or unicodedata.category(ch) == "Cn"
+                   for ch in key), key
+
+
+@given(texts)
+def test_clean_text_has_no_edge_or_double_spaces_and_no_invisibles(texts):
+    for out in cleaned(texts):
+        assert out == out.strip(" ")
+        assert "  " not in out
+        assert not any(zw in out for zw in ZERO_WIDTHS + ["\u00a0", "\t"])
+
+
+@given(texts)
+def test_clean_text_is_idempotent(texts):
+    once = cleaned(texts)
+    assert cleaned(once) == once
+
+
+@given(texts)
+def test_fold_key_of_cleaned_text_is_the_pipeline_key(texts):
+    """What the pipeline does (clean, then fold) agrees with folding a cleaned text again."""
+    pipeline = name_key(texts)
+    assert keys(pipeline) == pipeline
+
+
+@given(texts)
+def test_fold_key_ignores_what_clean_text_removes(texts):
+    assert name_key(texts) == keys(texts)
+
+
+def test_fold_key_zero_width_inside_a_name():
+    assert keys(["Ré\u200bmi Munos", "Schön\u00adlieb"]) == ["remi munos", "schonlieb"]
