@@ -12,7 +12,8 @@ import polars as pl
 from transforms.ids import with_stable_ids
 from transforms.pipeline import SourceFile
 
-SKIP_SUFFIXES = (".duckdb", ".wal", ".tmp", ".parquet")
+# Warehouse files (the published file, its WAL, lock and half-built copy) and exports.
+SKIP_SUFFIXES = (".duckdb", ".wal", ".tmp", ".parquet", ".lock", ".building")
 
 
 @dataclass(frozen=True)
@@ -27,30 +28,40 @@ def ingest_root(paths: list[Path]) -> Path:
     """The folder paths are recorded against: the common parent of the folders asked for, so
     recorded paths start with the folder's own name ("samples/000.txt") and a file is recorded
     the same whether its folder or the file itself was named."""
-    folders = [p.resolve() if p.is_dir() else p.resolve().parent for p in paths]
+    folders = [p.absolute() if p.is_dir() else p.absolute().parent for p in paths]
     return Path(os.path.commonpath([f.parent for f in folders])) if folders else Path.cwd()
 
 
 def discover(paths: list[Path], root: Path | None = None) -> tuple[Path, list[FoundFile]]:
-    """Every regular file under `paths` (recursively), sorted by relative path. Hidden files
-    and warehouse files are left alone. A path that does not exist is an error."""
+    """Every file under `paths` (recursively), sorted by relative path. Hidden files and
+    warehouse files are left alone; symlinks are followed wherever they point (a dangling one
+    is found, and reported unreadable when read). A path that does not exist is an error."""
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise FileNotFoundError(f"no such file or folder: {', '.join(missing)}")
-    root = (root or ingest_root(paths)).resolve()
-    outside = [str(p) for p in paths if not p.resolve().is_relative_to(root)]
+    root = (root or ingest_root(paths)).absolute()
+    outside = [str(p) for p in paths if not p.absolute().is_relative_to(root)]
     if outside:
         raise ValueError(f"not under the ingest root {root}: {', '.join(outside)}")
     found: dict[str, FoundFile] = {}
     for start in paths:
         candidates = [start] if start.is_file() else sorted(start.rglob("*"))
         for file in candidates:
-            rel = file.resolve().relative_to(root).as_posix()
-            if not file.is_file() or _ignored(rel):
+            rel = _display_path(file.absolute().relative_to(root))
+            if file.is_dir() or _ignored(rel):
                 continue
-            stat = file.stat()
-            found[rel] = FoundFile(str(file.resolve()), rel, stat.st_size, stat.st_mtime_ns)
+            try:
+                stat = file.stat()
+                size, mtime = stat.st_size, stat.st_mtime_ns
+            except FileNotFoundError:  # a dangling symlink, or gone already: read() will say so
+                size, mtime = 0, 0
+            found[rel] = FoundFile(str(file.absolute()), rel, size, mtime)
     return root, [found[k] for k in sorted(found)]
+
+
+def _display_path(rel: Path) -> str:
+    """Posix path as valid text: bytes of a non-UTF-8 file name are shown as \\xNN escapes."""
+    return rel.as_posix().encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def _ignored(rel: str) -> bool:
@@ -89,8 +100,10 @@ def read_sources(batch: list[FoundFile]) -> tuple[list[SourceFile], pl.DataFrame
     data, readable, skipped = [], [], []
     for f in batch:
         try:
-            data.append(Path(f.abs_path).read_bytes())
-            readable.append(f)
+            with Path(f.abs_path).open("rb") as handle:
+                data.append(handle.read())
+                stat = os.fstat(handle.fileno())  # of what was read, not of what was found
+            readable.append(FoundFile(f.abs_path, f.path, stat.st_size, stat.st_mtime_ns))
         except FileNotFoundError:
             skipped.append({"path": f.path, "reason": "vanished before it could be read"})
         except (PermissionError, IsADirectoryError) as err:

@@ -1,0 +1,1 @@
+"""Helpers shared by the robustness tests (fuzz, bad input, crash, concurrency)."""
