@@ -20,7 +20,16 @@ SELECT count(*) FROM dim_paper p LEFT JOIN (SELECT paper_id, count(*) AS n FROM 
 WHERE coalesce(f.n, 0) <> p.n_listings OR p.n_listings = 0;
 -- name: every paper has its author list in the bridge
 SELECT count(*) FROM dim_paper p LEFT JOIN (SELECT paper_id, count(*) AS n FROM bridge_paper_author GROUP BY ALL) b USING (paper_id)
-WHERE coalesce(b.n, 0) <> len(list_distinct(p.author_keys));
+LEFT JOIN (
+    SELECT k.paper_id, count(DISTINCT coalesce(a.author_id, stable_id(k.name_key))) AS n
+    FROM (SELECT paper_id, unnest(author_keys) AS name_key FROM dim_paper) k LEFT JOIN author_alias a USING (name_key)
+    GROUP BY ALL
+) e USING (paper_id)
+WHERE coalesce(b.n, 0) <> coalesce(e.n, 0);
+-- name: no author row for a name key that is an alias
+SELECT count(*) FROM dim_author WHERE name_key IN (SELECT name_key FROM author_alias);
+-- name: paper_match rows point at mapped keys
+SELECT count(*) FROM paper_match m ANTI JOIN paper_key_map k USING (paper_key, paper_id);
 -- name: every author has a paper
 SELECT count(*) FROM dim_author WHERE n_papers < 1;
 -- name: every file's listing count matches its facts

@@ -20,6 +20,9 @@ AND_MORE = r"(?i)\s*(?:,\s*)?and\s+(\d+)\s+(?:more|others)\s*$"
 # "A, B, …, J 等" (et al.): more names exist, how many is not said.
 ET_AL = r"(?i)\s*(?:,\s*)?(?:等|et\s+al\.?)\s*$"
 NAME_SEPARATORS = r"\s*[,，;；]\s*"
+# "Munos, Rémi; Valko, Michal": with semicolons between names, a comma inside one is "Last, First".
+SEMICOLON_LIST = r"[;；]"
+LAST_FIRST = r"^\s*([^,，]+?)\s*[,，]\s*([^,，]+?)\s*$"
 
 
 def clean_listings(records: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -42,14 +45,22 @@ def split_authors(authors: pl.Expr) -> dict[str, pl.Expr]:
     more = authors.str.extract(AND_MORE, 1).cast(pl.Int64, strict=False)
     et_al = authors.str.contains(ET_AL)
     shown = authors.str.replace(AND_MORE, "").str.replace(ET_AL, "")
-    names = shown.str.replace_all(NAME_SEPARATORS, ",").str.split(",").list.eval(
-        pl.element().str.strip_chars().filter(pl.element().str.contains(r"[\p{L}\p{N}]"))
+    by_comma = shown.str.replace_all(NAME_SEPARATORS, ",").str.split(",")
+    by_semicolon = shown.str.replace_all(SEMICOLON_LIST, ";").str.split(";").list.eval(
+        pl.element().str.replace(LAST_FIRST, "${2} ${1}"))  # "Last, First" → "First Last"
+    items = (
+        pl.when(shown.str.contains(SEMICOLON_LIST))
+        .then(by_semicolon)
+        .otherwise(by_comma)
+        .list.eval(pl.element().str.strip_chars().filter(pl.element() != ""))
     )
+    # An item without letters or digits (":") is no name, but the line still counted it.
+    names = items.list.eval(pl.element().filter(pl.element().str.contains(r"[\p{L}\p{N}]")))
     n_shown = names.list.len().cast(pl.Int64)
     return {
         "authors": names,
         "n_authors_shown": n_shown,
-        "author_total": pl.when(et_al).then(None).otherwise(n_shown + more.fill_null(0)),
+        "author_total": pl.when(et_al).then(None).otherwise(items.list.len().cast(pl.Int64) + more.fill_null(0)),
         "is_truncated": et_al | more.is_not_null(),
     }
 

@@ -1,0 +1,369 @@
+"""Entity resolution inside the load transaction: the resolver hook of `flows.load.RunLoader`.
+
+`resolve_entities(con, threshold)` runs between the files part and the papers part of the
+merge, when stg_listings holds this run's new listings:
+
+* papers (`resolve_near_duplicates`): every paper_key of stg_listings not yet in paper_key_map
+  is blocked against this run's other new keys *and* the stored block keys of every earlier
+  paper (`paper_signature`, joined in SQL: nothing old is re-read or re-resolved), candidate
+  pairs are scored (`transforms.resolve.score_pairs`), and each new key is mapped to an existing
+  paper, to a new cluster of this run, or to itself. Existing ids are never renumbered: a new key
+  joins at most one existing paper and two existing papers are never merged. Every scored pair
+  is kept in `paper_match` (features, score, rule), merged or not.
+* author lists (`reconcile_author_lists`): a name shown with initials where another list of the
+  same paper shows the full name at that position is written in full in every list of it.
+* authors (`resolve_author_aliases`): name keys that differ at the same position of the same
+  paper (this run's listings against each other and against the stored list) and that are one
+  person by `transforms.resolve.alias_rule` are aliased in `author_alias`, unless the short
+  form is ambiguous (initials that fit two known full names). A merge keeps one author_id.
+
+Work is chunked (`CHUNK_KEYS` keys at a time) so memory follows the chunk, not the corpus.
+"""
+
+from __future__ import annotations
+
+import duckdb
+import polars as pl
+
+from transforms import resolve
+
+CHUNK_KEYS = 50_000
+
+
+def resolve_entities(con: duckdb.DuckDBPyConnection, threshold: float = resolve.DEFAULT_THRESHOLD) -> None:
+    """The ingest flow's resolver: near-duplicate papers, then author aliases."""
+    resolve_near_duplicates(con, threshold)
+    reconcile_author_lists(con)
+    resolve_author_aliases(con)
+
+
+def _run_id(con: duckdb.DuckDBPyConnection) -> str | None:
+    return con.execute("SELECT getvariable('digest_run_id')").fetchall()[0][0]
+
+
+# ----------------------------------------------------------------------------- papers
+def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, threshold: float = resolve.DEFAULT_THRESHOLD) -> None:
+    """Map every new paper_key of stg_listings in paper_key_map (see the module docstring)."""
+    run_id = _run_id(con)
+    _backfill_signatures(con)
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE new_papers AS
+        SELECT paper_key,
+               first(title ORDER BY length(title) DESC, title DESC) FILTER (WHERE title IS NOT NULL) AS title,
+               first(abstract ORDER BY length(abstract) DESC, abstract DESC) AS abstract,
+               first(author_keys ORDER BY len(author_keys) DESC, array_to_string(author_keys, ' ') DESC) AS author_keys
+        FROM stg_papers
+        WHERE paper_key IN (SELECT paper_key FROM stg_listings) AND paper_key NOT IN (SELECT paper_key FROM paper_key_map)
+        GROUP BY paper_key
+    """)
+    n_new = con.execute("SELECT count(*) FROM new_papers").fetchall()[0][0]
+    con.execute("CREATE OR REPLACE TEMP TABLE new_signature (paper_key BIGINT, band SMALLINT, bucket BIGINT)")
+    for chunk in _chunks(con, "SELECT paper_key, abstract, author_keys FROM new_papers", n_new):
+        _insert(con, "new_signature", resolve.block_keys(chunk))
+    con.execute(CANDIDATES_SQL)
+    scored = _score_candidates(con, threshold)
+    new_keys = [k for (k,) in con.execute("SELECT paper_key FROM new_papers ORDER BY paper_key").fetchall()]
+    accepted = scored.filter("is_match").select("paper_key", "other", "other_is_paper", "score")
+    mapping, applied = resolve.assign_papers(new_keys, accepted)
+    key_map = pl.DataFrame({"paper_key": list(mapping), "paper_id": list(mapping.values())},
+                           schema={"paper_key": pl.Int64, "paper_id": pl.Int64})
+    _insert(con, "paper_key_map", key_map, conflict="ON CONFLICT DO NOTHING")
+    con.execute("INSERT INTO paper_signature BY NAME SELECT * FROM new_signature")
+    _record_matches(con, scored, key_map, applied, run_id)
+
+
+def _backfill_signatures(con: duckdb.DuckDBPyConnection) -> None:
+    """Papers stored before signatures existed get them once (keyed by their paper_id, which
+    is one of their keys), so later runs can match against them."""
+    missing = "SELECT paper_id AS paper_key, abstract, author_keys FROM dim_paper WHERE paper_id NOT IN (SELECT m.paper_id FROM paper_signature JOIN paper_key_map m USING (paper_key))"
+    n = con.execute(f"SELECT count(*) FROM ({missing})").fetchall()[0][0]
+    for chunk in _chunks(con, missing, n):
+        _insert(con, "paper_signature", resolve.block_keys(chunk))
+
+
+# Candidate pairs: new × new (each pair once) and new × stored (one stored key per paper).
+CANDIDATES_SQL = """
+CREATE OR REPLACE TEMP TABLE candidates AS
+SELECT DISTINCT a.paper_key, b.paper_key AS other, false AS other_is_paper, b.paper_key AS other_key
+FROM new_signature a JOIN new_signature b USING (band, bucket)
+WHERE a.paper_key < b.paper_key
+UNION ALL
+SELECT n.paper_key, m.paper_id AS other, true AS other_is_paper, min(s.paper_key) AS other_key
+FROM new_signature n JOIN paper_signature s USING (band, bucket) JOIN paper_key_map m ON m.paper_key = s.paper_key
+GROUP BY n.paper_key, m.paper_id
+"""
+
+PAIR_TEXTS_SQL = """
+SELECT c.paper_key, c.other, c.other_is_paper, c.other_key,
+       a.abstract AS abstract_a, coalesce(b.abstract, p.abstract) AS abstract_b,
+       a.title AS title_a, CASE WHEN c.other_is_paper THEN p.title ELSE b.title END AS title_b,
+       a.author_keys AS keys_a, coalesce(b.author_keys, p.author_keys) AS keys_b
+FROM candidates c
+JOIN new_papers a ON a.paper_key = c.paper_key
+LEFT JOIN new_papers b ON NOT c.other_is_paper AND b.paper_key = c.other
+LEFT JOIN dim_paper p ON c.other_is_paper AND p.paper_id = c.other
+"""
+
+
+def _score_candidates(con: duckdb.DuckDBPyConnection, threshold: float) -> pl.DataFrame:
+    n = con.execute("SELECT count(*) FROM candidates").fetchall()[0][0]
+    parts = []
+    for chunk in _chunks(con, PAIR_TEXTS_SQL, n):
+        pairs = chunk.with_columns(text_a=resolve.match_text(pl.col("abstract_a")),
+                                   text_b=resolve.match_text(pl.col("abstract_b")))
+        scored = resolve.score_pairs(pairs, threshold)
+        parts.append(scored.drop("abstract_a", "abstract_b", "text_a", "text_b", "title_a", "title_b", "keys_a", "keys_b"))
+    if not parts:
+        return resolve.score_pairs(pl.DataFrame(schema=PAIR_SCHEMA), threshold).select(
+            "paper_key", "other", "other_is_paper", "other_key", "abstract_ratio", "shingle_jaccard", "shingle_containment", "title_ratio",
+            "author_agreement", "score", "rule", "is_match")
+    return pl.concat(parts)
+
+
+PAIR_SCHEMA = {"paper_key": pl.Int64, "other": pl.Int64, "other_is_paper": pl.Boolean, "other_key": pl.Int64,
+               "text_a": pl.String, "text_b": pl.String, "title_a": pl.String, "title_b": pl.String,
+               "keys_a": pl.List(pl.String), "keys_b": pl.List(pl.String)}
+
+
+def _record_matches(con, scored: pl.DataFrame, key_map: pl.DataFrame, applied: set, run_id: str | None) -> None:
+    """One paper_match row per scored pair: where the new key went, what it was compared with,
+    the features, the score and the rule (a skipped merge says why)."""
+    if scored.is_empty():
+        return
+    was_applied = pl.DataFrame([(k, o) for k, o in applied], schema={"paper_key": pl.Int64, "other": pl.Int64},
+                               orient="row").with_columns(applied=pl.lit(True))
+    rows = (
+        scored.join(key_map, on="paper_key", how="left")
+        .join(was_applied, on=["paper_key", "other"], how="left")
+        .select(
+            "paper_key", "paper_id",
+            matched_key=pl.col("other_key"),
+            matched_paper_id=pl.when("other_is_paper").then("other"),
+            score="score",
+            features=pl.struct("shingle_jaccard", "shingle_containment", "abstract_ratio", "title_ratio",
+                               "author_agreement").struct.json_encode(),
+            rule=pl.when(pl.col("is_match") & pl.col("applied").is_null()).then(pl.lit("kept_apart_existing"))
+            .otherwise("rule"),
+            is_merge=pl.col("applied").fill_null(False),
+            run_id=pl.lit(run_id, pl.String),
+        )
+    )
+    _insert(con, "paper_match", rows, conflict="ON CONFLICT DO NOTHING")
+
+
+# ----------------------------------------------------------------------------- author lists
+# Names at each position of each touched paper, from every list of it (this run's listings, its
+# candidates, the stored list), where the lists disagree.
+POSITION_NAMES_SQL = """
+CREATE OR REPLACE TEMP TABLE position_names AS
+WITH touched_papers AS (
+    SELECT DISTINCT paper_id FROM stg_listings JOIN paper_key_map USING (paper_key)
+), lists AS (
+    SELECT m.paper_id, l.authors, l.author_keys FROM stg_listings l JOIN paper_key_map m USING (paper_key)
+    UNION ALL
+    SELECT paper_id, authors, author_keys FROM dim_paper SEMI JOIN touched_papers USING (paper_id)
+), named AS (
+    SELECT paper_id, unnest(authors) AS name, unnest(author_keys) AS name_key,
+           generate_subscripts(author_keys, 1) AS pos FROM lists
+)
+SELECT paper_id, pos, name_key, max(name) AS name FROM named
+WHERE (paper_id, pos) IN (SELECT paper_id, pos FROM named GROUP BY ALL HAVING count(DISTINCT name_key) > 1)
+GROUP BY ALL
+"""
+
+# Rewrite one table's lists (rows of touched papers) with the upgrades.
+UPGRADE_LISTS_SQL = """
+UPDATE {table} t SET authors = u.authors, author_keys = u.author_keys FROM (
+    SELECT n.row_ref, list(coalesce(g.name_to, n.name) ORDER BY n.pos) AS authors,
+           list(coalesce(g.key_to, n.name_key) ORDER BY n.pos) AS author_keys
+    FROM (
+        SELECT x.rowid AS row_ref, {paper_id} AS paper_id, unnest(x.authors) AS name,
+               unnest(x.author_keys) AS name_key, generate_subscripts(x.author_keys, 1) AS pos
+        FROM {table} x {join}
+        WHERE {paper_id} IN (SELECT paper_id FROM list_upgrades)
+    ) n LEFT JOIN list_upgrades g ON g.paper_id = n.paper_id AND g.pos = n.pos AND g.key_from = n.name_key
+    GROUP BY n.row_ref
+) u WHERE t.rowid = u.row_ref
+"""
+
+
+def reconcile_author_lists(con: duckdb.DuckDBPyConnection) -> None:
+    """Where one list of a paper shows a name with initials ("M. Hahn") and another list of the
+    same paper shows the full name at the same position ("Michael Hahn"), every list of the
+    paper gets the full name: the merge then keeps the fullest list, in order, with full names.
+    Per paper, so it is safe even when the initials would fit several people elsewhere."""
+    con.execute(POSITION_NAMES_SQL)
+    names = _frame(con, "SELECT * FROM position_names")
+    if names.is_empty():
+        return
+    pairs = names.join(names, on=["paper_id", "pos"], suffix="_to").filter(
+        resolve.initials_agree(pl.col("name_key"), pl.col("name_key_to"))
+        & (resolve.fuller_key(pl.col("name_key"), pl.col("name_key_to")) == pl.col("name_key_to"))
+    )
+    # one full form per short form and position; several would be a conflict: leave those alone
+    upgrades = pairs.filter(pl.len().over("paper_id", "pos", "name_key") == 1).select(
+        "paper_id", "pos", key_from="name_key", key_to="name_key_to", name_to="name_to")
+    if upgrades.is_empty():
+        return
+    con.register("list_upgrades_frame", upgrades.to_arrow())
+    con.execute("CREATE OR REPLACE TEMP TABLE list_upgrades AS SELECT * FROM list_upgrades_frame")
+    con.unregister("list_upgrades_frame")
+    con.execute(UPGRADE_LISTS_SQL.format(table="stg_papers", paper_id="m.paper_id",
+                                         join="JOIN paper_key_map m ON m.paper_key = x.paper_key"))
+    con.execute(UPGRADE_LISTS_SQL.format(table="dim_paper", paper_id="x.paper_id", join=""))
+
+
+# ----------------------------------------------------------------------------- authors
+# Name keys at the same position of one paper in two lists of it: this run's listings, and the
+# stored list of papers that already exist.
+ALIAS_EVIDENCE_SQL = """
+WITH lists AS (
+    SELECT DISTINCT m.paper_id, l.author_keys FROM stg_listings l JOIN paper_key_map m USING (paper_key)
+    UNION
+    SELECT p.paper_id, p.author_keys FROM dim_paper p
+    WHERE p.paper_id IN (SELECT m.paper_id FROM stg_listings JOIN paper_key_map m USING (paper_key))
+), named AS (
+    SELECT paper_id, unnest(author_keys) AS name_key, unnest(range(1, len(author_keys) + 1)) AS pos FROM lists
+)
+SELECT DISTINCT a.name_key AS key_a, b.name_key AS key_b
+FROM named a JOIN named b USING (paper_id, pos)
+WHERE a.name_key < b.name_key AND a.name_key <> '' AND b.name_key <> ''
+"""
+
+
+def resolve_author_aliases(con: duckdb.DuckDBPyConnection) -> None:
+    """Alias name keys that are one person (see the module docstring)."""
+    run_id = _run_id(con)
+    pairs = _frame(con, ALIAS_EVIDENCE_SQL)
+    if pairs.is_empty():
+        return
+    pairs = pairs.with_columns(rule=resolve.alias_rule(pl.col("key_a"), pl.col("key_b"))).filter(pl.col("rule").is_not_null())
+    if pairs.is_empty():
+        return
+    pairs = pairs.with_columns(full_key=resolve.fuller_key(pl.col("key_a"), pl.col("key_b"))).with_columns(
+        short_key=pl.when(pl.col("full_key") == pl.col("key_a")).then("key_b").otherwise("key_a"))
+    pairs = _drop_ambiguous(con, pairs)
+    if pairs.is_empty():
+        return
+    con.register("alias_pairs", pairs.to_arrow())
+    # Current person of every key involved (an alias, else the key's own id), and whether it exists.
+    ids = _frame(con, """
+        WITH keys AS (SELECT short_key AS name_key FROM alias_pairs UNION SELECT full_key FROM alias_pairs)
+        SELECT k.name_key, coalesce(a.author_id, stable_id(k.name_key)) AS author_id,
+               coalesce(a.author_id, stable_id(k.name_key)) IN (SELECT author_id FROM dim_author) AS is_stored
+        FROM keys k LEFT JOIN author_alias a USING (name_key)
+    """)
+    con.unregister("alias_pairs")
+    decisions = _merge_people(pairs, ids)
+    if decisions.is_empty():
+        return
+    con.register("alias_rows", decisions.with_columns(run_id=pl.lit(run_id, pl.String)).to_arrow())
+    # Keys already aliased to an id that is merged away follow it; the dropped id's own key too.
+    con.execute("""
+        CREATE OR REPLACE TEMP TABLE alias_changes AS
+        SELECT drop_id, any_value(keep_id) AS keep_id, min(rule) AS rule, any_value(run_id) AS run_id
+        FROM alias_rows GROUP BY drop_id
+    """)
+    con.execute("""
+        INSERT OR REPLACE INTO author_alias BY NAME
+        SELECT a.name_key, c.keep_id AS author_id, a.rule, c.run_id
+        FROM author_alias a JOIN alias_changes c ON a.author_id = c.drop_id
+    """)
+    con.execute("""
+        INSERT OR REPLACE INTO author_alias BY NAME
+        SELECT d.name_key, c.keep_id AS author_id, c.rule, c.run_id
+        FROM dim_author d JOIN alias_changes c ON d.author_id = c.drop_id
+    """)
+    con.execute("""
+        INSERT OR REPLACE INTO author_alias BY NAME
+        SELECT name_key, keep_id AS author_id, rule, run_id FROM alias_rows
+        WHERE stable_id(name_key) <> keep_id
+    """)
+    con.unregister("alias_rows")
+
+
+def _drop_ambiguous(con: duckdb.DuckDBPyConnection, pairs: pl.DataFrame) -> pl.DataFrame:
+    """Initials are safe only when they fit one full name: every key known (stored or in this
+    run) with the same surname is checked against the short form."""
+    initials = pairs.filter(pl.col("rule") == "initials")
+    if initials.is_empty():
+        return pairs
+    con.register("short_forms", initials.select("short_key").unique().with_columns(
+        surname=pl.col("short_key").str.split(" ").list.last()).to_arrow())
+    known = _frame(con, """
+        SELECT DISTINCT s.short_key, k.name_key FROM short_forms s JOIN (
+            SELECT name_key FROM author_name_variant UNION SELECT name_key FROM stg_authors
+        ) k ON k.name_key LIKE '% ' || s.surname
+    """)
+    con.unregister("short_forms")
+    fits = known.filter(resolve.initials_agree(pl.col("short_key"), pl.col("name_key")))
+    fits = fits.filter(resolve.fuller_key(pl.col("short_key"), pl.col("name_key")) == pl.col("name_key"))
+    ambiguous = fits.group_by("short_key").agg(n=pl.col("name_key").n_unique()).filter(pl.col("n") > 1)["short_key"]
+    return pairs.filter(~((pl.col("rule") == "initials") & pl.col("short_key").is_in(ambiguous.implode())))
+
+
+def _merge_people(pairs: pl.DataFrame, ids: pl.DataFrame) -> pl.DataFrame:
+    """Union the ids of aliased keys; each group keeps one id: the lowest stored id, else the id
+    of its fullest key. Returns (name_key, drop_id, keep_id, rule) for every key whose id goes."""
+    id_of = dict(ids.select("name_key", "author_id").iter_rows())
+    stored = dict(ids.select("author_id", "is_stored").iter_rows())
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    rule_of: dict[int, str] = {}
+    full_of: dict[int, str] = {}
+    for short, full, rule in pairs.select("short_key", "full_key", "rule").sort("short_key", "full_key").iter_rows():
+        a, b = find(id_of[short]), find(id_of[full])
+        rule_of[id_of[short]] = rule
+        full_of.setdefault(id_of[full], full)
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+    groups: dict[int, list[int]] = {}
+    for x in list(parent):
+        groups.setdefault(find(x), []).append(x)
+    rows = []
+    for members in groups.values():
+        kept_stored = sorted(m for m in members if stored.get(m))
+        if kept_stored:
+            keep = kept_stored[0]
+        else:  # all new: the id of the fullest key named in the evidence
+            fulls = sorted((full_of[m] for m in members if m in full_of), key=lambda k: (-len(k.replace(" ", "")), k))
+            keep = id_of[fulls[0]] if fulls else min(members)
+        for name_key, author_id in id_of.items():
+            if author_id in members and author_id != keep:
+                rows.append((name_key, author_id, keep, rule_of.get(author_id, "initials")))
+    return pl.DataFrame(rows, schema={"name_key": pl.String, "drop_id": pl.Int64, "keep_id": pl.Int64, "rule": pl.String},
+                        orient="row")
+
+
+# ----------------------------------------------------------------------------- helpers
+def _chunks(con: duckdb.DuckDBPyConnection, query: str, n_rows: int, size: int = CHUNK_KEYS):
+    """The query's rows, `size` at a time, as Polars frames: materialised once, then read by
+    row-number ranges (cheap zone-map scans) so only one chunk is in Python at a time."""
+    if n_rows == 0:
+        return
+    con.execute(f"CREATE OR REPLACE TEMP TABLE resolve_chunks AS SELECT row_number() OVER () AS chunk_row, * FROM ({query})")
+    for start in range(0, n_rows, size):
+        yield _frame(
+            con, f"SELECT * EXCLUDE (chunk_row) FROM resolve_chunks WHERE chunk_row > {start} AND chunk_row <= {start + size}"
+        )
+    con.execute("DROP TABLE resolve_chunks")
+
+
+def _frame(con: duckdb.DuckDBPyConnection, query: str) -> pl.DataFrame:
+    """A query's rows as a Polars frame (read fully before the connection is reused)."""
+    return pl.from_arrow(con.sql(query).to_arrow_table())
+
+
+def _insert(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame, conflict: str = "") -> None:
+    if frame.is_empty():
+        return
+    con.register("resolve_frame", frame.to_arrow())
+    con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM resolve_frame {conflict}")
+    con.unregister("resolve_frame")

@@ -1,0 +1,312 @@
+"""Entity resolution: near-duplicate papers and author aliases (transforms/resolve.py,
+flows/resolve.py), on real-looking digest records.
+
+Unit tests score pairs directly; loader tests run the real pipeline (process_batch → RunLoader
+with the resolver) on digest text, one DuckDB file per test, twice where a test is about an
+incremental run. No Prefect: the loader is what the flow's tasks call.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from functools import partial
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import polars as pl
+import pytest
+from datasketch import MinHash
+from hypothesis import given
+from hypothesis import strategies as st
+
+from flows import load
+from flows.resolve import resolve_entities
+from transforms import resolve
+from transforms.pipeline import SourceFile, process_batch
+
+# ----------------------------------------------------------------------------- real-looking records
+ABSTRACT = (
+    "Transformer-based language models exhibit an astonishing capacity to generalize to longer and more "
+    "difficult problem instances than those seen in training. However, theoretical understanding of this "
+    "phenomenon still lags behind. Unlike most machine learning models, the generalisation abilities of "
+    "transformers inherently require considering two axes. On one hand, one must examine in-distribution "
+    "statistical generalisation, which concerns the ability of a model to broaden a function from training "
+    "samples to novel samples of the same distribution. On the other hand, given the sequential nature of "
+    "language data, one must also consider length generalisation. In this work, we give a joint treatment of "
+    "both axes for fixed-precision transformers with $\\alpha$-bounded weights and $O(n^2)$ attention. "
+    "Finally, we illustrate how the requirements in the sample count and training length trade off. "
+    "Experiments support predictions of the theory."
+)
+TITLE = "Quantitative Generalization Bounds for Multi-Layer Transformers: A Few Long Strings can Beat Many Short Ones"
+AUTHORS = ["Marius Henry", "Michael Rizvi-Martel", "Michael Hahn"]
+# Another paper by the same authors on the same template: first and last sentences shared.
+SIBLING = (
+    "Transformer-based language models exhibit an astonishing capacity to generalize to longer and more "
+    "difficult problem instances than those seen in training. We study how positional encodings interact "
+    "with tokenisation when sequences contain repeated sub-words, and show that rotary embeddings lose "
+    "resolution beyond a critical period that depends on the vocabulary. We derive matching lower bounds "
+    "for learned absolute encodings and evaluate on code completion and arithmetic benchmarks, where a "
+    "simple rescaling recovers most of the lost accuracy at no cost. Experiments support predictions of the theory."
+)
+OTHER = (
+    "Self-supervised training is monitored without labels, through the loss and statistics of the learned "
+    "features. We report a case where we know the encoders lost part of what they had learned, so we can "
+    "check whether these signals noticed. We trained LeJEPA encoders on synthetic images with known "
+    "generating factors. In nine of ten seeds, the readability of those factors fell abruptly and stayed down."
+)
+
+VARIANTS = {
+    "v2_revision": ABSTRACT.replace("astonishing", "remarkable").replace(
+        "Finally, we illustrate", "Finally, and perhaps most importantly, we illustrate"),
+    "typo": ABSTRACT.replace("theoretical", "theoretcial").replace("phenomenon", "phenomenom"),
+    "latex_unicode": ABSTRACT.replace("$\\alpha$", "α").replace("$O(n^2)$", "O(n²)"),
+    "trailing_sentence": ABSTRACT + " Code is available at https://github.com/ml-lab/release.",
+    "cut_short": ABSTRACT[: ABSTRACT.index(" In this work")] + " ...",
+}
+
+
+def listing_text(records: list[tuple[str, list[str], str]], day: str = "Oct 26, 2026") -> str:
+    return "\n".join(f"#{i:02d}{day}\ncs.LG\n{title}\n{', '.join(names)}\n{abstract}"
+                     for i, (title, names, abstract) in enumerate(records, 1))
+
+
+def search_text(records: list[tuple[list[str], str]]) -> str:
+    return "\n\n".join(["论文检索"] + [f"{', '.join(names)}\n\n{abstract}" for names, abstract in records])
+
+
+def pair(a: str, b: str, keys_a=None, keys_b=None, title_a=TITLE, title_b=TITLE) -> dict:
+    keys_a = keys_a or [n.lower().replace("-", " ") for n in AUTHORS]
+    return {"text_a": a, "text_b": b, "title_a": title_a, "title_b": title_b,
+            "keys_a": keys_a, "keys_b": keys_b or keys_a}
+
+
+def scored(*pairs: dict, threshold: float = resolve.DEFAULT_THRESHOLD) -> pl.DataFrame:
+    df = pl.DataFrame(list(pairs), schema={"text_a": pl.String, "text_b": pl.String, "title_a": pl.String,
+                                           "title_b": pl.String, "keys_a": pl.List(pl.String), "keys_b": pl.List(pl.String)})
+    df = df.with_columns(text_a=resolve.match_text(pl.col("text_a")), text_b=resolve.match_text(pl.col("text_b")))
+    return resolve.score_pairs(df, threshold)
+
+
+# ----------------------------------------------------------------------------- the normaliser
+GREEK = sorted(resolve.GREEK.items())
+# (LaTeX, Unicode) renderings of one math token, as listing bots and arXiv show them.
+MATH = [(f"${{\\{name}}}$", char) for char, name in GREEK if char.islower()] + [
+    ("$\\leq$", "≤"), ("$\\geq$", "≥"), ("$\\times$", "×"), ("$\\infty$", "∞"), ("$\\ell$", "ℓ"),
+    ("$x^2$", "x²"), ("$n^{3}$", "n³"), ("$x_i$", "xᵢ"), ("$\\mathbb{R}^d$", "ℝᵈ"), ("$\\mathcal{O}(n)$", "O(n)"),
+]
+WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJ", min_size=1, max_size=9)
+
+
+@given(st.lists(st.one_of(WORDS.map(lambda w: (w, w)), st.sampled_from(MATH)), min_size=1, max_size=25))
+def test_latex_and_unicode_math_give_one_match_text(tokens):
+    latex = " ".join(t[0] for t in tokens)
+    unicode = " ".join(t[1] for t in tokens)
+    assert resolve.normalize_math_py(latex) == resolve.normalize_math_py(unicode)
+
+
+@given(st.text(min_size=0, max_size=200))
+def test_match_text_is_folded_words(text):
+    out = resolve.normalize_math_py(text)
+    assert out == out.strip() and "  " not in out and out == out.lower()
+
+
+def test_minhash_is_datasketch_minhash_of_the_same_shingles():
+    texts = pl.Series([resolve.normalize_math_py(t) for t in (ABSTRACT, OTHER, "two words")])
+    sig = resolve.minhash_signatures(texts)
+    shingles = resolve._shingle_hashes(resolve._words(pl.DataFrame({"text": texts})))
+    for row in range(texts.len()):
+        m = MinHash(num_perm=resolve.NUM_PERM, seed=resolve.MINHASH_SEED, scheme="affine32", hashfunc=int)
+        m.update_batch(shingles.filter(pl.col("row") == row)["h32"].to_list())
+        assert np.array_equal(m.hashvalues, sig[row])
+
+
+def test_block_keys_are_stable_and_variants_share_a_block():
+    papers = pl.DataFrame({
+        "paper_key": [1, 2, 3, 4],
+        "abstract": [ABSTRACT, VARIANTS["typo"], VARIANTS["cut_short"], ABSTRACT],
+        "author_keys": [["marius henry"]] * 3 + [["someone else"]],
+    })
+    keys = resolve.block_keys(papers)
+    assert keys.equals(resolve.block_keys(papers))  # fixed seed and hashes: storable
+    assert keys["band"].n_unique() == resolve.NUM_BANDS + 2
+    shared = keys.join(keys, on=["band", "bucket"]).filter(pl.col("paper_key") < pl.col("paper_key_right"))
+    pairs = set(shared.select("paper_key", "paper_key_right").unique().iter_rows())
+    assert {(1, 2), (1, 3)} <= pairs
+    assert not any(4 in p for p in pairs)  # same text, another first author: another block
+
+
+# ----------------------------------------------------------------------------- pair decisions
+@pytest.mark.parametrize("kind", sorted(VARIANTS))
+def test_each_variant_kind_merges(kind):
+    got = scored(pair(ABSTRACT, VARIANTS[kind]), pair(ABSTRACT, VARIANTS[kind], title_b=None)).to_dicts()
+    for row in got:
+        assert row["is_match"], row
+        assert row["rule"] in {"abstract", "abstract_contained"}
+    if kind == "cut_short":
+        assert got[0]["rule"] == "abstract_contained" and got[0]["shingle_containment"] == 1.0
+
+
+def test_listing_and_search_record_of_one_paper_merge_with_name_variants():
+    search_keys = ["marius henry", "m rizvi martel", "michael hahn"]
+    row = scored(pair(ABSTRACT, VARIANTS["typo"], keys_b=search_keys, title_b=None)).row(0, named=True)
+    assert row["is_match"] and row["author_agreement"] == 1.0 and row["title_ratio"] is None
+
+
+def test_same_authors_same_template_distinct_papers_stay_apart():
+    row = scored(pair(ABSTRACT, SIBLING)).row(0, named=True)
+    assert not row["is_match"] and row["rule"] == "below_threshold"
+
+
+def test_same_text_by_other_people_is_not_merged():
+    row = scored(pair(ABSTRACT, VARIANTS["typo"], keys_b=["ana lopez", "wei zhang", "jo smith"])).row(0, named=True)
+    assert not row["is_match"] and row["rule"] == "authors_differ"
+
+
+def test_different_titles_veto_a_merge():
+    row = scored(pair(ABSTRACT, VARIANTS["typo"], title_b="Label-Free Monitoring in Self-Supervised Learning")).row(0, named=True)
+    assert not row["is_match"] and row["rule"] == "titles_differ"
+
+
+def test_threshold_is_the_setting():
+    row = scored(pair(ABSTRACT, VARIANTS["v2_revision"]), threshold=0.999).row(0, named=True)
+    assert not row["is_match"] and row["rule"] == "below_threshold"
+
+
+def test_assign_papers_never_merges_two_existing_papers_and_keeps_their_ids():
+    edges = pl.DataFrame({"paper_key": [10, 10, 11], "other": [500, 600, 10], "other_is_paper": [True, True, False],
+                          "score": [0.95, 0.9, 0.99]})
+    mapping, applied = resolve.assign_papers([10, 11, 12], edges)
+    assert mapping == {10: 500, 11: 500, 12: 12}
+    assert (10, 600) not in applied and (10, 500) in applied
+
+
+def test_alias_rules():
+    df = pl.DataFrame({"a": ["r munos", "jean pierre", "remi munos", "wei zhang", "j p sartre"],
+                       "b": ["remi munos", "jeanpierre", "robert munos", "zhang wei", "jean paul sartre"]})
+    rules = df.select(resolve.alias_rule(pl.col("a"), pl.col("b")))[:, 0].to_list()
+    assert rules == ["initials", "spacing", None, None, "initials"]
+
+
+# ----------------------------------------------------------------------------- in the warehouse
+class Warehouse:
+    """Runs the real load (process_batch → RunLoader with the entity resolver), run by run."""
+
+    def __init__(self, path: Path):
+        self.path, self.n_files = path, 0
+
+    def ingest(self, texts: list[str]) -> load.RunStats:
+        sources = []
+        for text in texts:
+            self.n_files += 1
+            sources.append(SourceFile(self.n_files, f"f{self.n_files:03d}.txt", text.encode()))
+        batch = process_batch(sources)
+        batch.files = batch.files.with_columns(
+            path=pl.Series([s.path for s in sources]), sha256=pl.Series([f"{s.source_file_id:064d}" for s in sources]),
+            size_bytes=pl.Series([len(s.data) for s in sources], dtype=pl.Int64), mtime_ns=pl.lit(0, pl.Int64))
+        con = load.connect(self.path)
+        loader = load.RunLoader(con, f"run{self.n_files}", resolver=partial(resolve_entities, threshold=0.8))
+        try:
+            loader.begin()
+            loader.stage(batch)
+            stats = loader.merge(dt.datetime(2026, 10, 27, tzinfo=dt.timezone.utc))
+            loader.check()
+            loader.commit()
+        finally:
+            loader.rollback()
+            con.close()
+        return stats
+
+    def sql(self, query: str) -> list[tuple]:
+        with duckdb.connect(str(self.path), read_only=True) as con:
+            return con.execute(query).fetchall()
+
+
+@pytest.fixture
+def warehouse(tmp_path) -> Warehouse:
+    return Warehouse(tmp_path / "w.duckdb")
+
+
+def test_incremental_variants_join_the_stored_paper_and_ids_stay(warehouse):
+    warehouse.ingest([listing_text([(TITLE, AUTHORS, ABSTRACT), ("Improving Signals", ["Nilotpal Kakati"], OTHER)])])
+    (paper_id,) = warehouse.sql(f"SELECT paper_id FROM dim_paper WHERE title = '{TITLE}'")[0]
+    before = set(warehouse.sql("SELECT paper_id FROM dim_paper"))
+
+    stats = warehouse.ingest([
+        search_text([(["Marius Henry", "MICHAEL RIZVI-MARTEL", "Michael Hahn"], VARIANTS["latex_unicode"]),
+                     (AUTHORS, VARIANTS["cut_short"])]),
+        listing_text([(TITLE, AUTHORS, VARIANTS["v2_revision"]), (TITLE, AUTHORS, SIBLING)], day="Oct 27, 2026"),
+    ])
+    assert stats.n_new_papers == 1  # only the sibling is a new paper
+    assert before <= set(warehouse.sql("SELECT paper_id FROM dim_paper"))  # nothing renumbered
+    assert warehouse.sql(f"SELECT n_listings, title FROM dim_paper WHERE paper_id = {paper_id}") == [(4, TITLE)]
+    merges = warehouse.sql("SELECT paper_id, matched_paper_id, rule, score, features FROM paper_match WHERE is_merge")
+    assert {m[0] for m in merges} == {paper_id}  # every merge went to the stored paper
+    assert sum(m[1] == paper_id for m in merges) == 3  # each variant matched it directly (others: each other)
+    assert {m[2] for m in merges} == {"abstract", "abstract_contained"}
+    assert all(m[3] >= 0.8 and '"author_agreement":1.0' in m[4] for m in merges)
+    kept_apart = warehouse.sql("SELECT DISTINCT paper_key, rule FROM paper_match WHERE NOT is_merge")
+    assert len({k for k, _ in kept_apart}) == 1 and {r for _, r in kept_apart} == {"below_threshold"}  # the sibling
+
+
+def test_a_fresh_load_of_the_same_files_finds_the_same_papers(warehouse, tmp_path):
+    texts = [listing_text([(TITLE, AUTHORS, ABSTRACT)]), search_text([(AUTHORS, VARIANTS["typo"])]),
+             listing_text([(TITLE, AUTHORS, SIBLING)], day="Oct 27, 2026")]
+    warehouse.ingest(texts[:1])
+    warehouse.ingest(texts[1:])
+    fresh = Warehouse(tmp_path / "fresh.duckdb")
+    fresh.ingest(texts)
+    query = "SELECT title, n_listings, n_authors_shown FROM dim_paper ORDER BY ALL"
+    assert warehouse.sql(query) == fresh.sql(query)
+    assert warehouse.sql("SELECT count(*) FROM dim_paper")[0][0] == 2
+
+
+def test_initials_at_the_same_position_become_an_alias_with_a_stable_id(warehouse):
+    warehouse.ingest([listing_text([(TITLE, AUTHORS, ABSTRACT)])])
+    (hahn_id,) = warehouse.sql("SELECT author_id FROM dim_author WHERE name = 'Michael Hahn'")[0]
+    warehouse.ingest([search_text([(["Marius Henry", "Michael Rizvi-Martel", "M. Hahn"], VARIANTS["typo"])])])
+    assert warehouse.sql("SELECT name_key, author_id, rule FROM author_alias") == [("m hahn", hahn_id, "initials")]
+    assert warehouse.sql("SELECT author_id, name FROM dim_author WHERE name_key LIKE '%hahn'") == [(hahn_id, "Michael Hahn")]
+    assert warehouse.sql("SELECT count(*) FROM dim_author")[0][0] == 3
+
+
+def test_ambiguous_initials_are_not_aliased(warehouse):
+    warehouse.ingest([listing_text([(TITLE, AUTHORS, ABSTRACT),
+                                    ("Improving Signals", ["Nilotpal Kakati", "Mark Hahn"], OTHER)])])
+    warehouse.ingest([search_text([(["Marius Henry", "Michael Rizvi-Martel", "M. Hahn"], VARIANTS["typo"])])])
+    assert warehouse.sql("SELECT count(*) FROM author_alias")[0][0] == 0
+    hahns = warehouse.sql("SELECT name FROM dim_author WHERE name_key LIKE '%hahn' ORDER BY 1")
+    assert hahns == [("Mark Hahn",), ("Michael Hahn",)]  # two people; "M. Hahn" names neither for sure
+
+
+def test_last_first_names_are_the_same_authors(warehouse):
+    warehouse.ingest([listing_text([(TITLE, AUTHORS, ABSTRACT)]),
+                      listing_text([(TITLE, ["Henry, Marius; Rizvi-Martel, Michael; Hahn, Michael"], VARIANTS["typo"])],
+                                   day="Oct 27, 2026")])
+    assert warehouse.sql("SELECT count(*) FROM dim_author")[0][0] == 3
+    assert warehouse.sql("SELECT count(*) FROM dim_paper")[0][0] == 1
+
+
+def test_truncated_list_and_full_list_reconcile(warehouse):
+    full = ["Marius Henry", "Michael Rizvi-Martel", "Michael Hahn", "Ana Lopez", "Jo Smith"]
+    warehouse.ingest([listing_text([(TITLE, full[:3] + ["and 2 more"], ABSTRACT)]).replace(", and 2 more", " and 2 more"),
+                      search_text([(full, VARIANTS["trailing_sentence"])])])
+    rows = warehouse.sql("SELECT authors, author_count, is_author_list_complete FROM dim_paper")
+    assert rows == [(full, 5, True)]
+    positions = warehouse.sql("SELECT a.name, b.author_position FROM bridge_paper_author b JOIN dim_author a USING (author_id) ORDER BY 2")
+    assert [p[0] for p in positions] == full
+
+
+def test_initials_take_the_full_name_seen_on_the_same_paper_even_when_ambiguous(warehouse):
+    # "M. Hahn" could be Mark or Michael Hahn in general (no alias), but on this paper another
+    # listing shows "Michael Hahn" at that position: the paper's list gets the full name.
+    warehouse.ingest([listing_text([("Improving Signals", ["Nilotpal Kakati", "Mark Hahn"], OTHER)]),
+                      search_text([(["Marius Henry", "Michael Rizvi-Martel", "M. Hahn", "Ana Lopez"], ABSTRACT)])])
+    warehouse.ingest([listing_text([(TITLE, AUTHORS, VARIANTS["typo"])], day="Oct 27, 2026")])
+    assert warehouse.sql("SELECT count(*) FROM author_alias")[0][0] == 0
+    (authors,) = warehouse.sql(f"SELECT authors FROM dim_paper WHERE title = '{TITLE}'")[0]
+    assert authors == ["Marius Henry", "Michael Rizvi-Martel", "Michael Hahn", "Ana Lopez"]
+    third = warehouse.sql(f"""SELECT a.name FROM bridge_paper_author b JOIN dim_author a USING (author_id)
+                              JOIN dim_paper p USING (paper_id) WHERE p.title = '{TITLE}' AND b.author_position = 3""")
+    assert third == [("Michael Hahn",)]
+    assert warehouse.sql("SELECT count(*) FROM dim_author WHERE name_key = 'm hahn'")[0][0] == 0
