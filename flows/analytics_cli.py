@@ -2,8 +2,82 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
 import typer
+
+WarehouseOpt = Annotated[Optional[Path], typer.Option("--warehouse", "-w", help="DuckDB file (default: DIGEST_WAREHOUSE or data/warehouse.duckdb).")]
+
+
+def _warehouse(path: Path | None) -> Path:
+    from flows.settings import Settings
+
+    target = path or Settings().warehouse
+    if not target.is_file():
+        typer.secho(f"error: no warehouse at {target}: run `digest ingest` first", fg=typer.colors.RED, err=True)
+        raise typer.Exit(2)
+    return target
+
+
+def docs(
+    warehouse: WarehouseOpt = None,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Markdown file to write, or - for stdout (default: docs/data-dictionary.md).")] = None,
+) -> None:
+    """Write the data dictionary (every table, view and column with its description) as Markdown.
+
+    Example: digest docs --out docs/data-dictionary.md
+    """
+    from flows import analytics
+
+    with analytics.open_read_only(_warehouse(warehouse)) as con:
+        text = analytics.data_dictionary(con)
+    if out == Path("-"):
+        typer.echo(text, nl=False)
+        return
+    target = out or analytics.DATA_DICTIONARY
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    typer.echo(f"data dictionary → {target}")
+
+
+def export(
+    parquet: Annotated[Path, typer.Option("--parquet", help="Folder to write one Parquet file per table into.")],
+    warehouse: WarehouseOpt = None,
+    marts: Annotated[bool, typer.Option("--marts/--no-marts", help="Also write each marts view to DIR/marts/.")] = True,
+) -> None:
+    """Export the star schema as Parquet, one file per table, for tools that cannot open DuckDB.
+
+    Example: digest export --parquet exports/
+    """
+    from flows import analytics
+
+    with analytics.open_read_only(_warehouse(warehouse)) as con:
+        written = analytics.export_parquet(con, parquet, with_marts=marts)
+    typer.echo(f"{len(written)} Parquet files → {parquet}")
+
+
+def dashboard(
+    warehouse: WarehouseOpt = None,
+    port: Annotated[int, typer.Option(help="Port on 127.0.0.1.")] = 8501,
+) -> None:
+    """Serve the dashboard on http://127.0.0.1:PORT (Streamlit, offline, read-only per query).
+
+    Example: digest dashboard --port 8501
+    """
+    from flows import analytics
+
+    argv, env = analytics.dashboard_command(_warehouse(warehouse), port)
+    typer.echo(f"dashboard on http://127.0.0.1:{port}  (Ctrl-C to stop)")
+    sys.stdout.flush()
+    # Become the server process, so Ctrl-C and service managers' signals reach Streamlit itself.
+    os.execve(argv[0], argv, env)
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the `digest` app."""
+    app.command()(docs)
+    app.command()(export)
+    app.command()(dashboard)

@@ -1,0 +1,116 @@
+"""What every dashboard page shares: the warehouse path, cached read-only queries, safe text.
+
+Safety rules kept here so pages cannot forget them:
+- every query takes user input as bound parameters (`query(sql, params)`); SQL text is fixed;
+- text from the data goes through `st.dataframe`/`st.text`, or `md_escape` before any Markdown.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import altair as alt
+import polars as pl
+import streamlit as st
+
+from flows import analytics
+from flows.settings import Settings
+
+
+def warehouse_path() -> Path:
+    """DIGEST_WAREHOUSE (set by `digest dashboard --warehouse`), else the settings default."""
+    env = os.environ.get("DIGEST_WAREHOUSE")
+    return Path(env) if env else Settings().warehouse
+
+
+@st.cache_data(ttl=900, max_entries=512, show_spinner=False)
+def _cached_query(path: str, version: tuple[int, int, int], sql: str, params: dict | list) -> pl.DataFrame:
+    # `version` is part of the cache key only: a newly published snapshot gets fresh answers.
+    return analytics.query(Path(path), sql, params)
+
+
+def query(sql: str, params: dict | list | tuple = ()) -> pl.DataFrame:
+    """Run read-only SQL on the published warehouse (opened and closed per query), user input
+    only ever as bound parameters: `$name` with a dict or `?` with a list."""
+    path = warehouse_path()
+    return _cached_query(str(path), analytics.snapshot_version(path), sql,
+                         params if isinstance(params, dict) else list(params))
+
+
+def scalar_row(sql: str, params: dict | list | tuple = ()) -> dict:
+    frame = query(sql, params)
+    return frame.row(0, named=True) if frame.height else {}
+
+
+def require_warehouse() -> None:
+    """Stop the page with a clear message when there is nothing to show."""
+    path = warehouse_path()
+    if not path.is_file():
+        st.error("No warehouse found. Build one with `digest ingest PATH`, then reload.")
+        st.text(f"Looked for: {path}")
+        st.stop()
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~&:\"'=^])")
+
+
+def md_escape(text: object) -> str:
+    """Text from the data made inert for Markdown: every ASCII punctuation mark that Markdown,
+    HTML or LaTeX ($...$) could interpret is backslash-escaped, so it shows literally. (A bare
+    URL may still be shown as a link to itself; long free text goes to st.text instead.)"""
+    return _MD_SPECIAL.sub(r"\\\1", "" if text is None else str(text))
+
+
+def fmt_int(value: object) -> str:
+    return "–" if value is None else f"{int(value):,}"
+
+
+COUNT_AXIS = alt.Axis(format="d", tickMinStep=1)  # counts: no 0.5 ticks
+
+
+def bar_chart(frame: pl.DataFrame, label: str, value: str, title: str, limit: int = 15,
+              color: str | None = None) -> None:
+    """Horizontal bars, largest first: readable with long category and author names."""
+    data = frame.sort([value, label], descending=[True, False]).head(limit)
+    if data.is_empty():
+        st.caption(f"{title}: nothing yet.")
+        return
+    encoding = {
+        "x": alt.X(f"{value}:Q", title=value.replace("_", " "), axis=COUNT_AXIS),
+        "y": alt.Y(f"{label}:N", sort="-x", title=None, axis=alt.Axis(labelLimit=320)),
+        "tooltip": [alt.Tooltip(f"{label}:N"), alt.Tooltip(f"{value}:Q")],
+    }
+    if color:
+        encoding["color"] = alt.Color(f"{color}:N")
+    # One readable band per bar; the element's height also holds the title and the x axis.
+    plot_height = 26 * data.height
+    chart = alt.Chart(data.to_pandas(), title=title).mark_bar().encode(**encoding).properties(height=plot_height)
+    st.altair_chart(chart, width="stretch", height=plot_height + 100)
+
+
+def table(frame: pl.DataFrame, **kwargs) -> None:
+    """st.dataframe (cells shown as plain text, never Markdown) with dates shown as dates and
+    64-bit ids as text, since browsers cannot show integers above 2^53 exactly."""
+    ids = [c for c, t in frame.schema.items() if c.endswith("_id") and t.is_integer()]
+    config = {c: st.column_config.DateColumn(format="YYYY-MM-DD") for c, t in frame.schema.items() if t == pl.Date}
+    config |= {c: st.column_config.DatetimeColumn(format="YYYY-MM-DD HH:mm:ss")
+               for c, t in frame.schema.items() if isinstance(t, pl.Datetime)}
+    st.dataframe(frame.with_columns(pl.col(ids).cast(pl.String)), hide_index=True, column_config=config, **kwargs)
+
+
+def line_chart(frame: pl.DataFrame, x: str, y: str, title: str, color: str | None = None) -> None:
+    """A trend over time; one line per `color` value."""
+    if frame.is_empty():
+        st.caption(f"{title}: no dated listings yet.")
+        return
+    encoding = {
+        "x": alt.X(f"{x}:T", title=None),
+        "y": alt.Y(f"{y}:Q", title=y.replace("_", " "), axis=COUNT_AXIS),
+        "tooltip": [alt.Tooltip(f"{x}:T"), alt.Tooltip(f"{y}:Q")] + ([alt.Tooltip(f"{color}:N")] if color else []),
+    }
+    if color:
+        encoding["color"] = alt.Color(f"{color}:N", title=None)
+    chart = alt.Chart(frame.to_pandas(), title=title).mark_line(point=True).encode(**encoding)
+    st.altair_chart(chart, width="stretch")

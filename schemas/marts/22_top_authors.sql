@@ -1,0 +1,41 @@
+-- Grain: one row per author, with ranks by papers and by listings (rank 1 = most; ties share
+-- a rank). Counts come from the bridges, so they hold on an incremental warehouse.
+CREATE OR REPLACE VIEW marts.top_authors AS
+WITH papers AS (
+    SELECT b.author_id, count(*) AS n_papers,
+           count(*) FILTER (WHERE b.author_position = 1) AS n_first_author_papers,
+           sum(p.n_listings)::BIGINT AS n_listings,
+           min(p.first_listed_on) AS first_listed_on, max(p.last_listed_on) AS last_listed_on
+    FROM main.bridge_paper_author b JOIN main.dim_paper p USING (paper_id)
+    GROUP BY b.author_id
+), digests AS (
+    SELECT b.author_id, count(DISTINCT f.source_file_id) AS n_digests
+    FROM main.bridge_paper_author b JOIN main.fact_listing f USING (paper_id)
+    GROUP BY b.author_id
+), coauthors AS (
+    SELECT x.author_id, count(DISTINCT y.author_id) AS n_coauthors
+    FROM main.bridge_paper_author x
+    JOIN main.bridge_paper_author y ON y.paper_id = x.paper_id AND y.author_id <> x.author_id
+    GROUP BY x.author_id
+)
+SELECT a.author_id, a.name, p.n_papers, p.n_first_author_papers, p.n_listings, d.n_digests,
+       coalesce(c.n_coauthors, 0) AS n_coauthors, p.first_listed_on, p.last_listed_on,
+       rank() OVER (ORDER BY p.n_papers DESC) AS rank_by_papers,
+       rank() OVER (ORDER BY p.n_listings DESC) AS rank_by_listings
+FROM main.dim_author a
+JOIN papers p USING (author_id)
+JOIN digests d USING (author_id)
+LEFT JOIN coauthors c USING (author_id);
+
+COMMENT ON VIEW marts.top_authors IS 'Authors ranked by papers and by listings, with first-author papers, digests and co-authors.';
+COMMENT ON COLUMN marts.top_authors.author_id IS 'The author (dim_author).';
+COMMENT ON COLUMN marts.top_authors.name IS 'Display name.';
+COMMENT ON COLUMN marts.top_authors.n_papers IS 'Distinct papers the author is on (among the names shown).';
+COMMENT ON COLUMN marts.top_authors.n_first_author_papers IS 'Papers where the author is named first.';
+COMMENT ON COLUMN marts.top_authors.n_listings IS 'Listings of the author''s papers: how often their work appeared in digests.';
+COMMENT ON COLUMN marts.top_authors.n_digests IS 'Distinct source files the author''s papers appear in.';
+COMMENT ON COLUMN marts.top_authors.n_coauthors IS 'Distinct co-authors.';
+COMMENT ON COLUMN marts.top_authors.first_listed_on IS 'Earliest listing date of the author''s papers; null if none is dated.';
+COMMENT ON COLUMN marts.top_authors.last_listed_on IS 'Latest listing date of the author''s papers.';
+COMMENT ON COLUMN marts.top_authors.rank_by_papers IS 'Rank by n_papers, 1 = most (ties share a rank).';
+COMMENT ON COLUMN marts.top_authors.rank_by_listings IS 'Rank by n_listings, 1 = most (ties share a rank).';
