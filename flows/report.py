@@ -1,0 +1,71 @@
+"""What a run did, for people: a table of files and a Markdown summary, published as Prefect
+artifacts, stored in ingest_run.report and printed by the CLI."""
+
+from __future__ import annotations
+
+import re
+
+import duckdb
+import polars as pl
+
+from flows.load import RunStats
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
+
+
+def escape_md(text: object) -> str:
+    """Text from the data shown as Markdown: every special character escaped."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+
+
+def files_table(con: duckdb.DuckDBPyConnection, run_id: str) -> pl.DataFrame:
+    """One row per file the run saw: ingested versions, then skipped files with their reason."""
+    return con.sql(
+        """
+        SELECT path, 'ingested' AS status, format, encoding, n_listings, n_quarantined, NULL AS reason
+        FROM dim_source_file WHERE run_id = $run_id
+        UNION ALL
+        SELECT path, 'skipped', NULL, NULL, 0, 0, reason FROM skipped_file WHERE run_id = $run_id
+        ORDER BY path
+        """,
+        params={"run_id": run_id},
+    ).pl()
+
+
+def top_categories(con: duckdb.DuckDBPyConnection, run_id: str, limit: int = 5) -> pl.DataFrame:
+    return con.sql(
+        """
+        SELECT c.code, c.name, count(*) AS n_listings
+        FROM fact_listing f JOIN dim_category c USING (category_id)
+        WHERE f.source_file_id IN (SELECT source_file_id FROM dim_source_file WHERE run_id = $run_id)
+        GROUP BY ALL ORDER BY n_listings DESC, c.code LIMIT $limit
+        """,
+        params={"run_id": run_id, "limit": limit},
+    ).pl()
+
+
+def summary_markdown(stats: RunStats, top: pl.DataFrame, warning: str | None) -> str:
+    lines = [
+        "# Ingest run",
+        "",
+        f"- files: {stats.n_files_new} new, {stats.n_files_skipped} skipped",
+        f"- listings loaded: {stats.n_listings}",
+        f"- papers: {stats.n_new_papers} new, {stats.n_papers} in total",
+        f"- authors: {stats.n_new_authors} new, {stats.n_authors} in total",
+        f"- quarantined spans: {stats.n_quarantined}",
+    ]
+    if warning:
+        lines += ["", f"**Warning:** {escape_md(warning)}"]
+    if top.height:
+        lines += ["", "## Top categories of this run", "", "| category | name | listings |", "|---|---|---|"]
+        lines += [f"| {escape_md(r['code'])} | {escape_md(r['name'] or '')} | {r['n_listings']} |"
+                  for r in top.iter_rows(named=True)]
+    return "\n".join(lines)
+
+
+def quarantine_warning(stats: RunStats) -> str | None:
+    if not stats.n_quarantined:
+        return None
+    n = stats.n_quarantined
+    spans = "span of input was" if n == 1 else "spans of input were"
+    return f"{n} {spans} quarantined: see the quarantine table or `digest audit`"

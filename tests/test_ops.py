@@ -1,0 +1,129 @@
+"""Operations (issue 7): the landing-folder lifecycle, run reports as Prefect artifacts, the
+scheduled deployment as Prefect's API sees it, and the CLI around them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from flows import load
+from flows.cli import app
+from flows.settings import Settings
+
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+
+
+def _landing_with_samples(tmp_path: Path, extra: dict[str, bytes] | None = None) -> Path:
+    landing = tmp_path / "landing"
+    shutil.copytree(SAMPLES, landing)
+    for name, data in (extra or {}).items():
+        (landing / name).write_bytes(data)
+    return landing
+
+
+def test_landing_files_are_archived_after_the_load(prefect_harness, tmp_path):
+    from flows.landing import ingest_landing
+
+    landing = _landing_with_samples(tmp_path, {"notes.txt": b"not a digest\n"})
+    originals = {p.name: p.read_bytes() for p in landing.iterdir()}
+    result = ingest_landing(landing=landing, archive=tmp_path / "archive", warehouse=tmp_path / "w.duckdb")
+
+    assert list(landing.iterdir()) == []
+    archived = {Path(p).name: Path(p).read_bytes() for p in result["archived"]}
+    assert archived == originals  # every file moved, bytes untouched, quarantined one included
+    assert all("/archive/" in p and len(Path(p).relative_to(tmp_path / "archive").parts) == 4
+               for p in result["archived"])  # archive/YYYY/MM/DD/name
+    assert result["n_listings"] == 55 and result["n_quarantined"] == 1
+
+
+def test_landing_files_stay_when_the_load_fails(prefect_harness, tmp_path, monkeypatch):
+    from flows.landing import ingest_landing
+
+    def broken_check(self):
+        raise load.WarehouseCheckError("injected: blocking check failed")
+
+    monkeypatch.setattr(load.RunLoader, "check", broken_check)
+    landing = _landing_with_samples(tmp_path)
+    before = sorted(p.name for p in landing.iterdir())
+    with pytest.raises(load.WarehouseCheckError):
+        ingest_landing(landing=landing, archive=tmp_path / "archive", warehouse=tmp_path / "w.duckdb")
+
+    assert sorted(p.name for p in landing.iterdir()) == before
+    assert not (tmp_path / "archive").exists()
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
+        runs = con.execute("SELECT status, message FROM ingest_run").fetchall()
+        assert con.execute("SELECT count(*) FROM fact_listing").fetchall() == [(0,)]
+    assert runs == [("failed", "injected: blocking check failed")]
+
+
+def test_run_publishes_artifacts_and_warns_on_quarantine(prefect_harness, tmp_path):
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId
+
+    from flows.ingest import ingest
+
+    folder = _landing_with_samples(tmp_path, {"broken.txt": b"#01Oct 26, 2026\ncs.LG\nCut off\n"})
+    state = ingest(paths=[folder], warehouse=tmp_path / "w.duckdb", return_state=True)
+
+    assert state.is_completed()
+    assert "1 span of input was quarantined" in state.message
+    flow_run_id = state.state_details.flow_run_id
+    with get_client(sync_client=True) as client:
+        artifacts = client.read_artifacts(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[flow_run_id])))
+    by_key = {a.key: a for a in artifacts}
+    assert {"ingest-files", "ingest-summary", "ingest-progress"} <= set(by_key)
+    table = json.loads(by_key["ingest-files"].data) if isinstance(by_key["ingest-files"].data, str) else by_key["ingest-files"].data
+    rows = {row["path"]: row for row in table}
+    assert rows["landing/broken.txt"]["n_quarantined"] == 1
+    assert sum(row["n_listings"] for row in table) == 55
+    summary = by_key["ingest-summary"].data
+    assert "listings loaded: 55" in summary and "**Warning:**" in summary
+    assert "cs\\.LG" in summary  # category names are escaped Markdown
+    assert float(by_key["ingest-progress"].data) == 100.0
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
+        stored = con.execute("SELECT report, status, message FROM ingest_run").fetchall()
+    assert stored == [(summary, "completed", state.message)]
+
+
+def test_scheduled_deployment_is_visible_through_the_api(prefect_harness, tmp_path):
+    from prefect.client.orchestration import get_client
+
+    from flows.landing import DEPLOYMENT, landing_deployment
+
+    settings = Settings(schedule="15 7 * * 1-5", timezone="Europe/Paris", landing=tmp_path / "in",
+                        archive=tmp_path / "out", warehouse=tmp_path / "w.duckdb")
+    landing_deployment(settings).apply()
+    with get_client(sync_client=True) as client:
+        deployment = client.read_deployment_by_name(f"ingest-landing/{DEPLOYMENT}")
+    [schedule] = deployment.schedules
+    assert schedule.schedule.cron == "15 7 * * 1-5"
+    assert schedule.schedule.timezone == "Europe/Paris"
+    assert deployment.parameters["landing"] == str(tmp_path / "in")
+
+
+def test_status_and_config_speak_json(prefect_harness, tmp_path, monkeypatch):
+    from flows.ingest import ingest
+
+    ingest(paths=[SAMPLES], warehouse=tmp_path / "w.duckdb")
+    runner = CliRunner()
+    status = json.loads(runner.invoke(app, ["status", "-w", str(tmp_path / "w.duckdb"), "--json"]).output)
+    assert (status["files"], status["listings"], status["papers"]) == (5, 55, 49)
+    assert status["last_run"]["status"] == "completed"
+
+    monkeypatch.setenv("DIGEST_BATCH_BYTES", "1234")
+    config = json.loads(runner.invoke(app, ["config", "--json"]).output)
+    assert config["batch_bytes"] == 1234 and config["schedule"]
+
+
+def test_errors_are_one_line_with_documented_exit_codes(tmp_path):
+    runner = CliRunner()
+    missing = runner.invoke(app, ["status", "-w", str(tmp_path / "none.duckdb")])
+    assert missing.exit_code == 2
+    assert missing.output.strip().startswith("error: no warehouse at")
+    assert len(missing.output.strip().splitlines()) == 1
+    assert "Exit codes" in runner.invoke(app, ["--help"]).output
