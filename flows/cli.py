@@ -1,8 +1,4 @@
-"""`digest`: the command line (GUIDE.md §4).
-
-Exit codes: 0 done (quarantined records included), 1 the run failed (one-line reason),
-2 bad usage or a query error.
-"""
+"""`digest`: the command line (GUIDE.md §4)."""
 
 from __future__ import annotations
 
@@ -19,9 +15,25 @@ from flows.settings import Settings, apply_prefect_defaults
 
 apply_prefect_defaults()
 
+HELP = """Turn research-paper digests into a DuckDB warehouse.
+
+Examples:
+
+  digest ingest data/samples --warehouse papers.duckdb
+
+  digest query "SELECT name, n_papers FROM dim_author ORDER BY n_papers DESC LIMIT 10"
+
+  digest status        digest audit        digest verify        digest config
+
+Settings: flags, then DIGEST_* environment variables (or .env), then defaults (digest config).
+
+Exit codes: 0 done (quarantined records included) · 1 run or check failed · 2 bad usage or query error.
+
+Errors print one line; add --verbose (ingest) for the full trace.
+"""
+
 app = typer.Typer(
-    help="Turn research-paper digests into a DuckDB warehouse.\n\n"
-    "Examples:\n\n  digest ingest data/samples\n\n  digest query \"SELECT count(*) FROM dim_paper\"",
+    help=HELP,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -55,24 +67,26 @@ def ingest(
     """
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "INFO" if verbose else "CRITICAL")
     from flows import progress
-    from flows.ingest import ingest as ingest_flow
+    from flows.ingest import configured_ingest
 
     settings = Settings()
     target = warehouse or settings.warehouse
     sources = paths or [settings.samples]
-    bar = _progress_bar() if sys.stderr.isatty() and not as_json else None
+    # A bar in a terminal; plain progress lines in logs and pipes.
+    bar = (_progress_bar() if sys.stderr.isatty() else (None, _log_progress)) if not as_json else None
     if bar:
         progress.subscribe(bar[1])
     try:
-        summary = ingest_flow(paths=sources, warehouse=target,
-                              batch_bytes=batch_mb * 1024 * 1024 if batch_mb else None)
+        summary = configured_ingest(settings)(paths=sources, warehouse=target,
+                                              batch_bytes=batch_mb * 1024 * 1024 if batch_mb else None)
     except Exception as err:  # noqa: BLE001 - one clear line, trace on demand
         if verbose:
             raise
         _fail(f"ingest failed: {err}", 1)
     finally:
         if bar:
-            bar[0].stop()
+            if bar[0]:
+                bar[0].stop()
             progress.unsubscribe(bar[1])
     if as_json:
         typer.echo(json.dumps(summary, indent=2))
@@ -90,7 +104,12 @@ def _summary_text(s: dict) -> str:
         f"  quarantined {s['n_quarantined']} spans"
         + ("  (see the quarantine table)" if s["n_quarantined"] else "")
         + f"\n  time        {s['seconds']:.1f} s"
+        + (f"\nwarning: {s['warning']}" if s.get("warning") else "")
     )
+
+
+def _log_progress(stage: str, done: int, total: int) -> None:
+    typer.echo(f"{stage}: {done}/{total} files", err=True)
 
 
 def _progress_bar():
@@ -196,6 +215,68 @@ def verify(
         for table, (n, digest) in sums.items():
             typer.echo(f"{table:<24} {n:>10} rows  {digest}")
         typer.echo(f"checksum {total}")
+
+
+@app.command()
+def status(
+    warehouse: WarehouseOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+) -> None:
+    """Show the warehouse: files, listings, papers, authors, quarantine, and the last run.
+
+    Example: digest status --json
+    """
+    from flows.load import connect
+
+    target = _existing(warehouse)
+    with connect(target, read_only=True) as con:
+        counts = dict(zip(
+            ["files", "listings", "papers", "authors", "categories", "quarantined_spans"],
+            con.execute("SELECT (SELECT count(*) FROM dim_source_file), (SELECT count(*) FROM fact_listing), "
+                        "(SELECT count(*) FROM dim_paper), (SELECT count(*) FROM dim_author), "
+                        "(SELECT count(*) FROM dim_category), (SELECT count(*) FROM quarantine)").fetchall()[0],
+        ))
+        last = con.sql("SELECT run_id, status, started_at, finished_at, n_files_new, n_listings, n_new_papers, "
+                       "n_quarantined, message FROM ingest_run ORDER BY started_at DESC LIMIT 1").pl().to_dicts()
+    info = {"warehouse": str(target), **counts, "last_run": last[0] if last else None}
+    if as_json:
+        typer.echo(json.dumps(info, default=str, indent=2))
+        return
+    typer.echo(f"warehouse {target}")
+    for key, value in counts.items():
+        typer.echo(f"  {key:<18} {value}")
+    if last:
+        run = last[0]
+        typer.echo(f"  last run           {run['status']} at {run['finished_at']}: {run['n_files_new']} files, "
+                   f"{run['n_listings']} listings, {run['n_new_papers']} new papers"
+                   + (f" ({run['message']})" if run["message"] else ""))
+
+
+@app.command()
+def config(as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False) -> None:
+    """Print the effective settings (flags aside): DIGEST_* variables, .env, defaults."""
+    values = Settings().model_dump(mode="json")
+    if as_json:
+        typer.echo(json.dumps(values, indent=2))
+    else:
+        for key, value in values.items():
+            typer.echo(f"DIGEST_{key.upper():<24} {value}")
+
+
+@app.command()
+def serve() -> None:
+    """Serve the `ingest-landing` flow on the cron schedule of DIGEST_SCHEDULE: new files in
+    DIGEST_LANDING are ingested, then archived under DIGEST_ARCHIVE/YYYY/MM/DD. Needs a Prefect
+    server (`prefect server start`, then PREFECT_API_URL=http://127.0.0.1:4200/api).
+
+    Example: DIGEST_SCHEDULE="0 6 * * *" digest serve
+    """
+    from flows.landing import serve as serve_landing
+
+    if not os.environ.get("PREFECT_API_URL"):
+        _fail("digest serve needs a Prefect server: run `prefect server start` and set "
+              "PREFECT_API_URL=http://127.0.0.1:4200/api (the temporary server cannot schedule)", 2)
+    serve_landing(Settings())
 
 
 # Command groups kept in their own modules; each adds its commands to `app`.

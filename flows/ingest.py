@@ -12,6 +12,7 @@ import time
 import uuid
 from collections import deque
 from dataclasses import asdict, replace
+from functools import partial
 from pathlib import Path
 
 from flows.settings import Settings, apply_prefect_defaults
@@ -19,10 +20,20 @@ from flows.settings import Settings, apply_prefect_defaults
 apply_prefect_defaults()
 
 from prefect import flow, get_run_logger, task  # noqa: E402
+from prefect.artifacts import (  # noqa: E402
+    create_markdown_artifact,
+    create_progress_artifact,
+    create_table_artifact,
+    update_progress_artifact,
+)
 from prefect.cache_policies import NO_CACHE  # noqa: E402
+from prefect.states import Completed  # noqa: E402
 from prefect.runtime import flow_run  # noqa: E402
 
-from flows import extract, load, progress, publish  # noqa: E402
+import polars as pl  # noqa: E402
+
+from flows import extract, load, progress, publish, resolve  # noqa: E402
+from flows import report as rpt  # noqa: E402
 from transforms.pipeline import BatchResult, process_batch  # noqa: E402
 
 
@@ -74,14 +85,19 @@ def commit(loader: load.RunLoader) -> None:
 
 
 @flow(name="ingest", log_prints=False)
-def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None) -> dict:
-    """Ingest digest files into the warehouse and publish the result as one new snapshot."""
+def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None):
+    """Ingest digest files into the warehouse and publish the result as one new snapshot.
+
+    Ends Completed (with a warning when spans were quarantined) and returns the summary dict;
+    a failed load ends Failed with the reason, leaving the previous snapshot published.
+    """
     settings = Settings()
     logger = get_run_logger()
     started = time.perf_counter()
     started_at = dt.datetime.now(dt.timezone.utc)
     run_id = str(flow_run.id or uuid.uuid4())
     warehouse.parent.mkdir(parents=True, exist_ok=True)
+    report = None
     with publish.writer_lock(warehouse, settings.lock_timeout_s):
         to_read, n_unchanged = discover(paths, warehouse, settings.ingest_root)
         if not to_read:  # nothing new: leave the published snapshot untouched
@@ -89,7 +105,7 @@ def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None) -
         else:
             batches = extract.plan_batches(to_read, batch_bytes or settings.batch_bytes)
             logger.info("%d files to read in %d batches (%d unchanged)", len(to_read), len(batches), n_unchanged)
-            stats, timings = _load_and_publish(warehouse, batches, run_id, started_at, n_unchanged, settings)
+            stats, timings, report = _load_and_publish(warehouse, batches, run_id, started_at, n_unchanged, settings)
     summary = {
         "run_id": run_id,
         "warehouse": str(warehouse),
@@ -97,19 +113,45 @@ def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None) -
         **asdict(stats),
         "seconds": round(time.perf_counter() - started, 3),
         "stage_seconds": {k: round(v, 3) for k, v in timings.items()},
+        "warning": rpt.quarantine_warning(stats),
     }
+    if report is not None:
+        _publish_artifacts(*report)
     logger.info("ingest summary: %s", summary)
+    if summary["warning"]:
+        logger.warning(summary["warning"])
+        return Completed(message=summary["warning"], data=summary)
     return summary
 
 
+def configured_ingest(settings: Settings):
+    """The ingest flow with the task runner the settings ask for: threads in this process
+    (default), or Dask (a local cluster, or the scheduler at DIGEST_DASK_ADDRESS) for the
+    parse tasks. The load always stays in this process: one writer."""
+    if settings.task_runner != "dask":
+        return ingest
+    from prefect_dask import DaskTaskRunner
+
+    if settings.dask_address:
+        return ingest.with_options(task_runner=DaskTaskRunner(address=settings.dask_address))
+    return ingest.with_options(task_runner=DaskTaskRunner(
+        cluster_kwargs={"n_workers": 2, "threads_per_worker": 1, "processes": True, "dashboard_address": None}))
+
+
+def _publish_artifacts(files: pl.DataFrame, markdown: str) -> None:
+    create_table_artifact(key="ingest-files", table=files.fill_null("").to_dicts(),
+                          description="Files of this run: status, listings, quarantined spans")
+    create_markdown_artifact(key="ingest-summary", markdown=markdown, description="Ingest run summary")
+
+
 def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], run_id: str,
-                      started_at: dt.datetime, n_unchanged: int, settings: Settings) -> tuple[load.RunStats, dict]:
+                      started_at: dt.datetime, n_unchanged: int, settings: Settings):
     """Load into a private copy, then publish it; a failed run publishes only its run row."""
     n_seen = sum(len(b) for b in batches) + n_unchanged
     staging = publish.prepare_staging(warehouse)
     con = load.connect(staging)
     con.execute("SET memory_limit = ?", [settings.duckdb_memory_limit])
-    loader = load.RunLoader(con, run_id)
+    loader = load.RunLoader(con, run_id, resolver=partial(resolve.resolve_entities, threshold=settings.match_threshold))
     try:
         loader.begin()
         timings = _stage_batches(loader, batches, settings.max_batches_in_flight)
@@ -118,7 +160,10 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
         validate(loader)
         timings["validate"] = time.perf_counter() - timed
         stats = replace(stats, n_files_skipped=stats.n_files_skipped + n_unchanged)
-        load.record_run(con, run_id, started_at, "completed", n_seen, stats)
+        warning = rpt.quarantine_warning(stats)
+        files = rpt.files_table(con, run_id)
+        markdown = rpt.summary_markdown(stats, rpt.top_categories(con, run_id), warning)
+        load.record_run(con, run_id, started_at, "completed", n_seen, stats, warning, markdown)
         commit(loader)
     except Exception as err:
         loader.rollback()
@@ -128,7 +173,7 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
     timed = time.perf_counter()
     _close_and_publish(con, staging, warehouse)
     timings["publish"] = time.perf_counter() - timed
-    return stats, timings
+    return stats, timings, (files, markdown)
 
 
 def _close_and_publish(con, staging: Path, warehouse: Path) -> None:
@@ -161,7 +206,9 @@ def _stage_batches(loader: load.RunLoader, batches: list[list[extract.FoundFile]
             timings[key] = timings.get(key, 0.0) + value
         done += result.files.height
         progress.report("parse", done, n_files)
+        update_progress_artifact(artifact_id, progress=100.0 * done / max(n_files, 1))
 
+    artifact_id = create_progress_artifact(progress=0.0, key="ingest-progress", description="Files parsed (%)")
     progress.report("parse", 0, n_files)
     for batch in batches:
         pending.append(parse_batch.submit(batch))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -37,6 +37,7 @@ class RunStats:
     n_papers: int
     n_authors: int
     n_quarantined: int
+    n_new_authors: int = 0
 
 
 def schema_sql(name: str) -> str:
@@ -51,6 +52,7 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
 
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(schema_sql("warehouse.sql"))
+    con.execute(schema_sql("comments.sql"))
 
 
 def known_files(path: Path) -> pl.DataFrame:
@@ -122,10 +124,11 @@ class RunLoader:
     def merge(self, ingested_at: dt.datetime) -> RunStats:
         if not self.staged:
             return RunStats(0, 0, 0, 0, *self._totals(), 0)
-        n_papers_before = self._count("dim_paper")
+        n_papers_before, n_authors_before = self._totals()
         params = {"run_id": self.run_id, "ingested_at": ingested_at}
         files_sql, papers_sql = MERGE_SQL.split("-- split: the paper resolver runs here")
         self._run_script(files_sql, params)
+        self.con.execute("SET VARIABLE digest_run_id = ?", [self.run_id])  # for resolvers that record decisions
         self.resolver(self.con)
         self._run_script(papers_sql, params)
         ensure_marts(self.con)
@@ -134,7 +137,8 @@ class RunLoader:
         n_quarantined = self._count("stg_quarantine")
         papers, authors = self._totals()
         skipped = seen - new + self._count("stg_skipped")
-        return RunStats(new, skipped, n_listings, papers - n_papers_before, papers, authors, n_quarantined)
+        return RunStats(new, skipped, n_listings, papers - n_papers_before, papers, authors, n_quarantined,
+                        max(authors - n_authors_before, 0))
 
     def _run_script(self, script: str, params: dict) -> None:
         for statement in filter(str.strip, script.split(";\n")):
@@ -165,13 +169,15 @@ class RunLoader:
 
 
 def record_run(con: duckdb.DuckDBPyConnection, run_id: str, started_at: dt.datetime, status: str,
-               n_files_seen: int, stats: RunStats | None, message: str | None = None) -> None:
-    s = stats or RunStats(0, 0, 0, 0, 0, 0, 0)
+               n_files_seen: int, stats: RunStats | None, message: str | None = None,
+               report: str | None = None) -> None:
+    row = {"run_id": run_id, "started_at": started_at, "status": status, "n_files_seen": n_files_seen,
+           **asdict(stats or RunStats(0, 0, 0, 0, 0, 0, 0)), "message": message, "report": report}
     ensure_schema(con)
+    names = ", ".join(row)
     con.execute(
-        "INSERT OR REPLACE INTO ingest_run VALUES (?, ?, now(), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [run_id, started_at, status, n_files_seen, s.n_files_new, s.n_files_skipped, s.n_listings,
-         s.n_new_papers, s.n_papers, s.n_authors, s.n_quarantined, message],
+        f"INSERT OR REPLACE INTO ingest_run ({names}, finished_at) VALUES ({', '.join('?' * len(row))}, now())",
+        list(row.values()),
     )
 
 
@@ -224,7 +230,10 @@ FROM stg_listings l JOIN paper_key_map m USING (paper_key)
 ON CONFLICT DO NOTHING;
 
 CREATE OR REPLACE TEMP TABLE touched AS
-SELECT DISTINCT m.paper_id FROM stg_listings JOIN paper_key_map m USING (paper_key);
+SELECT DISTINCT m.paper_id FROM stg_listings JOIN paper_key_map m USING (paper_key)
+UNION -- papers naming an author merged away by this run's aliases (their bridge rows change)
+SELECT DISTINCT paper_id FROM bridge_paper_author
+WHERE author_id IN (SELECT stable_id(name_key) FROM author_alias WHERE run_id = $run_id);
 
 -- What every listing of a touched paper knows, old (dim_paper) and new (stg_papers).
 CREATE OR REPLACE TEMP TABLE merged AS
@@ -258,34 +267,51 @@ FROM merged m JOIN (
 INSERT INTO author_name_variant BY NAME SELECT DISTINCT name_key, name, display_rank FROM stg_authors
 ON CONFLICT DO NOTHING;
 
--- Authors whose paper count may change: on the old or the new lists of touched papers.
+-- The person of each name key of this run: its alias (author_alias), else its own id.
+CREATE OR REPLACE TEMP TABLE key_author AS
+SELECT k.name_key, coalesce(a.author_id, stable_id(k.name_key)) AS author_id
+FROM (SELECT DISTINCT unnest(author_keys) AS name_key FROM merged UNION SELECT name_key FROM stg_authors) k
+LEFT JOIN author_alias a USING (name_key);
+
+-- Authors whose paper count or name may change: on the old or the new lists of touched papers,
+-- given a new spelling, or merged by this run's aliases.
 CREATE OR REPLACE TEMP TABLE touched_authors AS
-SELECT DISTINCT a.name_key FROM bridge_paper_author b JOIN dim_author a USING (author_id)
-SEMI JOIN touched USING (paper_id)
+SELECT DISTINCT author_id FROM bridge_paper_author SEMI JOIN touched USING (paper_id)
 UNION
-SELECT DISTINCT unnest(author_keys) FROM merged
+SELECT author_id FROM key_author
+WHERE name_key IN (SELECT unnest(author_keys) FROM merged) OR author_id IN (SELECT author_id FROM dim_author)
 UNION
-SELECT DISTINCT name_key FROM stg_authors SEMI JOIN dim_author USING (name_key);
+SELECT author_id FROM author_alias WHERE run_id = $run_id;
 
 DELETE FROM bridge_paper_author WHERE paper_id IN (SELECT paper_id FROM touched);
 INSERT INTO bridge_paper_author BY NAME
 SELECT paper_id, author_id, min(author_position) AS author_position FROM (
-    SELECT paper_id, stable_id(unnest(author_keys)) AS author_id,
-           unnest(range(1, len(author_keys) + 1)) AS author_position
+    SELECT paper_id, unnest(author_keys) AS name_key, unnest(range(1, len(author_keys) + 1)) AS author_position
     FROM merged
-) GROUP BY paper_id, author_id;
+) JOIN key_author USING (name_key) GROUP BY paper_id, author_id;
+
+-- Every key of a touched author (its own key, its aliases), resolved again: a merged-away id has none.
+CREATE OR REPLACE TEMP TABLE author_keys_touched AS
+SELECT k.name_key, coalesce(a.author_id, stable_id(k.name_key)) AS author_id
+FROM (
+    SELECT name_key FROM key_author UNION SELECT name_key FROM dim_author UNION SELECT name_key FROM author_alias
+) k LEFT JOIN author_alias a USING (name_key)
+WHERE coalesce(a.author_id, stable_id(k.name_key)) IN (SELECT author_id FROM touched_authors);
 
 INSERT INTO dim_author BY NAME
-SELECT stable_id(v.name_key) AS author_id, v.name, v.name_key, coalesce(p.n_papers, 0) AS n_papers
+SELECT v.author_id, v.name, v.name_key, coalesce(p.n_papers, 0) AS n_papers
 FROM (
-    SELECT name_key, first(name ORDER BY display_rank DESC, name DESC) AS name
-    FROM author_name_variant SEMI JOIN touched_authors USING (name_key) GROUP BY name_key
+    SELECT k.author_id,
+           first(n.name ORDER BY n.display_rank DESC, length(n.name_key) DESC, n.name DESC) AS name,
+           first(k.name_key) FILTER (WHERE stable_id(k.name_key) = k.author_id) AS name_key
+    FROM author_keys_touched k JOIN author_name_variant n USING (name_key) GROUP BY k.author_id
 ) v LEFT JOIN (
     SELECT author_id, count(DISTINCT paper_id) AS n_papers FROM bridge_paper_author
-    WHERE author_id IN (SELECT stable_id(name_key) FROM touched_authors) GROUP BY author_id
-) p ON p.author_id = stable_id(v.name_key)
+    WHERE author_id IN (SELECT author_id FROM touched_authors) GROUP BY author_id
+) p USING (author_id)
+WHERE v.name_key IS NOT NULL
 ON CONFLICT (author_id) DO UPDATE SET name = excluded.name, n_papers = excluded.n_papers;
-DELETE FROM dim_author WHERE n_papers = 0;
+DELETE FROM dim_author WHERE n_papers = 0 OR name_key IN (SELECT name_key FROM author_alias);
 
 INSERT INTO bridge_paper_category BY NAME
 SELECT DISTINCT paper_id, category_id FROM fact_listing SEMI JOIN touched USING (paper_id)

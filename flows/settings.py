@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -16,6 +17,7 @@ PREFECT_DEFAULTS = {
     "DO_NOT_TRACK": "1",
     "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "90",
     "PREFECT_RESULTS_PERSIST_BY_DEFAULT": "false",
+    "PREFECT_FLOWS_HEARTBEAT_FREQUENCY": "60",  # crashed served runs are noticed within minutes
 }
 
 
@@ -27,8 +29,15 @@ class Settings(BaseSettings):
     batch_bytes: int = 64 * 1024 * 1024  # files per parse task, by size: coarse tasks, bounded memory
     max_batches_in_flight: int = 2  # parsed batches waiting to be staged: caps memory
     duckdb_memory_limit: str = "2GB"
+    match_threshold: float = 0.8  # near-duplicate papers: score at or above which two abstracts are one paper
     ingest_root: Path | None = None  # paths are recorded relative to it (default: parent of the folders given)
     lock_timeout_s: float = 0.0  # a second ingest on the same warehouse waits this long, then refuses
+    landing: Path = REPO_ROOT / "data" / "landing"  # `digest serve` ingests what arrives here...
+    archive: Path = REPO_ROOT / "data" / "archive"  # ...then moves it to archive/YYYY/MM/DD/
+    schedule: str = "0 6 * * *"  # cron, for `digest serve` and prefect.yaml
+    timezone: str = "UTC"
+    task_runner: Literal["threads", "dask"] = "threads"  # where parse tasks run
+    dask_address: str | None = None  # tcp://scheduler:8786; unset with task_runner=dask: a local cluster
 
 
 def apply_prefect_defaults() -> None:

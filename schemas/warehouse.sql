@@ -65,6 +65,35 @@ CREATE TABLE IF NOT EXISTS paper_key_map (
 );
 COMMENT ON TABLE paper_key_map IS 'Matcher key (hash of the folded abstract) to paper: several keys may name one paper.';
 
+CREATE TABLE IF NOT EXISTS paper_signature (
+    paper_key BIGINT NOT NULL,
+    band      SMALLINT NOT NULL,
+    bucket    BIGINT NOT NULL
+);
+COMMENT ON TABLE paper_signature IS 'Blocking keys of every matcher key (transforms/resolve.py): new papers find their candidates by joining on (band, bucket), so old papers are never re-read.';
+COMMENT ON COLUMN paper_signature.band IS '0..19: MinHash LSH bands (3 rows each, word 3-shingles of the match text); 20: the first 8 words; 21: the last 8 words.';
+COMMENT ON COLUMN paper_signature.bucket IS 'Hash of the band values salted with the first author''s surname token; fixed seed and hashes, stable across runs.';
+
+CREATE TABLE IF NOT EXISTS paper_match (
+    paper_key        BIGINT NOT NULL,
+    paper_id         BIGINT NOT NULL,
+    matched_key      BIGINT NOT NULL,
+    matched_paper_id BIGINT,
+    score            DOUBLE NOT NULL,
+    features         JSON NOT NULL,
+    rule             VARCHAR NOT NULL,
+    is_merge         BOOLEAN NOT NULL,
+    run_id           VARCHAR,
+    PRIMARY KEY (paper_key, matched_key)
+);
+COMMENT ON TABLE paper_match IS 'Every near-duplicate decision: a new matcher key scored against a candidate (another new key, or a stored paper), merged or not, and why.';
+COMMENT ON COLUMN paper_match.paper_id IS 'The paper the new key was mapped to.';
+COMMENT ON COLUMN paper_match.matched_key IS 'The candidate key (for a stored paper: one of its keys).';
+COMMENT ON COLUMN paper_match.matched_paper_id IS 'The stored paper compared with; null when the candidate was a key of the same run.';
+COMMENT ON COLUMN paper_match.features IS 'abstract_ratio (rapidfuzz Indel similarity of the match texts), prefix_ratio (shorter text against the start of the longer), title_ratio (null without two titles), author_agreement (share of commonly shown positions that agree).';
+COMMENT ON COLUMN paper_match.rule IS 'abstract / abstract_prefix (merged); below_threshold, authors_differ, titles_differ (kept apart); kept_apart_existing (would have merged two stored papers).';
+COMMENT ON COLUMN paper_match.score IS 'Weighted score (text 0.7, authors 0.15, title 0.15; without titles text and authors only) compared with the match_threshold setting.';
+
 CREATE TABLE IF NOT EXISTS fact_listing (
     listing_id      BIGINT PRIMARY KEY,
     paper_id        BIGINT NOT NULL,
@@ -95,9 +124,9 @@ CREATE TABLE IF NOT EXISTS dim_author (
     name_key  VARCHAR NOT NULL UNIQUE,
     n_papers  INTEGER NOT NULL
 );
-COMMENT ON TABLE dim_author IS 'One person, as best known: every spelling with the same name_key.';
+COMMENT ON TABLE dim_author IS 'One person, as best known: every spelling with the same name_key, plus the keys aliased to it.';
 COMMENT ON COLUMN dim_author.name IS 'Best display form: mixed case over CAPITALS, accents kept.';
-COMMENT ON COLUMN dim_author.name_key IS 'Matching key: no accents, case or punctuation.';
+COMMENT ON COLUMN dim_author.name_key IS 'Matching key the id was made from (no accents, case or punctuation); other keys of the person are in author_alias.';
 
 CREATE TABLE IF NOT EXISTS author_name_variant (
     name_key     VARCHAR NOT NULL,
@@ -106,6 +135,15 @@ CREATE TABLE IF NOT EXISTS author_name_variant (
     PRIMARY KEY (name_key, name)
 );
 COMMENT ON TABLE author_name_variant IS 'Every spelling seen for a name_key; dim_author.name is the best ranked.';
+
+CREATE TABLE IF NOT EXISTS author_alias (
+    name_key  VARCHAR PRIMARY KEY,
+    author_id BIGINT NOT NULL,
+    rule      VARCHAR NOT NULL,
+    run_id    VARCHAR
+);
+COMMENT ON TABLE author_alias IS 'Name keys that name a person whose id was made from another key ("r munos" → the author of "remi munos"); a key not listed here is its own person, stable_id(name_key).';
+COMMENT ON COLUMN author_alias.rule IS 'initials (same surname, given names as initials, one full name fits) or spacing (same letters, spaces differ); seen at the same position of the same paper.';
 
 CREATE TABLE IF NOT EXISTS bridge_paper_author (
     paper_id        BIGINT NOT NULL,
@@ -172,6 +210,11 @@ CREATE TABLE IF NOT EXISTS ingest_run (
     n_papers        INTEGER NOT NULL,
     n_authors       INTEGER NOT NULL,
     n_quarantined   INTEGER NOT NULL,
-    message         VARCHAR
+    n_new_authors   INTEGER,
+    message         VARCHAR,
+    report          VARCHAR
 );
 COMMENT ON TABLE ingest_run IS 'One flow run: when, outcome, and what it added.';
+COMMENT ON COLUMN ingest_run.status IS 'completed (quarantined spans included) or failed.';
+COMMENT ON COLUMN ingest_run.message IS 'Why a run failed, or the warning of a completed run (quarantined spans).';
+COMMENT ON COLUMN ingest_run.report IS 'The run summary in Markdown, as published in the Prefect artifact.';
