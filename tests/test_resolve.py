@@ -245,8 +245,10 @@ def test_incremental_variants_join_the_stored_paper_and_ids_stay(warehouse):
     assert sum(m[1] == paper_id for m in merges) == 3  # each variant matched it directly (others: each other)
     assert {m[2] for m in merges} == {"abstract", "abstract_contained"}
     assert all(m[3] >= 0.8 and '"author_agreement":1.0' in m[4] for m in merges)
-    kept_apart = warehouse.sql("SELECT DISTINCT paper_key, rule FROM paper_match WHERE NOT is_merge")
-    assert len({k for k, _ in kept_apart}) == 1 and {r for _, r in kept_apart} == {"below_threshold"}  # the sibling
+    (sibling,) = set(warehouse.sql("SELECT paper_id FROM dim_paper")) - before
+    kept_apart = warehouse.sql("SELECT paper_id, matched_key, rule FROM paper_match WHERE NOT is_merge")
+    assert kept_apart and {r for *_, r in kept_apart} == {"below_threshold"}
+    assert all(sibling[0] in (paper, matched) for paper, matched, _ in kept_apart)  # only the sibling kept apart
 
 
 def test_a_fresh_load_of_the_same_files_finds_the_same_papers(warehouse, tmp_path):

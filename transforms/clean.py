@@ -13,7 +13,7 @@ from transforms.categories import ARXIV, CONFERENCE
 from transforms.decode import REPLACEMENT
 from transforms.formats import listing
 from transforms.formats.common import as_quarantine
-from transforms.text import clean_text, fold_key
+from transforms.text import fold_key, text_key
 
 # "A, B, C and 3 more": only three names are shown, three more exist.
 AND_MORE = r"(?i)\s*(?:,\s*)?and\s+(\d+)\s+(?:more|others)\s*$"
@@ -29,13 +29,12 @@ def clean_listings(records: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataF
     """records × files (file_idx, source_file_id, format) → (listings, quarantine)."""
     df = records.join(files.select("file_idx", "source_file_id", "format"), on="file_idx", how="left")
     df = df.with_columns(
-        title=clean_text(pl.col("title")),
-        abstract=clean_text(pl.col("abstract")),
-        **split_authors(clean_text(pl.col("authors_raw"))),
+        # The parsers return clean_text()ed fields (formats/common.py): no second pass here.
+        **split_authors(pl.col("authors_raw")),
         **category_columns(),
     ).with_columns(
         author_keys=pl.col("authors").list.eval(fold_key(pl.element())),
-        abstract_key=fold_key(pl.col("abstract")),
+        abstract_key=text_key(pl.col("abstract")),
     )
     return _split_bad(df)
 
@@ -66,7 +65,7 @@ def split_authors(authors: pl.Expr) -> dict[str, pl.Expr]:
 
 
 def category_columns() -> dict[str, pl.Expr]:
-    code = clean_text(pl.col("category_raw"))
+    code = pl.col("category_raw")
     return {
         "listed_code": code,
         "taxonomy": pl.when(code.is_null())
@@ -83,8 +82,8 @@ def _split_bad(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         .then(pl.lit("undecodable bytes in record"))
         .when(pl.col("n_authors_shown") == 0)
         .then(pl.lit("no author names"))
-        .when(pl.col("abstract_key") == "")
-        .then(pl.lit("empty abstract"))
+        .when(~pl.col("abstract").str.contains(r"[\p{L}\p{N}]"))
+        .then(pl.lit("abstract holds no letters or digits"))
     )
     flagged = df.with_columns(reason=reason)
     bad = as_quarantine(flagged.filter(pl.col("reason").is_not_null()))

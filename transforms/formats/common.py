@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
+# Text fields come out of a parser already passed through transforms.text.clean_text.
 RECORD_SCHEMA = {
     "file_idx": pl.Int64,
     "position": pl.Int64,  # 1-based order of the record in its file

@@ -20,9 +20,9 @@ from transforms.text import clean_text, is_blank
 NAME = "search"
 MARKER = "论文检索"
 AREA_SEPARATOR = " · "
-# A names line: comma-separated items of at most 7 words, free of sentence punctuation.
+# A names line: comma-separated items of at most 10 words, free of sentence punctuation.
 _WORD = r"[^\s,$=:;?!\[\]{}<>/\\|@#%^&*+~]+"
-_ITEM = _WORD + r"(?: " + _WORD + r"){0,6}"
+_ITEM = _WORD + r"(?: " + _WORD + r"){0,9}"  # names of up to 10 words
 NAMES_LINE = r"^" + _ITEM + r"(?:, ?" + _ITEM + r")*(?: ?等)?$"
 # What names lines (and area names like "Miscellaneous Aspects of Machine Learning") never
 # hold but short-clause prose does: a sentence boundary, a final period after a word, or a
@@ -63,6 +63,8 @@ def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
         .then(pl.lit("C"))
         .when(pl.col("text").str.contains(NAMES_LINE) & ~pl.col("text").str.contains(PROSE_HINT))
         .then(pl.lit("N"))
+        .when(pl.col("text").str.contains(r",.* ?等$") & (pl.col("text").str.len_chars() < 1_000))
+        .then(pl.lit("N"))  # ten names and "等" (et al.): a names line, whatever the names look like
         .otherwise(pl.lit("P"))
     )
     single = ~pl.col("text").str.contains(",", literal=True) & ~pl.col("text").str.ends_with("等")

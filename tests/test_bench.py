@@ -1,0 +1,83 @@
+"""bench.run: the benchmark harness runs end to end on a tiny corpus and reports every field.
+
+The CLI runs use the session's Prefect server (the harness passes its API URL to the children),
+so the test pays for Python's imports per run but not for a server start per run.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bench import run as bench_run
+from bench.corpus import default_realdata
+
+REALDATA = default_realdata()
+pytestmark = pytest.mark.skipif(
+    not (REALDATA / "iclr2024_virtualsite_topics_airas.json").is_file(),
+    reason=f"real paper metadata not found at {REALDATA} (set DIGEST_REALDATA to ../shared/realdata)",
+)
+
+N_LISTINGS = 2000
+
+# Every measurement the README table and the issue ask for, as dotted paths into bench-<n>.json.
+REQUIRED = [
+    "date", "machine.cpu_count", "machine.memory_total_bytes", "machine.python", "machine.polars",
+    "machine.duckdb", "machine.prefect_server",
+    "corpus.bytes", "corpus.n_files", "corpus.generation.wall_s", "answer.n_listings", "answer.n_papers",
+    "floor.wall_s", "floor.listings_per_s", "floor.mb_per_s", "floor.peak_rss_tree_bytes", "floor.scan.lines",
+    "floor.scan.by_encoding",
+    "baseline.wall_s", "baseline.listings_per_s", "baseline.mb_per_s", "baseline.peak_rss_tree_bytes",
+    "baseline.correct", "baseline.summary.n_papers",
+    "ours.wall_s", "ours.flow_seconds", "ours.listings_per_s", "ours.mb_per_s", "ours.peak_rss_tree_bytes",
+    "ours.peak_rss_process_bytes", "ours.prefect_overhead_s", "ours.correct", "ours.warehouse_counts.n_lines",
+    "ours.stages.discover", "ours.stages.parse_clean_tasks", "ours.stages.dedupe", "ours.stages.validate",
+    "ours.stages.load", "ours.stages.summary_stage_seconds",
+    "noop.wall_s", "noop.flow_seconds", "noop.correct",
+    "empty.wall_s", "empty.flow_seconds",
+    "prefect.fixed_overhead_s", "prefect.python_import_s", "prefect.per_task_s", "prefect.full_run_overhead_s",
+    "incremental.wall_s", "incremental.flow_seconds", "incremental.vs_full_flow", "incremental.correct",
+    "incremental.answer.n_listings",
+    "ratios.vs_floor_wall", "ratios.vs_floor_flow", "ratios.baseline_speedup_wall", "ratios.baseline_speedup_flow",
+    "targets.within_8x_floor_wall.met", "targets.5x_faster_than_baseline_wall.met",
+    "targets.peak_rss_under_2gib.met", "targets.noop_under_3s_plus_prefect_start.met", "targets.counts_exact.met",
+]
+
+
+def dig(data: dict, dotted: str):
+    for part in dotted.split("."):
+        assert isinstance(data, dict) and part in data, f"missing {dotted}"
+        data = data[part]
+    return data
+
+
+@pytest.mark.timeout(300)
+def test_harness_measures_all_pipelines_on_a_small_corpus(prefect_harness, tmp_path, capsys):
+    out, work = tmp_path / "results", tmp_path / "work"
+    code = bench_run.main([
+        "--listings", str(N_LISTINGS), "--out", str(out), "--work", str(work),
+        "--floor-repeats", "1", "--baseline-timeout", "60", "--timeout", "120",
+    ])
+    assert code == 0, "a pipeline's counts differ from the known answer"
+    result = json.loads((out / f"bench-{N_LISTINGS}.json").read_text(encoding="utf-8"))
+
+    for dotted in REQUIRED:
+        assert dig(result, dotted) is not None, f"{dotted} is null"
+
+    # Every pipeline saw the same corpus and got the known answer.
+    assert result["answer"] == {"n_listings": N_LISTINGS, "n_papers": result["corpus"]["n_papers"]}
+    assert result["baseline"]["summary"]["n_listings"] == N_LISTINGS
+    assert result["ours"]["warehouse_counts"]["n_listings"] == N_LISTINGS
+    assert result["floor"]["scan"]["files"] == result["corpus"]["n_files"]
+    assert result["floor"]["scan"]["lines"] == result["ours"]["warehouse_counts"]["n_lines"]
+    assert result["noop"]["summary"]["n_files_new"] == 0
+    inc = result["incremental"]
+    assert inc["warehouse_counts"]["n_listings"] == inc["answer"]["n_listings"] > N_LISTINGS
+    # The children used this session's server, and Prefect's task records were found.
+    assert result["machine"]["prefect_server"].startswith("external")
+    assert result["ours"]["stages"]["n_parse_tasks"] >= 1
+
+    table = capsys.readouterr().out
+    assert f"| {N_LISTINGS:,} |" in table and "floor: DuckDB read_csv line scan" in table
+    assert not (work / f"{N_LISTINGS}-runs").exists(), "warehouses are removed unless --keep"
