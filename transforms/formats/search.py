@@ -25,12 +25,14 @@ _WORD = r"[^\s,$=:;?!\[\]{}<>/\\|@#%^&*+~]+"
 _ITEM = _WORD + r"(?: " + _WORD + r"){0,9}"  # names of up to 10 words
 NAMES_LINE = r"^" + _ITEM + r"(?:, ?" + _ITEM + r")*(?: ?等)?$"
 # What names lines (and area names like "Miscellaneous Aspects of Machine Learning") never
-# hold but short-clause prose does: a sentence boundary, a final period after a word, or a
-# pronoun or verb that only sentences use.
+# hold but short-clause prose does: a pronoun or verb only sentences use, or a sentence opening.
+# (Not a period: "Mathew Magimai. -Doss" is a real author.)
 PROSE_HINT = (
-    r"\p{L}{3,}\.(?:\s+\p{Lu}|$)"
-    r"|(?:^|\s)(?:we|this|these|our|is|are|was|were|that|which|can)(?:\s|,|$)"
+    r"(?:^|\s)(?:we|this|these|our|is|are|was|were|that|which|can)(?:\s|,|$)"
+    r"|^(?:This|These|We|Our|In this|Here)\s"
 )
+# Words a long area name might hold but a names line never does: prose only past 6 words.
+PROSE_HINT_LONG = r"(?:^|\s)(?:the|has|have|been|and the|of the)(?:\s|,|$)"
 
 
 def detect(head: list[str]) -> bool:
@@ -61,7 +63,7 @@ def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
     kind = (
         pl.when(pl.col("text").str.contains(AREA_SEPARATOR, literal=True))
         .then(pl.lit("C"))
-        .when(pl.col("text").str.contains(NAMES_LINE) & ~pl.col("text").str.contains(PROSE_HINT))
+        .when(pl.col("text").str.contains(NAMES_LINE) & ~_prose_hint(pl.col("text")))
         .then(pl.lit("N"))
         .when(pl.col("text").str.contains(r",.* ?等$") & (pl.col("text").str.len_chars() < 1_000))
         .then(pl.lit("N"))  # ten names and "等" (et al.): a names line, whatever the names look like
@@ -69,6 +71,11 @@ def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
     )
     single = ~pl.col("text").str.contains(",", literal=True) & ~pl.col("text").str.ends_with("等")
     return paras.with_columns(kind=kind, single_item=single)
+
+
+def _prose_hint(text: pl.Expr) -> pl.Expr:
+    long = text.str.count_matches(" ") >= 6
+    return text.str.contains(PROSE_HINT) | (long & text.str.contains(PROSE_HINT_LONG))
 
 
 def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
