@@ -85,20 +85,22 @@ def split():
 
 
 def test_second_ingest_refuses_with_a_clear_message_and_never_corrupts(split, tmp_path):
+    """The writer lock is held (as a running ingest holds it) for as long as the second ingest
+    takes to start and give up: racing two real ingests would let a fast first one finish
+    before the second even asks."""
+    from flows.publish import writer_lock
+
     target = tmp_path / "w.duckdb"
     shutil.copyfile(split.base, target)
-    first = start_ingest(target, split.corpus, "part_a", "part_b")
-    wait_for_lock(target, first.pid, first)
-    second = start_ingest(target, split.corpus, "part_a", "part_b")
-    code = second.wait(timeout=120)
-    first_still_running = first.running()
-    assert code != 0, f"the second ingest ran while the first held the warehouse: {second.stdout()}"
+    before = content(target)
+    with writer_lock(target):
+        second = start_ingest(target, split.corpus, "part_a", "part_b")
+        code = second.wait(timeout=120)
+    assert code != 0, f"the second ingest ran while the warehouse was held: {second.stdout()}"
     message = second.stderr() + second.stdout()
     assert "another ingest" in message, message[-2000:]
-    assert first_still_running, "the first ingest ended before the second was refused: no overlap was tested"
-    run_to_end(first, target)
-    assert content(target) == content(split.ref)
-    assert reader_state(target)[2] == 2, "a refused ingest must leave no run row"
+    assert content(target) == before, "a refused ingest must not change the warehouse"
+    assert reader_state(target)[2] == 1, "a refused ingest must leave no run row"
     assert not building(target).exists()
 
 
