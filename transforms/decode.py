@@ -11,6 +11,8 @@ import codecs
 import re
 from dataclasses import dataclass
 
+from transforms.formats.search import MARKER as SEARCH_MARKER
+
 REPLACEMENT = "\ufffd"
 
 _BOMS = (
@@ -57,20 +59,19 @@ def decode_bytes(raw: bytes) -> Decoded:
     return Decoded(_normalise_newlines(lossy), "utf-8-lossy", n_bad)
 
 
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]")
 
 
 def _as_gb18030(raw: bytes) -> str | None:
-    """The text, if the bytes read as GB18030 the way Chinese text does. Common Chinese
-    characters are two high bytes; a stray Latin-1 byte ("Schr\xf6dinger") pairs with the ASCII
-    letter after it, which GB18030 would happily decode into a wrong character."""
+    """The text, if the bytes are GB18030: they decode, and either the page is a Chinese search
+    page (its "论文检索" marker) or it holds no Chinese at all (Greek, accented Latin encoded in
+    GB18030). Stray Latin-1 bytes side by side ("½€" = BD 80) are also valid GB18030, but they
+    decode into Chinese ideographs in the middle of an English digest: that is not GB18030."""
     try:
         text = raw.decode("gb18030")
     except UnicodeDecodeError:
         return None
-    chars = _NON_ASCII.findall(text)
-    swallowed = sum(1 for ch in chars if len(enc := ch.encode("gb18030")) == 2 and enc[1] < 0x80)
-    return text if chars and swallowed * 2 <= len(chars) else None
+    return text if SEARCH_MARKER in text[:1024] or not _CJK.search(text) else None
 
 
 def _looks_binary(text: str) -> bool:

@@ -164,7 +164,12 @@ def render_split_corpus(n_listings: int, seed: int, share_b: float) -> Path:
 
     root = Path(tempfile.mkdtemp(prefix=f"digest_split_{n_listings}_"))
     atexit.register(shutil.rmtree, root, True)
-    render_corpus(root / "answer", n_listings, seed=seed)
+    try:
+        render_corpus(root / "answer", n_listings, seed=seed)
+    except FileNotFoundError as err:  # no ../shared/realdata on this machine
+        import pytest
+
+        pytest.skip(str(err))
     files = sorted((root / "answer").rglob("*.txt"))
     rng = random.Random(seed)
     for f in files:
