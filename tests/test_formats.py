@@ -529,3 +529,16 @@ def test_search_round_trip(case):
     assert detect_format(text) == "search"
     records, quarantine = parse_text(text)
     check_round_trip(records, quarantine, expected, shown=10)
+
+
+def test_listing_dates_with_full_month_names_and_unpadded_days():
+    from transforms.formats import listing
+
+    text = ("#01October 26, 2026\ncs.LG\nT\nAnn Lee\nWe study x.\n"
+            "#02Oct 6, 2026\ncs.LG\nT2\nAnn Lee\nWe study y.\n"
+            "#03Feb 30, 2026\ncs.LG\nT3\nAnn Lee\nWe study z.")
+    lines = pl.DataFrame({"file_idx": 0, "line": text.split("\n")}).with_columns(
+        line_no=pl.int_range(1, pl.len() + 1, dtype=pl.Int64))
+    records, quarantine = listing.parse(lines)
+    assert records["listed_on"].to_list() == [dt.date(2026, 10, 26), dt.date(2026, 10, 6)]
+    assert quarantine["reason"].to_list() == ["impossible listing date: Feb 30, 2026"]

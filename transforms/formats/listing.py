@@ -85,7 +85,9 @@ def _group_records(df: pl.DataFrame) -> pl.DataFrame:
     )
     date_text = pl.col("date_raw").str.replace_all(r"\s+", " ").str.replace(r"\.", "")
     return grouped.with_columns(
-        listed_on=date_text.str.to_date("%b %d, %Y", strict=False),
+        # "Oct 26, 2026" as in the seeds; "October 26, 2026" is read too.
+        listed_on=date_text.str.to_date("%b %d, %Y", strict=False).fill_null(
+            date_text.str.to_date("%B %d, %Y", strict=False)),
         is_last=pl.col("position") == last_position,
     )
 
