@@ -8,7 +8,6 @@ Safety rules kept here so pages cannot forget them:
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 import altair as alt
@@ -16,6 +15,7 @@ import polars as pl
 import streamlit as st
 
 from flows import analytics
+from flows.report import escape_md
 from flows.settings import Settings
 
 
@@ -53,14 +53,8 @@ def require_warehouse() -> None:
         st.stop()
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~&:\"'=^])")
-
-
-def md_escape(text: object) -> str:
-    """Text from the data made inert for Markdown: every ASCII punctuation mark that Markdown,
-    HTML or LaTeX ($...$) could interpret is backslash-escaped, so it shows literally. (A bare
-    URL may still be shown as a link to itself; long free text goes to st.text instead.)"""
-    return _MD_SPECIAL.sub(r"\\\1", "" if text is None else str(text))
+# (A bare URL may still be shown as a link to itself; long free text goes to st.text instead.)
+md_escape = escape_md
 
 
 def fmt_int(value: object) -> str:

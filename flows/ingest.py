@@ -155,10 +155,12 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
     try:
         loader.begin()
         timings = _stage_batches(loader, batches, settings.max_batches_in_flight)
+        timed = time.perf_counter()
         stats = dedupe(loader, started_at)
+        timings["merge_and_resolve"] = time.perf_counter() - timed
         timed = time.perf_counter()
         validate(loader)
-        timings["validate"] = time.perf_counter() - timed
+        timings["checks"] = time.perf_counter() - timed
         stats = replace(stats, n_files_skipped=stats.n_files_skipped + n_unchanged)
         warning = rpt.quarantine_warning(stats)
         files = rpt.files_table(con, run_id)

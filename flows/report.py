@@ -10,12 +10,14 @@ import polars as pl
 
 from flows.load import RunStats
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~])")
+# Every ASCII mark that Markdown, HTML or LaTeX ($...$) could interpret.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~&:\"'=^])")
 
 
 def escape_md(text: object) -> str:
-    """Text from the data shown as Markdown: every special character escaped."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", str(text)).replace("\n", " ")
+    """Text from the data made inert for Markdown (run reports, the dashboard): each special
+    character is backslash-escaped, line breaks become spaces."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", "" if text is None else str(text)).replace("\n", " ")
 
 
 def files_table(con: duckdb.DuckDBPyConnection, run_id: str) -> pl.DataFrame:

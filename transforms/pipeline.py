@@ -3,11 +3,14 @@ validate → match → merge. Pure: the caller reads the files and loads the res
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import polars as pl
 
-from schemas.frames import CleanListing, ParsedRecord, validate_or_quarantine
+from schemas.frames import CleanListing, ParsedRecord, QuarantineRow, validate_or_quarantine
 from transforms.accounting import account_lines
 from transforms.categories import resolve_categories
 from transforms.clean import clean_listings
@@ -40,22 +43,28 @@ class BatchResult:
 
 
 def process_batch(sources: list[SourceFile], matcher: PaperMatcher = match_exact_abstract) -> BatchResult:
-    files, lines, file_quarantine = _decode(sources)
-    records, parse_quarantine = _parse(files, lines)
-    records, invalid = validate_or_quarantine(records, ParsedRecord)
-    listings, clean_quarantine = clean_listings(records, files)
-    listings = matcher(with_stable_ids(listings, {"listing_id": ["source_file_id", "position"]}))
-    categories = _categories(listings)
-    listings = listings.join(
-        categories.select("listed_code", "taxonomy", "category_id"), on=["listed_code", "taxonomy"], how="left"
-    )
-    listings, unusable = validate_or_quarantine(listings, CleanListing)
-    rejected = [file_quarantine, parse_quarantine, invalid, clean_quarantine, unusable]
-    separators, stray = account_lines(lines, pl.concat([_spans(f) for f in [listings, *rejected]]))
-    files = files.join(separators, on="file_idx", how="left").with_columns(
-        pl.col("n_separator_lines").fill_null(0).cast(pl.Int64)
-    )
-    quarantine = _quarantine(files, [*rejected, stray])
+    timings: dict[str, float] = {}
+    with _timed(timings, "decode"):
+        files, lines, file_quarantine = _decode(sources)
+    with _timed(timings, "parse"):
+        records, parse_quarantine = _parse(files, lines)
+        records, invalid = validate_or_quarantine(records, ParsedRecord)
+    with _timed(timings, "clean"):
+        listings, clean_quarantine = clean_listings(records, files)
+        categories = _categories(listings)
+    with _timed(timings, "match"):
+        listings = matcher(with_stable_ids(listings, {"listing_id": ["source_file_id", "position"]}))
+        listings = listings.join(
+            categories.select("listed_code", "taxonomy", "category_id"), on=["listed_code", "taxonomy"], how="left"
+        )
+    with _timed(timings, "validate"):
+        listings, unusable = validate_or_quarantine(listings, CleanListing)
+        rejected = [file_quarantine, parse_quarantine, invalid, clean_quarantine, unusable]
+        separators, stray = account_lines(lines, pl.concat([_spans(f) for f in [listings, *rejected]]))
+        files = files.join(separators, on="file_idx", how="left").with_columns(
+            pl.col("n_separator_lines").fill_null(0).cast(pl.Int64)
+        )
+        quarantine = QuarantineRow.validate(_quarantine(files, [*rejected, stray]))  # a bad row here is a bug
     return BatchResult(
         files=files.drop("text"),
         listings=listings.drop("raw_text", "abstract", "abstract_key", "title"),
@@ -63,7 +72,15 @@ def process_batch(sources: list[SourceFile], matcher: PaperMatcher = match_exact
         authors=author_variants(listings),
         categories=categories.drop("listed_code").unique("category_id").sort("category_id"),
         quarantine=quarantine,
+        timings=timings,
     )
+
+
+@contextmanager
+def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
+    started = time.perf_counter()
+    yield
+    timings[stage] = timings.get(stage, 0.0) + time.perf_counter() - started
 
 
 def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
