@@ -1,7 +1,8 @@
 """Entity resolution inside the load transaction: the resolver hook of `flows.load.RunLoader`.
 
 `resolve_entities(con, threshold)` runs between the files part and the papers part of the
-merge, when stg_listings holds this run's new listings:
+merge, when stg_listings holds this run's new listings and stg_fullest the fullest version of
+each of their paper keys:
 
 * papers (`resolve_near_duplicates`): every paper_key of stg_listings not yet in paper_key_map
   is blocked against this run's other new keys *and* the stored block keys of every earlier
@@ -48,13 +49,8 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, threshold: float = r
     _backfill_signatures(con)
     con.execute("""
         CREATE OR REPLACE TEMP TABLE new_papers AS
-        SELECT paper_key,
-               first(title ORDER BY length(title) DESC, title DESC) FILTER (WHERE title IS NOT NULL) AS title,
-               first(abstract ORDER BY length(abstract) DESC, abstract DESC) AS abstract,
-               first(author_keys ORDER BY len(author_keys) DESC, array_to_string(author_keys, ' ') DESC) AS author_keys
-        FROM stg_papers
-        WHERE paper_key IN (SELECT paper_key FROM stg_listings) AND paper_key NOT IN (SELECT paper_key FROM paper_key_map)
-        GROUP BY paper_key
+        SELECT paper_key, title, abstract, author_keys FROM stg_fullest
+        WHERE paper_key NOT IN (SELECT paper_key FROM paper_key_map)
     """)
     n_new = con.execute("SELECT count(*) FROM new_papers").fetchall()[0][0]
     con.execute("CREATE OR REPLACE TEMP TABLE new_signature (paper_key BIGINT, band SMALLINT, bucket BIGINT)")
@@ -208,7 +204,7 @@ def reconcile_author_lists(con: duckdb.DuckDBPyConnection) -> None:
     con.register("list_upgrades_frame", upgrades.to_arrow())
     con.execute("CREATE OR REPLACE TEMP TABLE list_upgrades AS SELECT * FROM list_upgrades_frame")
     con.unregister("list_upgrades_frame")
-    con.execute(UPGRADE_LISTS_SQL.format(table="stg_papers", paper_id="m.paper_id",
+    con.execute(UPGRADE_LISTS_SQL.format(table="stg_fullest", paper_id="m.paper_id",
                                          join="JOIN paper_key_map m ON m.paper_key = x.paper_key"))
     con.execute(UPGRADE_LISTS_SQL.format(table="dim_paper", paper_id="x.paper_id", join=""))
 
