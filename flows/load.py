@@ -50,6 +50,15 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     return con
 
 
+def write_frame(con: duckdb.DuckDBPyConnection, sql: str, frame: pl.DataFrame) -> None:
+    """Run `sql`, which reads `frame` under the name "frame" (DuckDB's replacement scan of the
+    caller's locals). Not `register`: inside the load's one transaction every registered view is
+    kept, with its Arrow data, until commit, so registering each batch held the whole run in
+    memory (measured: +650 MB over 60 batches of 16 MB; flat with the scan)."""
+    assert isinstance(frame, pl.DataFrame)  # the name `frame` is what the SQL reads
+    con.execute(sql)
+
+
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(schema_sql("warehouse.sql"))
     con.execute(schema_sql("comments.sql"))
@@ -113,12 +122,10 @@ class RunLoader:
         frames = dict(zip(STAGING, (batch.files, batch.listings, batch.papers, batch.authors,
                                     batch.categories, batch.quarantine, batch.skipped)))
         for table, frame in frames.items():
-            self.con.register("batch_frame", frame.to_arrow())
             if self.staged:
-                self.con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM batch_frame")
+                write_frame(self.con, f"INSERT INTO {table} BY NAME SELECT * FROM frame", frame)
             else:
-                self.con.execute(f"CREATE TEMP TABLE {table} AS SELECT * FROM batch_frame")
-            self.con.unregister("batch_frame")
+                write_frame(self.con, f"CREATE TEMP TABLE {table} AS SELECT * FROM frame", frame)
         self.staged = True
 
     def merge(self, ingested_at: dt.datetime) -> RunStats:

@@ -26,9 +26,9 @@ class Settings(BaseSettings):
 
     warehouse: Path = REPO_ROOT / "data" / "warehouse.duckdb"
     samples: Path = REPO_ROOT / "data" / "samples"
-    batch_bytes: int = 64 * 1024 * 1024  # files per parse task, by size: coarse tasks, bounded memory
+    batch_bytes: int = 16 * 1024 * 1024  # files per parse task, by size: coarse tasks, bounded memory
     max_batches_in_flight: int = 2  # parsed batches waiting to be staged: caps memory
-    duckdb_memory_limit: str = "2GB"
+    duckdb_memory_limit: str = "600MB"  # the warehouse spills to disk beyond it (peak RSS < 2 GB at 1M listings)
     match_threshold: float = 0.8  # near-duplicate papers: score at or above which two abstracts are one paper
     ingest_root: Path | None = None  # paths are recorded relative to it (default: parent of the folders given)
     lock_timeout_s: float = 0.0  # a second ingest on the same warehouse waits this long, then refuses

@@ -41,6 +41,11 @@ class BatchResult:
     skipped: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema={"path": pl.String, "reason": pl.String}))
     timings: dict[str, float] = field(default_factory=dict)
 
+    def release(self) -> None:
+        """Drop the rows (keep the schemas and the timings) once the batch is staged."""
+        for name in ("files", "listings", "papers", "authors", "categories", "quarantine", "skipped"):
+            setattr(self, name, getattr(self, name).clear())
+
 
 def process_batch(sources: list[SourceFile], matcher: PaperMatcher = match_exact_abstract) -> BatchResult:
     timings: dict[str, float] = {}
