@@ -33,10 +33,10 @@ safe to alias the key everywhere.
 from __future__ import annotations
 
 import hashlib
+from functools import cache
 
 import numpy as np
 import polars as pl
-from datasketch import MinHash
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel
 
@@ -58,8 +58,16 @@ TITLE_GATE = 0.8  # titles (folded) must be this close when both listings show o
 MAX_GIVEN_NAMES = 4
 WEIGHTS = {"text": 0.7, "authors": 0.15, "title": 0.15}
 
-# The permutations: datasketch's own (a_k odd, b_k), drawn once from the fixed seed.
-_PERM_A, _PERM_B = MinHash(num_perm=NUM_PERM, seed=MINHASH_SEED, scheme="affine32").permutations
+
+@cache
+def _permutations() -> tuple[np.ndarray, np.ndarray]:
+    """datasketch's own permutations (a_k odd, b_k), drawn once from the fixed seed. Imported
+    here, not at the top: datasketch pulls in scipy (0.9 s), which a run without new papers never needs."""
+    from datasketch import MinHash
+
+    a, b = MinHash(num_perm=NUM_PERM, seed=MINHASH_SEED, scheme="affine32").permutations
+    return a.astype(np.uint32), b.astype(np.uint32)
+
 
 # ----------------------------------------------------------------------------- LaTeX ↔ Unicode
 # One spelling for math written either way: "$\alpha$" and "α" both become " alpha ".
@@ -200,7 +208,7 @@ def minhash_signatures(texts: pl.Series) -> np.ndarray:
     if len(rows) == 0:
         return sig
     heads = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])  # rows are in order: one run each
-    a, b = _PERM_A.astype(np.uint32), _PERM_B.astype(np.uint32)
+    a, b = _permutations()
     permuted = np.empty_like(h32)
     with np.errstate(over="ignore"):
         for j in range(NUM_PERM):  # uint32 wraparound = mod 2^32, as datasketch
