@@ -324,8 +324,10 @@ SELECT paper_id, author_id, min(author_position) AS author_position FROM (
 -- Every key of a touched author (its own key, its aliases), resolved again: a merged-away id has none.
 CREATE OR REPLACE TEMP TABLE author_keys_touched AS
 SELECT k.name_key, coalesce(a.author_id, stable_id(k.name_key)) AS author_id
-FROM (
-    SELECT name_key FROM key_author UNION SELECT name_key FROM dim_author UNION SELECT name_key FROM author_alias
+FROM (  -- candidates only: stored keys whose row or alias names a touched author (not every author)
+    SELECT name_key FROM key_author
+    UNION SELECT name_key FROM dim_author SEMI JOIN touched_authors USING (author_id)
+    UNION SELECT name_key FROM author_alias SEMI JOIN touched_authors USING (author_id)
 ) k LEFT JOIN author_alias a USING (name_key)
 WHERE coalesce(a.author_id, stable_id(k.name_key)) IN (SELECT author_id FROM touched_authors);
 
