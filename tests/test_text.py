@@ -60,6 +60,34 @@ def test_is_blank_sees_invisible_only_lines_as_blank():
     assert df.select(is_blank(pl.col("v")))["v"].to_list() == [True, True, True, True, False, False]
 
 
+TEXT_WITH_ODD_CHARACTERS = st.lists(
+    st.sampled_from(["a", "é", "e\u0301", " ", "  ", "\n", "\r", "\x0b", "\x0c", "漢", *ZERO_WIDTHS, *ODD_SPACES,
+                     "\u2003", "\u205f", "\u180e", "\u3000x"]),
+    max_size=12,
+).map("".join)
+
+
+def reference_clean_text(expr: pl.Expr) -> pl.Expr:
+    """clean_text as first written: every pass over every row (the fast path must agree)."""
+    from transforms.text import ODD_SPACES as ODD, ZERO_WIDTH
+
+    return (expr.str.normalize("NFC").str.replace_all(ZERO_WIDTH, "").str.replace_all(ODD, " ")
+            .str.replace_all(r" {2,}", " ").str.strip_chars())
+
+
+@given(st.lists(st.one_of(st.none(), TEXT_WITH_ODD_CHARACTERS), max_size=8))
+def test_clean_text_fast_path_agrees_with_every_pass_on_every_row(values):
+    df = pl.DataFrame({"v": values}, schema={"v": pl.String})
+    assert cleaned(values) == df.select(reference_clean_text(pl.col("v")))["v"].to_list()
+
+
+@given(st.lists(TEXT_WITH_ODD_CHARACTERS, max_size=8))
+def test_a_line_is_blank_exactly_when_its_clean_text_is_empty(values):
+    """The parsers read blankness off the cleaned text (one pass fewer over every line)."""
+    df = pl.DataFrame({"v": values}, schema={"v": pl.String})
+    assert df.select(is_blank(pl.col("v")))["v"].to_list() == [c == "" for c in cleaned(values)]
+
+
 # ---------------------------------------------------------------------------- fold_key
 def test_fold_key_same_person_in_caps_plain_and_accented():
     nfd = unicodedata.normalize("NFD", "Rémi Munos")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import polars as pl
 
 from transforms.formats.common import as_quarantine, first_in_group, split_valid
-from transforms.text import clean_text, is_blank
+from transforms.text import clean_text
 
 NAME = "listing"
 HEADER = r"^#(?<rank>\d{2,})\s*(?<date>\p{L}{3,9}\.?\s+\d{1,2},\s*\d{4})$"
@@ -36,7 +36,7 @@ def _is_header(line: str) -> bool:
 
 def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """`lines` (file_idx, line_no, line) → (records, quarantine)."""
-    df = lines.with_columns(text=clean_text(pl.col("line")), blank=is_blank(pl.col("line")))
+    df = lines.with_columns(text=clean_text(pl.col("line"))).with_columns(blank=pl.col("text") == "")  # = is_blank
     df = df.with_columns(header=pl.col("text").str.extract_groups(HEADER)).unnest("header")
     df = df.with_columns(position=pl.col("rank").is_not_null().cum_sum().over("file_idx"))
     # Trailing blank lines of a record are separators, not part of it.

@@ -15,7 +15,7 @@ from __future__ import annotations
 import polars as pl
 
 from transforms.formats.common import as_quarantine, split_valid
-from transforms.text import clean_text, is_blank
+from transforms.text import clean_text
 
 NAME = "search"
 MARKER = "论文检索"
@@ -43,7 +43,7 @@ def detect(head: list[str]) -> bool:
 
 def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """`lines` (file_idx, line_no, line) → (records, quarantine)."""
-    df = lines.with_columns(text=clean_text(pl.col("line")), blank=is_blank(pl.col("line")))
+    df = lines.with_columns(text=clean_text(pl.col("line"))).with_columns(blank=pl.col("text") == "")  # = is_blank
     first_text = pl.when(~pl.col("blank")).then(pl.col("line_no")).min().over("file_idx")
     is_marker = (pl.col("line_no") == first_text) & (pl.col("text") == MARKER)
     content = df.filter(~pl.col("blank") & ~is_marker)
