@@ -189,8 +189,9 @@ def record_run(con: duckdb.DuckDBPyConnection, run_id: str, started_at: dt.datet
 
 
 # The fullest version of each paper: per `key`, the longest title, abstract and author list of
-# `source`, equal lengths broken by the larger text (mixed case beats CAPITALS), the rule of
-# `transforms.dedupe.merge_papers`: associative, so batches, runs and a single load agree.
+# `source` and the largest declared author `count`; equal lengths broken by the larger text
+# (mixed case beats CAPITALS). The rule of `transforms.dedupe.merge_papers`: associative, so
+# batches, runs and a single load agree.
 # Keys with one row pass through untouched (most of them); for the others, lengths first, then
 # the larger text among the longest: ordering by (length, text) structs copies every abstract
 # (at 1M listings, 600 MB of memory: 3.4 s against 14 s).
@@ -204,10 +205,10 @@ lengths AS (
            max(s.title) FILTER (WHERE length(s.title) = l.n_title) AS title,
            max(s.abstract) FILTER (WHERE length(s.abstract) = l.n_abstract) AS abstract,
            arg_max(s.rowid, array_to_string(s.authors, ', ')) FILTER (WHERE len(s.authors) = l.n_authors) AS authors_row,
-           max(s.author_count) AS author_count, bool_or(s.has_complete_listing) AS has_complete_listing
+           max(s.{count}) AS author_count, bool_or(s.has_complete_listing) AS has_complete_listing
     FROM {source} s JOIN lengths l USING ({key}) GROUP BY s.{key}
 )
-SELECT {key}, title, abstract, authors, author_keys, author_count, has_complete_listing
+SELECT {key}, title, abstract, authors, author_keys, {count} AS author_count, has_complete_listing
 FROM {source} ANTI JOIN repeated USING ({key})
 UNION ALL
 SELECT f.{key}, f.title, f.abstract, a.authors, a.author_keys, f.author_count, f.has_complete_listing
@@ -255,9 +256,7 @@ FROM stg_quarantine ON CONFLICT DO NOTHING;
 INSERT INTO dim_category BY NAME SELECT DISTINCT * FROM stg_categories ON CONFLICT DO NOTHING;
 
 -- The fullest version of each paper key of this run's listings (what the resolver compares).
-CREATE OR REPLACE TEMP TABLE stg_paper_lists AS
-SELECT paper_key, title, abstract, authors, author_keys, author_total AS author_count, has_complete_listing
-FROM stg_papers WHERE paper_key IN (SELECT paper_key FROM stg_listings);
+DELETE FROM stg_papers WHERE paper_key NOT IN (SELECT paper_key FROM stg_listings);
 CREATE OR REPLACE TEMP TABLE stg_fullest AS {fullest_by_key};
 
 -- split: the paper resolver runs here
@@ -359,6 +358,6 @@ FROM (SELECT min(listed_on) AS lo, max(listed_on) AS hi FROM fact_listing) r,
 WHERE r.lo IS NOT NULL
 ON CONFLICT DO NOTHING;
 """.format(
-    fullest_by_key=FULLEST_SQL.format(key="paper_key", source="stg_paper_lists"),
-    fullest_by_id=FULLEST_SQL.format(key="paper_id", source="paper_lists"),
+    fullest_by_key=FULLEST_SQL.format(key="paper_key", source="stg_papers", count="author_total"),
+    fullest_by_id=FULLEST_SQL.format(key="paper_id", source="paper_lists", count="author_count"),
 )

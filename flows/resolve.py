@@ -53,7 +53,7 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, threshold: float = r
     run_id = _run_id(con)
     _backfill_signatures(con)
     con.execute("""
-        CREATE OR REPLACE TEMP TABLE new_papers AS
+        CREATE OR REPLACE TEMP VIEW new_papers AS
         SELECT paper_key, title, abstract, author_keys FROM stg_fullest
         WHERE paper_key NOT IN (SELECT paper_key FROM paper_key_map)
     """)
