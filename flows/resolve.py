@@ -75,7 +75,9 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, threshold: float = r
 def _backfill_signatures(con: duckdb.DuckDBPyConnection) -> None:
     """Papers stored before signatures existed get them once (keyed by their paper_id, which
     is one of their keys), so later runs can match against them."""
-    missing = "SELECT paper_id AS paper_key, abstract, author_keys FROM dim_paper WHERE paper_id NOT IN (SELECT m.paper_id FROM paper_signature JOIN paper_key_map m USING (paper_key))"
+    # Every signed paper has a band-0 key: look at those only (one row per paper, not 22).
+    missing = ("SELECT paper_id AS paper_key, abstract, author_keys FROM dim_paper WHERE paper_id NOT IN "
+               "(SELECT m.paper_id FROM paper_signature s JOIN paper_key_map m USING (paper_key) WHERE s.band = 0)")
     n = con.execute(f"SELECT count(*) FROM ({missing})").fetchall()[0][0]
     _insert_block_keys(con, "paper_signature", missing, n)
 
