@@ -62,7 +62,8 @@ WEIGHTS = {"text": 0.7, "authors": 0.15, "title": 0.15}
 @cache
 def _permutations() -> tuple[np.ndarray, np.ndarray]:
     """datasketch's own permutations (a_k odd, b_k), drawn once from the fixed seed. Imported
-    here, not at the top: datasketch pulls in scipy (0.9 s), which a run without new papers never needs."""
+    here, not at the top: datasketch pulls in scipy (0.9 s), which a run without new papers
+    never needs."""
     from datasketch import MinHash
 
     a, b = MinHash(num_perm=NUM_PERM, seed=MINHASH_SEED, scheme="affine32").permutations
