@@ -312,3 +312,18 @@ def test_initials_take_the_full_name_seen_on_the_same_paper_even_when_ambiguous(
                               JOIN dim_paper p USING (paper_id) WHERE p.title = '{TITLE}' AND b.author_position = 3""")
     assert third == [("Michael Hahn",)]
     assert warehouse.sql("SELECT count(*) FROM dim_author WHERE name_key = 'm hahn'")[0][0] == 0
+
+
+def test_table_chunks_cover_a_temp_table_made_in_the_open_transaction():
+    """Row ids of rows made in an open transaction do not start at 0 (the first version of
+    `_table_chunks` counted from 0 and looped through 2^62 empty ranges)."""
+    import duckdb
+
+    from flows.resolve import _table_chunks
+
+    con = duckdb.connect()
+    con.execute("BEGIN TRANSACTION")
+    con.execute("CREATE TEMP TABLE papers AS SELECT range AS paper_key FROM range(25)")
+    chunks = list(_table_chunks(con, "papers", "paper_key", "paper_key % 5 <> 0", size=10))
+    assert len(chunks) == 3
+    assert sorted(k for c in chunks for k in c["paper_key"]) == [k for k in range(25) if k % 5]
