@@ -14,6 +14,8 @@ from transforms.pipeline import SourceFile
 
 # Warehouse files (the published file, its WAL, lock and half-built copy) and exports.
 SKIP_SUFFIXES = (".duckdb", ".wal", ".tmp", ".parquet", ".lock", ".building")
+# Why a found file was not read (skipped_file.reason starts with one of these).
+VANISHED, CANNOT_READ = "vanished before it could be read", "cannot be read"
 
 
 @dataclass(frozen=True)
@@ -105,9 +107,9 @@ def read_sources(batch: list[FoundFile]) -> tuple[list[SourceFile], pl.DataFrame
                 stat = os.fstat(handle.fileno())  # of what was read, not of what was found
             readable.append(FoundFile(f.abs_path, f.path, stat.st_size, stat.st_mtime_ns))
         except FileNotFoundError:
-            skipped.append({"path": f.path, "reason": "vanished before it could be read"})
+            skipped.append({"path": f.path, "reason": VANISHED})
         except (PermissionError, IsADirectoryError) as err:
-            skipped.append({"path": f.path, "reason": f"cannot be read: {err.strerror or err}"})
+            skipped.append({"path": f.path, "reason": f"{CANNOT_READ}: {err.strerror or err}"})
     meta = pl.DataFrame({
         "path": [f.path for f in readable],
         "sha256": [hashlib.sha256(d).hexdigest() for d in data],

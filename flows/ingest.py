@@ -206,7 +206,7 @@ def _stage_batches(loader: load.RunLoader, batches: list[list[extract.FoundFile]
         loader.stage(result)
         done += result.files.height
         # Prefect holds every task's return value until the flow ends: empty it, or memory grows
-        # with the corpus (1M listings: +550 MB), not with the batch size.
+        # with the corpus, not with the batch size (tests/test_memory.py).
         result.release()
         for key, value in {**result.timings, "stage": time.perf_counter() - begun}.items():
             timings[key] = timings.get(key, 0.0) + value

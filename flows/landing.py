@@ -22,7 +22,7 @@ from flows import extract, load  # noqa: E402
 from flows.ingest import ingest  # noqa: E402
 
 DEPLOYMENT = "daily-landing"
-UNREADABLE = ("vanished before it could be read", "cannot be read")
+UNREADABLE = (extract.VANISHED, extract.CANNOT_READ)
 
 
 @flow(name="ingest-landing", log_prints=False)

@@ -54,7 +54,7 @@ def write_frame(con: duckdb.DuckDBPyConnection, sql: str, frame: pl.DataFrame) -
     """Run `sql`, which reads `frame` under the name "frame" (DuckDB's replacement scan of the
     caller's locals). Not `register`: inside the load's one transaction every registered view is
     kept, with its Arrow data, until commit, so registering each batch held the whole run in
-    memory (measured: +650 MB over 60 batches of 16 MB; flat with the scan)."""
+    memory (tests/test_memory.py; flat with the scan)."""
     assert isinstance(frame, pl.DataFrame)  # the name `frame` is what the SQL reads
     con.execute(sql)
 
@@ -193,8 +193,8 @@ def record_run(con: duckdb.DuckDBPyConnection, run_id: str, started_at: dt.datet
 # (mixed case beats CAPITALS). The rule of `transforms.dedupe.merge_papers`: associative, so
 # batches, runs and a single load agree.
 # Keys with one row pass through untouched (most of them); for the others, lengths first, then
-# the larger text among the longest: ordering by (length, text) structs copies every abstract
-# (at 1M listings, 600 MB of memory: 3.4 s against 14 s).
+# the larger text among the longest: ordering by (length, text) structs would copy every
+# abstract (`python -m bench.profile` times this statement, stg_fullest).
 FULLEST_SQL = """
 WITH repeated AS (SELECT {key} FROM {source} GROUP BY {key} HAVING count(*) > 1),
 lengths AS (
@@ -282,7 +282,7 @@ SELECT paper_id, title, abstract, authors, author_keys, author_count, has_comple
 FROM dim_paper SEMI JOIN touched USING (paper_id);
 CREATE OR REPLACE TEMP TABLE merged AS {fullest_by_id};
 
--- Delete and insert: an upsert of wide rows costs 3.4 s for a daily run's 3k papers, this 0.02 s.
+-- Delete and insert: an upsert rewrites the wide rows (abstracts) through the index; this does not.
 DELETE FROM dim_paper WHERE paper_id IN (SELECT paper_id FROM touched);
 INSERT INTO dim_paper BY NAME
 SELECT m.paper_id, m.title, m.abstract, m.authors, m.author_keys,

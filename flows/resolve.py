@@ -32,7 +32,7 @@ import polars as pl
 from flows.load import write_frame
 from transforms import resolve
 
-CHUNK_KEYS = 5_000  # block_keys needs ~30 MB per 1,000 abstracts; larger chunks are no faster
+CHUNK_KEYS = 5_000  # block_keys' working memory follows the chunk; larger chunks were no faster
 BLOCKING_THREADS = 2
 
 
@@ -78,8 +78,7 @@ def _backfill_signatures(con: duckdb.DuckDBPyConnection) -> None:
     # Every signed paper has a band-0 key: look at those only (one row per paper, not 22).
     missing = ("SELECT paper_id AS paper_key, abstract, author_keys FROM dim_paper WHERE paper_id NOT IN "
                "(SELECT m.paper_id FROM paper_signature s JOIN paper_key_map m USING (paper_key) WHERE s.band = 0)")
-    n = con.execute(f"SELECT count(*) FROM ({missing})").fetchall()[0][0]
-    _insert_block_keys(con, "paper_signature", _chunks(con, missing, n))
+    _insert_block_keys(con, "paper_signature", _chunks(con, missing))
 
 
 # Candidate pairs: new × new (each pair once) and new × stored (one stored key per paper).
@@ -107,9 +106,8 @@ LEFT JOIN dim_paper p ON c.other_is_paper AND p.paper_id = c.other
 
 
 def _score_candidates(con: duckdb.DuckDBPyConnection, threshold: float) -> pl.DataFrame:
-    n = con.execute("SELECT count(*) FROM candidates").fetchall()[0][0]
     parts = []
-    for chunk in _chunks(con, PAIR_TEXTS_SQL, n):
+    for chunk in _chunks(con, PAIR_TEXTS_SQL):
         pairs = chunk.with_columns(text_a=resolve.match_text(pl.col("abstract_a")),
                                    text_b=resolve.match_text(pl.col("abstract_b")))
         scored = resolve.score_pairs(pairs, threshold)
@@ -340,12 +338,11 @@ def _merge_people(pairs: pl.DataFrame, ids: pl.DataFrame) -> pl.DataFrame:
 
 
 # ----------------------------------------------------------------------------- helpers
-def _chunks(con: duckdb.DuckDBPyConnection, query: str, n_rows: int, size: int = CHUNK_KEYS):
+def _chunks(con: duckdb.DuckDBPyConnection, query: str, size: int = CHUNK_KEYS):
     """The query's rows, `size` at a time, as Polars frames: materialised once, then read by
     row-number ranges (cheap zone-map scans) so only one chunk is in Python at a time."""
-    if n_rows == 0:
-        return
     con.execute(f"CREATE OR REPLACE TEMP TABLE resolve_chunks AS SELECT row_number() OVER () AS chunk_row, * FROM ({query})")
+    n_rows = con.execute("SELECT count(*) FROM resolve_chunks").fetchall()[0][0]
     for start in range(0, n_rows, size):
         yield _frame(
             con, f"SELECT * EXCLUDE (chunk_row) FROM resolve_chunks WHERE chunk_row > {start} AND chunk_row <= {start + size}"
@@ -355,8 +352,8 @@ def _chunks(con: duckdb.DuckDBPyConnection, query: str, n_rows: int, size: int =
 
 def _table_chunks(con: duckdb.DuckDBPyConnection, table: str, columns: str, where: str, size: int = CHUNK_KEYS):
     """`columns` of the rows of `table` that match `where`, `size` row ids at a time, as Polars
-    frames. Reads each row-id range in place (1M listings: 0.8 s against 3.2 s for `_chunks`,
-    which first copies every abstract). `table` is a temp table filled once in this transaction:
+    frames. Reads each row-id range in place, where `_chunks` first copies every row (every
+    abstract, for the new papers). `table` is a temp table filled once in this transaction:
     its row ids are one contiguous range, though not from 0 (uncommitted rows start near 2^55)."""
     first, last = con.execute(f"SELECT min(rowid), max(rowid) FROM {table}").fetchall()[0]
     for start in range(0 if first is None else first, 0 if last is None else last + 1, size):
@@ -364,9 +361,9 @@ def _table_chunks(con: duckdb.DuckDBPyConnection, table: str, columns: str, wher
 
 
 def _insert_block_keys(con: duckdb.DuckDBPyConnection, table: str, chunks) -> None:
-    """Block keys of the papers of each chunk into `table`, computed on two threads: the
-    string and numpy work of a chunk runs mostly on one core (measured: 1.7x faster than one
-    thread at 1M listings); chunks are read and inserted by this thread (one connection)."""
+    """Block keys of the papers of each chunk into `table`, computed on two threads (the string
+    and numpy work of one chunk runs mostly on one core); chunks are read and inserted by this
+    thread (one connection). `python -m bench.profile` shows this time as "Python between"."""
     with ThreadPoolExecutor(max_workers=BLOCKING_THREADS) as pool:
         pending: deque = deque()
         for chunk in chunks:

@@ -67,7 +67,7 @@ class CleanListing(Lineage):
         strict = False  # list columns (authors, author_keys) are checked by the dtypes below
 
 
-class QuarantineRow(pa.DataFrameModel):
+class QuarantineRow(Lineage):
     """A rejected span. Line 0..0 is a file with no lines (an empty file)."""
 
     source_file_id: int
@@ -76,10 +76,6 @@ class QuarantineRow(pa.DataFrameModel):
     line_end: int = pa.Field(ge=0)
     reason: str = pa.Field(str_length={"min_value": 1})
     raw_text: str
-
-    @pa.dataframe_check(error="line_end before line_start")
-    def lines_ordered(cls, data) -> pl.LazyFrame:
-        return data.lazyframe.select(pl.col("line_end") >= pl.col("line_start"))
 
 
 def validate_or_quarantine(df: pl.DataFrame, model: type[pa.DataFrameModel]) -> tuple[pl.DataFrame, pl.DataFrame]:

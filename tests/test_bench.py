@@ -72,6 +72,7 @@ def test_harness_measures_all_pipelines_on_a_small_corpus(prefect_harness, tmp_p
     assert result["floor"]["scan"]["files"] == result["corpus"]["n_files"]
     assert result["floor"]["scan"]["lines"] == result["ours"]["warehouse_counts"]["n_lines"]
     assert result["noop"]["summary"]["n_files_new"] == 0
+    assert all(result[step]["correct"] is True for step in ("baseline", "ours", "noop", "incremental"))
     inc = result["incremental"]
     assert inc["warehouse_counts"]["n_listings"] == inc["answer"]["n_listings"] > N_LISTINGS
     # The children used this session's server, and Prefect's task records were found.
@@ -81,3 +82,10 @@ def test_harness_measures_all_pipelines_on_a_small_corpus(prefect_harness, tmp_p
     table = capsys.readouterr().out
     assert f"| {N_LISTINGS:,} |" in table and "floor: DuckDB read_csv line scan" in table
     assert not (work / f"{N_LISTINGS}-runs").exists(), "warehouses are removed unless --keep"
+
+    # The statement-level profile runs on the same corpus and loads the same listings.
+    from bench import profile
+
+    profile.main([str(work / f"{N_LISTINGS}"), "--min-seconds", "0"])
+    printed = capsys.readouterr().out
+    assert "stg_fullest" in printed and f"{N_LISTINGS:,} listings" in printed

@@ -14,6 +14,7 @@ import pytest
 
 from bench.corpus import default_realdata
 from eval import run as er
+from eval.inject import PAPER_KINDS
 from eval.metrics import cluster_scores
 
 REALDATA = default_realdata()
@@ -43,6 +44,7 @@ def test_harness_meets_the_targets_on_a_small_corpus(run_ingest, tmp_path: Path)
     failed = {k: v for k, v in result["targets"].items() if not v["met"]}
     assert not failed, er.markdown(result)
     assert result["twins"]["n"] > 100 and result["twins"]["kept_apart"] >= 0.99 * result["twins"]["n"]
+    assert set(result["variants_merged"]) == set(PAPER_KINDS)
     for kind, counts in result["variants_merged"].items():
         assert counts["merged"] >= 0.9 * counts["n"], (kind, counts)
     titles = result["titles"]

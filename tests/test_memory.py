@@ -44,7 +44,7 @@ def test_staging_in_the_open_transaction_keeps_no_copy(tmp_path):
     con.execute("SET memory_limit = '64MB'")
     con.execute("BEGIN TRANSACTION")
     frame = pl.DataFrame({"text": [hashlib.sha256(str(i).encode()).hexdigest() * 16 for i in range(20_000)]})
-    batch_bytes, n_batches = frame.estimated_size(), 12  # ~10 MB a batch
+    batch_bytes, n_batches = frame.estimated_size(), 12  # ~20 MB a batch
     write_frame(con, "CREATE TEMP TABLE staged AS SELECT * FROM frame", frame)
     before = psutil.Process().memory_info().rss
     for _ in range(n_batches):

@@ -128,7 +128,11 @@ def test_block_keys_are_stable_and_variants_share_a_block():
         "author_keys": [["marius henry"]] * 3 + [["someone else"]],
     })
     keys = resolve.block_keys(papers)
-    assert keys.equals(resolve.block_keys(papers))  # fixed seed and hashes: storable
+    # Stored keys must come out the same in every process and release: pinned values (bands 0
+    # and 19 of the MinHash, the prefix and suffix anchors) of the first paper.
+    pinned = keys.filter((pl.col("paper_key") == 1) & pl.col("band").is_in([0, 19, 20, 21])).sort("band")
+    assert pinned["bucket"].to_list() == [-8462950533576673361, 2160551540524328640, -813679331579136324,
+                                          7267837213402938974]
     assert keys["band"].n_unique() == resolve.NUM_BANDS + 2
     shared = keys.join(keys, on=["band", "bucket"]).filter(pl.col("paper_key") < pl.col("paper_key_right"))
     pairs = set(shared.select("paper_key", "paper_key_right").unique().iter_rows())
@@ -140,6 +144,7 @@ def test_block_keys_are_stable_and_variants_share_a_block():
 @pytest.mark.parametrize("kind", sorted(VARIANTS))
 def test_each_variant_kind_merges(kind):
     got = scored(pair(ABSTRACT, VARIANTS[kind]), pair(ABSTRACT, VARIANTS[kind], title_b=None)).to_dicts()
+    assert len(got) == 2
     for row in got:
         assert row["is_match"], row
         assert row["rule"] in {"abstract", "abstract_contained"}
@@ -314,6 +319,7 @@ def test_initials_take_the_full_name_seen_on_the_same_paper_even_when_ambiguous(
     assert warehouse.sql("SELECT count(*) FROM dim_author WHERE name_key = 'm hahn'")[0][0] == 0
 
 
+@pytest.mark.timeout(30)  # the bug looped through 2^55 empty ranges
 def test_table_chunks_cover_a_temp_table_made_in_the_open_transaction():
     """Row ids of rows made in an open transaction do not start at 0 (the first version of
     `_table_chunks` counted from 0 and looped through 2^62 empty ranges)."""

@@ -35,8 +35,8 @@ _per_thread = threading.local()
 
 
 def _hasher() -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB for this thread, kept: opening one costs ~11 ms, a quarter of the
-    time a parse task spent making ids."""
+    """An in-memory DuckDB for this thread, kept: a parse task makes ids several times per
+    batch, and opening a database for each is needless work on the parse path."""
     if not hasattr(_per_thread, "con"):
         _per_thread.con = duckdb.connect()
     return _per_thread.con

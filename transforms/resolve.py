@@ -62,8 +62,8 @@ WEIGHTS = {"text": 0.7, "authors": 0.15, "title": 0.15}
 @cache
 def _permutations() -> tuple[np.ndarray, np.ndarray]:
     """datasketch's own permutations (a_k odd, b_k), drawn once from the fixed seed. Imported
-    here, not at the top: datasketch pulls in scipy (0.9 s), which a run without new papers
-    never needs."""
+    here, not at the top: datasketch pulls in scipy (see `python -X importtime -c
+    "import datasketch"`), which a run without new papers never needs."""
     from datasketch import MinHash
 
     a, b = MinHash(num_perm=NUM_PERM, seed=MINHASH_SEED, scheme="affine32").permutations
@@ -128,9 +128,6 @@ def normalize_math_py(text: str) -> str:
 
 
 # ----------------------------------------------------------------------------- hashing
-_M64 = np.uint64(0xFFFFFFFFFFFFFFFF)
-
-
 def _fmix64(h: np.ndarray) -> np.ndarray:
     h = h ^ (h >> np.uint64(33))
     h = h * np.uint64(0xFF51AFD7ED558CCD)
@@ -198,8 +195,8 @@ def shingle_sets(texts: pl.Series) -> pl.Series:
 def minhash_signatures(texts: pl.Series) -> np.ndarray:
     """(n, NUM_PERM) uint32 MinHash of each text's word 3-shingles; the same values as
     datasketch `MinHash(num_perm=NUM_PERM, seed=MINHASH_SEED)` fed the same 32-bit hashes,
-    computed for all texts at once, one permutation at a time (a vector that stays in cache:
-    4x faster than the (shingles x permutations) matrix). Texts are match texts."""
+    computed for all texts at once, one permutation at a time (a vector that stays in cache,
+    not a shingles x permutations matrix). Texts are match texts."""
     n = texts.len()
     sig = np.full((n, NUM_PERM), np.iinfo(np.uint32).max, dtype=np.uint32)
     if n == 0:
@@ -406,10 +403,3 @@ def fuller_key(a: pl.Expr, b: pl.Expr) -> pl.Expr:
     la, lb = a.str.replace_all(" ", "").str.len_chars(), b.str.replace_all(" ", "").str.len_chars()
     wa, wb = a.str.count_matches(" "), b.str.count_matches(" ")
     return pl.when((la > lb) | ((la == lb) & (wa > wb)) | ((la == lb) & (wa == wb) & (a < b))).then(a).otherwise(b)
-
-
-__all__ = [
-    "DEFAULT_THRESHOLD", "NUM_BANDS", "NUM_PERM", "alias_rule", "assign_papers", "author_agreement",
-    "block_keys", "first_author_token", "fuller_key", "match_text", "minhash_signatures", "names_agree",
-    "normalize_math", "score_pairs", "stable_hash64",
-]

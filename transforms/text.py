@@ -24,9 +24,9 @@ def clean_text(expr: pl.Expr) -> pl.Expr:
 
 def _unicode_where_needed(text: pl.Series) -> pl.Series:
     """NFC, zero-width characters dropped and odd spaces made ASCII, on the non-ASCII rows only:
-    ASCII is NFC already and holds none of them but the tab. Most lines are ASCII, so this is
-    several times faster than three passes over the whole column (measured: 0.36 s vs 1.2 s per
-    64 MB of digest lines for the NFC alone)."""
+    ASCII is NFC already and holds none of them but the tab, and most lines are ASCII: three
+    passes over the whole column were most of the parse time (`python -m bench.profile` shows
+    parse + stage per corpus)."""
     plain = text.str.replace_all("\t", " ", literal=True)
     needs = (text.str.len_bytes() != text.str.len_chars()).fill_null(False)
     if not needs.any():
@@ -39,7 +39,7 @@ def _unicode_where_needed(text: pl.Series) -> pl.Series:
 def text_key(expr: pl.Expr) -> pl.Expr:
     """Exact-matching key of text that is clean_text()ed already (an abstract): NFC, no
     invisible characters, single spaces, and here case-folded. Punctuation is kept: stripping
-    it rewrites every space of a long abstract (0.45 s per 60 MB against 0.02 s), and texts
+    it rewrites every space of a long abstract (a regex pass over all text), and texts
     that differ in punctuation are near-duplicates, which the resolver (transforms/resolve.py)
     matches."""
     return expr.str.to_lowercase()

@@ -1,0 +1,107 @@
+"""Where a full load spends its time and memory, statement by statement, without Prefect.
+
+    .venv/bin/python -m bench.profile /tmp/digest-bench/1000000 [--batch-bytes N] [--memory-limit 600MB]
+
+Parses the corpus in batches on two threads (the flow's parse task, called directly), stages
+them, runs the merge with the resolver, checks and commits into a scratch warehouse, and
+prints: parse+stage time, the merge's SQL statements over --min-seconds (with peak RSS so far),
+the Python time between them (the resolver's blocking and scoring), and the commit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import psutil
+
+from flows import extract, load, resolve
+from flows.ingest import parse_batch
+
+MB = 1024 * 1024
+
+
+class PeakRss:
+    """Largest RSS of this process, sampled every 50 ms."""
+
+    def __init__(self) -> None:
+        self.peak, self._proc = 0, psutil.Process()
+        threading.Thread(target=self._sample, daemon=True).start()
+
+    def _sample(self) -> None:
+        while True:
+            self.peak = max(self.peak, self._proc.memory_info().rss)
+            time.sleep(0.05)
+
+
+class TimedConnection:
+    """A DuckDB connection that times every execute/sql call."""
+
+    def __init__(self, con, rss: PeakRss) -> None:
+        self._con, self._rss, self.log = con, rss, []
+
+    def __getattr__(self, name):
+        return getattr(self._con, name)
+
+    def execute(self, query, *args, **kwargs):
+        started = time.perf_counter()
+        result = self._con.execute(query, *args, **kwargs)
+        self.log.append((time.perf_counter() - started, " ".join(str(query).split()), self._rss.peak))
+        return result
+
+    def sql(self, query, *args, **kwargs):
+        started = time.perf_counter()
+        result = self._con.sql(query, *args, **kwargs)
+        self.log.append((time.perf_counter() - started, " ".join(str(query).split()), self._rss.peak))
+        return result
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("corpus", type=Path, help="a bench.corpus folder (listing/ and search/)")
+    ap.add_argument("--batch-bytes", type=int, default=16 * MB)
+    ap.add_argument("--memory-limit", default="600MB")
+    ap.add_argument("--min-seconds", type=float, default=0.3, help="statements shorter than this are not listed")
+    args = ap.parse_args(argv)
+    rss = PeakRss()
+    with tempfile.TemporaryDirectory() as tmp:
+        con = load.connect(Path(tmp) / "profile.duckdb")
+        con.execute("SET memory_limit = ?", [args.memory_limit])
+        con.execute("SET python_scan_all_frames = true")  # write_frame's frame, seen through the wrapper
+        timed = TimedConnection(con, rss)
+        loader = load.RunLoader(timed, "profile", resolver=resolve.resolve_entities)
+        loader.begin()
+        started = time.perf_counter()
+        _, found = extract.discover([args.corpus / "listing", args.corpus / "search"])
+        with ThreadPoolExecutor(2) as pool:
+            for batch in pool.map(parse_batch.fn, extract.plan_batches(found, args.batch_bytes)):
+                loader.stage(batch)
+                batch.release()
+        parsed = time.perf_counter()
+        print(f"parse + stage {parsed - started:6.1f} s   peak RSS {rss.peak / MB:,.0f} MB")
+        timed.log.clear()
+        stats = loader.merge(dt.datetime.now(dt.timezone.utc))
+        merged = time.perf_counter()
+        in_sql = sum(entry[0] for entry in timed.log)
+        print(f"merge         {merged - parsed:6.1f} s   peak RSS {rss.peak / MB:,.0f} MB   "
+              f"(SQL {in_sql:.1f} s; Python and reads between: {merged - parsed - in_sql:.1f} s)")
+        for seconds, query, peak in timed.log:
+            if seconds >= args.min_seconds:
+                print(f"  {seconds:6.2f} s  {peak / MB:6,.0f} MB  {query[:110]}")
+        loader.check()
+        checked = time.perf_counter()
+        loader.commit()
+        con.execute("CHECKPOINT")
+        print(f"checks        {checked - merged:6.1f} s")
+        print(f"commit        {time.perf_counter() - checked:6.1f} s   peak RSS {rss.peak / MB:,.0f} MB")
+        print(f"{stats.n_listings:,} listings, {stats.n_papers:,} papers, {stats.n_authors:,} authors")
+        con.close()
+
+
+if __name__ == "__main__":
+    main()
