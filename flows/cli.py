@@ -66,8 +66,14 @@ def ingest(
     Example: digest ingest ~/digests --warehouse papers.duckdb
     """
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "INFO" if verbose else "CRITICAL")
+    from flows import prefect_server
+
+    server = prefect_server.start_early()  # starts while the imports below run
     from flows import progress
     from flows.ingest import configured_ingest
+
+    if server:
+        server.adopt()
 
     settings = Settings()
     target = warehouse or settings.warehouse

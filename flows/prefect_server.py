@@ -1,0 +1,100 @@
+"""Prefect's temporary API server, started before this process loads the pipeline.
+
+With no API configured, Prefect starts a temporary server when the first flow runs: it first
+imports the server's code in this process (~2 s), then starts the server's own process and
+waits while that process imports the same code (~5 s), all after our own imports (~3 s).
+`digest ingest` instead starts that same server process (the command Prefect runs) first, so
+it starts while this process imports, and this process never imports the server.
+A configured server (PREFECT_API_URL in the environment, a profile or prefect.toml) is used
+as before, and the early one is stopped unused.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from importlib.util import find_spec
+from pathlib import Path
+
+# What Prefect's SubprocessASGIServer sets for its temporary server: no UI, no services.
+_SERVER_ENV = {"PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+@dataclass
+class EarlyServer:
+    process: subprocess.Popen
+    api_url: str
+
+    def adopt(self) -> None:
+        """Point Prefect at this server, unless another one is configured; wait until it answers."""
+        from prefect.context import refresh_global_settings_context
+        from prefect.settings import get_current_settings
+
+        settings = get_current_settings()
+        if settings.api.url or not settings.server.ephemeral.enabled:
+            self.stop()
+            return
+        os.environ["PREFECT_API_URL"] = self.api_url
+        refresh_global_settings_context()  # Prefect read its settings at import
+        if not self._answers_within(settings.server.ephemeral.startup_timeout_seconds):
+            # It could not start (its port taken meanwhile?): Prefect starts its own, as usual.
+            self.stop()
+            del os.environ["PREFECT_API_URL"]
+            refresh_global_settings_context()
+
+    def _answers_within(self, timeout_s: float) -> bool:
+        import httpx
+
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline and self.process.poll() is None:
+            try:
+                if httpx.get(f"{self.api_url}/health", timeout=2).status_code == 200:
+                    return True
+            except httpx.TransportError:
+                pass
+            time.sleep(0.05)
+        return False
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+def start_early() -> EarlyServer | None:
+    """Start the server process now, or None when Prefect would not start one (an API URL is
+    set in the environment, or temporary servers are turned off)."""
+    if os.environ.get("PREFECT_API_URL") or os.environ.get(
+            "PREFECT_SERVER_ALLOW_EPHEMERAL_MODE", "true").lower() in _FALSE:
+        return None
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "--app-dir", str(_prefect_parent()), "--factory",
+         "prefect.server.api.server:create_app", "--host", "127.0.0.1", "--port", str(port),
+         "--log-level", "error", "--lifespan", "on"],
+        env={**os.environ, **_SERVER_ENV},
+        stdout=subprocess.DEVNULL,
+    )
+    server = EarlyServer(process, f"http://127.0.0.1:{port}/api")
+    atexit.register(server.stop)
+    return server
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _prefect_parent() -> Path:
+    """The folder holding the prefect package, found without importing it (that is the cost)."""
+    return Path(find_spec("prefect").origin).parent.parent

@@ -1,0 +1,95 @@
+"""flows/prefect_server.py: `digest ingest` starts Prefect's temporary server before its
+imports, uses it only when no server is configured, and stops it at exit.
+
+Each case runs in its own Python process: the module points Prefect's process-wide settings at
+the server, which must not leak into the other tests' harness.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLES = REPO / "data" / "samples"
+
+
+def _python(script: str, tmp_path: Path, **env: str) -> dict:
+    """Run `script` in a fresh interpreter with its own PREFECT_HOME; it prints one JSON line."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "DIGEST_"))}
+    base.update({"PREFECT_HOME": str(tmp_path / "prefect"), "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+                 "DO_NOT_TRACK": "1", "PREFECT_LOGGING_LEVEL": "CRITICAL",
+                 "PREFECT_PROFILES_PATH": str(tmp_path / "profiles.toml"), **env})
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], cwd=tmp_path, env=base,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_ingest_runs_on_the_early_server_without_importing_the_server_here(tmp_path):
+    out = _python(f"""
+        import json, os, sys
+        from pathlib import Path
+        from flows import prefect_server
+        server = prefect_server.start_early()
+        from flows.ingest import ingest
+        server.adopt()
+        summary = ingest(paths=[Path({str(SAMPLES)!r})], warehouse=Path("w.duckdb"))
+        print(json.dumps({{"pid": server.process.pid, "ours": server.api_url,
+                          "used": os.environ.get("PREFECT_API_URL"), "n_listings": summary["n_listings"],
+                          "server_code_here": "prefect.server.api.server" in sys.modules}}))
+    """, tmp_path)
+    assert out["used"] == out["ours"]
+    assert out["n_listings"] > 0
+    # Prefect's own temporary server would have imported the server code into this process.
+    assert not out["server_code_here"]
+    assert not _alive(out["pid"]), "the server process outlived the command"
+
+
+def test_a_server_configured_in_a_profile_wins(tmp_path):
+    (tmp_path / "profiles.toml").write_text(
+        'active = "team"\n[profiles.team]\nPREFECT_API_URL = "http://127.0.0.1:9/api"\n')
+    out = _python("""
+        import json, os
+        from flows import prefect_server
+        server = prefect_server.start_early()
+        server.adopt()
+        from prefect.settings import get_current_settings
+        print(json.dumps({"stopped": server.process.poll() is not None,
+                          "url": get_current_settings().api.url}))
+    """, tmp_path)
+    assert out == {"stopped": True, "url": "http://127.0.0.1:9/api"}
+
+
+def test_no_early_server_when_the_environment_names_one_or_forbids_it(tmp_path):
+    script = """
+        import json
+        from flows import prefect_server
+        print(json.dumps({"started": prefect_server.start_early() is not None}))
+    """
+    assert _python(script, tmp_path, PREFECT_API_URL="http://127.0.0.1:9/api") == {"started": False}
+    assert _python(script, tmp_path, PREFECT_SERVER_ALLOW_EPHEMERAL_MODE="false") == {"started": False}
+
+
+def test_a_server_that_cannot_start_leaves_prefect_to_start_its_own(tmp_path):
+    out = _python("""
+        import json, os, subprocess, sys
+        from flows.prefect_server import EarlyServer
+        dead = subprocess.Popen([sys.executable, "-c", "raise SystemExit(3)"])  # uvicorn: port taken
+        EarlyServer(dead, "http://127.0.0.1:9/api").adopt()
+        from prefect.settings import get_current_settings
+        print(json.dumps({"env": os.environ.get("PREFECT_API_URL"), "url": get_current_settings().api.url}))
+    """, tmp_path)
+    assert out == {"env": None, "url": None}
