@@ -52,16 +52,28 @@ def fold_key(expr: pl.Expr) -> pl.Expr:
     "Re\u0301mi  Munos" all give "remi munos".
     """
     return (
-        expr.str.replace_all(ZERO_WIDTH, "")
-        .str.normalize("NFKD")
-        .str.replace_all(r"\p{M}", "")
+        expr.map_batches(_fold_letters_where_needed, return_dtype=pl.String, is_elementwise=True)
         .str.to_lowercase()
-        .str.replace_many(_FOLD_FROM, _FOLD_TO)
         # Two passes beat one `[^\p{L}\p{N}]+`: most gaps are single spaces, left untouched.
         .str.replace_all(r"[^\p{L}\p{N} ]+", " ")
         .str.replace_all(r" {2,}", " ")
         .str.strip_chars()
     )
+
+
+def _fold_letters_where_needed(text: pl.Series) -> pl.Series:
+    """Zero-width characters dropped, accents removed (NFKD, then no marks), letters NFKD keeps
+    whole spelled out, on the non-ASCII rows only: ASCII holds none of them, and NFKD over
+    every abstract was half of the resolver's text folding."""
+    needs = (text.str.len_bytes() != text.str.len_chars()).fill_null(False)
+    if not needs.any():
+        return text
+    rows = needs.arg_true()
+    folded = (
+        text.gather(rows).str.replace_all(ZERO_WIDTH, "").str.normalize("NFKD").str.replace_all(r"\p{M}", "")
+        .str.to_lowercase().str.replace_many(_FOLD_FROM, _FOLD_TO)
+    )
+    return text.clone().scatter(rows, folded)
 
 
 def is_blank(expr: pl.Expr) -> pl.Expr:
