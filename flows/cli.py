@@ -11,6 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from flows.analytics_cli import WarehouseOpt
 from flows.settings import Settings, apply_prefect_defaults
 
 apply_prefect_defaults()
@@ -39,7 +40,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-WarehouseOpt = Annotated[Optional[Path], typer.Option("--warehouse", "-w", help="DuckDB file (default: DIGEST_WAREHOUSE or data/warehouse.duckdb).")]
 
 
 class OutputFormat(str, Enum):

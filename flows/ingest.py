@@ -188,7 +188,7 @@ def _totals(warehouse: Path) -> tuple[int, int]:
     if not warehouse.exists():
         return 0, 0
     with load.connect(warehouse, read_only=True) as con:
-        return tuple(con.execute("SELECT (SELECT count(*) FROM dim_paper), (SELECT count(*) FROM dim_author)").fetchall()[0])
+        return load.totals(con)
 
 
 def _stage_batches(loader: load.RunLoader, batches: list[list[extract.FoundFile]], in_flight: int) -> dict:

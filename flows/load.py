@@ -172,7 +172,12 @@ class RunLoader:
         return self.con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
 
     def _totals(self) -> tuple[int, int]:
-        return self._count("dim_paper"), self._count("dim_author")
+        return totals(self.con)
+
+
+def totals(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:
+    """Papers and authors in the warehouse."""
+    return con.execute("SELECT (SELECT count(*) FROM dim_paper), (SELECT count(*) FROM dim_author)").fetchall()[0]
 
 
 def record_run(con: duckdb.DuckDBPyConnection, run_id: str, started_at: dt.datetime, status: str,
