@@ -1,17 +1,20 @@
 """Where a full load spends its time and memory, statement by statement, without Prefect.
 
     .venv/bin/python -m bench.profile /tmp/digest-bench/1000000 [--batch-bytes N] [--memory-limit 600MB]
+    .venv/bin/python -m bench.profile /tmp/digest-bench/10000-seed1 --onto W.duckdb   # a daily run onto W
 
 Parses the corpus in batches on two threads (the flow's parse task, called directly), stages
 them, runs the merge with the resolver, checks and commits into a scratch warehouse, and
 prints: parse+stage time, the merge's SQL statements over --min-seconds (with peak RSS so far),
-the Python time between them (the resolver's blocking and scoring), and the commit.
+the Python time between them (the resolver's blocking and scoring), and the commit. With --onto,
+the load goes onto a copy of that warehouse: the incremental case.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import shutil
 import tempfile
 import threading
 import time
@@ -67,10 +70,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--batch-bytes", type=int, default=16 * MB)
     ap.add_argument("--memory-limit", default="600MB")
     ap.add_argument("--min-seconds", type=float, default=0.3, help="statements shorter than this are not listed")
+    ap.add_argument("--onto", type=Path, help="load onto a copy of this warehouse (the incremental case)")
     args = ap.parse_args(argv)
     rss = PeakRss()
     with tempfile.TemporaryDirectory() as tmp:
-        con = load.connect(Path(tmp) / "profile.duckdb")
+        target = Path(tmp) / "profile.duckdb"
+        if args.onto:
+            shutil.copyfile(args.onto, target)
+        con = load.connect(target)
         con.execute("SET memory_limit = ?", [args.memory_limit])
         con.execute("SET python_scan_all_frames = true")  # write_frame's frame, seen through the wrapper
         timed = TimedConnection(con, rss)
