@@ -11,7 +11,10 @@ For each corpus size, in one run:
 3. **baseline**: the plain-Python pipeline (``bench.baseline``), its counts checked;
 4. **ours**: ``digest ingest <corpus>/listing <corpus>/search --warehouse W --json``, then the
    same command again (no new files), ``digest ingest`` on an empty folder (Prefect's fixed
-   cost), and a run adding 1 % new files (a second corpus with another seed) to a copy of W.
+   cost), and a run adding 1 % new files (a second corpus with another seed) to a copy of W;
+5. **write floor**: DuckDB writing W's finished tables from memory into a new file
+   (``bench.write_floor``). With Prefect's fixed cost and the floor, it bounds from below what
+   any pipeline run through ``digest ingest`` into these tables can take (``lower_bound``).
 
 Every pipeline runs in a fresh process. Wall time is measured around the process; peak RSS is
 the largest sum over the process tree (the CLI and Prefect's temporary server), sampled every
@@ -230,6 +233,14 @@ def run_floor(corpus: Path, timeout: float, repeats: int = FLOOR_REPEATS) -> dic
     return {**best.facts(), "all_wall_s": [round(r.wall_s, 3) for r in runs], "scan": best.json}
 
 
+def run_write_floor(warehouse: Path, out: Path, timeout: float) -> dict:
+    m = run_measured([sys.executable, "-m", "bench.write_floor", str(warehouse), str(out)], timeout)
+    out.unlink(missing_ok=True)
+    if m.returncode != 0 or m.json is None:
+        raise RuntimeError(f"write floor failed: {m.stderr.strip()[-500:]}")
+    return {**m.facts(), **m.json}
+
+
 def run_baseline(corpus: Path, warehouse: Path, timeout: float, answer: dict) -> dict:
     m = run_measured([sys.executable, "-m", "bench.baseline", *corpus_dirs(corpus), "--warehouse", str(warehouse)],
                      timeout)
@@ -378,6 +389,8 @@ def bench_size(n: int, args: argparse.Namespace, env: dict) -> dict:
     empty_dir.mkdir()
     empty = run_ours(digest, [str(empty_dir)], runs / "empty.duckdb", args.timeout, env)
     imports = import_probe(args.timeout)
+    log(f"[{n:,}] write floor")
+    write_floor = run_write_floor(warehouse, runs / "write_floor.duckdb", args.timeout)
 
     n_small = max(1, round(n * INCREMENTAL_SHARE))
     log(f"[{n:,}] ours: +{n_small:,} listings (1%) on a copy of the warehouse")
@@ -389,6 +402,8 @@ def bench_size(n: int, args: argparse.Namespace, env: dict) -> dict:
 
     result = assemble(n, corpus, summary, generation, answer, floor, baseline, ours, noop, empty, imports,
                       incremental, inc_answer, small_summary, small_generation)
+    result["write_floor"] = write_floor
+    result["lower_bound"] = lower_bound(result)
     result["machine"]["digest_command"] = digest
     result["machine"]["loadavg_before"] = [round(x, 2) for x in load_before]
     result["machine"]["loadavg_after"] = [round(x, 2) for x in os.getloadavg()]
@@ -474,6 +489,21 @@ def assemble(n, corpus, summary, generation, answer, floor, baseline, ours, noop
             "baseline_speedup_cpu": (round(baseline["cpu_s"] / ours["cpu_s"], 2)
                                      if baseline_wall and ours.get("cpu_s") else None),
         },
+    }
+
+
+def lower_bound(r: dict) -> dict:
+    """The least any pipeline run through `digest ingest` into these tables can take: Prefect's
+    fixed cost (an empty run), reading every line (the floor), writing the tables (the write
+    floor); and what that leaves for everything else within the targets."""
+    fixed, read, write = r["prefect"]["fixed_overhead_s"], r["floor"]["wall_s"], r["write_floor"]["seconds"]
+    wall = round(fixed + read + write, 3)
+    base = None if r["baseline"]["timed_out"] else r["baseline"]["wall_s"]
+    return {
+        "wall_s": wall,
+        "vs_floor": round(wall / read, 2),
+        "left_within_8x_floor_s": round(TARGET_FLOOR_RATIO * read - wall, 3),
+        "left_within_5x_baseline_s": round(base / TARGET_BASELINE_SPEEDUP - wall, 3) if base else None,
     }
 
 
@@ -650,6 +680,15 @@ def detail_table(r: dict) -> str:
         "",
         f"Stages of the full run (s): {stages}.",
     ]
+    if r.get("lower_bound"):
+        lb, wf = r["lower_bound"], r["write_floor"]
+        lines.append(
+            f"Write floor: DuckDB writes the finished tables ({wf['n_rows']:,} rows) in {wf['seconds']:.2f} s. "
+            f"Lower bound through `digest ingest`: Prefect's fixed cost {r['prefect']['fixed_overhead_s']:.2f} s + "
+            f"floor {floor['wall_s']:.2f} s + write floor {wf['seconds']:.2f} s = {lb['wall_s']:.2f} s = {lb['vs_floor']}× "
+            f"the floor; left for parsing, cleaning and resolving within 8× the floor: {lb['left_within_8x_floor_s']:+.2f} s, "
+            f"within 5× faster than the baseline: "
+            f"{'n/a' if lb['left_within_5x_baseline_s'] is None else format(lb['left_within_5x_baseline_s'], '+.2f')} s.")
     if r.get("targets"):
         met = lambda t: "met" if t["met"] else ("n/a" if t["met"] is None else "MISSED")  # noqa: E731
         lines.append("Targets: " + "; ".join(f"{k} {met(t)} ({_value(t['value'])})" for k, t in r["targets"].items()) + ".")

@@ -42,6 +42,7 @@ REQUIRED = [
     "ratios.vs_floor_wall", "ratios.vs_floor_flow", "ratios.baseline_speedup_wall", "ratios.baseline_speedup_flow",
     "targets.within_8x_floor_wall.met", "targets.5x_faster_than_baseline_wall.met",
     "targets.peak_rss_under_2gib.met", "targets.noop_under_3s_plus_prefect_start.met", "targets.counts_exact.met",
+    "write_floor.seconds", "write_floor.n_rows", "lower_bound.wall_s", "lower_bound.left_within_8x_floor_s",
 ]
 
 
@@ -81,6 +82,10 @@ def test_harness_measures_all_pipelines_on_a_small_corpus(prefect_harness, tmp_p
 
     table = capsys.readouterr().out
     assert f"| {N_LISTINGS:,} |" in table and "floor: DuckDB read_csv line scan" in table
+    assert "Write floor: DuckDB writes the finished tables" in table
+    lb = result["lower_bound"]
+    assert lb["wall_s"] == pytest.approx(
+        result["prefect"]["fixed_overhead_s"] + result["floor"]["wall_s"] + result["write_floor"]["seconds"], abs=0.01)
     assert not (work / f"{N_LISTINGS}-runs").exists(), "warehouses are removed unless --keep"
 
     # The statement-level profile runs on the same corpus and loads the same listings.
@@ -89,3 +94,19 @@ def test_harness_measures_all_pipelines_on_a_small_corpus(prefect_harness, tmp_p
     profile.main([str(work / f"{N_LISTINGS}"), "--min-seconds", "0"])
     printed = capsys.readouterr().out
     assert "stg_fullest" in printed and f"{N_LISTINGS:,} listings" in printed
+
+
+def test_write_floor_copies_every_row_of_every_table(seeds_warehouse, tmp_path):
+    import duckdb
+
+    from bench.write_floor import write_tables
+
+    warehouse, _ = seeds_warehouse
+    written = write_tables(warehouse, tmp_path / "copy.duckdb")
+    with duckdb.connect(str(warehouse), read_only=True) as src, duckdb.connect(str(tmp_path / "copy.duckdb")) as dst:
+        tables = [t for (t,) in src.execute(
+            "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' ORDER BY 1").fetchall()]
+        counts = {t: src.execute(f'SELECT count(*) FROM "{t}"').fetchall()[0][0] for t in tables}
+        assert {t: dst.execute(f'SELECT count(*) FROM "{t}"').fetchall()[0][0] for t in tables} == counts
+    assert written["n_tables"] == len(tables) and written["n_rows"] == sum(counts.values()) > 0
+    assert written["seconds"] > 0
