@@ -41,7 +41,6 @@ app = typer.Typer(
 )
 
 
-
 class OutputFormat(str, Enum):
     table = "table"
     csv = "csv"
@@ -68,14 +67,14 @@ def ingest(
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "INFO" if verbose else "CRITICAL")
     from flows import prefect_server
 
-    server = prefect_server.start_early()  # starts while the imports below run
+    settings = Settings()
+    # Starts while the imports below run. Not for Dask workers on other hosts: they could not
+    # reach a server on this host's loopback address (Prefect sends them its settings).
+    remote_workers = settings.task_runner == "dask" and settings.dask_address
+    server = None if remote_workers else prefect_server.start_early()
     from flows import progress
     from flows.ingest import configured_ingest
 
-    if server:
-        server.adopt()
-
-    settings = Settings()
     target = warehouse or settings.warehouse
     sources = paths or [settings.samples]
     # A bar in a terminal; plain progress lines in logs and pipes.
@@ -83,6 +82,8 @@ def ingest(
     if bar:
         progress.subscribe(bar[1])
     try:
+        if server:
+            server.adopt()
         summary = configured_ingest(settings)(paths=sources, warehouse=target,
                                               batch_bytes=batch_mb * 1024 * 1024 if batch_mb else None)
     except Exception as err:  # noqa: BLE001 - one clear line, trace on demand

@@ -3,16 +3,19 @@
 With no API configured, Prefect starts a temporary server when the first flow runs: it first
 imports the server's code in this process (~2 s), then starts the server's own process and
 waits while that process imports the same code (~5 s), all after our own imports (~3 s).
-`digest ingest` instead starts that same server process (the command Prefect runs) first, so
-it starts while this process imports, and this process never imports the server.
-A configured server (PREFECT_API_URL in the environment, a profile or prefect.toml) is used
-as before, and the early one is stopped unused.
+`digest ingest` instead starts that server process first (the uvicorn command and settings
+Prefect uses, its output to /dev/null instead of ours), so it starts while this process
+imports, and this process never imports the server. A configured server (PREFECT_API_URL in
+the environment, a profile or prefect.toml) is used as before, and the early one is stopped.
+The server ends with this process: at exit, on SIGTERM, and (Linux) if this process is killed.
 """
 
 from __future__ import annotations
 
 import atexit
+import ctypes
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -23,7 +26,10 @@ from pathlib import Path
 
 # What Prefect's SubprocessASGIServer sets for its temporary server: no UI, no services.
 _SERVER_ENV = {"PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1", "PREFECT__SERVER_FINAL": "1"}
+# Either name turns temporary servers off (the second is the older alias).
+_EPHEMERAL_SWITCHES = ("PREFECT_SERVER_EPHEMERAL_ENABLED", "PREFECT_SERVER_ALLOW_EPHEMERAL_MODE")
 _FALSE = {"0", "false", "no", "off"}
+_PR_SET_PDEATHSIG = 1
 
 
 @dataclass
@@ -49,13 +55,16 @@ class EarlyServer:
             refresh_global_settings_context()
 
     def _answers_within(self, timeout_s: float) -> bool:
+        """True once /health answers while our process still runs (an answer from another
+        server that took the port would come with our process gone: it could not bind)."""
         import httpx
 
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline and self.process.poll() is None:
             try:
                 if httpx.get(f"{self.api_url}/health", timeout=2).status_code == 200:
-                    return True
+                    time.sleep(0.05)  # a failed bind ends uvicorn at once
+                    return self.process.poll() is None
             except httpx.TransportError:
                 pass
             time.sleep(0.05)
@@ -68,13 +77,14 @@ class EarlyServer:
                 self.process.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+                self.process.wait()
 
 
 def start_early() -> EarlyServer | None:
-    """Start the server process now, or None when Prefect would not start one (an API URL is
-    set in the environment, or temporary servers are turned off)."""
-    if os.environ.get("PREFECT_API_URL") or os.environ.get(
-            "PREFECT_SERVER_ALLOW_EPHEMERAL_MODE", "true").lower() in _FALSE:
+    """Start the server process now, or None when Prefect would not start one: an API URL or
+    Prefect's own settings are already known, or temporary servers are turned off."""
+    if os.environ.get("PREFECT_API_URL") or "prefect" in sys.modules or any(
+            os.environ.get(name, "true").lower() in _FALSE for name in _EPHEMERAL_SWITCHES):
         return None
     port = _free_port()
     process = subprocess.Popen(
@@ -82,11 +92,24 @@ def start_early() -> EarlyServer | None:
          "prefect.server.api.server:create_app", "--host", "127.0.0.1", "--port", str(port),
          "--log-level", "error", "--lifespan", "on"],
         env={**os.environ, **_SERVER_ENV},
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,  # `digest ingest --json` owns stdout
+        preexec_fn=_end_with_parent if sys.platform == "linux" else None,
     )
     server = EarlyServer(process, f"http://127.0.0.1:{port}/api")
     atexit.register(server.stop)
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _exit_on_sigterm)  # so atexit runs; Prefect's own handler nests
     return server
+
+
+def _exit_on_sigterm(signum, frame) -> None:
+    sys.exit(128 + signum)
+
+
+def _end_with_parent() -> None:
+    """In the server's process, before it runs: SIGTERM when the process that started it dies,
+    even by SIGKILL, when no atexit runs."""
+    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def _free_port() -> int:

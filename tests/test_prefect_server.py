@@ -9,25 +9,57 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
+
+import psutil
+import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLES = REPO / "data" / "samples"
+DIGEST = Path(sys.executable).parent / "digest"
+
+
+def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """This environment without Prefect or digest settings, with a PREFECT_HOME of its own."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "DIGEST_"))}
+    env.update({"PREFECT_HOME": str(tmp_path / "prefect"), "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+                "DO_NOT_TRACK": "1", "PREFECT_LOGGING_LEVEL": "CRITICAL",
+                "PREFECT_PROFILES_PATH": str(tmp_path / "profiles.toml"), **extra})
+    return env
 
 
 def _python(script: str, tmp_path: Path, **env: str) -> dict:
-    """Run `script` in a fresh interpreter with its own PREFECT_HOME; it prints one JSON line."""
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_", "DIGEST_"))}
-    base.update({"PREFECT_HOME": str(tmp_path / "prefect"), "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
-                 "DO_NOT_TRACK": "1", "PREFECT_LOGGING_LEVEL": "CRITICAL",
-                 "PREFECT_PROFILES_PATH": str(tmp_path / "profiles.toml"), **env})
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], cwd=tmp_path, env=base,
+    """Run `script` in a fresh interpreter (see _env); it prints one JSON line."""
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], cwd=tmp_path, env=_env(tmp_path, **env),
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _servers_of(tmp_path: Path) -> list[psutil.Process]:
+    """Prefect server processes running with the PREFECT_HOME of _env(tmp_path)."""
+    home, found = str(tmp_path / "prefect"), []
+    for proc in psutil.process_iter(["cmdline"]):
+        try:
+            if "prefect.server.api.server:create_app" in proc.info["cmdline"] and proc.environ().get("PREFECT_HOME") == home:
+                found.append(proc)
+        except (psutil.NoSuchProcess, psutil.AccessDenied, TypeError):
+            pass
+    return found
+
+
+def _until(condition, timeout_s: float) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False
 
 
 def _alive(pid: int) -> bool:
@@ -84,12 +116,43 @@ def test_no_early_server_when_the_environment_names_one_or_forbids_it(tmp_path):
 
 
 def test_a_server_that_cannot_start_leaves_prefect_to_start_its_own(tmp_path):
-    out = _python("""
+    out = _python(f"""
         import json, os, subprocess, sys
+        from pathlib import Path
         from flows.prefect_server import EarlyServer
         dead = subprocess.Popen([sys.executable, "-c", "raise SystemExit(3)"])  # uvicorn: port taken
         EarlyServer(dead, "http://127.0.0.1:9/api").adopt()
         from prefect.settings import get_current_settings
-        print(json.dumps({"env": os.environ.get("PREFECT_API_URL"), "url": get_current_settings().api.url}))
+        before = {{"env": os.environ.get("PREFECT_API_URL"), "url": get_current_settings().api.url}}
+        from flows.ingest import ingest
+        summary = ingest(paths=[Path({str(SAMPLES)!r})], warehouse=Path("w.duckdb"))
+        print(json.dumps({{**before, "n_listings": summary["n_listings"],
+                          "prefects_own": "prefect.server.api.server" in sys.modules}}))
     """, tmp_path)
-    assert out == {"env": None, "url": None}
+    assert out["env"] is None and out["url"] is None
+    assert out["n_listings"] > 0 and out["prefects_own"]
+
+
+def test_digest_ingest_leaves_no_server_behind(tmp_path):
+    done = subprocess.run([str(DIGEST), "ingest", str(SAMPLES), "--warehouse", str(tmp_path / "w.duckdb"), "--json"],
+                          env=_env(tmp_path), cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout)["n_listings"] > 0  # stdout is the summary only: the server writes none
+    assert _until(lambda: not _servers_of(tmp_path), 10)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm", "sigkill"])
+def test_the_server_ends_with_a_killed_command(tmp_path, sig):
+    """Killed while it imports (before Prefect has a handler of its own), or by SIGKILL (no
+    atexit at all): the server must not outlive it."""
+    command = subprocess.Popen([str(DIGEST), "ingest", str(SAMPLES), "--warehouse", str(tmp_path / "w.duckdb")],
+                               env=_env(tmp_path), cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert _until(lambda: _servers_of(tmp_path), 60), "no early server was started"
+        command.send_signal(sig)
+        command.wait(timeout=30)
+        assert _until(lambda: not _servers_of(tmp_path), 15), "the server outlived the command"
+    finally:
+        command.kill()
+        for proc in _servers_of(tmp_path):
+            proc.kill()
