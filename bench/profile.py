@@ -77,6 +77,8 @@ def main(argv: list[str] | None = None) -> None:
         target = Path(tmp) / "profile.duckdb"
         if args.onto:
             shutil.copyfile(args.onto, target)
+            if args.onto.with_name(args.onto.name + ".wal").exists():  # not checkpointed yet
+                shutil.copyfile(args.onto.with_name(args.onto.name + ".wal"), target.with_name(target.name + ".wal"))
         con = load.connect(target)
         con.execute("SET memory_limit = ?", [args.memory_limit])
         con.execute("SET python_scan_all_frames = true")  # write_frame's frame, seen through the wrapper

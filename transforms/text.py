@@ -71,7 +71,7 @@ def _fold_letters_where_needed(text: pl.Series) -> pl.Series:
     rows = needs.arg_true()
     folded = (
         text.gather(rows).str.replace_all(ZERO_WIDTH, "").str.normalize("NFKD").str.replace_all(r"\p{M}", "")
-        .str.to_lowercase().str.replace_many(_FOLD_FROM, _FOLD_TO)
+        .str.to_lowercase().str.replace_many(_FOLD_FROM, _FOLD_TO)  # lowercase first: "Ø" → "ø" → "o"
     )
     return text.clone().scatter(rows, folded)
 
