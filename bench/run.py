@@ -745,7 +745,11 @@ def main(argv: list[str] | None = None) -> int:
     env = child_env()
     results: dict[int, dict] = {}
     for n in sorted(set(args.listings or [100_000])):
-        results[n] = bench_size(n, args, env)
+        try:
+            results[n] = bench_size(n, args, env)
+        except RuntimeError as err:  # a step failed (no real data, a crashed run): say which, no trace
+            print(f"error: {err}", file=sys.stderr)
+            return 2
     add_scaling(results, args.out)
     args.out.mkdir(parents=True, exist_ok=True)
     for n, r in results.items():

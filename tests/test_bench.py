@@ -116,3 +116,11 @@ def test_write_floor_copies_every_row_of_every_table(seeds_warehouse, tmp_path):
         assert {t: dst.execute(f'SELECT count(*) FROM "{t}"').fetchall()[0][0] for t in tables} == counts
     assert written["n_tables"] == len(tables) and written["n_rows"] == sum(counts.values()) > 0
     assert written["seconds"] >= 0 and written["bytes"] > 0
+
+
+def test_a_failed_step_is_one_clear_line_and_exit_2(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("DIGEST_REALDATA", str(tmp_path / "nowhere"))
+    code = bench_run.main(["--listings", "100", "--out", str(tmp_path / "out"), "--work", str(tmp_path / "work")])
+    assert code == 2
+    assert "error: corpus generation failed" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
