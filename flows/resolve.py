@@ -75,6 +75,12 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, threshold: float = r
 def _backfill_signatures(con: duckdb.DuckDBPyConnection) -> None:
     """Papers stored before signatures existed get them once (keyed by their paper_id, which
     is one of their keys), so later runs can match against them."""
+    # Every key is signed in a warehouse loaded by this resolver only: then two counts say there
+    # is nothing to backfill, without the anti-join below over every paper (0.26 s at 1M listings).
+    n_keys, n_signed = con.execute("SELECT (SELECT count(*) FROM paper_key_map), "
+                                   "(SELECT count(DISTINCT paper_key) FROM paper_signature WHERE band = 0)").fetchall()[0]
+    if n_signed >= n_keys:
+        return
     # Every signed paper has a band-0 key: look at those only (one row per paper, not 22).
     missing = ("SELECT paper_id AS paper_key, abstract, author_keys FROM dim_paper WHERE paper_id NOT IN "
                "(SELECT m.paper_id FROM paper_signature s JOIN paper_key_map m USING (paper_key) WHERE s.band = 0)")

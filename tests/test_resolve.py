@@ -200,7 +200,7 @@ class Warehouse:
     def __init__(self, path: Path):
         self.path, self.n_files = path, 0
 
-    def ingest(self, texts: list[str]) -> load.RunStats:
+    def ingest(self, texts: list[str], resolver=partial(resolve_entities, threshold=0.8)) -> load.RunStats:
         sources = []
         for text in texts:
             self.n_files += 1
@@ -210,7 +210,7 @@ class Warehouse:
             path=pl.Series([s.path for s in sources]), sha256=pl.Series([f"{s.source_file_id:064d}" for s in sources]),
             size_bytes=pl.Series([len(s.data) for s in sources], dtype=pl.Int64), mtime_ns=pl.lit(0, pl.Int64))
         con = load.connect(self.path)
-        loader = load.RunLoader(con, f"run{self.n_files}", resolver=partial(resolve_entities, threshold=0.8))
+        loader = load.RunLoader(con, f"run{self.n_files}", resolver=resolver)
         try:
             loader.begin()
             loader.stage(batch)
@@ -254,6 +254,24 @@ def test_incremental_variants_join_the_stored_paper_and_ids_stay(warehouse):
     kept_apart = warehouse.sql("SELECT paper_id, matched_key, rule FROM paper_match WHERE NOT is_merge")
     assert kept_apart and {r for *_, r in kept_apart} == {"below_threshold"}
     assert all(sibling[0] in (paper, matched) for paper, matched, _ in kept_apart)  # only the sibling kept apart
+
+
+def test_papers_stored_without_signatures_are_signed_once_and_then_matched(warehouse):
+    """A warehouse loaded by the exact resolver (or before signatures existed) has papers with
+    no block keys: the next run signs them, so its near-duplicates still find them."""
+    warehouse.ingest([listing_text([(TITLE, AUTHORS, ABSTRACT), ("Improving Signals", ["Nilotpal Kakati"], OTHER)])],
+                     resolver=load.resolve_exact)
+    assert warehouse.sql("SELECT count(*) FROM paper_signature") == [(0,)]
+    (paper_id,) = warehouse.sql(f"SELECT paper_id FROM dim_paper WHERE title = '{TITLE}'")[0]
+
+    assert warehouse.ingest([search_text([(AUTHORS, VARIANTS["typo"])])]).n_new_papers == 0
+    signed = "SELECT count(DISTINCT paper_key) FROM paper_signature WHERE band = 0"
+    assert warehouse.sql(signed) == [(3,)]  # the two stored papers (backfilled) and the variant's own key
+
+    # Every key signed now: the next run skips the backfill and still matches.
+    stats = warehouse.ingest([listing_text([(TITLE, AUTHORS, VARIANTS["v2_revision"])], day="Oct 28, 2026")])
+    assert stats.n_new_papers == 0
+    assert warehouse.sql(f"SELECT n_listings FROM dim_paper WHERE paper_id = {paper_id}") == [(3,)]
 
 
 def test_a_fresh_load_of_the_same_files_finds_the_same_papers(warehouse, tmp_path):
