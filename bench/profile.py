@@ -3,7 +3,8 @@
     .venv/bin/python -m bench.profile /tmp/digest-bench/1000000 [--batch-bytes N] [--memory-limit 600MB]
     .venv/bin/python -m bench.profile /tmp/digest-bench/10000-seed1 --onto W.duckdb   # a daily run onto W
 
-Parses the corpus in batches on two threads (the flow's parse task, called directly), stages
+Parses the corpus in batches on --threads threads (default 2, as the flow; the flow's parse
+task, called directly), stages
 them, runs the merge with the resolver, checks and commits into a scratch warehouse, and
 prints: parse+stage time, the merge's SQL statements over --min-seconds (with peak RSS so far),
 the Python time between them (the resolver's blocking and scoring), and the commit. With --onto,
@@ -71,14 +72,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--memory-limit", default="600MB")
     ap.add_argument("--min-seconds", type=float, default=0.3, help="statements shorter than this are not listed")
     ap.add_argument("--onto", type=Path, help="load onto a copy of this warehouse (the incremental case)")
+    ap.add_argument("--threads", type=int, default=2, help="parse threads (the flow runs two batches at a time)")
     args = ap.parse_args(argv)
     rss = PeakRss()
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(tmp) / "profile.duckdb"
         if args.onto:
             shutil.copyfile(args.onto, target)
-            if args.onto.with_name(args.onto.name + ".wal").exists():  # not checkpointed yet
-                shutil.copyfile(args.onto.with_name(args.onto.name + ".wal"), target.with_name(target.name + ".wal"))
+            wal = args.onto.with_name(args.onto.name + ".wal")
+            if wal.exists():  # not checkpointed yet
+                shutil.copyfile(wal, target.with_name(target.name + ".wal"))
         con = load.connect(target)
         con.execute("SET memory_limit = ?", [args.memory_limit])
         con.execute("SET python_scan_all_frames = true")  # write_frame's frame, seen through the wrapper
@@ -87,7 +90,7 @@ def main(argv: list[str] | None = None) -> None:
         loader.begin()
         started = time.perf_counter()
         _, found = extract.discover([args.corpus / "listing", args.corpus / "search"])
-        with ThreadPoolExecutor(2) as pool:
+        with ThreadPoolExecutor(args.threads) as pool:
             for batch in pool.map(parse_batch.fn, extract.plan_batches(found, args.batch_bytes)):
                 loader.stage(batch)
                 batch.release()

@@ -130,8 +130,8 @@ class RunLoader:
 
     def merge(self, ingested_at: dt.datetime) -> RunStats:
         if not self.staged:
-            return RunStats(0, 0, 0, 0, *self._totals(), 0)
-        n_papers_before, n_authors_before = self._totals()
+            return RunStats(0, 0, 0, 0, *totals(self.con), 0)
+        n_papers_before, n_authors_before = totals(self.con)
         params = {"run_id": self.run_id, "ingested_at": ingested_at}
         files_sql, papers_sql = MERGE_SQL.split("-- split: the paper resolver runs here")
         self._run_script(files_sql, params)
@@ -142,7 +142,7 @@ class RunLoader:
         new, seen = self._count("new_files"), self._count("stg_files")
         n_listings = self._count("stg_listings")
         n_quarantined = self._count("stg_quarantine")
-        papers, authors = self._totals()
+        papers, authors = totals(self.con)
         skipped = seen - new + self._count("stg_skipped")
         return RunStats(new, skipped, n_listings, papers - n_papers_before, papers, authors, n_quarantined,
                         max(authors - n_authors_before, 0))
@@ -170,9 +170,6 @@ class RunLoader:
 
     def _count(self, table: str) -> int:
         return self.con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
-
-    def _totals(self) -> tuple[int, int]:
-        return totals(self.con)
 
 
 def totals(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:

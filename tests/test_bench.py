@@ -115,7 +115,7 @@ def test_write_floor_copies_every_row_of_every_table(seeds_warehouse, tmp_path):
         counts = {t: src.execute(f'SELECT count(*) FROM "{t}"').fetchall()[0][0] for t in tables}
         assert {t: dst.execute(f'SELECT count(*) FROM "{t}"').fetchall()[0][0] for t in tables} == counts
     assert written["n_tables"] == len(tables) and written["n_rows"] == sum(counts.values()) > 0
-    assert written["seconds"] >= 0 and written["bytes"] > 0
+    assert written["bytes"] > 0
 
 
 def test_a_failed_step_is_one_clear_line_and_exit_2(tmp_path, monkeypatch, capsys):

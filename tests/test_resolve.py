@@ -21,6 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from flows import load
+from flows import resolve as flows_resolve
 from flows.resolve import resolve_entities
 from transforms import resolve
 from transforms.pipeline import SourceFile, process_batch
@@ -256,7 +257,7 @@ def test_incremental_variants_join_the_stored_paper_and_ids_stay(warehouse):
     assert all(sibling[0] in (paper, matched) for paper, matched, _ in kept_apart)  # only the sibling kept apart
 
 
-def test_papers_stored_without_signatures_are_signed_once_and_then_matched(warehouse):
+def test_papers_stored_without_signatures_are_signed_once_and_then_matched(warehouse, monkeypatch):
     """A warehouse loaded by the exact resolver (or before signatures existed) has papers with
     no block keys: the next run signs them, so its near-duplicates still find them."""
     warehouse.ingest([listing_text([(TITLE, AUTHORS, ABSTRACT), ("Improving Signals", ["Nilotpal Kakati"], OTHER)])],
@@ -268,8 +269,14 @@ def test_papers_stored_without_signatures_are_signed_once_and_then_matched(wareh
     signed = "SELECT count(DISTINCT paper_key) FROM paper_signature WHERE band = 0"
     assert warehouse.sql(signed) == [(3,)]  # the two stored papers (backfilled) and the variant's own key
 
-    # Every key signed now: the next run skips the backfill and still matches.
+    # Every key signed now: the next run skips the backfill (no anti-join over every paper) and
+    # still matches.
+    backfills = []
+    chunks = flows_resolve._chunks
+    monkeypatch.setattr(flows_resolve, "_chunks", lambda con, query, *a: backfills.append(query) or chunks(con, query, *a))
     stats = warehouse.ingest([listing_text([(TITLE, AUTHORS, VARIANTS["v2_revision"])], day="Oct 28, 2026")])
+    assert not [q for q in backfills if "FROM dim_paper WHERE paper_id NOT IN" in q]
+    assert backfills, "the spy saw no query at all (scoring reads pairs through _chunks)"
     assert stats.n_new_papers == 0
     assert warehouse.sql(f"SELECT n_listings FROM dim_paper WHERE paper_id = {paper_id}") == [(3,)]
 

@@ -16,24 +16,29 @@ _FOLD_TO = ["o", "l", "d", "d", "th", "ae", "oe", "ss", "i"]
 def clean_text(expr: pl.Expr) -> pl.Expr:
     """NFC, no zero-width characters, one ASCII space between words, no edge blanks."""
     return (
-        expr.map_batches(_unicode_where_needed, return_dtype=pl.String)
+        expr.map_batches(_nfc_and_invisibles, return_dtype=pl.String)
+        .str.replace_all("\t", " ", literal=True)  # the one odd space ASCII holds
         .str.replace_all(r" {2,}", " ")
         .str.strip_chars()
     )
 
 
-def _unicode_where_needed(text: pl.Series) -> pl.Series:
-    """NFC, zero-width characters dropped and odd spaces made ASCII, on the non-ASCII rows only:
-    ASCII is NFC already and holds none of them but the tab, and most lines are ASCII: three
-    passes over the whole column were most of the parse time (`python -m bench.profile` shows
-    parse + stage per corpus)."""
-    plain = text.str.replace_all("\t", " ", literal=True)
+def _nfc_and_invisibles(text: pl.Series) -> pl.Series:
+    """NFC, zero-width characters dropped, odd spaces made ASCII spaces."""
+    return _on_non_ascii_rows(
+        text, lambda rows: rows.str.normalize("NFC").str.replace_all(ZERO_WIDTH, "").str.replace_all(ODD_SPACES, " "))
+
+
+def _on_non_ascii_rows(text: pl.Series, unicode_pass) -> pl.Series:
+    """`unicode_pass` applied to the rows holding a non-ASCII character only. Unicode passes
+    (normalisation, character classes) change nothing in ASCII, and most text is ASCII:
+    whole-column passes were most of the parse time and half of the resolver's folding
+    (`python -m bench.profile` shows both stages)."""
     needs = (text.str.len_bytes() != text.str.len_chars()).fill_null(False)
     if not needs.any():
-        return plain
+        return text
     rows = needs.arg_true()
-    unicode = text.gather(rows).str.normalize("NFC").str.replace_all(ZERO_WIDTH, "").str.replace_all(ODD_SPACES, " ")
-    return plain.scatter(rows, unicode)
+    return text.clone().scatter(rows, unicode_pass(text.gather(rows)))
 
 
 def text_key(expr: pl.Expr) -> pl.Expr:
@@ -52,7 +57,7 @@ def fold_key(expr: pl.Expr) -> pl.Expr:
     "Re\u0301mi  Munos" all give "remi munos".
     """
     return (
-        expr.map_batches(_fold_letters_where_needed, return_dtype=pl.String, is_elementwise=True)
+        expr.map_batches(_fold_letters, return_dtype=pl.String, is_elementwise=True)
         .str.to_lowercase()
         # Two passes beat one `[^\p{L}\p{N}]+`: most gaps are single spaces, left untouched.
         .str.replace_all(r"[^\p{L}\p{N} ]+", " ")
@@ -61,19 +66,12 @@ def fold_key(expr: pl.Expr) -> pl.Expr:
     )
 
 
-def _fold_letters_where_needed(text: pl.Series) -> pl.Series:
+def _fold_letters(text: pl.Series) -> pl.Series:
     """Zero-width characters dropped, accents removed (NFKD, then no marks), letters NFKD keeps
-    whole spelled out, on the non-ASCII rows only: ASCII holds none of them, and NFKD over
-    every abstract was half of the resolver's text folding."""
-    needs = (text.str.len_bytes() != text.str.len_chars()).fill_null(False)
-    if not needs.any():
-        return text
-    rows = needs.arg_true()
-    folded = (
-        text.gather(rows).str.replace_all(ZERO_WIDTH, "").str.normalize("NFKD").str.replace_all(r"\p{M}", "")
-        .str.to_lowercase().str.replace_many(_FOLD_FROM, _FOLD_TO)  # lowercase first: "Ø" → "ø" → "o"
-    )
-    return text.clone().scatter(rows, folded)
+    whole spelled out (lowercase first: "Ø" → "ø" → "o")."""
+    return _on_non_ascii_rows(text, lambda rows: (
+        rows.str.replace_all(ZERO_WIDTH, "").str.normalize("NFKD").str.replace_all(r"\p{M}", "")
+        .str.to_lowercase().str.replace_many(_FOLD_FROM, _FOLD_TO)))
 
 
 def is_blank(expr: pl.Expr) -> pl.Expr:
