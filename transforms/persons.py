@@ -15,7 +15,7 @@ collision on "wei wang" is likely (lam ~ 1 in a 30k-name warehouse, ~20 at 400k)
 The model (Fellegi–Sunter style log-odds, weights fixed and chosen on the tuning corpus of
 `eval.namesakes`, seed 11):
 
-* **Rare names stay one person** (lam < `rare_lambda`, at most one stored person): every
+* **Rare names stay one person** (lam < `rare_lambda` per 100k names, at most one stored person): every
   mention joins that person, whatever its context. This is the bulk of mentions and is one
   vectorised Polars pass.
 * **Common names split on evidence.** Per name key, mentions are taken in a canonical order
@@ -85,7 +85,7 @@ class PersonSettings:
     needs to join an existing person; higher = more persons)."""
 
     split_threshold: float = 0.0
-    rare_lambda: float = 0.05  # names with fewer expected namesakes stay one person
+    rare_lambda: float = 1.0  # names with fewer expected namesakes (per 100k names) stay one person
     merge_margin: float = 1.0  # a second person merges only when the mention also fits it this well
     reject_below: float = -1.0  # person-to-person score below which two persons never merge
     max_candidates: int = 16  # largest persons of the name always scored
@@ -94,13 +94,15 @@ class PersonSettings:
 
 
 WEIGHTS = {
-    "prior_min": -4.0, "prior_max": 4.0,
+    "prior_common": -3.0, "prior_slope": 0.5, "prior_min": -5.0,
     "coauthor": 6.0, "coauthor_min": 1.5, "coauthor_cap": 10.0, "no_coauthor": -1.0,
-    "cat_same": 1.5, "cat_parent": 0.5, "cat_none": -2.0,
-    "word": 0.35, "words_cap": 2.0, "no_words": -0.5, "min_words": 8,
+    "cat_same": 1.5, "cat_parent": 0.5, "cat_none": -2.0, "area_none": -0.5,
+    "word": 0.3, "words_cap": 1.5, "no_words": -0.5, "min_words": 8,
     "years": -1.0, "years_apart": 6,
 }
 
+REF_NAMES = 100_000  # lam is "other wearers among 100k distinct names"
+ONE_WORD_LAMBDA = 10.0
 MAX_WORDS = 40  # content words kept per paper (first seen, title first)
 MAX_PROFILE_WORDS = 600  # content words kept per person
 _WORD = r"[a-z][a-z\-]{4,}"
@@ -151,16 +153,19 @@ def name_parts(keys: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
 
 
 def name_commonness(keys: pl.Series) -> pl.DataFrame:
-    """lam per distinct name key: expected number of other people wearing it, from given-name
-    and surname frequencies over the distinct keys given (n_given * n_surname / N)."""
+    """lam per distinct name key: the expected number of other people wearing it in a population
+    of REF_NAMES distinct names, from given-name and surname frequencies over the distinct keys
+    given (n_given / N * n_surname / N * REF_NAMES). A frequency, not a count: it does not grow as
+    the warehouse grows, so a name is common or rare the same way in a first chunk and in the
+    whole corpus. A one-word name says little about who it is: common."""
     k = pl.DataFrame({"name_key": keys}).unique().with_columns(
         given=name_parts(pl.col("name_key"))[0], surname=name_parts(pl.col("name_key"))[1],
         n_tokens=pl.col("name_key").str.count_matches(" ") + 1)
-    n = max(k.height, 1)
+    n = max(k.filter(pl.col("n_tokens") >= 2).height, 1)
     k = k.with_columns(n_given=pl.len().over("given"), n_surname=pl.len().over("surname"))
     return k.select("name_key", "given", "surname", lam=pl.when(pl.col("n_tokens") >= 2)
-                    .then(pl.col("n_given").cast(pl.Float64) * pl.col("n_surname") / n)
-                    .otherwise(pl.lit(1.0)))  # a one-word name says little about who it is
+                    .then(pl.col("n_given").cast(pl.Float64) * pl.col("n_surname") / n / n * REF_NAMES)
+                    .otherwise(pl.lit(ONE_WORD_LAMBDA)))
 
 
 # ----------------------------------------------------------------------------- evidence
@@ -265,7 +270,11 @@ class _Scorer:
         self.s, self.w, self.lam_of = settings, settings.weights, lam_of
 
     def prior(self, lam: float) -> float:
-        return min(self.w["prior_max"], max(self.w["prior_min"], -math.log(max(lam, 1e-9))))
+        """Log-odds that a mention of a common name is a given person of that name before any
+        evidence: low, and lower the more common the name."""
+        w = self.w
+        excess = math.log(max(lam, 1e-9) / self.s.rare_lambda)
+        return max(w["prior_min"], w["prior_common"] - w["prior_slope"] * max(0.0, excess))
 
     def features(self, coauthors, cats, parents, words, listed_on, p: _Person):
         w = self.w
@@ -283,8 +292,10 @@ class _Scorer:
                 taxes = {t for t, _ in parents} & {t for t, _ in p.parents}
                 if parents & p.parents:
                     level, cat = "parent", w["cat_parent"]
-                elif taxes:
+                elif "arxiv" in taxes:
                     level, cat = "different", w["cat_none"]
+                elif taxes:
+                    level, cat = "other_area", w["area_none"]
         n_words = 0
         if words and p.words:
             pw = p.words_set
