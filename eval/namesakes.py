@@ -17,7 +17,7 @@
    B-cubed P/R/F1, the share of namesake groups split exactly (each person one id, no id shared
    across the group), the share of multi-paper persons kept whole. Real people who already wear
    a common name (commonness >= COMMON_LAMBDA, the measure of `transforms.persons.name_commonness`
-   over the corpus before injection, the bar the injected names pass) may be several people:
+   over the name keys of the corpus as loaded, the bar the injected names pass) may be several people:
    their mentions are left out of the scores (counted in the output).
 
 Seeds: TUNE_SEED (11) is the corpus the weights and thresholds were chosen on; HELDOUT_SEED (29,
@@ -119,7 +119,7 @@ def inject_namesakes(mentions: pl.DataFrame, cats: pl.DataFrame, seed: int, n_gr
     truth, groups frame: group, kind, name_key, member truth keys, excluded common truth keys)."""
     rng = random.Random(f"namesakes:{seed}")
     names, common = common_names(mentions)
-    is_common = common.__contains__
+    is_common = common.__contains__  # before injection: the people to rename must wear a rare name
     rows = mentions.select("tid", "truth").to_dicts()
     papers_of: dict[str, set] = defaultdict(set)
     on_paper: dict[str, list] = defaultdict(list)
@@ -162,10 +162,12 @@ def inject_namesakes(mentions: pl.DataFrame, cats: pl.DataFrame, seed: int, n_gr
         used.update(members)
         groups.append({"group": gi, "kind": kind, "name": names[gi % len(names)], "members": members})
     rename = {m: g["name"] for g in groups for m in g["members"]}
-    out = mentions.with_columns(
-        name_key=pl.col("truth").replace_strict(rename, default=pl.col("truth")),
-        injected=pl.col("truth").is_in(list(rename)),
-        excluded=pl.col("truth").is_in(list(common)) & ~pl.col("truth").is_in(list(rename)))
+    out = mentions.with_columns(name_key=pl.col("truth").replace_strict(rename, default=pl.col("truth")),
+                                injected=pl.col("truth").is_in(list(rename)))
+    # common in the warehouse that holds the injected names (the corpus the model sees)
+    lam = name_commonness(out["name_key"].unique())
+    common = lam.filter(pl.col("lam") >= COMMON_LAMBDA)["name_key"]
+    out = out.with_columns(excluded=~pl.col("injected") & pl.col("name_key").is_in(common.implode()))
     return out, groups
 
 

@@ -87,7 +87,7 @@ class PersonSettings:
     split_threshold: float = 0.0
     rare_lambda: float = 1.0  # names with fewer expected namesakes (per 100k names) stay one person
     merge_margin: float = 1.0  # a second person merges only when the mention also fits it this well
-    reject_below: float = -1.0  # person-to-person score below which two persons never merge
+    reject_below: float = -2.0  # two persons whose categories/dates disagree this much never merge
     max_candidates: int = 16  # largest persons of the name always scored
     max_per_coauthor: int = 16  # most recent persons per shared co-author scored
     weights: dict = field(default_factory=lambda: dict(WEIGHTS))
@@ -276,6 +276,17 @@ class _Scorer:
         excess = math.log(max(lam, 1e-9) / self.s.rare_lambda)
         return max(w["prior_min"], w["prior_common"] - w["prior_slope"] * max(0.0, excess))
 
+    def contradicts(self, q: _Person, p: _Person) -> bool:
+        """Two persons kept apart on evidence: no co-author in common and their categories and
+        dates disagree by at least `reject_below` (papers in different arXiv archives only)."""
+        if q.coauthors_set & p.coauthors_set:
+            return False
+        _, _, level, _, years = self.features((), q.cats, q.parents, (), q.first_on, p)
+        conflict = {"different": self.w["cat_none"], "other_area": self.w["area_none"]}.get(level, 0.0)
+        if years is not None and years >= self.w["years_apart"]:
+            conflict += self.w["years"]
+        return conflict <= self.s.reject_below
+
     def features(self, coauthors, cats, parents, words, listed_on, p: _Person):
         w = self.w
         shared = [c for c in coauthors if c in p.coauthors_set] if coauthors else []
@@ -368,8 +379,7 @@ def _assign_common(ev: pl.DataFrame, stored: pl.DataFrame, lam: dict, lam_of, se
                         continue
                     if target.papers & q.papers:
                         continue
-                    pp = prior + scorer.features(q.coauthors, q.cats, q.parents, q.words, q.first_on, target)[0]
-                    if pp < settings.reject_below:
+                    if scorer.contradicts(q, target):
                         continue
                     elder, younger = (target, q) if target.founded <= q.founded else (q, target)
                     elder.absorb(younger)
