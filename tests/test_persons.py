@@ -1,0 +1,208 @@
+"""transforms.persons: which mentions of one name key are which person (issue 13)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+
+import polars as pl
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from transforms.ids import with_stable_ids
+from transforms.persons import PERSON_SCHEMA, PersonSettings, assign_persons, name_commonness
+
+# A warehouse where "wei" is a frequent given name and "wang" a frequent surname, and most names
+# are rare: "wei wang" is common (many expected wearers), "tongliang liu" is not.
+KNOWN = pl.Series([f"wei w{i}" for i in range(150)] + [f"g{i} wang" for i in range(150)]
+                  + [f"rare{i} person{i}" for i in range(3000)])
+
+
+class Corpus:
+    """Papers built one by one: authors (name keys), one category, a date, a title."""
+
+    def __init__(self):
+        self.m, self.p, self.c = [], [], []
+
+    def paper(self, pid, authors, cat="cs.LG", day=1, title="a study of things"):
+        self.m += [(pid, i + 1, a) for i, a in enumerate(authors)]
+        date = None if day is None else dt.date(2026, 1, 1) + dt.timedelta(days=day)
+        self.p.append((pid, title, None, date))
+        if cat:
+            self.c.append((pid, cat))
+        return self
+
+    def frames(self, pids=None):
+        m = pl.DataFrame(self.m, schema={"paper_id": pl.Int64, "author_position": pl.Int32, "name_key": pl.String},
+                         orient="row")
+        p = pl.DataFrame(self.p, schema={"paper_id": pl.Int64, "title": pl.String, "abstract": pl.String,
+                                         "first_listed_on": pl.Date}, orient="row")
+        c = pl.DataFrame(self.c, schema={"paper_id": pl.Int64, "code": pl.String}, orient="row")
+        if pids is not None:
+            keep = pl.Series(pids, dtype=pl.Int64).implode()
+            m, p, c = (f.filter(pl.col("paper_id").is_in(keep)) for f in (m, p, c))
+        return m, p, c
+
+
+def person_of(result, paper_id, name="wei wang"):
+    a = result.assignments.filter((pl.col("paper_id") == paper_id) & (pl.col("name_key") == name))
+    return a["person_id"].to_list()
+
+
+def two_wei_wangs() -> Corpus:
+    """Person A: machine learning with alice/carol; person B: PDEs with bob/dan."""
+    c = Corpus()
+    c.paper(1, ["wei wang", "alice smith"], "cs.LG", 1, "graph neural diffusion")
+    c.paper(2, ["bob jones", "wei wang"], "math.AP", 2, "elliptic regularity estimates")
+    c.paper(3, ["alice smith", "wei wang", "carol king"], "cs.LG", 3, "graph transformers")
+    c.paper(4, ["wei wang", "dan brown", "bob jones"], "math.AP", 4, "parabolic regularity")
+    c.paper(5, ["carol king", "wei wang"], "cs.LG", 5, "message passing")
+    return c
+
+
+def test_commonness_is_a_frequency():
+    lam = dict(name_commonness(pl.concat([KNOWN, pl.Series(["wei wang", "tongliang liu"])])).select(
+        "name_key", "lam").iter_rows())
+    assert lam["wei wang"] > 100 and lam["tongliang liu"] < 0.1
+    # doubling a warehouse with the same given-name and surname distribution (other keys: a
+    # middle name) leaves commonness where it was
+    doubled = pl.concat([KNOWN, KNOWN.str.replace(" ", " m "), pl.Series(["wei wang", "tongliang liu"])])
+    assert abs(dict(name_commonness(doubled).select("name_key", "lam").iter_rows())["wei wang"] / lam["wei wang"] - 1) < 0.05
+
+
+def test_namesakes_split_each_whole():
+    m, p, c = two_wei_wangs().frames()
+    r = assign_persons(m, p, c, known_name_keys=KNOWN)
+    a = {pid: person_of(r, pid)[0] for pid in range(1, 6)}
+    assert a[1] == a[3] == a[5] and a[2] == a[4] and a[1] != a[2]
+    # the first person of a name keeps today's author_id, stable_id(name_key)
+    name_id = with_stable_ids(pl.DataFrame({"k": ["wei wang"]}), {"id": ["k"]})["id"][0]
+    assert a[1] == name_id
+    rec = r.assignments.filter((pl.col("paper_id") == 3) & (pl.col("name_key") == "wei wang")).row(0, named=True)
+    assert rec["rule"] == "joined" and rec["coauthors_shared"] >= 1 and rec["category_level"] == "same"
+    assert rec["n_candidates"] == 2 and len(rec["candidates"]) == len(rec["candidate_scores"]) == 2
+    assert r.persons.filter(pl.col("name_key") == "wei wang").height == 2
+    # a lower split threshold is less eager: the name stays one person
+    lax = assign_persons(m, p, c, known_name_keys=KNOWN, settings=PersonSettings(split_threshold=-20))
+    assert len(set(lax.assignments.filter(pl.col("name_key") == "wei wang")["person_id"])) == 1
+
+
+def test_rare_name_kept_whole_whatever_the_context():
+    c = Corpus()
+    c.paper(1, ["tongliang liu", "alice smith"], "cs.LG", 1, "noisy labels")
+    c.paper(2, ["bob jones", "tongliang liu"], "hep-th", 400 * 8, "string dualities")
+    c.paper(3, ["tongliang liu"], "math.AP", None, "elliptic estimates")
+    m, p, cat = c.frames()
+    r = assign_persons(m, p, cat, known_name_keys=KNOWN)
+    ids = set(r.assignments.filter(pl.col("name_key") == "tongliang liu")["person_id"])
+    assert len(ids) == 1
+    assert set(r.assignments.filter(pl.col("name_key") == "tongliang liu")["rule"]) == {"rare_name"}
+
+
+def test_stable_ids_across_chunks_and_aliases():
+    corpus = two_wei_wangs()
+    corpus.paper(6, ["erin moss", "wei wang"], "cs.LG", 6, "graph pooling")  # a third person, later
+    corpus.paper(7, ["wei wang", "alice smith"], "cs.LG", 7, "graph rewiring")
+    m, p, c = corpus.frames()
+    fresh = assign_persons(m, p, c, known_name_keys=KNOWN).assignments
+    stored, known, parts = None, KNOWN, []
+    for chunk in ([1, 2], [3, 4, 5], [6, 7]):
+        mm, pp, cc = corpus.frames(chunk)
+        r = assign_persons(mm, pp, cc, stored=stored, known_name_keys=known)
+        parts.append(r.assignments)
+        stored = r.persons if stored is None else pl.concat(
+            [stored.join(r.persons.select("person_id"), on="person_id", how="anti"), r.persons])
+        known = pl.concat([known, mm["name_key"]])
+    inc = pl.concat(parts)
+    key = ["paper_id", "author_position"]
+    assert fresh.sort(key)["person_id"].to_list() == inc.sort(key)["person_id"].to_list()
+    # stored persons are never renumbered: earlier ids survive later chunks
+    assert set(parts[0]["person_id"]) <= set(stored["person_id"])
+
+    # later evidence shows two stored persons are one: an alias, the younger pointing at the elder
+    c2 = Corpus()
+    c2.paper(10, ["wei wang", "xena park"], "cs.LG", 1, "kernel methods")
+    c2.paper(11, ["yuri tam", "wei wang"], "cs.LG", 2, "bandit feedback")
+    m1, p1, k1 = c2.frames()
+    first = assign_persons(m1, p1, k1, known_name_keys=KNOWN)
+    a, b = person_of(first, 10)[0], person_of(first, 11)[0]
+    assert a != b and first.aliases.is_empty()
+    c2.paper(12, ["xena park", "wei wang", "yuri tam"], "cs.LG", 3, "kernel bandits")
+    m2, p2, k2 = c2.frames([12])
+    second = assign_persons(m2, p2, k2, stored=first.persons, known_name_keys=KNOWN)
+    assert second.aliases.select("from_person_id", "to_person_id").rows() == [(b, a)]
+    assert person_of(second, 12) == [a]
+    assert b not in set(second.persons["person_id"]) and a in set(second.persons["person_id"])
+
+
+def test_no_chaining_through_rejected_pairs():
+    # Two "wei wang"s on one author list are two people (cannot-link); a later paper with a
+    # co-author of each joins one of them, and never merges them.
+    c = Corpus()
+    c.paper(1, ["wei wang", "xena park", "wei wang"], "cs.LG", 1)
+    c.paper(2, ["xena park", "wei wang", "carl ames"], "cs.LG", 2)
+    c.paper(3, ["carl ames", "wei wang"], "cs.LG", 3)
+    m, p, cat = c.frames()
+    r = assign_persons(m, p, cat, known_name_keys=KNOWN)
+    on_one = person_of(r, 1)
+    assert len(set(on_one)) == 2 and r.aliases.is_empty()
+    # Persons in different arXiv archives with no co-author in common: a mention that fits both
+    # (one co-author of each) joins one, the two stay apart.
+    c = Corpus()
+    c.paper(1, ["wei wang", "xena park"], "hep-th", 1, "string dualities")
+    c.paper(2, ["wei wang", "yuri tam"], "cs.LG", 2, "graph learning")
+    c.paper(3, ["xena park", "wei wang", "yuri tam"], "cs.LG", 3, "graph strings")
+    m, p, cat = c.frames()
+    r = assign_persons(m, p, cat, known_name_keys=KNOWN)
+    assert person_of(r, 1) != person_of(r, 2) and r.aliases.is_empty()
+    assert person_of(r, 3) in (person_of(r, 1), person_of(r, 2))
+
+
+def test_bounded_cost_on_a_huge_single_name_block():
+    n = 6000
+    c = Corpus()
+    for i in range(n):  # one very common name, mostly strangers: each with its own co-author
+        c.paper(i, ["wei wang", f"co{i % 3000} author{i % 3000}"], f"cs.C{i % 7}", i % 300)
+    m, p, cat = c.frames()
+    s = PersonSettings()
+    t = time.perf_counter()
+    r = assign_persons(m, p, cat, known_name_keys=KNOWN, settings=s)
+    took = time.perf_counter() - t
+    a = r.assignments.filter(pl.col("name_key") == "wei wang")
+    # every mention meets a bounded number of candidates, whatever the block's size
+    assert a["n_candidates"].max() <= s.max_candidates + s.max_per_coauthor
+    assert 2900 <= a["person_id"].n_unique() <= 3100  # one person per co-author, roughly
+    assert took < 30, took
+
+
+def test_person_profiles_have_the_stored_schema():
+    m, p, c = two_wei_wangs().frames()
+    r = assign_persons(m, p, c, known_name_keys=KNOWN)
+    assert dict(r.persons.schema) == PERSON_SCHEMA
+    ww = r.persons.filter(pl.col("name_key") == "wei wang").sort("founded_key")
+    assert ww["n_mentions"].to_list() == [3, 2] and ww["paper_ids"].to_list() == [[1, 3, 5], [2, 4]]
+    assert r.assignments.height == m.height
+
+
+NAMES = ["wei wang", "tongliang liu", "alice smith", "bob jones", "wei w3", "g7 wang", "rare1 person1"]
+
+
+@settings(max_examples=40)
+@given(st.lists(st.tuples(st.lists(st.sampled_from(NAMES), min_size=1, max_size=4, unique=True),
+                          st.sampled_from(["cs.LG", "math.AP", "hep-th", None]),
+                          st.one_of(st.none(), st.integers(0, 30))), min_size=1, max_size=25),
+       st.randoms(use_true_random=False))
+def test_row_order_does_not_matter(papers, rnd):
+    c = Corpus()
+    for i, (authors, cat, day) in enumerate(papers):
+        c.paper(1000 + i * 7, authors, cat, day, title=f"topic {i % 3} words")
+    m, p, cat = c.frames()
+    base = assign_persons(m, p, cat, known_name_keys=KNOWN)
+    order = list(range(m.height))
+    rnd.shuffle(order)
+    porder = list(range(p.height))
+    rnd.shuffle(porder)
+    shuffled = assign_persons(m[order], p[porder], cat.reverse(), known_name_keys=KNOWN.reverse())
+    key = ["paper_id", "author_position"]
+    assert base.assignments.sort(key).equals(shuffled.assignments.sort(key))
+    assert base.persons.equals(shuffled.persons)
