@@ -92,7 +92,8 @@ def test_detect_listing_after_a_short_preamble():
     "Dear colleagues,\nplease find attached the minutes of our meeting.\nBest, Ann",
     "title,authors,abstract\nA,B,C\n",
     "# 01 Oct 26, 2026 is not a header\ncs.LG\n",
-    "Some text\n论文检索\n\nA B\n\nabstract",  # the marker must come first
+    "A letter that mentions 论文检索 inside a sentence\n\nA B\n\nabstract",  # the marker is a whole line
+    "Mail about #01Oct 26, 2026 in a sentence\ncs.LG\n",  # a header is a whole line
 ])
 def test_detect_unknown(text):
     assert detect_format(text) == UNKNOWN

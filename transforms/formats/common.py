@@ -45,3 +45,36 @@ def split_valid(records: pl.DataFrame, reason: pl.Expr) -> tuple[pl.DataFrame, p
 def first_in_group(col: str, offset: int) -> pl.Expr:
     """The group's `offset`-th value of `col`, or null when the group is shorter."""
     return pl.col(col).slice(offset, 1).first()
+
+
+def join_after_hyphen(previous: pl.Expr, line: pl.Expr) -> pl.Expr:
+    """Whether `line` continues `previous` without a space: a wrapper (e-mail clients and
+    Python's textwrap both may) broke a hyphenated word after its hyphen, "Multi-" / "Layer".
+    (A text that really had "pre- and" at a break loses that space: the rarer case.)"""
+    return previous.str.contains(r"[\p{L}\p{N}]-+$").fill_null(False) & line.str.contains(r"^\p{L}")
+
+
+# ---------------------------------------------------------------------------- names lines
+# Lower-case words that are part of names ("van der Berg", "de la Cruz", "ben Amor").
+PARTICLES = "van|von|der|den|de|del|della|dei|des|di|da|du|dos|das|do|le|la|les|bin|ibn|ben|al|el|ter|ten|zu|zur|y|e"
+# Affiliation marks glued to a name: "Smith1", "Smith¹", "Smith*", "Smith†".
+AFFILIATION_MARKS = r"[\d\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{2079}*\x{2020}\x{2021}\x{00A7}\x{00B6}]"
+_NAME_WORD = (
+    r"(?:[\p{Lu}\p{Lt}\p{Lo}][\p{L}\p{M}'’.\-]*"  # capitalised, or a script without case (张三)
+    r"|(?:" + PARTICLES + r")"
+    r"|(?:d|l|o|al|el)['’\-]\p{L}[\p{L}\p{M}'’.\-]*"  # d'Alembert, al-Farabi
+    r")" + AFFILIATION_MARKS + r"*"
+)
+_NAME_ITEM = r"(?:" + _NAME_WORD + r"(?: " + _NAME_WORD + r"){0,5}|" + AFFILIATION_MARKS + r"+)"
+# Every way a list separates two names: , ; 、 & "and" (", and" too).
+LIST_SEPARATOR = r"(?i)\s*(?:[,，;；、&]\s*(?:and\s+)?|\s+and\s+)\s*"
+LIST_ENDING = r"(?i)\s*(?:,\s*)?(?:and\s+\d+\s+(?:more|others)|et\s+al\.?|and\s+others|etc\.|等人?|…|\.{3,})\s*$"
+
+
+def is_names_text(text: pl.Expr) -> pl.Expr:
+    """Whether `text` can only be an author list: names of one to six capitalised words
+    (particles, CJK, affiliation marks allowed) between list separators. Stricter than the
+    search format's names line: it decides where a hard-wrapped field ends, where a line of
+    prose or of a Title Case title must not pass (lower-case words do not)."""
+    items = text.str.replace(LIST_ENDING, "").str.replace_all(LIST_SEPARATOR, ",")
+    return items.str.contains(r"^" + _NAME_ITEM + r"(?:," + _NAME_ITEM + r")*$").fill_null(False)

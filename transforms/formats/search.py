@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from transforms.formats.common import as_quarantine, split_valid
+from transforms.formats.common import as_quarantine, join_after_hyphen, split_valid
 from transforms.text import clean_text
 
 NAME = "search"
@@ -35,29 +35,64 @@ PROSE_HINT = (
 PROSE_HINT_LONG = r"(?:^|\s)(?:the|has|have|been|and the|of the)(?:\s|,|$)"
 
 
-def detect(head: list[str]) -> bool:
-    text = [line.strip().lstrip("\ufeff\u200b") for line in head]
-    first = next((line for line in text if line), "")
-    return first == MARKER
+# What may pad the marker line: blanks, a BOM or zero-width left by a decoder, NBSP.
+_PAD = " \t\u00a0\u3000\ufeff\u200b\u200c\u200d\u2060\r"
+
+
+def find(text: str) -> int | None:
+    """Offset of the first line that is the marker (padding aside), wherever it is: after an
+    e-mail header or a "Subject:" line too. `str.find` (C speed) for the candidates."""
+    at = text.find(MARKER)
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end < 0 else end
+        if not text[start:at].strip(_PAD) and not text[at + len(MARKER):end].strip(_PAD):
+            return start
+        at = text.find(MARKER, at + 1)
+    return None
 
 
 def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """`lines` (file_idx, line_no, line) → (records, quarantine)."""
+    """`lines` (file_idx, line_no, line) → (records, quarantine).
+
+    The first marker line opens the page: non-blank lines before it (an e-mail header, a
+    "Subject:" line) are one preamble quarantine span. A marker line further down (two pages
+    run together) is a known header line, not a paragraph.
+    """
     df = lines.with_columns(text=clean_text(pl.col("line"))).with_columns(blank=pl.col("text") == "")  # = is_blank
-    first_text = pl.when(~pl.col("blank")).then(pl.col("line_no")).min().over("file_idx")
-    is_marker = (pl.col("line_no") == first_text) & (pl.col("text") == MARKER)
-    content = df.filter(~pl.col("blank") & ~is_marker)
-    records = _group_records(_paragraphs(content))
-    return split_valid(records, _reason())
+    is_marker = pl.col("text") == MARKER
+    first_marker = pl.when(is_marker).then(pl.col("line_no")).min().over("file_idx").fill_null(0)
+    df = df.with_columns(before=pl.col("line_no") < first_marker)
+    content = df.filter(~pl.col("blank") & ~is_marker & ~pl.col("before"))
+    records, bad = split_valid(_group_records(_paragraphs(content)), _reason())
+    return records, pl.concat([_preamble(df.filter(pl.col("before"))), bad])
+
+
+def _preamble(before: pl.DataFrame) -> pl.DataFrame:
+    """One span per file: from the first to the last non-blank line before the marker."""
+    text_lines = pl.when(~pl.col("blank")).then(pl.col("line_no"))
+    spans = before.with_columns(lo=text_lines.min().over("file_idx"), hi=text_lines.max().over("file_idx")).filter(
+        pl.col("line_no").is_between(pl.col("lo"), pl.col("hi")))
+    return as_quarantine(spans.group_by("file_idx", maintain_order=True).agg(
+        line_start=pl.col("line_no").min(),
+        line_end=pl.col("line_no").max(),
+        reason=pl.lit("text before the first record header (before the search marker line)"),
+        raw_text=pl.col("line").str.join("\n"),
+    ))
 
 
 def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
     gap = pl.col("line_no") - pl.col("line_no").shift(1).over("file_idx")
     content = content.with_columns(para=(gap != 1).fill_null(True).cum_sum().over("file_idx"))
+    # A hard-wrapped paragraph (e-mail, 72 columns) is one field: its lines join with a space,
+    # or with none after a hyphen the wrapper broke at ("Rizvi-" / "Martel").
+    hyphen = join_after_hyphen(pl.col("text").shift(1).over("file_idx"), pl.col("text")) & (gap == 1)
+    content = content.with_columns(piece=pl.when(hyphen).then(pl.col("text")).otherwise(" " + pl.col("text")))
     paras = content.group_by("file_idx", "para", maintain_order=True).agg(
         line_start=pl.col("line_no").first(),
         line_end=pl.col("line_no").last(),
-        text=pl.col("text").str.join(" "),
+        text=pl.col("piece").str.join("").str.strip_chars_start(" "),
         raw_text=pl.col("line").str.join("\n"),
     )
     kind = (
