@@ -256,16 +256,18 @@ def test_the_second_run_records_the_unreadable_file_again(second_run):
 
 
 # ---------------------------------------------------------------------------- pure, no flow
-def test_latin1_bytes_in_a_utf8_listing_are_quarantined_not_loaded_as_mojibake():
+def test_latin1_bytes_in_a_utf8_listing_are_read_as_latin1_not_as_mojibake():
     """Regression: GB18030 reads a Latin-1 "\xfc" and the ASCII letter after it as one Chinese
-    character, so this file once loaded with the author "J. M黮ler"."""
+    character, so this file once loaded with the author "J. M黮ler". Since issue 12 the file
+    is read as Windows-1252 (a superset of Latin-1's letters): "J. Müller" loads."""
     data = (b"#01Oct 26, 2026\ncs.LG\nA Title\nJ. M\xfcller, A. Bee\nWe study things.\n"
             b"#02Oct 26, 2026\ncs.LG\nAnother Title\nC. Dee, E. Eff\nWe study other things.")
     result = process_batch([SourceFile(1, "latin1.txt", data)])
     names = [n for names in result.listings["authors"].to_list() for n in names]
     assert not any("\u9EEE" in n or "黮" in n for n in names), names
-    assert result.quarantine["reason"].to_list() == ["undecodable bytes in record"]
-    assert result.listings.height == 1
+    assert "J. Müller" in names
+    assert result.files["encoding"].to_list() == ["windows-1252"]
+    assert result.quarantine.height == 0 and result.listings.height == 2
 
 
 # ---------------------------------------------------------------------------- discovery, no flow

@@ -1,15 +1,50 @@
-"""Bytes to text: pick the encoding, normalise line ends.
+"""Bytes to text: pick the encoding, unwrap e-mail and HTML bodies, normalise line ends.
 
-Digests arrive as UTF-8 (with or without BOM), UTF-16 with BOM, or GB18030 (Chinese search
-pages). A file that is neither is decoded as UTF-8 with U+FFFD in place of the bad bytes, so
-the records holding them can be quarantined while the rest of the file still loads.
+The common case, valid UTF-8 without a NUL byte, costs one ``bytes.decode`` and a look at the
+file's head (is it an e-mail body or an HTML page?). Everything else takes the slow paths:
+
+* **BOM** (UTF-8, UTF-16, UTF-32): decoded by the BOM.
+* **NUL bytes.** UTF-16 without a BOM is told by its NULs at every other position (ASCII text in
+  UTF-16 is half NULs, all even or all odd) and decoded ("utf-16-le" / "utf-16-be"). Real
+  binaries (a known magic number, or NULs scattered all over) are "binary". Otherwise the NULs
+  are damage: trailing NUL padding (what a crash leaves) is stripped and reported
+  (``n_padding_bytes``), a NUL run inside the text becomes one U+FFFD, so only the record holding
+  it is quarantined ("undecodable bytes in record") while the rest of the file loads.
+* **Not UTF-8.** Lines that are valid UTF-8 stay UTF-8; the other lines are decoded with one
+  legacy encoding chosen for the whole file from those lines:
+  - GB18030 (GBK) or Shift-JIS only on strong evidence: the search marker 论文检索, or every
+    high byte forming CJK characters, mostly common ones (in GB2312 / JIS X 0208);
+  - otherwise the single-byte code page whose words look like words (Windows-1252 first, then
+    Windows-1251, KOI8-R, Mac Roman, then charset-normalizer's best guess): a word mixing
+    scripts ("Mьller"), changing case inside ("MŸller", "иВАН"), holding three accented
+    letters in a row ("Ïåòðîâ") or a symbol between letters ("na•ve") is implausible, and
+    charset-normalizer's mess ratio must stay low (its confidence).
+  Lines that still read as nonsense in the chosen encoding keep U+FFFD instead of their
+  non-ASCII characters, so their records are quarantined ("undecodable bytes in record") and
+  never loaded as mojibake; when no encoding is plausible, the file is "unknown-8bit": every
+  non-ASCII byte is U+FFFD, the ASCII-only records still load.
+* **Quoted-printable** (a ``Content-Transfer-Encoding: quoted-printable`` header, or soft line
+  breaks ``=`` + newline together with ``=XX`` escapes) and **HTML pages** (``<html>``, ``<pre>``,
+  ``<br>`` …) are decoded to the text they show. The decoded text *is* the file's text: line
+  numbers in lineage (and the line audit) refer to it, and the encoding says so
+  ("utf-8+quoted-printable", "windows-1252+html").
+
+Encoding labels: utf-8, utf-8-sig, utf-16, utf-32 (with BOM), utf-16-le, utf-16-be (no BOM),
+utf-8-lossy (UTF-8 with bytes replaced by U+FFFD), gb18030, shift_jis (decoded as cp932, its
+Windows superset), windows-1252 (Latin-1 files too: the same letters), windows-1251, koi8-r,
+mac-roman, "utf-8+windows-1252" (a file mixing both), unknown-8bit, binary, empty; a
+"+quoted-printable" / "+html" suffix when the body was unwrapped.
 """
 
 from __future__ import annotations
 
 import codecs
+import quopri
 import re
+import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
+from html.parser import HTMLParser
 
 from transforms.formats.search import MARKER as SEARCH_MARKER
 
@@ -27,8 +62,9 @@ _BOMS = (
 @dataclass(frozen=True)
 class Decoded:
     text: str  # "\n" line ends, no BOM
-    encoding: str  # what was detected: utf-8, utf-8-sig, utf-16, gb18030, utf-8-lossy, binary, empty
+    encoding: str  # what was detected (see the module docstring for the labels)
     n_bad_bytes: int = 0  # bytes replaced by U+FFFD
+    n_padding_bytes: int = 0  # trailing NUL bytes stripped (a crash's padding)
 
     @property
     def is_binary(self) -> bool:
@@ -36,44 +72,512 @@ class Decoded:
 
 
 def decode_bytes(raw: bytes) -> Decoded:
+    decoded = _decode_any(raw)
+    if decoded.is_binary or decoded.encoding == "empty":
+        return decoded
+    return _unwrap(decoded)
+
+
+def _decode_any(raw: bytes) -> Decoded:
+    """Bytes to text, without unwrapping e-mail or HTML bodies."""
     if not raw:
         return Decoded("", "empty")
     for bom, codec, label in _BOMS:
         if raw.startswith(bom):
-            text = raw.decode(codec, errors="replace")
-            return Decoded(_normalise_newlines(text), label, text.count(REPLACEMENT))
-    if b"\x00" in raw:
-        return Decoded("", "binary")
+            return _from_unicode(raw.decode(codec, errors="replace"), label)
+    if b"\x00" not in raw:
+        return _decode_ascii_compatible(raw)
+    utf16 = _bomless_utf16(raw)
+    if utf16 is not None:
+        return utf16
+    return _decode_with_nuls(raw)
+
+
+def _decode_ascii_compatible(raw: bytes) -> Decoded:
     try:
+        # The common case: nothing else runs on the whole file.
         return Decoded(_normalise_newlines(raw.decode("utf-8")), "utf-8")
     except UnicodeDecodeError:
-        pass
-    lossy = raw.decode("utf-8", errors="replace")
-    n_bad = lossy.count(REPLACEMENT)
-    n_good = len(lossy) - len(lossy.encode("ascii", "ignore")) - n_bad  # valid non-ASCII chars
-    gb_text = _as_gb18030(raw) if n_good < n_bad else None  # mostly not UTF-8: a Chinese page?
-    if gb_text is not None:
-        return Decoded(_normalise_newlines(gb_text), "gb18030")
-    if _looks_binary(lossy):
+        return _decode_8bit(raw)
+
+
+# ---------------------------------------------------------------------------- NUL bytes
+_MAGIC = (
+    b"\x89PNG", b"%PDF-", b"\x7fELF", b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08", b"\x1f\x8b",
+    b"BZh", b"\xfd7zXZ\x00", b"7z\xbc\xaf\x27\x1c", b"GIF87a", b"GIF89a", b"\xff\xd8\xff",
+    b"\xd0\xcf\x11\xe0", b"SQLite format 3\x00", b"\xca\xfe\xba\xbe", b"\xcf\xfa\xed\xfe",
+    b"\xce\xfa\xed\xfe", b"MZ", b"RIFF", b"OggS", b"ID3", b"\x00\x00\x01\x00", b"wOFF", b"\x00asm",
+)
+_NUL_RUN = re.compile(rb"\x00+")
+_MAX_NUL_RUNS = 8  # damage leaves a few NUL runs; binary formats scatter them everywhere
+
+
+def _decode_with_nuls(raw: bytes) -> Decoded:
+    """Text with NUL bytes: trailing NULs are padding (stripped, reported), a NUL run inside the
+    text is damage (one U+FFFD), a binary file is "binary"."""
+    body = raw.rstrip(b"\x00")
+    n_padding = len(raw) - len(body)
+    if not body or raw.startswith(_MAGIC):
         return Decoded("", "binary")
-    return Decoded(_normalise_newlines(lossy), "utf-8-lossy", n_bad)
+    if len(_NUL_RUN.findall(body, 0, 1 << 20)) > _MAX_NUL_RUNS:
+        return Decoded("", "binary")
+    if n_padding and not body.endswith(b"\n"):
+        # The padding cut the last line: mark the damage on it, so its record is quarantined
+        # rather than loaded truncated.
+        body += b"\x00"
+    n_nul = body.count(b"\x00")
+    inner = _decode_ascii_compatible(_NUL_RUN.sub(b"\x00", body))
+    if inner.is_binary or inner.encoding == "empty":
+        return Decoded("", "binary")
+    text = inner.text.replace("\x00", REPLACEMENT)
+    encoding = "utf-8-lossy" if inner.encoding == "utf-8" and n_nul else inner.encoding
+    return Decoded(text, encoding, inner.n_bad_bytes + n_nul, n_padding)
 
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\U00020000-\U0002ffff]")
+def _from_unicode(text: str, label: str) -> Decoded:
+    """Text decoded from UTF-16/32: trailing U+0000 is padding, inner U+0000 is damage."""
+    stripped = text.rstrip("\x00")
+    n_padding = (len(text) - len(stripped)) * (4 if label == "utf-32" else 2)
+    n_bad = stripped.count(REPLACEMENT)
+    if "\x00" in stripped:
+        n_bad += stripped.count("\x00")
+        stripped = re.sub("\x00+", REPLACEMENT, stripped)
+    return Decoded(_normalise_newlines(stripped), label, n_bad, n_padding)
 
 
-def _as_gb18030(raw: bytes) -> str | None:
-    """The text, if the bytes are GB18030: they decode, and either the page is a Chinese search
-    page (its "论文检索" marker) or it holds no Chinese at all (Greek, accented Latin encoded in
-    GB18030). Stray Latin-1 bytes side by side ("½€" = BD 80) are also valid GB18030, but they
-    decode into Chinese ideographs in the middle of an English digest: that is not GB18030."""
-    try:
-        text = raw.decode("gb18030")
-    except UnicodeDecodeError:
+def _bomless_utf16(raw: bytes) -> Decoded | None:
+    """UTF-16 without a BOM: NULs at odd positions only (little-endian) or even ones only
+    (big-endian), and the bytes decode to text, not to controls and unassigned code points."""
+    sample = raw[: 1 << 16]
+    sample = sample[: len(sample) - len(sample) % 2]
+    pairs = len(sample) // 2
+    if pairs < 2:
         return None
-    return text if SEARCH_MARKER in text[:1024] or not _CJK.search(text) else None
+    even, odd = sample[0::2].count(0), sample[1::2].count(0)
+    for nuls, other, codec, label in ((odd, even, "utf-16-le", "utf-16-le"), (even, odd, "utf-16-be", "utf-16-be")):
+        if nuls >= max(2, pairs * 0.05) and other <= pairs * 0.01:
+            text = sample.decode(codec, errors="replace").rstrip("\x00")
+            strange = sum(1 for ch in text if ch == REPLACEMENT or _is_strange(ch))
+            if strange <= len(text) * 0.01:
+                body = raw[: len(raw) - len(raw) % 2]
+                decoded = _from_unicode(body.decode(codec, errors="replace"), label)
+                if len(raw) % 2:  # a lone last byte: damage
+                    decoded = Decoded(decoded.text + REPLACEMENT, label, decoded.n_bad_bytes + 1,
+                                      decoded.n_padding_bytes)
+                return decoded
+    return None
 
 
+def _is_strange(ch: str) -> bool:
+    if ch in "\n\r\t\f":
+        return False
+    return unicodedata.category(ch) in ("Cc", "Cn", "Co", "Cs")
+
+
+# ---------------------------------------------------------------------------- legacy encodings
+_HIGH_LINE = re.compile(rb"[^\n]*[\x80-\xff][^\n]*")
+_SAMPLE_LINES = 4000
+# Single-byte code pages, in order of preference when they read equally well.
+_SINGLE_BYTE = (("cp1252", "windows-1252"), ("cp1250", "windows-1250"), ("cp1251", "windows-1251"),
+                ("koi8_r", "koi8-r"), ("mac_roman", "mac-roman"))
+_CJK = (("gb18030", "gb18030"), ("cp932", "shift_jis"))
+_MAX_IMPLAUSIBLE = 0.25  # share of non-ASCII words that read as nonsense: above it, no encoding
+_MAX_MESS = 0.25
+_PREFERENCE_MARGIN = 0.03  # a later code page must read clearly better to beat an earlier one  # charset-normalizer's mess ratio of the non-UTF-8 lines: above it, nonsense
+
+
+def _decode_8bit(raw: bytes) -> Decoded:
+    """Bytes that are not UTF-8 (and hold no NUL): a legacy encoding, a mixed file, damage,
+    or a binary file."""
+    if raw.startswith(_MAGIC) or _control_share(raw) > 0.05:
+        return Decoded("", "binary")
+    if SEARCH_MARKER.encode("gb18030") in raw[: 1 << 16]:
+        return _whole_file(raw, "gb18030", "gb18030")
+    lines = raw.split(b"\n")
+    out: list[str | None] = []  # the UTF-8 lines decoded, None for the others
+    n_multibyte = 0  # bytes of valid UTF-8 multi-byte characters, beyond their first
+    for line in lines:
+        if line.isascii():
+            out.append(line.decode("ascii"))
+            continue
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            out.append(None)
+        else:
+            out.append(text)
+            n_multibyte += len(line) - len(text)  # the continuation bytes
+    sample = [line for line, text in zip(lines, out) if text is None][:_SAMPLE_LINES]
+
+    # A CJK file can hold a few lines that happen to be valid UTF-8 ("一" in GB18030 is D2 BB,
+    # UTF-8 for "һ"); a file mixing real UTF-8 with stray bytes holds many.
+    n_high = sum(len(line) - len(line.decode("ascii", "ignore")) for line in sample)
+    if n_multibyte <= 0.1 * n_high:
+        for codec, label in _CJK:
+            if _cjk_evidence(sample, codec):
+                return _whole_file(raw, codec, label)
+
+    codec, label = _pick_single_byte(sample)
+    n_bad = 0
+    n_legacy = 0
+    for i, (line, text) in enumerate(zip(lines, out)):
+        if text is not None:
+            continue
+        text = line.decode(codec, errors="replace") if codec else None
+        if text is None or _line_is_nonsense(text):
+            text, replaced = _ascii_only(line)
+            n_bad += replaced
+        else:
+            n_legacy += 1
+        out[i] = text
+    text = _normalise_newlines("\n".join(out))  # type: ignore[arg-type]
+    if n_legacy == 0:
+        label = "utf-8-lossy" if n_multibyte else "unknown-8bit"
+    elif n_multibyte:
+        label = f"utf-8+{label}"
+    if n_bad and _looks_binary(text):
+        return Decoded("", "binary")
+    return Decoded(text, label, n_bad)
+
+
+def _control_share(raw: bytes) -> float:
+    sample = raw[:8192]
+    controls = sum(sample.count(bytes([b])) for b in range(32) if b not in (9, 10, 12, 13, 0x1A))
+    return controls / len(sample)
+
+
+def _ascii_only(line: bytes) -> tuple[str, int]:
+    """The line with each non-ASCII byte as U+FFFD, and how many there were."""
+    text = line.decode("ascii", errors="replace")
+    return text, text.count(REPLACEMENT)
+
+
+_CJK_BAD = re.compile("[\x00-\x08\x0b\x0e-\x19\x1b-\x1f\x7f-\x9f\u3200-\u33ff\ue000-\uf8ff\uff61-\uff9f\ufffd]")
+
+
+def _whole_file(raw: bytes, codec: str, label: str) -> Decoded:
+    """The whole file in one CJK encoding; a line holding what stray bytes make (private-use,
+    half-width katakana, enclosed signs, undecodable bytes) keeps only its ASCII."""
+    text = raw.decode(codec, errors="replace")
+    n_bad = 0
+    if _CJK_BAD.search(text):
+        lines = text.split("\n")
+        for i, line in enumerate(lines):
+            if _CJK_BAD.search(line):
+                lines[i], replaced = _ascii_only(line.encode(codec, errors="replace"))
+                n_bad += replaced
+        text = "\n".join(lines)
+    return Decoded(_normalise_newlines(text), label, n_bad)
+
+
+def _cjk_class(ch: str, codec: str) -> str:
+    """common / rare / neutral / bad: how much a character decoded as `codec` says for it."""
+    o = ord(ch)
+    if o < 128:
+        return "neutral"
+    if 0x3040 <= o <= 0x30FF:
+        return "common" if codec == "cp932" else "rare"  # kana
+    if 0x4E00 <= o <= 0x9FFF:
+        # The common characters: level 1 of GB2312 (3,755 characters, 99.7 % of running
+        # Chinese text) or of JIS X 0208 (2,965 kanji). Cyrillic or accented Latin read as
+        # GB / Shift-JIS makes as many level-2 and extension characters as level-1 ones.
+        try:
+            lead = ch.encode("gb2312" if codec == "gb18030" else "shift_jis")[0]
+        except UnicodeEncodeError:
+            return "rare"
+        level1 = 0xB0 <= lead <= 0xD7 if codec == "gb18030" else 0x88 <= lead <= 0x98
+        return "common" if level1 else "rare"
+    if 0x3400 <= o <= 0x4DBF or 0x20000 <= o <= 0x2FFFF or 0xF900 <= o <= 0xFAFF:
+        return "rare"
+    if 0x3000 <= o <= 0x303F or 0xFF01 <= o <= 0xFF5E or 0x2000 <= o <= 0x206F:
+        return "neutral"  # CJK and full-width punctuation, quotes, dashes
+    if 0xFF61 <= o <= 0xFF9F or 0x3200 <= o <= 0x33FF:
+        return "bad"  # half-width katakana, enclosed / squared signs: what stray bytes become
+    cat = unicodedata.category(ch)
+    if cat in ("Co", "Cn", "Cc", "Cs") or ch == REPLACEMENT:
+        return "bad"
+    return "neutral"  # Latin with accents, Greek, Cyrillic, symbols: GB2312 and JIS have them
+
+
+def _cjk_evidence(sample: list[bytes], codec: str) -> bool:
+    """Strong evidence for a CJK encoding: the lines decode strictly, and their characters are
+    CJK, mostly common ones, with (almost) nothing that stray bytes would make."""
+    if not sample:
+        return False
+    try:
+        text = b"\n".join(sample).decode(codec)
+    except UnicodeDecodeError:
+        return False
+    counts = {"common": 0, "rare": 0, "bad": 0, "neutral": 0}
+    for ch in text:
+        if ord(ch) > 127:
+            counts[_cjk_class(ch, codec)] += 1
+    cjk = counts["common"] + counts["rare"]
+    return counts["common"] >= 2 and counts["common"] >= 0.8 * cjk and counts["bad"] <= 0.02 * (cjk + counts["bad"])
+
+
+def _pick_single_byte(sample: list[bytes]) -> tuple[str | None, str]:
+    """The single-byte code page under which the non-UTF-8 lines read best, or None."""
+    from charset_normalizer.md import mess_ratio
+
+    best: tuple[float, int, str, str] | None = None
+    candidates = list(_SINGLE_BYTE)
+    guess = _charset_normalizer_guess(sample)
+    if guess and guess not in {c for c, _ in candidates} and guess not in {c for c, _ in _CJK}:
+        candidates.append((guess, guess.replace("_", "-")))
+    for rank, (codec, label) in enumerate(candidates):
+        texts = [line.decode(codec, errors="replace") for line in sample]
+        words = [w for t in texts for w in _non_ascii_words(t)]
+        if not words:
+            continue
+        implausible = sum(1 for w in words if _word_is_nonsense(w))
+        share = implausible / len(words)
+        if share > _MAX_IMPLAUSIBLE:
+            continue
+        if mess_ratio("\n".join(texts)[:100_000], maximum_threshold=1.0) > _MAX_MESS:
+            continue
+        key = (share + _PREFERENCE_MARGIN * rank, rank, codec, label)
+        if best is None or key < best:
+            best = key
+    return (best[2], best[3]) if best else (None, "unknown-8bit")
+
+
+def _charset_normalizer_guess(sample: list[bytes]) -> str | None:
+    """charset-normalizer's best single guess for the lines, if it is confident."""
+    from charset_normalizer import from_bytes
+
+    if not sample:
+        return None
+    best = from_bytes(b"\n".join(sample)[:200_000], threshold=0.1).best()
+    if best is None:
+        return None
+    try:
+        return codecs.lookup(best.encoding).name.replace("-", "_")
+    except LookupError:
+        return None
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _non_ascii_words(text: str) -> list[str]:
+    """The space-separated words of a line that hold a non-ASCII character."""
+    words = []
+    end = -1
+    for m in _NON_ASCII.finditer(text):
+        i = m.start()
+        if i < end:
+            continue
+        start = text.rfind(" ", 0, i) + 1
+        end = text.find(" ", i)
+        end = len(text) if end < 0 else end
+        words.append(text[start:end])
+    return words
+
+
+def _line_is_nonsense(text: str) -> bool:
+    return any(_word_is_nonsense(w) for w in _non_ascii_words(text))
+
+
+_JOINERS = set("'’‘ʼ·-‐‑–—")
+
+
+def _script(ch: str) -> str:
+    if ch.isascii():
+        return "LATIN"
+    try:
+        return unicodedata.name(ch).split(" ", 1)[0]
+    except ValueError:
+        return "?"
+
+
+@lru_cache(maxsize=1 << 16)
+def _word_is_nonsense(word: str) -> bool:
+    """A word (no spaces) with non-ASCII characters that no language writes this way."""
+    scripts = set()
+    run = 0  # consecutive non-ASCII letters
+    prev = ""
+    for i, ch in enumerate(word):
+        if ch == REPLACEMENT or unicodedata.category(ch) in ("Cc", "Cn", "Co"):
+            return True
+        if ch.isalpha():
+            scripts.add(_script(ch))
+            if prev.isalpha() and prev.islower() and ch.isupper() and not (prev.isascii() and ch.isascii()):
+                return True  # "иВАН", "rŽsum"
+            nxt = word[i + 1] if i + 1 < len(word) else ""
+            if not ch.isascii() and ch.isupper() and prev.isalpha() and nxt.isalpha() and nxt.islower():
+                return True  # "MŸller"
+            run = run + 1 if not ch.isascii() else 0
+            if run >= 3 and _script(ch) == "LATIN":
+                return True  # "Ïåòðîâ": Cyrillic read as Latin accents
+        else:
+            run = 0
+            nxt = word[i + 1] if i + 1 < len(word) else ""
+            if not ch.isascii() and ch not in _JOINERS and nxt.isalpha():
+                if prev.isalpha():
+                    return True  # "na•ve", "ð¸ä"
+                if nxt.islower() and unicodedata.category(ch)[0] in "SN":
+                    return True  # "£ukasz", "¯ak" (but "©IEEE", "£Pound")
+        prev = ch
+    if len(scripts) > 1:
+        return True  # "Mьller"
+    return False
+
+
+# ---------------------------------------------------------------------------- e-mail and HTML
+_HEAD = 1 << 16
+_QP_HEADER = re.compile(r"(?im)^content-transfer-encoding:[ \t]*quoted-printable[ \t]*$")
+_QP_ESCAPE = re.compile(r"=[0-9A-F]{2}")
+_QP_SOFT = re.compile(r"=\n")
+_CHARSET = re.compile(r"""(?im)^content-type:[^\n]*charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""")
+_HTML = re.compile(r"(?im)^\s*<(?:!doctype\s+html|html|head|body|pre)\b")
+_HTML_BR = re.compile(r"(?i)<br\s*/?>\s*$", re.M)
+
+
+def _unwrap(decoded: Decoded, quoted_printable: bool = True) -> Decoded:
+    """Quoted-printable e-mail bodies and HTML pages, decoded to the text they show."""
+    head = decoded.text[:_HEAD]
+    if quoted_printable and "=" in head:
+        header = _QP_HEADER.search(head)
+        n_soft, n_escape = len(_QP_SOFT.findall(head)), len(_QP_ESCAPE.findall(head))
+        if header or (n_escape >= 3 and n_soft >= 2) or n_escape >= 20:
+            return _from_quoted_printable(decoded, header)
+    if "<" in head and (_HTML.search(head) or len(_HTML_BR.findall(head)) >= 3):
+        return Decoded(html_to_text(decoded.text), f"{decoded.encoding}+html", decoded.n_bad_bytes,
+                       decoded.n_padding_bytes)
+    return decoded
+
+
+def _from_quoted_printable(decoded: Decoded, header: re.Match | None) -> Decoded:
+    """Decode the body (after the header block holding the Content-Transfer-Encoding line, or the
+    whole text); the header lines stay as they are. The charset comes from the Content-Type
+    header, else from the decoded bytes themselves (UTF-8, else a legacy encoding)."""
+    text = decoded.text
+    start = 0
+    if header:
+        end = text.find("\n\n", header.end())
+        start = len(text) if end < 0 else end + 2
+    prefix, body = text[:start], text[start:]
+    body_bytes = quopri.decodestring(body.encode(_codec_of(decoded), errors="replace"))
+    inner: Decoded | None = None
+    charset = _CHARSET.search(prefix) if header else None
+    if charset:
+        try:
+            inner = Decoded(_normalise_newlines(body_bytes.decode(charset.group(1))),
+                            _label_of(charset.group(1)))
+        except (LookupError, UnicodeDecodeError):
+            inner = None
+    if inner is None:
+        inner = _decode_any(body_bytes)
+        if inner.is_binary or inner.encoding == "empty":
+            inner = Decoded("", "utf-8")
+    inner = _unwrap(inner, quoted_printable=False)
+    base, html = inner.encoding.removesuffix("+html"), inner.encoding.endswith("+html")
+    return Decoded(prefix + inner.text, f"{base}+quoted-printable" + ("+html" if html else ""),
+                   decoded.n_bad_bytes + inner.n_bad_bytes, decoded.n_padding_bytes)
+
+
+def _codec_of(decoded: Decoded) -> str:
+    enc = decoded.encoding.split("+", 1)[0].removesuffix("-lossy")
+    enc = {"shift_jis": "cp932", "unknown-8bit": "utf-8"}.get(enc, enc)
+    try:
+        return codecs.lookup(enc).name
+    except LookupError:
+        return "utf-8"
+
+
+def _label_of(charset: str) -> str:
+    name = codecs.lookup(charset).name  # raises LookupError for an unknown charset
+    return {"cp1252": "windows-1252", "cp1251": "windows-1251", "cp932": "shift_jis",
+            "iso8859-1": "iso-8859-1", "mac-roman": "mac-roman"}.get(name, name)
+
+
+_BLOCK = {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "ul", "ol", "tr", "table", "dl", "dt",
+          "dd", "blockquote", "section", "article", "header", "footer", "hr", "pre", "form", "address",
+          "main", "nav", "aside", "figure", "figcaption", "center"}
+_PARAGRAPH = {"p", "pre", "blockquote", "table", "ul", "ol", "dl", "h1", "h2", "h3", "h4", "h5", "h6", "hr"}
+_HIDDEN = {"script", "style", "head", "title", "noscript", "template"}
+
+
+class _TextShown(HTMLParser):
+    """The text a browser shows: <pre> as is, elsewhere whitespace collapsed, <br> a new line,
+    block elements on lines of their own, paragraphs apart by a blank line, entities decoded,
+    scripts, styles and the head left out."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.pending = 0  # line breaks owed before the next text: 1 new line, 2 a blank line
+        self.pre = 0
+        self.hidden = 0
+        self.fresh_pre = False
+
+    def _emit(self, text: str) -> None:
+        if not text:
+            return
+        if self.pending and self.out:
+            tail = "".join(self.out[-3:])
+            have = len(tail) - len(tail.rstrip("\n"))
+            self.out.append("\n" * max(0, self.pending - have))
+        self.pending = 0
+        self.out.append(text)
+
+    def _break(self, n: int) -> None:
+        self.pending = max(self.pending, n)
+
+    def handle_starttag(self, tag: str, attrs) -> None:
+        if tag in _HIDDEN:
+            self.hidden += 1
+        elif tag == "br":
+            self._emit("\n")
+        elif tag in _BLOCK:
+            self._break(2 if tag in _PARAGRAPH else 1)
+            if tag == "pre":
+                self.pre += 1
+                self.fresh_pre = True
+
+    def handle_startendtag(self, tag: str, attrs) -> None:
+        if tag == "br":
+            self._emit("\n")
+        elif tag in _BLOCK:
+            self._break(2 if tag in _PARAGRAPH else 1)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _HIDDEN:
+            self.hidden = max(0, self.hidden - 1)
+        elif tag in _BLOCK:
+            if tag == "pre":
+                self.pre = max(0, self.pre - 1)
+            self._break(2 if tag in _PARAGRAPH else 1)
+
+    def handle_data(self, data: str) -> None:
+        if self.hidden:
+            return
+        if self.pre:
+            if self.fresh_pre and data.startswith("\n"):
+                data = data[1:]  # a new line right after <pre> is not shown
+            self.fresh_pre = False
+            self._emit(data)
+            return
+        data = re.sub(r"[ \t\n\r\f]+", " ", data)
+        if data == " " and (not self.out or self.out[-1].endswith("\n") or self.pending):
+            return  # white space between blocks shows nothing
+        self._emit(data)
+
+    def text(self) -> str:
+        lines = [line.strip(" ") for line in "".join(self.out).split("\n")]
+        text = "\n".join(lines).strip("\n")
+        return text + "\n" if text else ""
+
+
+def html_to_text(html: str) -> str:
+    parser = _TextShown()
+    parser.feed(html)
+    parser.close()
+    return parser.text()
+
+
+# ---------------------------------------------------------------------------- helpers
 def _looks_binary(text: str) -> bool:
     """Mostly undecodable bytes and control characters: not a text digest."""
     sample = text[:8192]

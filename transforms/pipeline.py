@@ -96,9 +96,11 @@ def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.D
         text = decoded.text[:-1] if decoded.text.endswith("\n") else decoded.text
         fmt = detect_format(text) if text.strip() else UNKNOWN
         rows.append({"file_idx": idx, "source_file_id": src.source_file_id, "path": src.path,
-                     "encoding": decoded.encoding, "format": fmt, "text": text})
+                     "encoding": decoded.encoding, "format": fmt, "text": text,
+                     "n_padding_bytes": decoded.n_padding_bytes})
     files = pl.DataFrame(rows, schema={"file_idx": pl.Int64, "source_file_id": pl.Int64, "path": pl.String,
-                                       "encoding": pl.String, "format": pl.String, "text": pl.String})
+                                       "encoding": pl.String, "format": pl.String, "text": pl.String,
+                                       "n_padding_bytes": pl.Int64})
     lines = (
         files.filter(~pl.col("encoding").is_in(["binary", "empty"]))
         .select("file_idx", "format", line=pl.col("text").str.split("\n"))
@@ -117,10 +119,19 @@ def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.D
         reason=pl.when(pl.col("encoding") == "binary").then(pl.lit("binary file"))
         .when(pl.col("encoding") == "empty").then(pl.lit("empty file"))
         .when(pl.col("text").str.strip_chars() == "").then(pl.lit("file holds only blank lines"))
+        .when(pl.col("encoding").str.ends_with("+html")).then(pl.lit("unknown format (an HTML page)"))
+        .when(pl.col("encoding").str.contains("+quoted-printable", literal=True))
+        .then(pl.lit("unknown format (a quoted-printable e-mail body)"))
         .otherwise(pl.lit("unknown format")),
         raw_text=pl.col("text").str.slice(0, RAW_TEXT_LIMIT),
     )
-    return files, lines, rejected
+    # Trailing NUL padding (what a crash leaves) is not text: stripped by decode_bytes, reported
+    # here as a span of no line (line 0, like an empty file), so the line audit is unchanged.
+    padding = files.filter(pl.col("n_padding_bytes") > 0).select(
+        "file_idx", line_start=pl.lit(0, pl.Int64), line_end=pl.lit(0, pl.Int64),
+        reason=pl.format("trailing NUL padding: {} bytes removed", "n_padding_bytes"), raw_text=pl.lit(""),
+    )
+    return files.drop("n_padding_bytes"), lines, pl.concat([rejected, padding])
 
 
 def _spans(frame: pl.DataFrame) -> pl.DataFrame:
