@@ -69,8 +69,10 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cache
 
 import polars as pl
 
@@ -88,7 +90,7 @@ class PersonSettings:
     rare_lambda: float = 1.0  # names with fewer expected namesakes (per 100k names) stay one person
     merge_margin: float = 1.0  # a second person merges only when the mention also fits it this well
     reject_below: float = -2.0  # two persons whose categories/dates disagree this much never merge
-    max_candidates: int = 16  # largest persons of the name always scored
+    max_candidates: int = 16  # persons scored without a shared co-author (when that could reach the threshold)
     max_per_coauthor: int = 16  # most recent persons per shared co-author scored
     weights: dict = field(default_factory=lambda: dict(WEIGHTS))
 
@@ -97,7 +99,7 @@ WEIGHTS = {
     "prior_common": -3.0, "prior_slope": 0.5, "prior_min": -5.0,
     "coauthor": 6.0, "coauthor_min": 1.5, "coauthor_cap": 10.0, "no_coauthor": -1.0,
     "cat_same": 1.5, "cat_parent": 0.5, "cat_none": -2.0, "area_none": -0.5,
-    "word": 0.3, "words_cap": 1.5, "no_words": -0.5, "min_words": 8,
+    "word": 0.3, "words_cap": 1.2, "no_words": -0.5, "min_words": 8,
     "years": -1.0, "years_apart": 6,
 }
 
@@ -128,17 +130,21 @@ PERSON_SCHEMA = {
 ASSIGNMENT_SCHEMA = {
     "paper_id": pl.Int64, "author_position": pl.Int32, "name_key": pl.String, "person_id": pl.Int64,
     "rule": pl.String, "score": pl.Float64, "name_lambda": pl.Float64, "prior": pl.Float64,
-    "n_candidates": pl.Int32, "candidates": pl.List(pl.Int64), "candidate_scores": pl.List(pl.Float64),
+    "n_persons": pl.Int32, "n_candidates": pl.Int32, "candidates": pl.List(pl.Int64), "candidate_scores": pl.List(pl.Float64),
     "coauthors_shared": pl.Int32, "category_level": pl.String, "words_shared": pl.Int32, "years_apart": pl.Int32,
 }
 ALIAS_SCHEMA = {"from_person_id": pl.Int64, "to_person_id": pl.Int64, "name_key": pl.String,
                 "paper_id": pl.Int64, "author_position": pl.Int32, "score": pl.Float64, "rule": pl.String}
 
 
+PERSONS_SCHEMA = {"person_id": pl.Int64, "name_key": pl.String, "founded_key": pl.String, "is_new": pl.Boolean,
+                  "n_mentions": pl.Int64}
+
+
 @dataclass(frozen=True)
 class PersonsResult:
     assignments: pl.DataFrame  # one row per input mention: person_id (after aliases) + the decision record
-    persons: pl.DataFrame  # every person touched, with its evidence (PERSON_SCHEMA): upsert by person_id
+    persons: pl.DataFrame  # every person the batch touched (PERSONS_SCHEMA): new ones are dim_author rows to add
     aliases: pl.DataFrame  # stored or new persons found to be another person (ALIAS_SCHEMA)
 
 
@@ -148,8 +154,8 @@ def empty_persons() -> pl.DataFrame:
 
 # ----------------------------------------------------------------------------- name commonness
 def name_parts(keys: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
-    toks = keys.str.split(" ")
-    return toks.list.first(), toks.list.last()
+    """(given name, surname) of a name key: its first and its last word."""
+    return keys.str.extract(r"^(\S+)"), keys.str.extract(r"(\S+)$")
 
 
 def name_commonness(keys: pl.Series) -> pl.DataFrame:
@@ -162,19 +168,20 @@ def name_commonness(keys: pl.Series) -> pl.DataFrame:
         given=name_parts(pl.col("name_key"))[0], surname=name_parts(pl.col("name_key"))[1],
         n_tokens=pl.col("name_key").str.count_matches(" ") + 1)
     n = max(k.filter(pl.col("n_tokens") >= 2).height, 1)
-    k = k.with_columns(n_given=pl.len().over("given"), n_surname=pl.len().over("surname"))
+    k = (k.join(k.group_by("given").agg(n_given=pl.len()), on="given")
+         .join(k.group_by("surname").agg(n_surname=pl.len()), on="surname"))
     return k.select("name_key", "given", "surname", lam=pl.when(pl.col("n_tokens") >= 2)
                     .then(pl.col("n_given").cast(pl.Float64) * pl.col("n_surname") / n / n * REF_NAMES)
                     .otherwise(pl.lit(ONE_WORD_LAMBDA)))
 
 
 # ----------------------------------------------------------------------------- evidence
-def _taxonomy_of(code: str) -> str:
-    return "arxiv" if re.fullmatch(r"[a-z\-]+(\.[A-Za-z\-]+)?", code) else "conference"
-
-
-def _parent_of(code: str) -> str:
-    return code.split(" · ")[0] if " · " in code else code.split(".")[0]
+@cache
+def _cat_info(code: str) -> tuple[str, str]:
+    """(taxonomy, parent) of a category code: ("arxiv", "cs") or ("conference", "Deep Learning")."""
+    if re.fullmatch(r"[a-z\-]+(\.[A-Za-z\-]+)?", code):
+        return "arxiv", code.split(".")[0]
+    return "conference", code.split(" · ")[0]
 
 
 def _paper_words(papers: pl.DataFrame) -> pl.DataFrame:
@@ -187,26 +194,22 @@ def _paper_words(papers: pl.DataFrame) -> pl.DataFrame:
 
 
 def mention_evidence(mentions: pl.DataFrame, papers: pl.DataFrame, paper_categories: pl.DataFrame,
-                     with_words: pl.Series | None = None) -> pl.DataFrame:
-    """One row per mention: its co-author keys, the paper's category codes, content words (only
-    for papers listed in `with_words`, None = all) and date, in the canonical order."""
-    keys = mentions.group_by("paper_id").agg(paper_keys=pl.col("name_key").unique())
+                     with_words: bool = True) -> pl.DataFrame:
+    """One row per mention: its co-author keys (the other keys on the paper), the paper's
+    category codes, content words (title, then abstract) and first listing date."""
+    keys = mentions.group_by("paper_id").agg(paper_keys=pl.col("name_key").unique().sort())
     cats = paper_categories.group_by("paper_id").agg(categories=pl.col("code").unique().sort())
-    p = papers.select("paper_id", "title", "abstract", pl.col("first_listed_on").alias("listed_on"))
-    if with_words is not None:
-        p = p.filter(pl.col("paper_id").is_in(with_words.implode()))
-    words = _paper_words(p)
-    ev = (mentions.select("paper_id", "author_position", "name_key")
-          .join(keys, on="paper_id", how="left")
+    ev = (mentions.join(keys, on="paper_id", how="left")
           .join(cats, on="paper_id", how="left")
-          .join(papers.select("paper_id", pl.col("first_listed_on").alias("listed_on")), on="paper_id", how="left")
-          .join(words, on="paper_id", how="left")
-          .with_columns(coauthors=pl.col("paper_keys").list.set_difference(pl.concat_list(pl.col("name_key")))
-                        .list.sort(),
-                        categories=pl.col("categories").fill_null(pl.lit([], pl.List(pl.String))),
-                        words=pl.col("words").fill_null(pl.lit([], pl.List(pl.String))))
+          .join(papers.select("paper_id", listed_on=pl.col("first_listed_on")), on="paper_id", how="left")
+          .with_columns(coauthors=pl.col("paper_keys").list.set_difference(pl.concat_list("name_key")).list.sort(),
+                        categories=pl.col("categories").fill_null(pl.lit([], pl.List(pl.String))))
           .drop("paper_keys"))
-    return ev.sort(["listed_on", "paper_id", "author_position"], nulls_last=True)
+    if with_words:
+        words = _paper_words(papers.join(mentions.select("paper_id").unique(), on="paper_id", how="semi"))
+        ev = ev.join(words, on="paper_id", how="left").with_columns(
+            words=pl.col("words").fill_null(pl.lit([], pl.List(pl.String))))
+    return ev
 
 
 def _founded_key_expr() -> pl.Expr:
@@ -221,46 +224,65 @@ def _founded_key(listed_on, paper_id: int, position: int) -> str:
     return f"{d}|{paper_id:019d}|{position:05d}"
 
 
+CANONICAL = ["listed_on", "paper_id", "author_position"]  # nulls last: undated (search-only) papers after dated ones
+
+
 # ----------------------------------------------------------------------------- the common-name loop
 class _Person:
-    __slots__ = ("pid", "founded", "first_on", "last_on", "n", "papers", "coauthors", "cats", "parents", "words",
-                 "touched", "stored", "coauthors_set", "words_set")
+    __slots__ = ("pid", "name_key", "founded", "first_on", "last_on", "n", "papers", "coauthors", "co_set", "cats",
+                 "parents", "taxes", "words", "w_set", "touched", "absorbed_by")
 
-    def __init__(self, pid, founded, first_on, last_on, n, papers, coauthors, cats, words, stored):
-        self.pid, self.founded, self.first_on, self.last_on, self.n = pid, founded, first_on, last_on, n
-        self.papers, self.coauthors, self.cats = set(papers), list(coauthors), set(cats)
-        self.parents = {(_taxonomy_of(c), _parent_of(c)) for c in self.cats}
-        self.words = list(words)
-        self.touched, self.stored = not stored, stored
+    def __init__(self, pid, name_key, founded, first_on, last_on, n, papers, coauthors, cats, words, touched):
+        self.pid, self.name_key, self.founded, self.first_on, self.last_on, self.n = (
+            pid, name_key, founded, first_on, last_on, n)
+        self.papers, self.coauthors, self.co_set = set(papers), list(coauthors), set(coauthors)
+        self.cats, self.parents, self.taxes = set(), set(), set()
+        self._add_cats(cats)
+        self.words, self.w_set = list(words), set(words)
+        self.touched = touched
+
+    def _add_cats(self, cats):
+        for c in cats:
+            if c not in self.cats:
+                self.cats.add(c)
+                info = _cat_info(c)
+                self.parents.add(info)
+                self.taxes.add(info[0])
+
+    def _add_dates(self, d):
+        if d is not None:
+            self.first_on = d if self.first_on is None or d < self.first_on else self.first_on
+            self.last_on = d if self.last_on is None or d > self.last_on else self.last_on
+
+    def _add_lists(self, coauthors, words):
+        for c in coauthors:
+            if c not in self.co_set:
+                self.co_set.add(c)
+                self.coauthors.append(c)
+        room = MAX_PROFILE_WORDS - len(self.words)
+        if room > 0:
+            for w in words:
+                if w not in self.w_set:
+                    self.w_set.add(w)
+                    self.words.append(w)
+                    room -= 1
+                    if not room:
+                        break
 
     def add(self, paper_id, listed_on, coauthors, cats, words):
         self.papers.add(paper_id)
-        seen = set(self.coauthors)
-        self.coauthors += [c for c in coauthors if c not in seen]
-        new = set(cats) - self.cats
-        self.cats |= new
-        self.parents |= {(_taxonomy_of(c), _parent_of(c)) for c in new}
-        if len(self.words) < MAX_PROFILE_WORDS:
-            ws = set(self.words)
-            self.words += [w for w in words if w not in ws][: MAX_PROFILE_WORDS - len(self.words)]
-        if listed_on is not None:
-            self.first_on = listed_on if self.first_on is None else min(self.first_on, listed_on)
-            self.last_on = listed_on if self.last_on is None else max(self.last_on, listed_on)
+        self._add_lists(coauthors, words)
+        self._add_cats(cats)
+        self._add_dates(listed_on)
         self.n += 1
         self.touched = True
 
     def absorb(self, other: "_Person"):
         self.papers |= other.papers
-        seen = set(self.coauthors)
-        self.coauthors += [c for c in other.coauthors if c not in seen]
-        self.cats |= other.cats
-        self.parents |= other.parents
-        ws = set(self.words)
-        self.words += [w for w in other.words if w not in ws][: max(0, MAX_PROFILE_WORDS - len(self.words))]
-        for d in (other.first_on, other.last_on):
-            if d is not None:
-                self.first_on = d if self.first_on is None else min(self.first_on, d)
-                self.last_on = d if self.last_on is None else max(self.last_on, d)
+        self._add_lists(other.coauthors, other.words)
+        self._add_cats(other.cats)
+        self._add_dates(other.first_on)
+        self._add_dates(other.last_on)
         self.n += other.n
         self.touched = True
 
@@ -268,6 +290,7 @@ class _Person:
 class _Scorer:
     def __init__(self, settings: PersonSettings, lam_of):
         self.s, self.w, self.lam_of = settings, settings.weights, lam_of
+        self._co_weight: dict[str, float] = {}
 
     def prior(self, lam: float) -> float:
         """Log-odds that a mention of a common name is a given person of that name before any
@@ -276,40 +299,49 @@ class _Scorer:
         excess = math.log(max(lam, 1e-9) / self.s.rare_lambda)
         return max(w["prior_min"], w["prior_common"] - w["prior_slope"] * max(0.0, excess))
 
+    def co_weight(self, key: str) -> float:
+        v = self._co_weight.get(key)
+        if v is None:
+            v = self._co_weight[key] = max(self.w["coauthor_min"], self.w["coauthor"] - math.log1p(self.lam_of(key)))
+        return v
+
     def contradicts(self, q: _Person, p: _Person) -> bool:
         """Two persons kept apart on evidence: no co-author in common and their categories and
         dates disagree by at least `reject_below` (papers in different arXiv archives only)."""
-        if q.coauthors_set & p.coauthors_set:
+        if q.co_set & p.co_set:
             return False
-        _, _, level, _, years = self.features((), q.cats, q.parents, (), q.first_on, p)
+        _, _, level, _, years = self.features((), q.cats, q.parents, q.taxes, (), q.first_on, p)
         conflict = {"different": self.w["cat_none"], "other_area": self.w["area_none"]}.get(level, 0.0)
         if years is not None and years >= self.w["years_apart"]:
             conflict += self.w["years"]
         return conflict <= self.s.reject_below
 
-    def features(self, coauthors, cats, parents, words, listed_on, p: _Person):
+    def features(self, coauthors, cats, parents, taxes, words, listed_on, p: _Person):
         w = self.w
-        shared = [c for c in coauthors if c in p.coauthors_set] if coauthors else []
-        if shared:
-            co = min(w["coauthor_cap"], sum(max(w["coauthor_min"], w["coauthor"] - math.log1p(self.lam_of(c)))
-                                            for c in shared))
-        else:
-            co = w["no_coauthor"] if coauthors and p.coauthors else 0.0
+        co, n_shared = 0.0, 0
+        if coauthors:
+            pc = p.co_set
+            for c in coauthors:
+                if c in pc:
+                    n_shared += 1
+                    co += self.co_weight(c)
+            if n_shared:
+                co = min(w["coauthor_cap"], co)
+            elif p.coauthors:
+                co = w["no_coauthor"]
         level, cat = "none_known", 0.0
         if cats and p.cats:
-            if cats & p.cats:
+            if not cats.isdisjoint(p.cats):
                 level, cat = "same", w["cat_same"]
-            else:
-                taxes = {t for t, _ in parents} & {t for t, _ in p.parents}
-                if parents & p.parents:
-                    level, cat = "parent", w["cat_parent"]
-                elif "arxiv" in taxes:
-                    level, cat = "different", w["cat_none"]
-                elif taxes:
-                    level, cat = "other_area", w["area_none"]
+            elif not parents.isdisjoint(p.parents):
+                level, cat = "parent", w["cat_parent"]
+            elif "arxiv" in taxes and "arxiv" in p.taxes:
+                level, cat = "different", w["cat_none"]
+            elif not taxes.isdisjoint(p.taxes):
+                level, cat = "other_area", w["area_none"]
         n_words = 0
         if words and p.words:
-            pw = p.words_set
+            pw = p.w_set
             n_words = sum(1 for x in words if x in pw)
         if n_words:
             wd = min(w["words_cap"], w["word"] * n_words)
@@ -317,109 +349,96 @@ class _Scorer:
             wd = w["no_words"] if len(words) >= w["min_words"] and len(p.words) >= w["min_words"] else 0.0
         years = None
         if listed_on is not None and p.first_on is not None:
-            lo, hi = p.first_on, p.last_on
-            years = max(0, (lo - listed_on).days, (listed_on - hi).days) // 365
+            years = max(0, (p.first_on - listed_on).days, (listed_on - p.last_on).days) // 365
         yr = w["years"] if years is not None and years >= w["years_apart"] else 0.0
-        return co + cat + wd + yr, len(shared), level, n_words, years
+        return co + cat + wd + yr, n_shared, level, n_words, years
 
 
 def _assign_common(ev: pl.DataFrame, stored: pl.DataFrame, lam: dict, lam_of, settings: PersonSettings):
-    """The per-name loop over mentions of common names (canonical order), bounded candidates."""
+    """The per-name loop over mentions of common names, in canonical order, bounded candidates.
+    Returns (decision columns, aliases, alias_of, founders, persons by name)."""
     scorer = _Scorer(settings, lam_of)
+    w = settings.weights
     persons_by_name: dict[str, list[_Person]] = defaultdict(list)
-    for r in stored.iter_rows(named=True):
+    for r in stored.sort("name_key", "founded_key").iter_rows(named=True):
         persons_by_name[r["name_key"]].append(_Person(
-            r["person_id"], r["founded_key"], r["first_on"], r["last_on"], r["n_mentions"], r["paper_ids"] or [],
-            r["coauthors"] or [], r["categories"] or [], r["words"] or [], stored=True))
-    records, aliases = [], []
-    alias_of: dict[int, int] = {}
-    new_founders: list[tuple[int, str, int, int]] = []  # (row, name_key, paper_id, position) needing an id
-    cols = ev.select("paper_id", "author_position", "name_key", "listed_on", "coauthors", "categories", "words")
-    for block in cols.sort(["name_key", "listed_on", "paper_id", "author_position"], nulls_last=True).partition_by(
-            "name_key", maintain_order=True):
-        name_key = block["name_key"][0]
-        persons = persons_by_name[name_key]
-        for p in persons:
-            p.coauthors_set = set(p.coauthors)
-            p.words_set = set(p.words)
-        index: dict[str, list[_Person]] = defaultdict(list)
-        for p in persons:
-            for c in p.coauthors:
-                index[c].append(p)
-        lam_n = lam[name_key]
-        prior = scorer.prior(lam_n)
-        for paper_id, pos, _, listed_on, coauthors, cats, words in block.iter_rows():
-            cats_s = set(cats)
-            parents = {(_taxonomy_of(c), _parent_of(c)) for c in cats_s}
-            live = [p for p in persons if p.pid not in alias_of]
-            if len(live) <= settings.max_candidates:
-                cands = live
-            else:
-                seen: dict[int, _Person] = {}
-                for p in sorted(live, key=lambda q: (-q.n, q.founded))[: settings.max_candidates]:
-                    seen[p.pid] = p
-                for c in coauthors:
-                    for p in index.get(c, ())[-settings.max_per_coauthor:]:
-                        if p.pid not in alias_of:
-                            seen[p.pid] = p
-                cands = list(seen.values())
-            cands = [p for p in cands if paper_id not in p.papers]  # cannot-link: same paper
-            scored = []
-            for p in cands:
-                total, n_co, level, n_w, years = scorer.features(coauthors, cats_s, parents, words, listed_on, p)
-                scored.append((prior + total, p.founded, p, n_co, level, n_w, years))
-            scored.sort(key=lambda t: (-t[0], t[1]))
-            rule, best = "new_person", None
-            if scored and scored[0][0] >= settings.split_threshold:
-                best = scored[0]
-                rule = "joined"
-                target = best[2]
-                for sc, _, q, *_ in scored[1:]:
-                    if sc < settings.split_threshold + settings.merge_margin or q.pid in alias_of:
-                        continue
-                    if target.papers & q.papers:
-                        continue
-                    if scorer.contradicts(q, target):
-                        continue
-                    elder, younger = (target, q) if target.founded <= q.founded else (q, target)
-                    elder.absorb(younger)
-                    elder.coauthors_set = set(elder.coauthors)
-                    elder.words_set = set(elder.words)
-                    for c in younger.coauthors:
-                        index[c].append(elder)
-                    alias_of[younger.pid] = elder.pid
-                    aliases.append((younger.pid, elder.pid, name_key, paper_id, pos, sc, "merged_by_mention"))
-                    target = elder
-                    rule = "joined_merged"
-                target.add(paper_id, listed_on, coauthors, cats, words)
-                target.coauthors_set.update(coauthors)
-                target.words_set = set(target.words)
-                for c in coauthors:
-                    if not index[c] or index[c][-1] is not target:
-                        index[c].append(target)
-                pid = target.pid
-            else:
-                p = _Person(None, _founded_key(listed_on, paper_id, pos), listed_on, listed_on, 0, [], [], [], [],
-                            stored=False)
-                p.pid = ("new", len(new_founders))
-                first_of_name = not persons
-                new_founders.append((len(records), name_key, paper_id, pos, first_of_name))
-                p.add(paper_id, listed_on, coauthors, cats, words)
-                p.coauthors_set, p.words_set = set(p.coauthors), set(p.words)
-                persons.append(p)
-                for c in coauthors:
+            r["person_id"], r["name_key"], r["founded_key"], r["first_on"], r["last_on"], r["n_mentions"],
+            r["paper_ids"] or [], r["coauthors"] or [], r["categories"] or [], r["words"] or [], touched=False))
+    out = {k: [] for k in ASSIGNMENT_SCHEMA}
+    aliases: list[tuple] = []
+    alias_of: dict = {}
+    founders: list[tuple] = []  # (name_key, paper_id, position, first of its name)
+    rows = ev.sort(["name_key", *CANONICAL], nulls_last=True).select(
+        "name_key", "paper_id", "author_position", "listed_on", "coauthors", "categories", "words").rows()
+    current, persons, index, prior, lam_n, open_field, n_merged = None, [], {}, 0.0, 0.0, True, 0
+    for name_key, paper_id, pos, listed_on, coauthors, cats, words in rows:
+        if name_key != current:
+            current, persons, n_merged = name_key, persons_by_name[name_key], 0
+            index = defaultdict(list)
+            for p in persons:
+                for c in p.coauthors:
                     index[c].append(p)
-                pid = p.pid
-            top = scored[: 8]
-            ref = best or (scored[0] if scored else None)
-            records.append({
-                "paper_id": paper_id, "author_position": pos, "name_key": name_key, "person_id": pid, "rule": rule,
-                "score": ref[0] if ref else None, "name_lambda": lam_n, "prior": prior,
-                "n_candidates": len(scored), "candidates": [t[2].pid for t in top], "candidate_scores": [t[0] for t in top],
-                "coauthors_shared": ref[3] if ref else None, "category_level": ref[4] if ref else None,
-                "words_shared": ref[5] if ref else None, "years_apart": ref[6] if ref else None,
-            })
-    return records, aliases, alias_of, new_founders, persons_by_name
+            lam_n = lam[name_key]
+            prior = scorer.prior(lam_n)
+            # can a person without a shared co-author reach the threshold? if not, only persons
+            # sharing a co-author are scored (an inverted index): bounded work per mention
+            open_field = prior + w["cat_same"] + w["words_cap"] >= settings.split_threshold
+        cats_s = set(cats)
+        infos = {_cat_info(c) for c in cats_s}
+        taxes = {t for t, _ in infos}
+        seen: dict = {}
+        if open_field:
+            for p in persons[-settings.max_candidates:]:
+                if p.pid not in alias_of:
+                    seen[p.pid] = p
+        for c in coauthors:
+            for p in index.get(c, ())[-settings.max_per_coauthor:]:
+                q = p
+                while q.pid in alias_of:  # an absorbed person's index entries lead to its elder
+                    q = q.absorbed_by
+                seen[q.pid] = q
+        scored = []
+        for p in seen.values():
+            if paper_id in p.papers:  # cannot-link: the same name twice on one author list
+                continue
+            total, n_co, level, n_w, years = scorer.features(coauthors, cats_s, infos, taxes, words, listed_on, p)
+            scored.append((prior + total, p.founded, p, n_co, level, n_w, years))
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        best = scored[0] if scored and scored[0][0] >= settings.split_threshold else None
+        if best is not None:
+            rule, target = "joined", best[2]
+            for sc, _, q, *_ in scored[1:]:
+                if sc < settings.split_threshold + settings.merge_margin or q.pid in alias_of:
+                    continue
+                if target.papers & q.papers or scorer.contradicts(q, target):
+                    continue
+                elder, younger = (target, q) if target.founded <= q.founded else (q, target)
+                elder.absorb(younger)
+                younger.absorbed_by = elder
+                alias_of[younger.pid] = elder.pid
+                n_merged += 1
+                aliases.append((younger.pid, elder.pid, name_key, paper_id, pos, sc, "merged_by_mention"))
+                target, rule = elder, "joined_merged"
+        else:
+            rule = "new_person"
+            target = _Person(("new", len(founders)), name_key, _founded_key(listed_on, paper_id, pos), None, None, 0,
+                             [], [], [], [], touched=True)
+            founders.append((name_key, paper_id, pos, not persons))
+            persons.append(target)
+        fresh = [c for c in coauthors if c not in target.co_set]
+        target.add(paper_id, listed_on, coauthors, cats, words)
+        for c in fresh:
+            index[c].append(target)
+        ref = best or (scored[0] if scored else None)
+        top = scored[:8]
+        for k, v in (("paper_id", paper_id), ("author_position", pos), ("name_key", name_key), ("person_id", target.pid),
+                     ("rule", rule), ("score", ref[0] if ref else None), ("name_lambda", lam_n), ("prior", prior),
+                     ("n_persons", len(persons) - n_merged), ("n_candidates", len(scored)), ("candidates", [t[2].pid for t in top]),
+                     ("candidate_scores", [t[0] for t in top]), ("coauthors_shared", ref[3] if ref else None),
+                     ("category_level", ref[4] if ref else None), ("words_shared", ref[5] if ref else None),
+                     ("years_apart", ref[6] if ref else None)):
+            out[k].append(v)
+    return out, aliases, alias_of, founders, persons_by_name
 
 
 def _resolve(pid, alias_of):
@@ -428,7 +447,27 @@ def _resolve(pid, alias_of):
     return pid
 
 
-# ----------------------------------------------------------------------------- entry point
+def _frame(cols: dict, schema: dict) -> pl.DataFrame:
+    """A frame from Python columns; list columns go through Arrow offsets (Polars builds a
+    Series per cell from nested Python lists, ~50x slower)."""
+    import pyarrow as pa
+
+    data = {}
+    for name, dtype in schema.items():
+        values = cols[name]
+        if isinstance(dtype, pl.List):
+            offsets = [0]
+            for v in values:
+                offsets.append(offsets[-1] + len(v))
+            flat = [x for v in values for x in v]
+            inner = pl.Series(flat, dtype=dtype.inner).to_arrow()
+            data[name] = pl.from_arrow(pa.LargeListArray.from_arrays(pa.array(offsets, pa.int64()), inner)).cast(dtype)
+        else:
+            data[name] = pl.Series(name, values, dtype=dtype)
+    return pl.DataFrame(data, schema=schema)
+
+
+# ----------------------------------------------------------------------------- entry points
 def assign_persons(
     mentions: pl.DataFrame,
     papers: pl.DataFrame,
@@ -436,6 +475,7 @@ def assign_persons(
     stored: pl.DataFrame | None = None,
     known_name_keys: pl.Series | None = None,
     settings: PersonSettings = PersonSettings(),
+    timings: dict[str, float] | None = None,
 ) -> PersonsResult:
     """Assign every mention of `mentions` to a person.
 
@@ -444,111 +484,149 @@ def assign_persons(
         batch (co-authors are read from here).
     papers: paper_id, title, abstract, first_listed_on (Date, null for search-only papers).
     paper_categories: paper_id, code (dim_category.code of bridge_paper_category).
-    stored: the stored persons (PERSON_SCHEMA) of every name key in `mentions` (all of them,
-        aliased ones excluded); None or empty for a fresh load.
+    stored: the stored persons of the batch's name keys with their evidence (PERSON_SCHEMA, one
+        row per live person, aliased ones excluded), as `person_profiles` computes them from the
+        warehouse; None or empty for a fresh load. Rows of rare names need only person_id and
+        name_key (their lists may be empty).
     known_name_keys: every distinct name key of the warehouse before this batch (name
         commonness); the batch's and stored keys are added.
+    timings: if given, filled with seconds per stage.
     """
+    clock = [time.perf_counter()]
+
+    def lap(stage: str) -> None:
+        now = time.perf_counter()
+        if timings is not None:
+            timings[stage] = timings.get(stage, 0.0) + now - clock[0]
+        clock[0] = now
+
     stored = empty_persons() if stored is None else stored.select(list(PERSON_SCHEMA)).cast(PERSON_SCHEMA)
     mentions = mentions.select(pl.col("paper_id").cast(pl.Int64), pl.col("author_position").cast(pl.Int32),
                                pl.col("name_key").cast(pl.String))
+    papers = papers.select(pl.col("paper_id").cast(pl.Int64), pl.col("title").cast(pl.String),
+                           pl.col("abstract").cast(pl.String), pl.col("first_listed_on").cast(pl.Date))
+    paper_categories = paper_categories.select(pl.col("paper_id").cast(pl.Int64), pl.col("code").cast(pl.String))
     keys = [mentions["name_key"], stored["name_key"]]
     if known_name_keys is not None:
         keys.append(known_name_keys.cast(pl.String))
-    common_tbl = name_commonness(pl.concat(keys).unique())
-    lam = dict(common_tbl.select("name_key", "lam").iter_rows())
-    g_count = dict(common_tbl.group_by("given").len().iter_rows())
-    s_count = dict(common_tbl.group_by("surname").len().iter_rows())
-    n_keys = max(common_tbl.height, 1)
+    common_tbl = name_commonness(pl.concat(keys))
+    n_keys = max(common_tbl.filter(pl.col("name_key").str.contains(" ")).height, 1)
+    batch_keys = (mentions.select("name_key").unique().join(common_tbl.select("name_key", "lam"), on="name_key")
+                  .join(stored.group_by("name_key").agg(n_stored=pl.len()), on="name_key", how="left")
+                  .with_columns(pl.col("n_stored").fill_null(0)))
+    rare_keys = batch_keys.filter((pl.col("lam") < settings.rare_lambda) & (pl.col("n_stored") <= 1))
+    is_rare = pl.col("name_key").is_in(rare_keys["name_key"].implode())
+    rare_m, common_m = mentions.filter(is_rare), mentions.filter(~is_rare)
+    lap("commonness")
 
-    def lam_of(key: str) -> float:
+    # ---- rare names: one person each, vectorised
+    rare_assign, rare_persons = _assign_rare(rare_m, papers, stored, rare_keys)
+    lap("rare")
+
+    # ---- common names: the bounded per-name loop
+    common_papers = common_m.select("paper_id").unique()
+    ev = mention_evidence(mentions.join(common_papers, on="paper_id", how="semi"),
+                          papers.join(common_papers, on="paper_id", how="semi"),
+                          paper_categories.join(common_papers, on="paper_id", how="semi"))
+    ev = ev.join(common_m, on=["paper_id", "author_position", "name_key"], how="semi")
+    lam = dict(common_tbl.join(common_m.select("name_key").unique(), on="name_key", how="semi")
+               .select("name_key", "lam").iter_rows())
+    tokens = common_tbl.select("name_key", "given", "surname")
+    counts: list[dict] = []
+
+    def lam_of(key: str) -> float:  # commonness of a co-author's name, on demand
         v = lam.get(key)
         if v is None:
-            toks = key.split(" ")
-            v = (g_count.get(toks[0], 1) * s_count.get(toks[-1], 1) / n_keys) if len(toks) >= 2 else 1.0
-            lam[key] = v
+            if not counts:
+                two = tokens.filter(pl.col("name_key").str.contains(" "))
+                counts.append(dict(two.group_by("given").len().iter_rows()))
+                counts.append(dict(two.group_by("surname").len().iter_rows()))
+            t = key.split(" ")
+            v = lam[key] = (counts[0].get(t[0], 1) * counts[1].get(t[-1], 1) / n_keys / n_keys * REF_NAMES
+                            if len(t) >= 2 else ONE_WORD_LAMBDA)
         return v
 
-    batch_keys = mentions.select("name_key").unique().join(common_tbl.select("name_key", "lam"), on="name_key")
-    n_stored = stored.group_by("name_key").agg(n_stored=pl.len())
-    batch_keys = batch_keys.join(n_stored, on="name_key", how="left").with_columns(pl.col("n_stored").fill_null(0))
-    rare_keys = batch_keys.filter((pl.col("lam") < settings.rare_lambda) & (pl.col("n_stored") <= 1))["name_key"]
-    is_rare = pl.col("name_key").is_in(rare_keys.implode())
-    common_papers = mentions.filter(~is_rare)["paper_id"].unique()
-    ev = mention_evidence(mentions, papers, paper_categories, with_words=common_papers)
-
-    # rare names: one person each, vectorised
-    rare = ev.filter(is_rare)
-    rare_first = rare.group_by("name_key", maintain_order=True).first()  # canonical order: the founder
-    rare_person = (rare_first.select("name_key", "listed_on", "paper_id", "author_position")
-                   .join(stored.select("name_key", "person_id"), on="name_key", how="left"))
-    rare_person = with_stable_ids(rare_person, {"new_id": ["name_key"]}).with_columns(
-        person_id=pl.coalesce("person_id", "new_id"))
-    rare_out = rare.join(rare_person.select("name_key", "person_id"), on="name_key").join(
-        batch_keys.select("name_key", "lam"), on="name_key")
-    rare_assign = rare_out.select(
-        "paper_id", "author_position", "name_key", "person_id", rule=pl.lit("rare_name"), score=pl.lit(None, pl.Float64),
-        name_lambda="lam", prior=pl.lit(None, pl.Float64), n_candidates=pl.lit(None, pl.Int32),
-        candidates=pl.lit(None, pl.List(pl.Int64)), candidate_scores=pl.lit(None, pl.List(pl.Float64)),
-        coauthors_shared=pl.lit(None, pl.Int32), category_level=pl.lit(None, pl.String),
-        words_shared=pl.lit(None, pl.Int32), years_apart=pl.lit(None, pl.Int32))
-    founders = rare_person.select("name_key", "person_id", "listed_on", "paper_id", "author_position")
-    rare_new = (rare_out.group_by("person_id").agg(
-        pl.col("name_key").first(), first_on=pl.col("listed_on").min(), last_on=pl.col("listed_on").max(),
-        n_mentions=pl.len().cast(pl.Int64), paper_ids=pl.col("paper_id").unique(maintain_order=True),
-        coauthors=pl.col("coauthors").list.explode(keep_nulls=False, empty_as_null=False).unique(maintain_order=True),
-        categories=pl.col("categories").list.explode(keep_nulls=False, empty_as_null=False).unique(maintain_order=True),
-        words=pl.col("words").list.explode(keep_nulls=False, empty_as_null=False).unique(maintain_order=True).head(MAX_PROFILE_WORDS))
-        .join(founders.select("person_id", "listed_on", "paper_id", "author_position"), on="person_id")
-        .with_columns(founded_key=_founded_key_expr())
-        .drop("listed_on", "paper_id", "author_position"))
-    rare_persons = _merge_profiles(stored.join(rare_new.select("person_id"), on="person_id", how="semi"), rare_new)
-
-    # common names: the bounded per-name loop
-    common_ev = ev.filter(~is_rare)
-    common_stored = stored.join(common_ev.select("name_key").unique(), on="name_key", how="semi")
-    records, aliases, alias_of, new_founders, persons_by_name = _assign_common(
-        common_ev, common_stored, lam, lam_of, settings)
-    # ids for new persons: stable_id(name_key) for the first person of a name, else of the founding mention
-    ids = {}
-    if new_founders:
-        nf = pl.DataFrame(new_founders, schema=["row", "name_key", "paper_id", "author_position", "first"], orient="row")
+    common_stored = stored.join(common_m.select("name_key").unique(), on="name_key", how="semi")
+    lap("evidence")
+    cols, aliases, alias_of, founders, persons_by_name = _assign_common(ev, common_stored, lam, lam_of, settings)
+    lap("loop")
+    ids: dict = {}
+    if founders:
+        nf = pl.DataFrame(founders, schema=["name_key", "paper_id", "author_position", "first"], orient="row")
         nf = with_stable_ids(nf, {"id_name": ["name_key"], "id_mention": ["name_key", "paper_id", "author_position"]})
-        for i, (row, first, a, b) in enumerate(nf.select("row", "first", "id_name", "id_mention").iter_rows()):
-            ids[("new", i)] = a if first else b
-    fix = lambda pid: ids.get(pid, pid) if isinstance(pid, tuple) else pid  # noqa: E731
-    alias_of = {fix(k): fix(v) for k, v in alias_of.items()}
-    for r in records:
-        r["person_id"] = _resolve(fix(r["person_id"]), alias_of)
-        r["candidates"] = [fix(c) for c in r["candidates"]]
-    common_assign = pl.DataFrame(records, schema=ASSIGNMENT_SCHEMA) if records else pl.DataFrame(schema=ASSIGNMENT_SCHEMA)
-    prof = []
-    for plist in persons_by_name.values():
-        for p in plist:
-            pid = fix(p.pid)
-            if p.touched and pid not in alias_of:
-                prof.append({"person_id": pid, "name_key": None, "founded_key": p.founded, "first_on": p.first_on,
-                             "last_on": p.last_on, "n_mentions": p.n, "paper_ids": sorted(p.papers),
-                             "coauthors": p.coauthors, "categories": sorted(p.cats), "words": p.words})
-    name_of = {fix(p.pid): k for k, plist in persons_by_name.items() for p in plist}
-    for r in prof:
-        r["name_key"] = name_of[r["person_id"]]
-    common_persons = pl.DataFrame(prof, schema=PERSON_SCHEMA) if prof else empty_persons()
-    alias_df = (pl.DataFrame([(fix(a), _resolve(fix(b), alias_of), *rest) for a, b, *rest in aliases],
-                             schema=ALIAS_SCHEMA, orient="row") if aliases else pl.DataFrame(schema=ALIAS_SCHEMA))
+        ids = {("new", i): (a if first else b) for i, (first, a, b) in
+               enumerate(nf.select("first", "id_name", "id_mention").iter_rows())}
 
-    assignments = pl.concat([rare_assign.cast(ASSIGNMENT_SCHEMA), common_assign]).sort("paper_id", "author_position")
-    persons = pl.concat([rare_persons.select(list(PERSON_SCHEMA)).cast(PERSON_SCHEMA), common_persons]).sort("person_id")
+    def fix(pid):
+        return ids[pid] if isinstance(pid, tuple) else pid
+
+    alias_of = {fix(k): fix(v) for k, v in alias_of.items()}
+    cols["person_id"] = [_resolve(fix(p), alias_of) for p in cols["person_id"]]
+    cols["candidates"] = [[fix(c) for c in cs] for cs in cols["candidates"]]
+    common_assign = _frame(cols, ASSIGNMENT_SCHEMA)
+    touched = [p for plist in persons_by_name.values() for p in plist if p.touched and fix(p.pid) not in alias_of]
+    common_persons = pl.DataFrame({
+        "person_id": [fix(p.pid) for p in touched], "name_key": [p.name_key for p in touched],
+        "founded_key": [p.founded for p in touched], "is_new": [isinstance(p.pid, tuple) for p in touched]},
+        schema={k: PERSONS_SCHEMA[k] for k in ("person_id", "name_key", "founded_key", "is_new")})
+    common_persons = common_persons.join(
+        common_assign.group_by("person_id").agg(n_mentions=pl.len().cast(pl.Int64)), on="person_id", how="left"
+    ).with_columns(pl.col("n_mentions").fill_null(0))
+    alias_df = pl.DataFrame([(fix(a), _resolve(fix(b), alias_of), *rest) for a, b, *rest in aliases],
+                            schema=ALIAS_SCHEMA, orient="row")
+    assignments = pl.concat([rare_assign, common_assign])  # row order carries no meaning (sorting 1M rows costs)
+    persons = pl.concat([rare_persons, common_persons.select(list(PERSONS_SCHEMA))])
+    lap("frames")
     return PersonsResult(assignments, persons, alias_df)
 
 
-def _merge_profiles(old: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
-    """Stored profile + this batch's evidence of the same person (rare names), vectorised."""
-    both = pl.concat([old.select(list(PERSON_SCHEMA)).cast(PERSON_SCHEMA).with_columns(_o=pl.lit(0)),
-                      new.select(list(PERSON_SCHEMA)).cast(PERSON_SCHEMA).with_columns(_o=pl.lit(1))]).sort("_o")
-    return both.group_by("person_id").agg(
-        pl.col("name_key").first(), pl.col("founded_key").min(), pl.col("first_on").min(), pl.col("last_on").max(),
-        pl.col("n_mentions").sum(), pl.col("paper_ids").list.explode(keep_nulls=False, empty_as_null=False).unique(maintain_order=True),
-        pl.col("coauthors").list.explode(keep_nulls=False, empty_as_null=False).unique(maintain_order=True),
-        pl.col("categories").list.explode(keep_nulls=False, empty_as_null=False).unique(maintain_order=True),
-        pl.col("words").list.explode(keep_nulls=False, empty_as_null=False).unique(maintain_order=True).head(MAX_PROFILE_WORDS))
+def _assign_rare(rare_m, papers, stored, rare_keys):
+    """Rare names: every mention joins the name's one stored person, or founds stable_id(name_key)."""
+    person = (rare_keys.select("name_key", "lam").join(stored.select("name_key", "person_id", old_key="founded_key"),
+                                                       on="name_key", how="left"))
+    person = with_stable_ids(person, {"new_id": ["name_key"]}).select(
+        "name_key", "lam", "old_key", is_new=pl.col("person_id").is_null(), person_id=pl.coalesce("person_id", "new_id"))
+    m = rare_m.join(person, on="name_key")
+    assign = m.select(
+        "paper_id", "author_position", "name_key", "person_id", rule=pl.lit("rare_name"), score=pl.lit(None, pl.Float64),
+        name_lambda="lam", prior=pl.lit(None, pl.Float64), n_persons=pl.lit(None, pl.Int32),
+        n_candidates=pl.lit(None, pl.Int32), candidates=pl.lit(None, pl.List(pl.Int64)),
+        candidate_scores=pl.lit(None, pl.List(pl.Float64)), coauthors_shared=pl.lit(None, pl.Int32),
+        category_level=pl.lit(None, pl.String), words_shared=pl.lit(None, pl.Int32),
+        years_apart=pl.lit(None, pl.Int32)).cast(ASSIGNMENT_SCHEMA)
+    dated = m.select("person_id", "name_key", "is_new", "old_key", "paper_id", "author_position").join(
+        papers.select("paper_id", listed_on=pl.col("first_listed_on")), on="paper_id", how="left")
+    founders = dated.sort(CANONICAL, nulls_last=True).unique("person_id", keep="first")  # canonical order's first
+    counts = dated.group_by("person_id").agg(n_mentions=pl.len().cast(pl.Int64))
+    persons = founders.join(counts, on="person_id").with_columns(
+        founded_key=pl.coalesce("old_key", _founded_key_expr())).select(list(PERSONS_SCHEMA))
+    return assign, persons.cast(PERSONS_SCHEMA)
+
+
+def person_profiles(assigned: pl.DataFrame, mentions: pl.DataFrame, papers: pl.DataFrame,
+                    paper_categories: pl.DataFrame) -> pl.DataFrame:
+    """The evidence of stored persons (PERSON_SCHEMA), vectorised, from what the warehouse holds:
+    `assigned` = the stored mentions of the persons wanted (paper_id, author_position, name_key,
+    person_id after aliases), `mentions` = every mention of their papers (paper_id,
+    author_position, name_key: the co-authors), papers and categories as for `assign_persons`.
+    The same evidence the assignment loop accumulates, so a batch scored against these profiles
+    decides as a fresh load would."""
+    assigned = assigned.select(pl.col("paper_id").cast(pl.Int64), pl.col("author_position").cast(pl.Int32),
+                               pl.col("name_key").cast(pl.String), pl.col("person_id").cast(pl.Int64))
+    ps = assigned.select("paper_id").unique()
+    ev = mention_evidence(mentions.select(pl.col("paper_id").cast(pl.Int64), pl.col("author_position").cast(pl.Int32),
+                                          pl.col("name_key").cast(pl.String)).join(ps, on="paper_id", how="semi"),
+                          papers.select(pl.col("paper_id").cast(pl.Int64), "title", "abstract",
+                                        pl.col("first_listed_on").cast(pl.Date)).join(ps, on="paper_id", how="semi"),
+                          paper_categories.select(pl.col("paper_id").cast(pl.Int64), "code").join(ps, on="paper_id", how="semi"))
+    ev = assigned.join(ev, on=["paper_id", "author_position", "name_key"], how="left").sort(
+        ["person_id", *CANONICAL], nulls_last=True)
+    out = ev.group_by("person_id", maintain_order=True).agg(
+        pl.col("name_key").first(), founded_key=_founded_key_expr().first(),
+        first_on=pl.col("listed_on").min(), last_on=pl.col("listed_on").max(), n_mentions=pl.len().cast(pl.Int64),
+        paper_ids=pl.col("paper_id").unique().sort(),
+        coauthors=pl.col("coauthors").explode(keep_nulls=False, empty_as_null=False).unique(maintain_order=True),
+        categories=pl.col("categories").explode(keep_nulls=False, empty_as_null=False).unique().sort(),
+        words=pl.col("words").explode(keep_nulls=False, empty_as_null=False).unique(maintain_order=True)
+        .head(MAX_PROFILE_WORDS))
+    return out.select(list(PERSON_SCHEMA)).cast(PERSON_SCHEMA)
