@@ -138,6 +138,7 @@ class RunLoader:
         self.con.execute("SET VARIABLE digest_run_id = ?", [self.run_id])  # for resolvers that record decisions
         self.resolver(self.con)
         self._run_script(papers_sql, params)
+        from flows.terms import update_terms; update_terms(self.con, self.run_id)  # noqa: E702 (issue 16; local import: flows.terms is a later stage)
         ensure_marts(self.con)
         new, seen = self._count("new_files"), self._count("stg_files")
         n_listings = self._count("stg_listings")

@@ -83,3 +83,14 @@ COMMENT ON COLUMN ingest_run.n_papers IS 'Papers in the warehouse after the run.
 COMMENT ON COLUMN ingest_run.n_authors IS 'Authors in the warehouse after the run.';
 COMMENT ON COLUMN ingest_run.n_quarantined IS 'Spans the run quarantined.';
 COMMENT ON COLUMN ingest_run.n_new_authors IS 'Authors the run added.';
+
+COMMENT ON TABLE dim_term IS 'One key term (a normalised phrase of 1-4 words: "large language model") found among the top terms of at least one paper.';
+COMMENT ON COLUMN dim_term.term_id IS 'Id: stable_id(term).';
+COMMENT ON COLUMN dim_term.term IS 'Normal form: lower case, punctuation and hyphens as spaces, plurals folded ("Language Models" → "language model").';
+COMMENT ON COLUMN dim_term.n_words IS 'Words in the term (1-4).';
+COMMENT ON COLUMN dim_term.n_papers IS 'Papers that have this term among their top terms (bridge_paper_term).';
+COMMENT ON TABLE bridge_paper_term IS 'Paper × term: the top 10 terms of each paper''s title and abstract, scored within the paper only (so a fresh and an incremental load agree).';
+COMMENT ON COLUMN bridge_paper_term.paper_id IS 'The paper (dim_paper).';
+COMMENT ON COLUMN bridge_paper_term.term_id IS 'The term (dim_term).';
+COMMENT ON COLUMN bridge_paper_term.score IS 'Salience within the paper: occurrences (whole or inside a longer phrase) plus 2 if in the title, times 1 + 0.2 per extra word; 0.8x for all but the best phrase of one head word.';
+COMMENT ON COLUMN bridge_paper_term.term_rank IS '1 = the paper''s most salient term; ties broken by the term text.';

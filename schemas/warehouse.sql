@@ -218,3 +218,20 @@ COMMENT ON TABLE ingest_run IS 'One flow run: when, outcome, and what it added.'
 COMMENT ON COLUMN ingest_run.status IS 'completed (quarantined spans included) or failed.';
 COMMENT ON COLUMN ingest_run.message IS 'Why a run failed, or the warning of a completed run (quarantined spans).';
 COMMENT ON COLUMN ingest_run.report IS 'The run summary in Markdown, as published in the Prefect artifact.';
+
+-- Terms (issue 16): key phrases of each paper's title and abstract (transforms/terms.py),
+-- kept for new and changed papers by each run (flows/terms.py).
+CREATE TABLE IF NOT EXISTS dim_term (
+    term_id   BIGINT PRIMARY KEY,
+    term      VARCHAR NOT NULL,
+    n_words   INTEGER NOT NULL,
+    n_papers  BIGINT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS bridge_paper_term (
+    paper_id   BIGINT NOT NULL,
+    term_id    BIGINT NOT NULL,
+    score      DOUBLE NOT NULL,
+    term_rank  INTEGER NOT NULL,
+    PRIMARY KEY (paper_id, term_id)
+);

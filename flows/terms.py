@@ -1,0 +1,73 @@
+"""The warehouse step of terms (issue 16): keep dim_term and bridge_paper_term current.
+
+Called inside the load's transaction after the papers are merged, while the temp table
+`touched` (paper_id) lists the papers this run added or changed. Only those are extracted
+again (transforms.terms, scored within each paper), so a run costs in proportion to what it
+brings, and an incremental load ends where a fresh load of the same files would.
+"""
+
+from __future__ import annotations
+
+import duckdb
+import polars as pl
+
+from transforms.ids import with_stable_ids
+from transforms.terms import paper_terms
+
+BATCH_PAPERS = 50_000  # papers extracted at once: bounds the memory of a large first load
+
+
+def update_terms(con: duckdb.DuckDBPyConnection, run_id: str) -> int:
+    """Re-extract the terms of the touched papers (all papers, on the first run after terms were
+    added to an existing warehouse); returns the number of papers extracted. `run_id` is kept
+    for symmetry with the other load steps (terms carry no run: they are a function of the text)."""
+    con.execute(_TODO_SQL)
+    # Terms these papers had before: their paper counts change, and some may lose their last paper.
+    con.execute("CREATE OR REPLACE TEMP TABLE changed_terms AS "
+                "SELECT DISTINCT term_id FROM bridge_paper_term SEMI JOIN term_todo USING (paper_id)")
+    con.execute("DELETE FROM bridge_paper_term WHERE paper_id IN (SELECT paper_id FROM term_todo)")
+    n_batches = con.execute("SELECT coalesce(max(batch), 0) FROM term_todo").fetchall()[0][0]
+    for batch in range(1, n_batches + 1):
+        papers = con.sql("SELECT paper_id, title, abstract FROM dim_paper "
+                         "WHERE paper_id IN (SELECT paper_id FROM term_todo WHERE batch = $batch)",
+                         params={"batch": batch}).pl()
+        _insert_terms(con, with_stable_ids(paper_terms(papers), {"term_id": ["term"]}))
+    con.execute(_REFRESH_SQL)
+    return con.execute("SELECT count(*) FROM term_todo").fetchall()[0][0]
+
+
+def _insert_terms(con: duckdb.DuckDBPyConnection, terms: pl.DataFrame) -> None:
+    """Write one batch; the SQL reads `terms` by name (DuckDB's replacement scan of locals, as
+    flows.load.write_frame: no registered view kept until the commit)."""
+    assert isinstance(terms, pl.DataFrame)
+    con.execute("INSERT INTO bridge_paper_term BY NAME SELECT paper_id, term_id, score, term_rank FROM terms")
+    con.execute("INSERT INTO dim_term BY NAME "
+                "SELECT DISTINCT term_id, term, length(term) - length(replace(term, ' ', '')) + 1 AS n_words, "
+                "0 AS n_papers FROM terms ON CONFLICT DO NOTHING")
+    con.execute("INSERT INTO changed_terms SELECT DISTINCT term_id FROM terms")
+
+
+# Papers to extract: the touched ones; on the first run after an upgrade (papers but no terms
+# yet), every paper. Numbered into batches of BATCH_PAPERS.
+_TODO_SQL = f"""
+CREATE OR REPLACE TEMP TABLE term_todo AS
+WITH todo AS (
+    SELECT paper_id FROM touched
+    UNION
+    SELECT paper_id FROM dim_paper
+    WHERE NOT EXISTS (SELECT 1 FROM bridge_paper_term)
+      AND EXISTS (SELECT 1 FROM dim_paper d WHERE d.paper_id NOT IN (SELECT paper_id FROM touched))
+)
+SELECT paper_id, (row_number() OVER (ORDER BY paper_id) - 1) // {BATCH_PAPERS} + 1 AS batch FROM todo
+"""
+
+# Paper counts of the terms that gained or lost papers; terms left with none are dropped.
+_REFRESH_SQL = """
+CREATE OR REPLACE TEMP TABLE changed_counts AS
+SELECT c.term_id, count(b.paper_id) AS n_papers
+FROM (SELECT DISTINCT term_id FROM changed_terms) c LEFT JOIN bridge_paper_term b USING (term_id)
+GROUP BY c.term_id;
+DELETE FROM dim_term WHERE term_id IN (SELECT term_id FROM changed_counts WHERE n_papers = 0);
+UPDATE dim_term SET n_papers = c.n_papers FROM changed_counts c
+WHERE dim_term.term_id = c.term_id AND dim_term.n_papers <> c.n_papers;
+"""
