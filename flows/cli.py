@@ -290,6 +290,7 @@ def serve() -> None:
 from flows import analytics_cli  # noqa: E402
 
 analytics_cli.register(app)
+from flows import trends_cli; trends_cli.register(app)  # noqa: E402,E702 (issue 16)
 
 if __name__ == "__main__":
     app()
