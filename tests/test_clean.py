@@ -6,6 +6,8 @@ import json
 
 import polars as pl
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conftest import LISTING_SEEDS, SEARCH_SEEDS, parse_text
 from transforms.categories import ARXIV, CONFERENCE, arxiv_taxonomy, resolve_categories
@@ -182,3 +184,127 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     assert known.height > 150 and "cs.LG" in known["code"].to_list()
     assert aliases["math.IT"] == "cs.IT"
     assert not set(aliases) & set(known["code"])
+
+
+# ---------------------------------------------------------------------------- issue 12: author list forms
+@pytest.mark.parametrize(("line", "expected"), [
+    ("Ann Lee and Bo Chen", (["Ann Lee", "Bo Chen"], 2, 2, False)),
+    ("ANN LEE AND BO CHEN", (["ANN LEE", "BO CHEN"], 2, 2, False)),
+    ("Ann Lee & Bo Chen", (["Ann Lee", "Bo Chen"], 2, 2, False)),
+    ("Ann Lee&Bo Chen", (["Ann Lee", "Bo Chen"], 2, 2, False)),
+    ("Ann Lee, Bo Chen, and Carl Dee", (["Ann Lee", "Bo Chen", "Carl Dee"], 3, 3, False)),
+    ("Ann Lee, Bo Chen and Carl Dee", (["Ann Lee", "Bo Chen", "Carl Dee"], 3, 3, False)),
+    ("Ann Lee, Bo Chen, & Carl Dee", (["Ann Lee", "Bo Chen", "Carl Dee"], 3, 3, False)),
+    ("Hans Müller und Anna Schmidt", (["Hans Müller", "Anna Schmidt"], 2, 2, False)),
+    ("Ann Lee, Bo Chen and others", (["Ann Lee", "Bo Chen"], 2, None, True)),
+    ("Ann Lee et al.", (["Ann Lee"], 1, None, True)),
+    ("Ann Lee, Bo Chen, et al", (["Ann Lee", "Bo Chen"], 2, None, True)),
+    ("张三、李四、王五", (["张三", "李四", "王五"], 3, 3, False)),
+    ("张三、李四等人", (["张三", "李四"], 2, None, True)),
+    ("Smith, John", (["John Smith"], 1, 1, False)),
+    ("Smith, J.", (["J. Smith"], 1, 1, False)),
+    ("van der Berg, Anna Maria", (["Anna Maria van der Berg"], 1, 1, False)),
+    ("Smith, Jones", (["Jones Smith"], 1, 1, False)),  # read as Last, First: see SINGLE_LAST_FIRST
+    ("张伟，李娜", (["张伟", "李娜"], 2, 2, False)),  # never Last, First in CJK
+    ("Ann Lee, Bo", (["Ann Lee", "Bo"], 2, 2, False)),  # "Ann Lee" is no surname alone
+    ("Smith, John, Jones, Mary", (["Smith", "John", "Jones", "Mary"], 4, 4, False)),  # a list, not pairs
+    ("Ann Smith1,2, Bo Jones2", (["Ann Smith", "Bo Jones"], 2, 2, False)),
+    ("Ann Smith¹, Bo Jones²³", (["Ann Smith", "Bo Jones"], 2, 2, False)),
+    ("Ann Smith*, Bo Jones†, Carl Dee‡", (["Ann Smith", "Bo Jones", "Carl Dee"], 3, 3, False)),
+    ("Ann Lee, Bo Chen, …", (["Ann Lee", "Bo Chen"], 2, None, True)),
+    ("Ann Lee, Bo Chen...", (["Ann Lee", "Bo Chen"], 2, None, True)),
+    ("Ann Lee, Bo Chen, ..., Zed Zhu", (["Ann Lee", "Bo Chen", "Zed Zhu"], 3, None, True)),
+    ("Hans Anderson, Alexandra Ferrand, Sandra Andrews", (["Hans Anderson", "Alexandra Ferrand", "Sandra Andrews"],
+                                                          3, 3, False)),
+    ("Munos, Rémi; Valko, Michal; and Doe, John", (["Rémi Munos", "Michal Valko", "John Doe"], 3, 3, False)),
+])
+def test_author_list_forms(line, expected):
+    assert split([line]) == [expected]
+
+
+NAME_GIVEN = ["Ann", "Rémi", "Alexandra", "Sandra", "Andrea", "Étienne", "Jean-Pierre", "Mary Jo", "J.", "danah",
+              "Zhengping", "Łukasz", "Ngọc Anh", "Carola-Bibiane"]
+NAME_SURNAME = ["Anderson", "Ferrand", "Andrews", "Munos", "Rizvi-Martel", "van der Berg", "de la Cruz", "ben Amor",
+                "O'Neil", "Døring", "boyd", "Nguyễn", "Landau", "Grand"]
+CJK_NAMES = ["张三", "李四", "王五", "赵六", "陈明", "山田太郎"]
+
+
+@st.composite
+def person(draw) -> tuple[str, str]:
+    return draw(st.sampled_from(NAME_GIVEN)), draw(st.sampled_from(NAME_SURNAME))
+
+
+@st.composite
+def written_list(draw):
+    """(authors line, the names it shows, whether it is cut short) in one of the written forms."""
+    form = draw(st.sampled_from(["comma", "and", "amp", "oxford", "comma-and", "ideographic", "semicolon"]))
+    people = draw(st.lists(person(), min_size=1, max_size=8))
+    if form == "ideographic":
+        names = draw(st.lists(st.sampled_from(CJK_NAMES), min_size=1, max_size=6))
+    else:
+        names = [f"{g} {s}" for g, s in people]
+    joiner = draw(st.sampled_from(["and", "AND", "And"]))
+    marks = draw(st.sampled_from(["", "", "1", "¹", "*", "†", "1,2"])) if form != "semicolon" else ""
+    shown = [n + marks for n in names]
+    if form == "semicolon":
+        line = "; ".join(f"{s}, {g}" for g, s in people)
+    elif form == "ideographic":
+        line = "、".join(shown)
+    elif form == "amp":
+        line = " & ".join(shown)
+    elif len(shown) == 1:
+        line = shown[0]
+    elif form == "and":
+        line = ", ".join(shown[:-1]) + f" {joiner} " + shown[-1]
+    elif form == "oxford":
+        line = ", ".join(shown[:-1]) + f", {joiner} " + shown[-1]
+    elif form == "comma-and":
+        line = ", ".join(shown[:-1]) + f" {joiner} " + shown[-1]
+    else:
+        line = ", ".join(shown)
+    suffix = draw(st.sampled_from(["", "", "", " et al.", " 等", ", and others", ", …", "..."]))
+    return line + suffix, names, bool(suffix)
+
+
+@given(written_list())
+def test_every_written_form_splits_back_to_its_names(case):
+    line, names, cut = case
+    (got, n_shown, total, truncated), = split([line])
+    assert got == names
+    assert n_shown == len(names) and truncated == cut
+    assert total == (None if cut else len(names))
+
+
+@given(st.lists(person(), min_size=2, max_size=6), st.integers(1, 40))
+def test_and_more_keeps_its_total_in_every_form(people, more):
+    names = [f"{g} {s}" for g, s in people]
+    for line in [", ".join(names) + f" and {more} more", ", ".join(names) + f", and {more} others"]:
+        assert split([line]) == [(names, len(names), len(names) + more, True)]
+
+
+# ---------------------------------------------------------------------------- issue 12: categories
+def test_codes_resolve_whatever_their_case():
+    rows = resolve([("cs.lg", ARXIV), ("CS.LG", ARXIV), ("Stat.ml", ARXIV), ("math.it", ARXIV), ("HEP-TH", ARXIV)])
+    assert [rows[c]["code"] for c in ("cs.lg", "CS.LG", "Stat.ml", "math.it", "HEP-TH")] == [
+        "cs.LG", "cs.LG", "stat.ML", "cs.IT", "hep-th"]
+    assert rows["cs.lg"]["name"] == "Machine Learning"
+
+
+@pytest.mark.parametrize("line", ["cs.LG; stat.ML", "cs.LG, stat.ML", "cs.LG stat.ML", "cs.lg;stat.ml"])
+def test_cross_listed_category_line_is_a_primary_and_secondaries(line):
+    records, quarantine = parse_text(f"#01Oct 26, 2026\n{line}\nA Title\nAnn Lee\nWe study bridges.")
+    assert quarantine.is_empty()
+    listings, _ = clean_listings(records, files_frame("listing"))
+    row = listings.row(0, named=True)
+    assert (row["listed_code"].lower(), [c.lower() for c in row["secondary_codes"]]) == ("cs.lg", ["stat.ml"])
+
+
+def test_secondary_category_ids_through_the_pipeline():
+    from transforms.pipeline import SourceFile, process_batch
+
+    text = ("#01Oct 26, 2026\ncs.LG; stat.ML; cs.lg\nA Title\nAnn Lee\nWe study bridges.\n"
+            "#02Oct 26, 2026\nstat.ML\nB Title\nBo Chen\nWe study tunnels.\n")
+    result = process_batch([SourceFile(1, "x.txt", text.encode())])
+    ids = dict(result.categories.select("code", "category_id").iter_rows())
+    rows = result.listings.sort("position").select("category_id", "secondary_category_ids").rows()
+    assert rows == [(ids["cs.LG"], [ids["stat.ML"]]), (ids["stat.ML"], [])]

@@ -57,6 +57,43 @@ def arxiv_taxonomy() -> tuple[pl.DataFrame, pl.DataFrame, dict[str, str]]:
     return pl.DataFrame(rows, schema=CATEGORY_COLUMNS), archive_rows, aliases
 
 
+@cache
+def _case_folded() -> dict[str, str]:
+    """Lower-cased code or alias → canonical code: "cs.lg" and "CS.LG" are cs.LG, "math.it" is cs.IT."""
+    known, _, aliases = arxiv_taxonomy()
+    folded = {code.lower(): code for code in known["code"]}
+    return folded | {alias.lower(): target for alias, target in aliases.items()}
+
+
+def listed_codes(listings: pl.DataFrame) -> pl.DataFrame:
+    """(listed_code, taxonomy) of every listing's primary and secondary categories."""
+    secondary = listings.select(pl.col("secondary_codes").alias("listed_code"), "taxonomy").explode("listed_code")
+    return pl.concat([listings.select("listed_code", "taxonomy"), secondary.drop_nulls("listed_code")])
+
+
+def with_secondary_ids(listings: pl.DataFrame, categories: pl.DataFrame) -> pl.DataFrame:
+    """`secondary_codes` → `secondary_category_ids` (distinct, the primary's id left out): the
+    load bridges them to the paper besides the primary `category_id`."""
+    empty = pl.lit([], dtype=pl.List(pl.Int64))
+    if listings.is_empty() or not (listings["secondary_codes"].list.len() > 0).any():
+        return listings.drop("secondary_codes").with_columns(secondary_category_ids=empty)
+    ids = categories.select("listed_code", "taxonomy", secondary_id=pl.col("category_id"))
+    rows = listings.with_row_index("_row")
+    secondary = (
+        rows.select("_row", "taxonomy", "category_id", listed_code=pl.col("secondary_codes"))
+        .explode("listed_code")
+        .join(ids, on=["listed_code", "taxonomy"])
+        .filter(pl.col("secondary_id").ne_missing(pl.col("category_id")))
+        .group_by("_row")
+        .agg(secondary_category_ids=pl.col("secondary_id").unique(maintain_order=True))
+    )
+    return (
+        rows.join(secondary, on="_row", how="left")
+        .with_columns(pl.col("secondary_category_ids").fill_null(empty))
+        .sort("_row").drop("_row", "secondary_codes")
+    )
+
+
 def resolve_categories(codes: pl.Series, taxonomy: pl.Series) -> pl.DataFrame:
     """Distinct (listed code, taxonomy) → one dimension row each, keyed by `listed_code`.
 
@@ -66,7 +103,8 @@ def resolve_categories(codes: pl.Series, taxonomy: pl.Series) -> pl.DataFrame:
     known, archives, aliases = arxiv_taxonomy()
     listed = pl.DataFrame({"listed_code": codes, "taxonomy": taxonomy}).drop_nulls().unique(maintain_order=True)
     arxiv = listed.filter(pl.col("taxonomy") == ARXIV).with_columns(
-        code=pl.col("listed_code").replace(aliases)
+        code=pl.col("listed_code").str.to_lowercase().replace_strict(
+            _case_folded(), default=pl.col("listed_code"), return_dtype=pl.String)
     )
     arxiv = (
         arxiv.join(known.drop("taxonomy"), on="code", how="left")

@@ -12,17 +12,38 @@ import polars as pl
 from transforms.categories import ARXIV, CONFERENCE
 from transforms.decode import REPLACEMENT
 from transforms.formats import listing
-from transforms.formats.common import as_quarantine
+from transforms.formats.common import PARTICLES, as_quarantine
 from transforms.text import fold_key, text_key
 
 # "A, B, C and 3 more": only three names are shown, three more exist.
 AND_MORE = r"(?i)\s*(?:,\s*)?and\s+(\d+)\s+(?:more|others)\s*$"
-# "A, B, …, J 等" (et al.): more names exist, how many is not said.
-ET_AL = r"(?i)\s*(?:,\s*)?(?:等|et\s+al\.?)\s*$"
-NAME_SEPARATORS = r"\s*[,，;；]\s*"
+# "A, B, …, J 等", "A, B et al.", "A, B and others": more names exist, how many is not said.
+ET_AL = r"(?i)\s*(?:,\s*)?(?:等人?|et\.?\s*al\.?|(?:and|&)\s+others|etc\.?)\s*$"
+# "A, B, C…", "A, B, ..., Z": a list cut short (anywhere), total unknown.
+ELLIPSIS = r"\s*(?:…|\.{3,})\s*"
+TRAILING_ELLIPSIS = r"\s*[,，;；、]?\s*(?:…|\.{3})\s*$"  # the last three dots: "Anderson, J...."
+# Affiliation marks glued to a name: "Smith1,2", "Smith¹", "Smith*", "Smith†" (not a name's part).
+DIGIT_MARKS = r"(\p{L}\.?)[0-9\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{2079}]+(?:,[0-9\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{2079}]+)*"
+SYMBOL_MARKS = r"[*\x{2020}\x{2021}\x{00A7}\x{00B6}]+"
+# Words that join two names: "A and B", "A & B", "A, B, and C", German "und", French "et".
+# Only as whole words between spaces: never inside a name (Anderson, Alexandra, Ferrand).
+JOINERS = r"and|und|et"
+# Between names: , ， 、(ideographic comma) ; ； and the joiners, ", and" as one separator.
+NAME_SEPARATORS = rf"(?i)\s*[,，、;；]\s*(?:(?:{JOINERS})\s+|&\s*)?|\s+(?:{JOINERS})\s+|\s*&\s*"
 # "Munos, Rémi; Valko, Michal": with semicolons between names, a comma inside one is "Last, First".
 SEMICOLON_LIST = r"[;；]"
+SEMICOLON_SEPARATORS = rf"(?i)\s*[;；、]\s*(?:(?:{JOINERS})\s+|&\s*)?|\s+(?:{JOINERS})\s+|\s*&\s*"
 LAST_FIRST = r"^\s*([^,，]+?)\s*[,，]\s*([^,，]+?)\s*$"
+# A whole line that is one "Surname, Given" pair: "Smith, John", "van der Berg, Anna", "Li, J. R.".
+# Two single tokens ("Smith, Jones") could also be two one-word names; a listing names people
+# in full, so a bare one-word author is rarer than the bibliography form: one person (also
+# before "et al.": "Smith, J. et al."). Any other list form (a third item, "and", "&", a
+# semicolon, a first item of two words such as "Ann Lee, Bo") is a list, never Last, First.
+SINGLE_LAST_FIRST = (
+    r"^((?:(?:" + PARTICLES + r")\s+)*[^\s,，;；、&]+)\s*,\s*([^\s,，;；、&]+(?:\s+[^\s,，;；、&]+)?)$"
+)
+# Chinese, Japanese, Korean names are never written "Last, First" with a comma: "张伟，李娜" is two.
+CJK = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]"
 
 
 def clean_listings(records: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -40,15 +61,32 @@ def clean_listings(records: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataF
 
 
 def split_authors(authors: pl.Expr) -> dict[str, pl.Expr]:
-    """Ordered name list, shown count, declared total (null when unknown), truncation flag."""
+    """Ordered name list, shown count, declared total (null when unknown), truncation flag.
+
+    Forms read: "A, B, C", "A, B, C and 3 more" (total 6), "A and B", "A & B", "A, B, and C",
+    "A, B et al." / "A, B and others" / "A 等" / "A, B, …" (truncated, total unknown),
+    "张三、李四", "Last, First; Last, First", a lone "Last, First", affiliation marks
+    ("Smith1,2", "Smith¹", "Smith*") dropped.
+    """
     more = authors.str.extract(AND_MORE, 1).cast(pl.Int64, strict=False)
-    et_al = authors.str.contains(ET_AL)
-    shown = authors.str.replace(AND_MORE, "").str.replace(ET_AL, "")
-    by_comma = shown.str.replace_all(NAME_SEPARATORS, ",").str.split(",")
-    by_semicolon = shown.str.replace_all(SEMICOLON_LIST, ";").str.split(";").list.eval(
+    shown = authors.str.replace(AND_MORE, "")
+    et_al = shown.str.contains(ET_AL)
+    shown = shown.str.replace(ET_AL, "")
+    cut = shown.str.contains(ELLIPSIS)
+    shown = (
+        shown.str.replace(TRAILING_ELLIPSIS, "")
+        .str.replace_all(ELLIPSIS, ", ")
+        .str.replace_all(DIGIT_MARKS, "${1}")
+        .str.replace_all(SYMBOL_MARKS, "")
+    )
+    lone_pair = shown.str.strip_chars(", ").str.contains(SINGLE_LAST_FIRST) & ~shown.str.contains(CJK)
+    by_comma = shown.str.replace_all(NAME_SEPARATORS, "\x1f").str.split("\x1f")
+    by_semicolon = shown.str.replace_all(SEMICOLON_SEPARATORS, "\x1f").str.split("\x1f").list.eval(
         pl.element().str.replace(LAST_FIRST, "${2} ${1}"))  # "Last, First" → "First Last"
     items = (
-        pl.when(shown.str.contains(SEMICOLON_LIST))
+        pl.when(lone_pair)
+        .then(shown.str.strip_chars(", ").str.replace(SINGLE_LAST_FIRST, "${2} ${1}").str.split("\x1f"))
+        .when(shown.str.contains(SEMICOLON_LIST))
         .then(by_semicolon)
         .otherwise(by_comma)
         .list.eval(pl.element().str.strip_chars().filter(pl.element() != ""))
@@ -56,21 +94,31 @@ def split_authors(authors: pl.Expr) -> dict[str, pl.Expr]:
     # An item without letters or digits (":") is no name, but the line still counted it.
     names = items.list.eval(pl.element().filter(pl.element().str.contains(r"[\p{L}\p{N}]")))
     n_shown = names.list.len().cast(pl.Int64)
+    unknown_total = et_al | cut
     return {
         "authors": names,
         "n_authors_shown": n_shown,
-        "author_total": pl.when(et_al).then(None).otherwise(items.list.len().cast(pl.Int64) + more.fill_null(0)),
-        "is_truncated": et_al | more.is_not_null(),
+        "author_total": pl.when(unknown_total).then(None)
+        .otherwise(items.list.len().cast(pl.Int64) + more.fill_null(0)),
+        "is_truncated": unknown_total | more.is_not_null(),
     }
 
 
 def category_columns() -> dict[str, pl.Expr]:
-    code = pl.col("category_raw")
+    """The listed code, its taxonomy, and the secondary codes of a cross-listing: a listing's
+    category line "cs.LG; stat.ML" (or "cs.LG, stat.ML", "cs.LG stat.ML") is primary cs.LG
+    plus secondary stat.ML. Case is resolved against the taxonomy (transforms.categories)."""
+    raw = pl.col("category_raw")
+    is_listing = pl.col("format") == listing.NAME
+    codes = raw.str.replace_all(listing.CODE_SEPARATOR, " ").str.split(" ")
     return {
-        "listed_code": code,
-        "taxonomy": pl.when(code.is_null())
+        "listed_code": pl.when(is_listing).then(codes.list.first()).otherwise(raw),
+        "secondary_codes": pl.when(is_listing & raw.is_not_null())
+        .then(codes.list.slice(1))
+        .otherwise(pl.lit([], dtype=pl.List(pl.String))),
+        "taxonomy": pl.when(raw.is_null())
         .then(None)
-        .when(pl.col("format") == listing.NAME)
+        .when(is_listing)
         .then(pl.lit(ARXIV))
         .otherwise(pl.lit(CONFERENCE)),
     }

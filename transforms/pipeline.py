@@ -12,7 +12,7 @@ import polars as pl
 
 from schemas.frames import CleanListing, ParsedRecord, QuarantineRow, validate_or_quarantine
 from transforms.accounting import account_lines
-from transforms.categories import resolve_categories
+from transforms.categories import listed_codes, resolve_categories, with_secondary_ids
 from transforms.clean import clean_listings
 from transforms.decode import decode_bytes
 from transforms.dedupe import PaperMatcher, author_variants, match_exact_abstract, merge_papers
@@ -62,6 +62,7 @@ def process_batch(sources: list[SourceFile], matcher: PaperMatcher = match_exact
         listings = listings.join(
             categories.select("listed_code", "taxonomy", "category_id"), on=["listed_code", "taxonomy"], how="left"
         )
+        listings = with_secondary_ids(listings, categories)  # cross-listings: "cs.LG; stat.ML"
     with _timed(timings, "validate"):
         listings, unusable = validate_or_quarantine(listings, CleanListing)
         rejected = [file_quarantine, parse_quarantine, invalid, clean_quarantine, unusable]
@@ -152,7 +153,8 @@ def _parse(files: pl.DataFrame, lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.D
 
 
 def _categories(listings: pl.DataFrame) -> pl.DataFrame:
-    cats = resolve_categories(listings["listed_code"], listings["taxonomy"])
+    codes = listed_codes(listings)  # primary and secondary categories
+    cats = resolve_categories(codes["listed_code"], codes["taxonomy"])
     return with_stable_ids(cats, {"category_id": ["taxonomy", "code"]})
 
 
