@@ -20,6 +20,7 @@ import duckdb
 import polars as pl
 
 from flows.settings import REPO_ROOT
+from transforms.ids import ID_SQL
 
 DASHBOARD_APP = REPO_ROOT / "dashboard" / "app.py"
 DATA_DICTIONARY = REPO_ROOT / "docs" / "data-dictionary.md"
@@ -30,31 +31,82 @@ LOCK_BACKOFF_S = 0.2
 
 
 class WarehouseUnavailable(RuntimeError):
-    """The warehouse file is missing or stayed locked by a writer."""
+    """The warehouse file is missing, is not a DuckDB file, or stayed locked by a writer."""
+
+
+class StatementRefused(ValueError):
+    """SQL that a read path does not run: anything but one SELECT statement."""
+
+
+# A read connection touches nothing but the warehouse file: no other files (read_csv, COPY TO,
+# ATTACH, EXPORT), no extensions (INSTALL/LOAD, autoload), no persistent secrets, no scans of
+# Python variables, and the configuration locked so no SET or PRAGMA gives any of it back.
+LOCKED_DOWN = {
+    "enable_external_access": False,
+    "autoload_known_extensions": False,
+    "autoinstall_known_extensions": False,
+    "allow_community_extensions": False,
+    "allow_unsigned_extensions": False,
+    "allow_persistent_secrets": False,
+    "python_enable_replacements": False,
+    "lock_configuration": True,
+}
+# The one statement type a read path runs (DuckDB's parser decides, not a regex): DESCRIBE,
+# SHOW, SUMMARIZE, FROM-first and VALUES parse as SELECT too. Not EXPLAIN: EXPLAIN ANALYZE runs
+# the statement it explains, COPY TO included.
+READ_STATEMENTS = {duckdb.StatementType.SELECT}
+_NOT_DUCKDB = "not a valid DuckDB database file"
+
+
+def read_config(allow_files: bool = False) -> dict:
+    """Connection settings of every read path; `allow_files` lets SELECTs read other files
+    (read_csv, read_parquet on a path): a user's opt-in, and what `digest export` needs to write."""
+    return {**LOCKED_DOWN, "enable_external_access": True} if allow_files else dict(LOCKED_DOWN)
 
 
 @contextmanager
-def open_read_only(path: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A read-only connection, closed on exit; retried briefly while a writer holds the file."""
+def open_read_only(path: Path, allow_files: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A locked-down read-only connection, closed on exit; retried briefly while a writer holds
+    the file."""
     if not Path(path).is_file():
         raise WarehouseUnavailable(f"no warehouse at {path}: run `digest ingest` first")
     for attempt in range(LOCK_RETRIES):
         try:
-            con = duckdb.connect(str(path), read_only=True)
+            con = duckdb.connect(str(path), read_only=True, config=read_config(allow_files))
             break
         except duckdb.IOException as err:
+            if _NOT_DUCKDB in str(err):
+                raise WarehouseUnavailable(f"{path} is not a DuckDB warehouse (not a valid DuckDB database file)") from err
+            if "lock" not in str(err).lower():
+                raise WarehouseUnavailable(f"cannot open warehouse {path}: {str(err).splitlines()[0]}") from err
             if attempt == LOCK_RETRIES - 1:
                 raise WarehouseUnavailable(f"warehouse {path} is locked by a writer: {err}") from err
             time.sleep(LOCK_BACKOFF_S * (attempt + 1))
     try:
+        con.execute(f"CREATE OR REPLACE TEMP MACRO stable_id(k) AS {ID_SQL.format('k')}")
         yield con
     finally:
         con.close()
 
 
-def query(path: Path, sql: str, params: Sequence | dict | None = None) -> pl.DataFrame:
+def check_read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
+    """Refuse, before running it, SQL that is not exactly one SELECT statement. Several
+    statements are refused even when all are SELECTs: one query, one answer."""
+    try:
+        statements = con.extract_statements(sql)
+    except duckdb.Error as err:
+        raise StatementRefused(str(err).splitlines()[0]) from err
+    if len(statements) != 1:
+        raise StatementRefused(f"one statement per query, got {len(statements)}")
+    kind = statements[0].type
+    if kind not in READ_STATEMENTS:
+        raise StatementRefused(f"only SELECT queries are allowed here, not {kind.name}")
+
+
+def query(path: Path, sql: str, params: Sequence | dict | None = None, allow_files: bool = False) -> pl.DataFrame:
     """Run one read-only query with bound parameters and return the whole result."""
-    with open_read_only(path) as con:
+    with open_read_only(path, allow_files) as con:
+        check_read_only(con, sql)
         return con.sql(sql, params=params).pl()
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -17,9 +19,35 @@ def _warehouse(path: Path | None) -> Path:
 
     target = path or Settings().warehouse
     if not target.is_file():
-        typer.secho(f"error: no warehouse at {target}: run `digest ingest` first", fg=typer.colors.RED, err=True)
-        raise typer.Exit(2)
+        _fail(f"no warehouse at {target}: run `digest ingest` first")
     return target
+
+
+@contextmanager
+def read_errors() -> Iterator[None]:
+    """A read command's failure as one accurate line and exit 2: no warehouse, not a DuckDB
+    file, locked by a writer, a refused statement, or DuckDB's own error (first line)."""
+    import duckdb
+
+    from flows.analytics import StatementRefused, WarehouseUnavailable
+
+    try:
+        yield
+    except (WarehouseUnavailable, StatementRefused) as err:
+        _fail(f"{'refused: ' if isinstance(err, StatementRefused) else ''}{err}")
+    except duckdb.Error as err:
+        _fail(_explain(str(err).splitlines()[0]))
+
+
+def _explain(message: str) -> str:
+    if "disabled by configuration" in message and "file" in message:
+        return f"{message} (reading other files needs --allow-files)"
+    return message
+
+
+def _fail(message: str) -> None:
+    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    raise typer.Exit(2)
 
 
 def docs(
@@ -32,7 +60,7 @@ def docs(
     """
     from flows import analytics
 
-    with analytics.open_read_only(_warehouse(warehouse)) as con:
+    with read_errors(), analytics.open_read_only(_warehouse(warehouse)) as con:
         text = analytics.data_dictionary(con)
     if out == Path("-"):
         typer.echo(text, nl=False)
@@ -54,7 +82,8 @@ def export(
     """
     from flows import analytics
 
-    with analytics.open_read_only(_warehouse(warehouse)) as con:
+    # Files allowed: the export writes them (its SQL is ours, never the user's).
+    with read_errors(), analytics.open_read_only(_warehouse(warehouse), allow_files=True) as con:
         written = analytics.export_parquet(con, parquet, with_marts=marts)
     typer.echo(f"{len(written)} Parquet files → {parquet}")
 

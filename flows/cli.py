@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from flows.analytics_cli import WarehouseOpt
+from flows.analytics_cli import WarehouseOpt, read_errors
 from flows.settings import Settings, apply_prefect_defaults
 
 apply_prefect_defaults()
@@ -65,7 +65,9 @@ def ingest(
     Example: digest ingest ~/digests --warehouse papers.duckdb
     """
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "INFO" if verbose else "CRITICAL")
-    from flows import prefect_server
+    from flows import prefect_server, shutdown
+
+    shutdown.install()  # SIGTERM: exit 143 within seconds, lock released, no staging left
 
     settings = Settings()
     # Starts while the imports below run. Not for Dask workers on other hosts: they could not
@@ -135,26 +137,23 @@ def _progress_bar():
 
 @app.command()
 def query(
-    sql: Annotated[str, typer.Argument(help="The SQL to run (read-only).")],
+    sql: Annotated[str, typer.Argument(help="One SELECT statement (read-only).")],
     warehouse: WarehouseOpt = None,
     output: Annotated[OutputFormat, typer.Option("--format", "-f", help="table, csv or json.")] = OutputFormat.table,
+    allow_files: Annotated[bool, typer.Option("--allow-files", help="Let the query read other files (read_csv, read_parquet on a path).")] = False,
 ) -> None:
-    """Run read-only SQL on the warehouse.
+    """Run one read-only SELECT on the warehouse. Nothing else runs: no COPY, ATTACH, INSTALL,
+    SET, PRAGMA or second statement, and no file but the warehouse is read unless --allow-files.
 
     Example: digest query "SELECT name, n_papers FROM dim_author ORDER BY n_papers DESC LIMIT 5"
     """
-    import duckdb
     import polars as pl
 
-    from flows.load import connect
+    from flows import analytics
 
     target = _existing(warehouse)
-    try:
-        with connect(target, read_only=True) as con:
-            result = con.sql(sql)
-            frame = result.pl() if result is not None else pl.DataFrame()
-    except duckdb.Error as err:
-        _fail(str(err).splitlines()[0], 2)
+    with read_errors():
+        frame = analytics.query(target, sql, allow_files=allow_files)
     if output is OutputFormat.csv:
         typer.echo(frame.write_csv(), nl=False)
     elif output is OutputFormat.json:
@@ -167,7 +166,7 @@ def query(
 
 def _existing(warehouse: Optional[Path]) -> Path:
     target = warehouse or Settings().warehouse
-    if not target.exists():
+    if not target.is_file():
         _fail(f"no warehouse at {target}: run `digest ingest` first", 2)
     return target
 
@@ -186,7 +185,8 @@ def audit(
 
     from flows.integrity import audit_report
 
-    report = audit_report(_existing(warehouse))
+    with read_errors():
+        report = audit_report(_existing(warehouse))
     bad = report.filter(pl.col("status") != "ok")
     if as_json:
         typer.echo(json.dumps(report.to_dicts(), default=str, indent=2))
@@ -214,7 +214,8 @@ def verify(
     """
     from flows.integrity import content_checksums, warehouse_checksum
 
-    sums = content_checksums(_existing(warehouse))
+    with read_errors():
+        sums = content_checksums(_existing(warehouse))
     total = warehouse_checksum(sums)
     if as_json:
         typer.echo(json.dumps({"checksum": total, "tables": {t: {"rows": n, "checksum": d} for t, (n, d) in sums.items()}}, indent=2))
@@ -233,10 +234,10 @@ def status(
 
     Example: digest status --json
     """
-    from flows.load import connect
+    from flows.analytics import open_read_only
 
     target = _existing(warehouse)
-    with connect(target, read_only=True) as con:
+    with read_errors(), open_read_only(target) as con:
         counts = dict(zip(
             ["files", "listings", "papers", "authors", "categories", "quarantined_spans"],
             con.execute("SELECT (SELECT count(*) FROM dim_source_file), (SELECT count(*) FROM fact_listing), "

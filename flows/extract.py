@@ -1,10 +1,26 @@
-"""Extract: find digest files, read their bytes, and skip what the warehouse already holds."""
+"""Extract: find digest files, read their bytes, and skip what the warehouse already holds.
+
+Discovery walks the folders it is given (symlinked sub-folders included, each real folder once)
+and reads nothing: it only looks at each entry. Everything found that will not be read (a FIFO,
+a socket, a device, a symlink loop or a dangling link, a link to outside the ingest root, a file
+over the size limit) is kept with its reason, so it lands in `skipped_file` instead of vanishing.
+Reading opens regular files only and never reads more than the size limit plus one byte.
+Packaged digests (.gz, .bz2, .zip) are unpacked in memory, within the same limit: each member is
+a source file of its own, recorded as `<archive path>!/<member name>`.
+"""
 
 from __future__ import annotations
 
+import bz2
+import gzip
 import hashlib
+import io
 import os
-from dataclasses import dataclass
+import stat
+import zipfile
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import polars as pl
@@ -16,6 +32,9 @@ from transforms.pipeline import SourceFile
 SKIP_SUFFIXES = (".duckdb", ".wal", ".tmp", ".parquet", ".lock", ".building")
 # Why a found file was not read (skipped_file.reason starts with one of these).
 VANISHED, CANNOT_READ = "vanished before it could be read", "cannot be read"
+MEMBER_SEPARATOR = "!/"  # "2026-10.zip!/daily-26.txt": a member of a packaged digest
+_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a folder"))
 
 
 @dataclass(frozen=True)
@@ -24,6 +43,15 @@ class FoundFile:
     path: str  # relative to the ingest root, posix separators
     size_bytes: int
     mtime_ns: int
+    ctime_ns: int = 0  # with the inode, tells a rewrite that kept size and mtime (ctime cannot be set)
+    inode: int = 0
+    skip_reason: str | None = None  # found, but not to be read (skipped_file.reason)
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    max_file_bytes: int = 1 << 30  # no file (or unpacked archive) is read beyond this
+    follow_outside_root: bool = False  # read symlinks whose target is outside the ingest root
 
 
 def ingest_root(paths: list[Path]) -> Path:
@@ -34,46 +62,134 @@ def ingest_root(paths: list[Path]) -> Path:
     return Path(os.path.commonpath([f.parent for f in folders])) if folders else Path.cwd()
 
 
-def discover(paths: list[Path], root: Path | None = None) -> tuple[Path, list[FoundFile]]:
-    """Every file under `paths` (recursively), sorted by relative path. Hidden files and
-    warehouse files are left alone; symlinks are followed wherever they point (a dangling one
-    is found, and reported unreadable when read). A path that does not exist is an error."""
-    missing = [str(p) for p in paths if not p.exists()]
+def discover(paths: list[Path], root: Path | None = None, limits: ReadLimits = ReadLimits(),
+             exclude: set[tuple[int, int]] = frozenset()) -> tuple[Path, list[FoundFile]]:
+    """Every file under `paths` (recursively), sorted by relative path, unread. What the user
+    names is walked even when hidden; hidden entries inside it and warehouse files are left
+    alone, and so is any file whose (st_dev, st_ino) is in `exclude` (the warehouse's own
+    files, whatever their names). A path that does not exist is an error."""
+    missing = [str(p) for p in paths if not os.path.lexists(p)]
     if missing:
         raise FileNotFoundError(f"no such file or folder: {', '.join(missing)}")
     root = (root or ingest_root(paths)).absolute()
     outside = [str(p) for p in paths if not p.absolute().is_relative_to(root)]
     if outside:
         raise ValueError(f"not under the ingest root {root}: {', '.join(outside)}")
-    found: dict[str, FoundFile] = {}
+    # Links may point anywhere under what the user named, nowhere else (not even elsewhere in
+    # the root, which is only the parent the paths are recorded against).
+    trusted = [Path(os.path.realpath(p)) for p in paths]
+    walk = _Walk(root, trusted, limits, set(exclude))
     for start in paths:
-        candidates = [start] if start.is_file() else sorted(start.rglob("*"))
-        for file in candidates:
-            rel = _display_path(file.absolute().relative_to(root))
-            if file.is_dir() or _ignored(rel):
-                continue
-            try:
-                stat = file.stat()
-                size, mtime = stat.st_size, stat.st_mtime_ns
-            except FileNotFoundError:  # a dangling symlink, or gone already: read() will say so
-                size, mtime = 0, 0
-            found[rel] = FoundFile(str(file.absolute()), rel, size, mtime)
-    return root, [found[k] for k in sorted(found)]
+        walk.entry(start.absolute(), named=True)
+    return root, [walk.found[k] for k in sorted(walk.found)]
+
+
+class _Walk:
+    def __init__(self, root: Path, trusted: list[Path], limits: ReadLimits, exclude: set[tuple[int, int]]):
+        self.root, self.trusted, self.limits, self.exclude = root, trusted, limits, exclude
+        self.found: dict[str, FoundFile] = {}
+        self.visited: set[tuple[int, int]] = set()  # real folders walked: loop protection
+
+    def entry(self, path: Path, named: bool = False) -> None:
+        rel = _display_path(path.relative_to(self.root))
+        if _ignored(path.name, named):
+            return
+        reason = self._link_problem(path) if path.is_symlink() else None
+        if reason:
+            self.skip(path, rel, reason)
+            return
+        try:
+            st = path.stat()
+        except OSError as err:  # vanished, or no permission to look
+            self.skip(path, rel, f"{CANNOT_READ}: {err.strerror or err}")
+            return
+        if (st.st_dev, st.st_ino) in self.exclude:
+            return
+        if stat.S_ISDIR(st.st_mode):
+            self.folder(path, rel, st)
+        elif not stat.S_ISREG(st.st_mode):
+            self.skip(path, rel, f"{CANNOT_READ}: {_kind(st.st_mode)}, not a regular file")
+        elif st.st_size > self.limits.max_file_bytes:
+            self.skip(path, rel, _too_large(self.limits))
+        else:
+            self.found[rel] = FoundFile(str(path), rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+    def folder(self, path: Path, rel: str, st: os.stat_result) -> None:
+        if (st.st_dev, st.st_ino) in self.visited:
+            self.skip(path, rel, f"{CANNOT_READ}: a link to a folder already read (a loop or a second name)")
+            return
+        self.visited.add((st.st_dev, st.st_ino))
+        try:
+            names = os.listdir(path)
+        except OSError as err:
+            self.skip(path, rel, f"{CANNOT_READ}: {err.strerror or err}")
+            return
+        # Real entries before links, so a folder reached both ways is read under its own name.
+        for name in sorted(names, key=lambda n: (os.path.islink(path / n), n)):
+            self.entry(path / name)
+
+    def _link_problem(self, path: Path) -> str | None:
+        """Why a symlink is not followed, if it is not: a loop, dangling, or leading outside."""
+        try:
+            target = path.resolve(strict=True)
+        except (RuntimeError, OSError) as err:  # RuntimeError: a loop, on Python < 3.13
+            if isinstance(err, FileNotFoundError):
+                return f"{CANNOT_READ}: a dangling symlink"
+            return f"{CANNOT_READ}: a symlink loop"
+        if self.limits.follow_outside_root or any(target.is_relative_to(t) for t in self.trusted):
+            return None
+        return f"{CANNOT_READ}: a symlink to outside the ingest root (follow_outside_root is off)"
+
+    def skip(self, path: Path, rel: str, reason: str) -> None:
+        self.found[rel] = FoundFile(str(path), rel, 0, 0, skip_reason=reason)
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in _KINDS if test(mode)), "a special file")
+
+
+def _too_large(limits: ReadLimits) -> str:
+    return f"{CANNOT_READ}: larger than the size limit of {limits.max_file_bytes:,} bytes (max_file_bytes)"
 
 
 def _display_path(rel: Path) -> str:
-    """Posix path as valid text: bytes of a non-UTF-8 file name are shown as \\xNN escapes."""
-    return rel.as_posix().encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    """Posix path as valid text that keeps two different names different: bytes of a non-UTF-8
+    file name are shown as \\xNN escapes, and a literal backslash is doubled, so a name holding
+    the text "\\xe9" cannot meet one holding the byte 0xE9."""
+    text = rel.as_posix().replace("\\", "\\\\")
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
-def _ignored(rel: str) -> bool:
-    return any(part.startswith(".") for part in rel.split("/")) or rel.endswith(SKIP_SUFFIXES)
+def _ignored(name: str, named: bool) -> bool:
+    """Hidden entries inside a folder, and warehouse files by name; a hidden path the user
+    named is walked."""
+    return (name.startswith(".") and not named) or name.endswith(SKIP_SUFFIXES)
+
+
+def warehouse_files(warehouse: Path) -> set[tuple[int, int]]:
+    """(st_dev, st_ino) of the warehouse and its side files that exist now, so discovery skips
+    them wherever they sit and whatever they are named (links and hard links included)."""
+    real = Path(os.path.realpath(warehouse))
+    ids = set()
+    for base in {warehouse, real}:
+        for suffix in ("", ".wal", ".lock", ".building", ".building.wal", ".building.tmp", ".tmp"):
+            try:
+                st = os.stat(base.with_name(base.name + suffix))
+            except OSError:
+                continue
+            ids.add((st.st_dev, st.st_ino))
+    return ids
 
 
 def unchanged(found: list[FoundFile], known: pl.DataFrame) -> set[str]:
-    """Paths whose size and mtime match an ingested version: skipped unread, as rsync does."""
-    seen = {(p, s, m) for p, s, m in known.select("path", "size_bytes", "mtime_ns").iter_rows()}
-    return {f.path for f in found if (f.path, f.size_bytes, f.mtime_ns) in seen}
+    """Paths whose stat fingerprint (mtime, ctime, inode) matches an ingested version: skipped
+    unread. ctime changes on every write and cannot be set back, so an edit that keeps size and
+    mtime is still read. An archive is matched through its members' rows (`<path>!/...`)."""
+    if "ctime_ns" not in known.columns:
+        return set()
+    container = pl.col("path").str.split(MEMBER_SEPARATOR).list.first()
+    seen = set(known.select(container, "mtime_ns", "ctime_ns", "inode").drop_nulls().iter_rows())
+    return {f.path for f in found if not f.skip_reason and (f.path, f.mtime_ns, f.ctime_ns, f.inode) in seen}
 
 
 def plan_batches(found: list[FoundFile], batch_bytes: int) -> list[list[FoundFile]]:
@@ -90,32 +206,102 @@ def plan_batches(found: list[FoundFile], batch_bytes: int) -> list[list[FoundFil
 
 
 SKIPPED_SCHEMA = {"path": pl.String, "reason": pl.String}
+META_SCHEMA = {"path": pl.String, "sha256": pl.String, "size_bytes": pl.Int64, "mtime_ns": pl.Int64,
+               "ctime_ns": pl.Int64, "inode": pl.Int64}
 
 
-def read_sources(batch: list[FoundFile]) -> tuple[list[SourceFile], pl.DataFrame, pl.DataFrame]:
-    """Bytes of each readable file, its metadata (source_file_id, path, sha256, size_bytes,
-    mtime_ns), and the files that could not be read (path, reason).
+class Unreadable(Exception):
+    """A found file that is not read, with the reason for skipped_file."""
 
-    A file that vanished since discovery or may not be read is skipped with its reason; other
-    I/O errors propagate, so the task's retries can try again.
+
+def read_sources(batch: list[FoundFile], limits: ReadLimits = ReadLimits()
+                 ) -> tuple[list[SourceFile], pl.DataFrame, pl.DataFrame]:
+    """Bytes of each readable file (each member of a packaged one), its metadata
+    (source_file_id, path, sha256, size_bytes, mtime_ns, ctime_ns, inode), and the files that
+    were not read (path, reason).
+
+    A file that vanished since discovery, may not be read, is not a regular file, is over the
+    size limit or is a corrupt archive is skipped with its reason; other I/O errors propagate,
+    so the task's retries can try again.
     """
-    data, readable, skipped = [], [], []
+    read: list[tuple[FoundFile, bytes]] = []
+    skipped = []
     for f in batch:
         try:
-            with Path(f.abs_path).open("rb") as handle:
-                data.append(handle.read())
-                stat = os.fstat(handle.fileno())  # of what was read, not of what was found
-            readable.append(FoundFile(f.abs_path, f.path, stat.st_size, stat.st_mtime_ns))
+            if f.skip_reason:
+                raise Unreadable(f.skip_reason)
+            read += _unpacked(*_read_bounded(f, limits.max_file_bytes), limits.max_file_bytes)
+        except Unreadable as why:
+            skipped.append({"path": f.path, "reason": str(why)})
         except FileNotFoundError:
             skipped.append({"path": f.path, "reason": VANISHED})
         except (PermissionError, IsADirectoryError) as err:
             skipped.append({"path": f.path, "reason": f"{CANNOT_READ}: {err.strerror or err}"})
     meta = pl.DataFrame({
-        "path": [f.path for f in readable],
-        "sha256": [hashlib.sha256(d).hexdigest() for d in data],
-        "size_bytes": [len(d) for d in data],
-        "mtime_ns": [f.mtime_ns for f in readable],
-    }, schema={"path": pl.String, "sha256": pl.String, "size_bytes": pl.Int64, "mtime_ns": pl.Int64})
+        "path": [f.path for f, _ in read],
+        "sha256": [hashlib.sha256(d).hexdigest() for _, d in read],
+        "size_bytes": [len(d) for _, d in read],
+        "mtime_ns": [f.mtime_ns for f, _ in read],
+        "ctime_ns": [f.ctime_ns for f, _ in read],
+        "inode": [f.inode for f, _ in read],
+    }, schema=META_SCHEMA)
     meta = with_stable_ids(meta, {"source_file_id": ["path", "sha256"]})
-    sources = [SourceFile(fid, f.path, d) for f, d, fid in zip(readable, data, meta["source_file_id"])]
+    sources = [SourceFile(fid, f.path, d) for (f, d), fid in zip(read, meta["source_file_id"])]
     return sources, meta, pl.DataFrame(skipped, schema=SKIPPED_SCHEMA)
+
+
+def _read_bounded(f: FoundFile, limit: int) -> tuple[FoundFile, bytes]:
+    """The bytes of a regular file, never more than limit + 1 read. The type is checked before
+    opening (a FIFO would block the open) and again on what was opened."""
+    if not stat.S_ISREG(os.stat(f.abs_path).st_mode):
+        raise Unreadable(f"{CANNOT_READ}: {_kind(os.stat(f.abs_path).st_mode)}, not a regular file")
+    with Path(f.abs_path).open("rb") as handle:
+        st = os.fstat(handle.fileno())  # of what was read, not of what was found
+        if not stat.S_ISREG(st.st_mode):
+            raise Unreadable(f"{CANNOT_READ}: {_kind(st.st_mode)}, not a regular file")
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise Unreadable(_too_large(ReadLimits(limit)))
+    return replace(f, size_bytes=st.st_size, mtime_ns=st.st_mtime_ns, ctime_ns=st.st_ctime_ns, inode=st.st_ino), data
+
+
+def _unpacked(f: FoundFile, data: bytes, limit: int) -> list[tuple[FoundFile, bytes]]:
+    """A plain file as it is; a .gz/.bz2 as one member named after it without the suffix
+    (`x.txt.gz!/x.txt`); a .zip as each of its files (hidden ones and folders left out).
+    Decompression stops past `limit` bytes in all (zip bombs); a corrupt archive is skipped."""
+    suffix = f.path.rsplit(".", 1)[-1].lower() if "." in f.path.rsplit("/", 1)[-1] else ""
+    if suffix not in {"gz", "bz2", "zip"}:
+        return [(f, data)]
+    try:
+        members = list(_members(suffix, f.path.rsplit("/", 1)[-1], data, limit))
+    except (OSError, EOFError, zlib.error, zipfile.BadZipFile, RuntimeError, NotImplementedError, ValueError) as err:
+        raise Unreadable(f"{CANNOT_READ}: a corrupt or unsupported .{suffix} archive ({_first_line(err)})") from err
+    return [(replace(f, path=f"{f.path}{MEMBER_SEPARATOR}{name}"), member) for name, member in members]
+
+
+def _members(suffix: str, name: str, data: bytes, limit: int) -> Iterator[tuple[str, bytes]]:
+    if suffix in {"gz", "bz2"}:
+        packed = io.BytesIO(data)
+        with gzip.GzipFile(fileobj=packed) if suffix == "gz" else bz2.BZ2File(packed) as stream:
+            yield name[: -len(suffix) - 1], _bounded(stream, limit)
+        return
+    budget = limit
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for info in sorted(archive.infolist(), key=lambda i: i.filename):
+            if info.is_dir() or any(part.startswith(".") for part in info.filename.split("/")):
+                continue
+            with archive.open(info) as stream:
+                content = _bounded(stream, budget)
+            budget -= len(content)
+            yield info.filename.replace("\\", "\\\\"), content  # escaped as file names are
+
+
+def _bounded(stream, limit: int) -> bytes:
+    content = stream.read(limit + 1)
+    if len(content) > limit:
+        raise Unreadable(f"{CANNOT_READ}: unpacks to more than the size limit of {limit:,} bytes (max_file_bytes)")
+    return content
+
+
+def _first_line(err: BaseException) -> str:
+    return (str(err).splitlines() or [type(err).__name__])[0][:120]

@@ -7,7 +7,9 @@ finish, at most `max_batches_in_flight` at a time, so memory follows the batch s
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import shutil
 import time
 import uuid
 from collections import deque
@@ -30,26 +32,53 @@ from prefect.cache_policies import NO_CACHE  # noqa: E402
 from prefect.states import Completed  # noqa: E402
 from prefect.runtime import flow_run  # noqa: E402
 
+import duckdb  # noqa: E402
 import polars as pl  # noqa: E402
 
-from flows import extract, load, progress, publish, resolve  # noqa: E402
+from flows import extract, load, progress, publish, resolve, shutdown  # noqa: E402
 from flows import report as rpt  # noqa: E402
 from transforms.pipeline import BatchResult, process_batch  # noqa: E402
 
 
+class NothingFound(ValueError):
+    """The paths asked for hold no file at all."""
+
+
+def read_limits(settings: Settings) -> extract.ReadLimits:
+    return extract.ReadLimits(settings.max_file_bytes, settings.follow_outside_root)
+
+
 @task(name="discover", cache_policy=NO_CACHE)
-def discover(paths: list[Path], warehouse: Path, root: Path | None) -> tuple[list[extract.FoundFile], int]:
-    """Files to read, and how many were skipped unread (same path, size and mtime as before)."""
-    _, found = extract.discover(paths, root)
-    skip = extract.unchanged(found, load.known_files(warehouse))
+def discover(paths: list[Path], warehouse: Path, settings: Settings) -> tuple[list[extract.FoundFile], int]:
+    """Files to read (or to record as skipped, with their reason), and how many were skipped
+    unread (same stat fingerprint as an ingested version). The warehouse's own files are left
+    out wherever they are."""
+    _, found = extract.discover(paths, settings.ingest_root, read_limits(settings),
+                                exclude=extract.warehouse_files(warehouse))
+    if not found:
+        raise NothingFound(f"no files found in {', '.join(str(p) for p in paths)} "
+                           "(hidden entries inside a folder and warehouse files are not read)")
+    skip = extract.unchanged(found, _known_files(warehouse))
     return [f for f in found if f.path not in skip], len(skip)
+
+
+def _known_files(warehouse: Path) -> pl.DataFrame:
+    """Fingerprints of every ingested file version (none when the warehouse predates them)."""
+    if not warehouse.exists():
+        return pl.DataFrame()
+    with load.connect(warehouse, read_only=True) as con:
+        columns = {c for (c,) in con.execute(
+            "SELECT column_name FROM duckdb_columns() WHERE table_name = 'dim_source_file'").fetchall()}
+        if not {"ctime_ns", "inode"} <= columns:
+            return pl.DataFrame()
+        return con.sql("SELECT path, mtime_ns, ctime_ns, inode FROM dim_source_file").pl()
 
 
 @task(name="parse-clean", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=1,
       retry_condition_fn=lambda task, run, state: _is_transient(state))
-def parse_batch(batch: list[extract.FoundFile]) -> BatchResult:
+def parse_batch(batch: list[extract.FoundFile], limits: extract.ReadLimits = extract.ReadLimits()) -> BatchResult:
     started = time.perf_counter()
-    sources, meta, skipped = extract.read_sources(batch)
+    sources, meta, skipped = extract.read_sources(batch, limits)
     read_s = time.perf_counter() - started
     result = process_batch(sources)
     result.files = result.files.join(meta.drop("path"), on="source_file_id", how="left")
@@ -71,7 +100,10 @@ def _is_transient(state) -> bool:
 
 @task(name="dedupe", cache_policy=NO_CACHE)
 def dedupe(loader: load.RunLoader, ingested_at: dt.datetime) -> load.RunStats:
-    return loader.merge(ingested_at)
+    stats = loader.merge(ingested_at)
+    if loader.staged:  # the stat fingerprints of what was read: the next run skips it unread
+        loader.con.execute(load.schema_sql("source_fingerprint.sql"))
+    return stats
 
 
 @task(name="validate", cache_policy=NO_CACHE)
@@ -96,10 +128,12 @@ def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None):
     started = time.perf_counter()
     started_at = dt.datetime.now(dt.timezone.utc)
     run_id = str(flow_run.id or uuid.uuid4())
+    shown = warehouse
+    warehouse = publish.real_path(warehouse)  # a symlinked warehouse: its target is staged and replaced
     warehouse.parent.mkdir(parents=True, exist_ok=True)
     report = None
     with publish.writer_lock(warehouse, settings.lock_timeout_s):
-        to_read, n_unchanged = discover(paths, warehouse, settings.ingest_root)
+        to_read, n_unchanged = discover(paths, warehouse, settings)
         if not to_read:  # nothing new: leave the published snapshot untouched
             stats, timings = load.RunStats(0, n_unchanged, 0, 0, *_totals(warehouse), 0), {}
         else:
@@ -108,7 +142,7 @@ def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None):
             stats, timings, report = _load_and_publish(warehouse, batches, run_id, started_at, n_unchanged, settings)
     summary = {
         "run_id": run_id,
-        "warehouse": str(warehouse),
+        "warehouse": str(shown),
         "files_seen": len(to_read) + n_unchanged,
         **asdict(stats),
         "seconds": round(time.perf_counter() - started, 3),
@@ -139,43 +173,99 @@ def configured_ingest(settings: Settings):
 
 
 def _publish_artifacts(files: pl.DataFrame, markdown: str) -> None:
-    create_table_artifact(key="ingest-files", table=files.fill_null("").to_dicts(),
+    create_table_artifact(key="ingest-files", table=rpt.artifact_rows(files),
                           description="Files of this run: status, listings, quarantined spans")
     create_markdown_artifact(key="ingest-summary", markdown=markdown, description="Ingest run summary")
 
 
 def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], run_id: str,
                       started_at: dt.datetime, n_unchanged: int, settings: Settings):
-    """Load into a private copy, then publish it; a failed run publishes only its run row."""
+    """Load into a private copy, then publish it; a failed run publishes only its run row.
+    A SIGTERM (or Ctrl-C) publishes nothing and leaves no staging file behind."""
     n_seen = sum(len(b) for b in batches) + n_unchanged
-    staging = publish.prepare_staging(warehouse)
-    con = load.connect(staging)
-    con.execute("SET memory_limit = ?", [settings.duckdb_memory_limit])
-    loader = load.RunLoader(con, run_id, resolver=partial(resolve.resolve_entities, threshold=settings.match_threshold))
-    try:
-        loader.begin()
-        timings = _stage_batches(loader, batches, settings.max_batches_in_flight)
-        timed = time.perf_counter()
-        stats = dedupe(loader, started_at)
-        timings["merge_and_resolve"] = time.perf_counter() - timed
-        timed = time.perf_counter()
-        validate(loader)
-        timings["checks"] = time.perf_counter() - timed
-        stats = replace(stats, n_files_skipped=stats.n_files_skipped + n_unchanged)
-        warning = rpt.quarantine_warning(stats)
-        files = rpt.files_table(con, run_id)
-        markdown = rpt.summary_markdown(stats, rpt.top_categories(con, run_id), warning)
-        load.record_run(con, run_id, started_at, "completed", n_seen, stats, warning, markdown)
-        commit(loader)
-    except Exception as err:
-        loader.rollback()
-        load.record_run(con, run_id, started_at, "failed", n_seen, None, str(err))
-        _close_and_publish(con, staging, warehouse)
-        raise
-    timed = time.perf_counter()
-    _close_and_publish(con, staging, warehouse)
-    timings["publish"] = time.perf_counter() - timed
+    staging = publish.staging_path(warehouse)
+    con = None
+    with shutdown.on_terminate(lambda: con and con.interrupt(), lambda: publish.discard(staging)):
+        try:
+            publish.prepare_staging(warehouse)
+            con = load.connect(staging)
+            con.execute("SET memory_limit = ?", [settings.duckdb_memory_limit])
+            loader = load.RunLoader(con, run_id, resolver=partial(resolve.resolve_entities, threshold=settings.match_threshold))
+            loader.begin()
+            timings = _stage_batches(loader, batches, settings.max_batches_in_flight, read_limits(settings))
+            timed = time.perf_counter()
+            stats = dedupe(loader, started_at)
+            timings["merge_and_resolve"] = time.perf_counter() - timed
+            timed = time.perf_counter()
+            validate(loader)
+            timings["checks"] = time.perf_counter() - timed
+            stats = replace(stats, n_files_skipped=stats.n_files_skipped + n_unchanged)
+            warning = rpt.quarantine_warning(stats)
+            files = rpt.files_table(con, run_id)
+            markdown = rpt.summary_markdown(stats, rpt.top_categories(con, run_id), warning)
+            load.record_run(con, run_id, started_at, "completed", n_seen, stats, warning, markdown)
+            commit(loader)
+            timed = time.perf_counter()
+            _close_and_publish(con, staging, warehouse)
+            timings["publish"] = time.perf_counter() - timed
+        except Exception as err:
+            if shutdown.requested():  # interrupted by SIGTERM: not a failure to record
+                _abandon(con, staging)
+                raise
+            message = _failure_message(err, warehouse, batches)
+            _record_failure(con, staging, warehouse, run_id, started_at, n_seen, message)
+            if message != str(err):
+                raise RunFailed(message) from err
+            raise
+        except BaseException:  # SIGTERM, Ctrl-C: nothing published, nothing left behind
+            _abandon(con, staging)
+            raise
     return stats, timings, (files, markdown)
+
+
+class RunFailed(RuntimeError):
+    """A run failed for a reason outside the data (disk full): the message says what to do."""
+
+
+def _failure_message(err: Exception, warehouse: Path, batches: list[list[extract.FoundFile]]) -> str:
+    """The error, or for a full disk what failed and roughly how much space the run needs."""
+    if not publish.is_disk_full(err):
+        return str(err)
+    published = warehouse.stat().st_size if warehouse.exists() else 0
+    input_bytes = sum(f.size_bytes for batch in batches for f in batch)
+    needed = published + 2 * input_bytes  # the copy, plus about twice the input as tables and WAL
+    staging = publish.staging_path(warehouse)
+    ours = staging.stat().st_size if staging.exists() else 0  # freed when the copy is removed
+    free = shutil.disk_usage(warehouse.parent).free + ours
+    return (f"No space left on device while writing the warehouse copy in {warehouse.parent}: this run needs "
+            f"about {_mb(needed)} free (the {_mb(published)} warehouse plus {_mb(input_bytes)} of input), "
+            f"{_mb(free)} is free; nothing was published")
+
+
+def _mb(n: int) -> str:
+    return f"{n / 1e6:.1f} MB"
+
+
+def _record_failure(con, staging: Path, warehouse: Path, run_id: str, started_at: dt.datetime,
+                    n_seen: int, message: str) -> None:
+    """Publish the failed run's row when the copy can still take it; else leave the published
+    warehouse as it was and remove the copy."""
+    try:
+        if con is None:
+            raise RuntimeError("no staging connection")
+        with contextlib.suppress(duckdb.Error):  # a failed COMMIT has already rolled back
+            con.execute("ROLLBACK")
+        load.record_run(con, run_id, started_at, "failed", n_seen, None, message)
+        _close_and_publish(con, staging, warehouse)
+    except Exception:  # noqa: BLE001 - the disk may still be full: the original error is what counts
+        _abandon(con, staging)
+
+
+def _abandon(con, staging: Path) -> None:
+    if con is not None:
+        with contextlib.suppress(Exception):
+            con.close()
+    publish.discard(staging)
 
 
 def _close_and_publish(con, staging: Path, warehouse: Path) -> None:
@@ -191,7 +281,8 @@ def _totals(warehouse: Path) -> tuple[int, int]:
         return load.totals(con)
 
 
-def _stage_batches(loader: load.RunLoader, batches: list[list[extract.FoundFile]], in_flight: int) -> dict:
+def _stage_batches(loader: load.RunLoader, batches: list[list[extract.FoundFile]], in_flight: int,
+                   limits: extract.ReadLimits) -> dict:
     """Submit parse tasks, staging each result in order as it completes; at most `in_flight`
     parsed batches are held in memory at once."""
     timings: dict[str, float] = {}
@@ -216,7 +307,7 @@ def _stage_batches(loader: load.RunLoader, batches: list[list[extract.FoundFile]
     artifact_id = create_progress_artifact(progress=0.0, key="ingest-progress", description="Files parsed (%)")
     progress.report("parse", 0, n_files)
     for batch in batches:
-        pending.append(parse_batch.submit(batch))
+        pending.append(parse_batch.submit(batch, limits))
         if len(pending) >= in_flight:
             stage_oldest()
     while pending:

@@ -9,21 +9,22 @@ from pathlib import Path
 import polars as pl
 
 from flows import load
+from flows.analytics import open_read_only
 
 # Run bookkeeping that legitimately differs between two loads of the same files.
-VOLATILE_COLUMNS = {"run_id", "ingested_at", "mtime_ns", "started_at", "finished_at"}
+VOLATILE_COLUMNS = {"run_id", "ingested_at", "mtime_ns", "ctime_ns", "inode", "started_at", "finished_at"}
 VOLATILE_TABLES = {"ingest_run", "skipped_file"}
 
 
 def audit_report(warehouse: Path) -> pl.DataFrame:
-    with load.connect(warehouse, read_only=True) as con:
+    with open_read_only(warehouse) as con:
         return load.audit(con)
 
 
 def content_checksums(warehouse: Path) -> dict[str, tuple[int, str]]:
     """table → (rows, checksum of its rows in any order), run bookkeeping left out."""
     sums = {}
-    with load.connect(warehouse, read_only=True) as con:
+    with open_read_only(warehouse) as con:
         columns = con.execute(
             "SELECT table_name, list(column_name ORDER BY column_index) FROM duckdb_columns() "
             "WHERE schema_name = 'main' AND NOT internal GROUP BY table_name ORDER BY table_name"

@@ -6,12 +6,17 @@ atomically renames the copy over the published file (os.replace). A reader that 
 file open keeps its snapshot; the next open sees the new run whole. A killed ingest leaves the
 published file as it was; its half-built copy is thrown away by the next run.
 
+The warehouse path may be a symlink: its real path is what is staged beside and replaced, so
+the link keeps pointing at the new content. The copy takes the published file's mode and owner
+before it replaces it (a chmod 600 warehouse stays 600).
+
 A second ingest on the same warehouse waits up to `lock_timeout` seconds for the first to
 finish (flock on `<name>.lock`, released by the kernel even on SIGKILL), then refuses.
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import shutil
@@ -23,6 +28,19 @@ from pathlib import Path
 
 class WarehouseBusy(RuntimeError):
     """Another ingest holds the warehouse."""
+
+
+def real_path(published: Path) -> Path:
+    """The file a (possibly symlinked) warehouse path stands for; it need not exist yet."""
+    return Path(os.path.realpath(published))
+
+
+def is_disk_full(err: BaseException) -> bool:
+    """ENOSPC, whether from Python's I/O or from DuckDB's (which says it in words)."""
+    if isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT):
+        return True
+    text = str(err)
+    return "No space left on device" in text or "Disk quota exceeded" in text
 
 
 def staging_path(published: Path) -> Path:
@@ -68,10 +86,21 @@ def prepare_staging(published: Path) -> Path:
     return staging
 
 
+def _copy_mode_and_owner(published: Path, staging: Path) -> None:
+    st = published.stat()
+    os.chmod(staging, st.st_mode & 0o7777)
+    try:
+        os.chown(staging, st.st_uid, st.st_gid)
+    except PermissionError:  # only root may give a file away: it stays ours, as a copy would
+        pass
+
+
 def publish(staging: Path, published: Path) -> None:
     """Make the staged warehouse the published one, atomically and durably."""
     with open(staging, "rb") as handle:
         os.fsync(handle.fileno())
+    if published.exists():
+        _copy_mode_and_owner(published, staging)
     os.replace(staging, published)
     dir_fd = os.open(published.parent, os.O_RDONLY)
     try:
@@ -81,5 +110,7 @@ def publish(staging: Path, published: Path) -> None:
 
 
 def discard(staging: Path) -> None:
+    """Remove a half-built copy: the file, its WAL and DuckDB's spill folder beside it."""
     for leftover in (staging, staging.with_name(staging.name + ".wal")):
         leftover.unlink(missing_ok=True)
+    shutil.rmtree(staging.with_name(staging.name + ".tmp"), ignore_errors=True)

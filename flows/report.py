@@ -34,6 +34,14 @@ def files_table(con: duckdb.DuckDBPyConnection, run_id: str) -> pl.DataFrame:
     ).pl()
 
 
+def artifact_rows(files: pl.DataFrame) -> list[dict]:
+    """The files table as rows for Prefect's table artifact (rendered as Markdown): paths and
+    reasons come from file names, so they are escaped as the Markdown report escapes text."""
+    return files.fill_null("").with_columns(
+        pl.col(c).map_elements(escape_md, return_dtype=pl.String) for c in ("path", "reason")
+    ).to_dicts()
+
+
 def top_categories(con: duckdb.DuckDBPyConnection, run_id: str, limit: int = 5) -> pl.DataFrame:
     return con.sql(
         """

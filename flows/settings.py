@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -19,6 +20,16 @@ PREFECT_DEFAULTS = {
     "PREFECT_RESULTS_PERSIST_BY_DEFAULT": "false",
     "PREFECT_FLOWS_HEARTBEAT_FREQUENCY": "60",  # crashed served runs are noticed within minutes
 }
+
+
+def _default_max_file_bytes() -> int:
+    """A sixteenth of this machine's memory, between 256 MiB and 2 GiB: far above any digest,
+    and a file (or an unpacked archive) that large could not be parsed in memory anyway."""
+    try:
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        memory = 8 << 30
+    return min(max(memory // 16, 256 << 20), 2 << 30)
 
 
 class Settings(BaseSettings):
@@ -38,6 +49,8 @@ class Settings(BaseSettings):
     timezone: str = "UTC"
     task_runner: Literal["threads", "dask"] = "threads"  # where parse tasks run
     dask_address: str | None = None  # tcp://scheduler:8786; unset with task_runner=dask: a local cluster
+    max_file_bytes: int = Field(default_factory=_default_max_file_bytes, gt=0)  # larger files (unpacked archives) are skipped
+    follow_outside_root: bool = False  # read symlinks whose target is outside the ingest root
 
 
 def apply_prefect_defaults() -> None:

@@ -235,3 +235,10 @@ CREATE TABLE IF NOT EXISTS bridge_paper_term (
     term_rank  INTEGER NOT NULL,
     PRIMARY KEY (paper_id, term_id)
 );
+-- Added in place (existing warehouses upgrade on their next ingest): the rest of the stat
+-- fingerprint, so an edit that keeps size and mtime is still read (flows/extract.py unchanged).
+ALTER TABLE dim_source_file ADD COLUMN IF NOT EXISTS ctime_ns BIGINT;
+ALTER TABLE dim_source_file ADD COLUMN IF NOT EXISTS inode BIGINT;
+COMMENT ON COLUMN dim_source_file.ctime_ns IS 'Status-change time seen at ingest (of the archive, for a member): with mtime_ns and inode, an unchanged file is skipped unread.';
+COMMENT ON COLUMN dim_source_file.inode IS 'Inode number seen at ingest (of the archive, for a member).';
+

@@ -1,0 +1,350 @@
+"""Hardening against the environment (issue 14): a query that cannot write or read other files,
+folders and special files that cannot hurt, a warehouse file that keeps what it is.
+
+Ingests run as real `digest` processes (tests/support/processes.py: one Prefect server and one
+fork server per pytest process); read commands run through the CLI in this process.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import os
+import re
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import time
+import zipfile
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from conftest import SEED_FILES
+from support.processes import digest_forkserver
+
+LISTING, SEARCH = SEED_FILES[0], SEED_FILES[3]
+
+
+# ---------------------------------------------------------------------------- helpers
+def ingest(*args, env: dict | None = None, timeout: float = 120):
+    """`digest ingest ARGS` as its own process; (exit code, stdout, stderr)."""
+    child = digest_forkserver().start(["ingest", *map(str, args)], env=env)
+    code = child.wait(timeout=timeout)  # a hang (a FIFO opened) fails here
+    return code, child.stdout(), child.stderr()
+
+
+def cli(*args):
+    from flows.cli import app
+
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def sql(warehouse: Path, query: str, params=None) -> list[tuple]:
+    with duckdb.connect(str(warehouse), read_only=True) as con:
+        return con.execute(query, params or []).fetchall()
+
+
+def checksum(warehouse: Path) -> str:
+    result = cli("verify", "-w", warehouse)
+    assert result.exit_code == 0, result.output
+    return re.search(r"^checksum (\w+)$", result.stdout, re.M).group(1)
+
+
+def one_line_error(result) -> str:
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), result.output
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def warehouse(tmp_path_factory) -> Path:
+    """The seed files ingested once (the published warehouse the read tests attack)."""
+    root = tmp_path_factory.mktemp("hard")
+    inbox = root / "inbox"
+    inbox.mkdir()
+    for seed in SEED_FILES:
+        shutil.copy2(seed, inbox / seed.name)
+    target = root / "w.duckdb"
+    code, _, err = ingest(inbox, "-w", target)
+    assert code == 0, err
+    return target
+
+
+# ---------------------------------------------------------------------------- digest query
+ATTACKS = {
+    "copy_to": "COPY (SELECT * FROM dim_paper) TO '{out}/leak.csv'",
+    "read_text": "SELECT * FROM read_text('/etc/passwd')",
+    "read_csv": "SELECT * FROM read_csv('/etc/passwd', sep=':')",
+    "glob": "SELECT * FROM glob('/etc/*')",
+    "read_parquet": "SELECT * FROM read_parquet('{out}/x.parquet')",
+    "replacement_scan": "SELECT * FROM '/etc/passwd'",
+    "attach_rw": "ATTACH '{out}/new.duckdb' AS rw (READ_WRITE)",
+    "attach_link_delete": "ATTACH '{link}' AS rw (READ_WRITE); DELETE FROM rw.fact_listing",
+    "install": "INSTALL httpfs",
+    "load": "LOAD httpfs",
+    "set": "SET enable_external_access = true",
+    "reset": "RESET lock_configuration",
+    "pragma": "PRAGMA enable_profiling",
+    "call": "CALL pragma_version()",
+    "export": "EXPORT DATABASE '{out}/exported'",
+    "create_secret": "CREATE SECRET s (TYPE s3, KEY_ID 'k', SECRET 'v')",
+    "create_temp": "CREATE TEMP TABLE scratch AS SELECT 1",
+    "explain_analyze_copy": "EXPLAIN ANALYZE COPY (SELECT 1) TO '{out}/explained.csv'",
+    "two_selects": "SELECT 1; SELECT 2",
+    "select_then_delete": "SELECT 1; DELETE FROM fact_listing",
+    "delete": "DELETE FROM fact_listing",
+}
+
+
+def test_query_refuses_everything_but_reading_the_warehouse(warehouse, tmp_path):
+    link = tmp_path / "hardlink.duckdb"
+    os.link(warehouse, link)
+    before, rows = checksum(warehouse), sql(warehouse, "SELECT count(*) FROM fact_listing")
+    for name, attack in ATTACKS.items():
+        result = cli("query", attack.format(out=tmp_path, link=link), "-w", warehouse)
+        assert result.exit_code == 2, (name, result.output)
+        one_line_error(result)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hardlink.duckdb"], "a query wrote a file"
+    assert checksum(warehouse) == before and sql(warehouse, "SELECT count(*) FROM fact_listing") == rows
+
+
+def test_query_still_answers_selects_and_files_need_the_opt_in(warehouse, tmp_path):
+    for query in ("SELECT count(*) AS n FROM fact_listing", "FROM dim_paper LIMIT 1", "DESCRIBE dim_paper",
+                  "SHOW TABLES", "SELECT stable_id('x') AS id"):
+        assert cli("query", query, "-w", warehouse).exit_code == 0, query
+    table = tmp_path / "own.csv"
+    table.write_text("a,b\n1,2\n")
+    refused = cli("query", f"SELECT * FROM read_csv('{table}')", "-w", warehouse)
+    assert refused.exit_code == 2 and "--allow-files" in one_line_error(refused)
+    allowed = cli("query", f"SELECT * FROM read_csv('{table}')", "-w", warehouse, "--allow-files", "-f", "csv")
+    assert allowed.exit_code == 0 and allowed.stdout == "a,b\n1,2\n"
+    still = cli("query", f"COPY (SELECT 1) TO '{tmp_path}/out.csv'", "-w", warehouse, "--allow-files")
+    assert still.exit_code == 2 and not (tmp_path / "out.csv").exists()
+
+
+def test_the_dashboards_read_path_is_locked_down_too(warehouse, tmp_path):
+    from flows import analytics
+
+    with pytest.raises(analytics.StatementRefused):
+        analytics.query(warehouse, f"COPY (SELECT 1) TO '{tmp_path}/x.csv'")
+    with pytest.raises(duckdb.Error, match="disabled by configuration"):
+        analytics.query(warehouse, "SELECT * FROM read_text('/etc/hostname')")
+    with analytics.open_read_only(warehouse) as con, pytest.raises(duckdb.Error):
+        con.execute("SET enable_external_access = true")
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("command", [["status"], ["audit"], ["verify"], ["docs", "--out", "-"],
+                                     ["export", "--parquet", "OUT"], ["query", "SELECT 1"]])
+def test_a_file_that_is_not_duckdb_is_one_accurate_line(tmp_path, command):
+    fake = tmp_path / "notes.duckdb"
+    fake.write_text("just some text, not a database\n" * 50)
+    result = cli(*[str(tmp_path / "out") if c == "OUT" else c for c in command], "-w", fake)
+    assert result.exit_code == 2, result.output
+    line = one_line_error(result)
+    assert "not a DuckDB" in line and "locked" not in line
+
+
+# ---------------------------------------------------------------------------- folders and special files
+SECRET = "TOP-SECRET-TOKEN-4242"
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    """One folder holding every kind of entry discovery must survive, ingested once."""
+    base = tmp_path_factory.mktemp("hostile")
+    secret = base / "secret.txt"
+    secret.write_text(f"#01Oct 26, 2026\ncs.LG\n{SECRET}\nA, B\nabstract\n")
+    shared = base / "inbox" / "shared"  # a real folder, reached twice: directly and by a link
+    shared.mkdir(parents=True)
+    inbox = base / "inbox"
+    shutil.copy2(LISTING, shared / "listing.txt")
+    (inbox / "alias").symlink_to(shared, target_is_directory=True)  # a second name: read once
+    real_sub = base / "inbox" / "real_sub"
+    real_sub.mkdir()
+    shutil.copy2(SEARCH, real_sub / "search.txt")
+    (real_sub / "loop").symlink_to(real_sub, target_is_directory=True)  # a loop
+    (inbox / "cycle_a").symlink_to(inbox / "cycle_b")
+    (inbox / "cycle_b").symlink_to(inbox / "cycle_a")
+    (inbox / "dangling.txt").symlink_to(base / "nowhere.txt")
+    (inbox / "zero.txt").symlink_to("/dev/zero")
+    (inbox / "outside.txt").symlink_to(secret)
+    os.mkfifo(inbox / "pipe.txt")
+    sock = socket.socket(socket.AF_UNIX)
+    sock.bind(str(inbox / "sock.txt"))
+    (inbox / "big.txt").write_bytes(LISTING.read_bytes() * 40)  # over the limit set below
+    # Two names that look alike once escaped: the byte 0xE9, and the text "\xe9".
+    (Path(os.fsdecode(os.fsencode(inbox) + b"/caf\xe9.txt"))).write_bytes(SEED_FILES[1].read_bytes())
+    (inbox / "caf\\xe9.txt").write_bytes(SEED_FILES[2].read_bytes())
+    # Packaged digests: a zip of two, a .gz, a .bz2, a corrupt .gz and a zip bomb.
+    with zipfile.ZipFile(inbox / "2026-10.zip", "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("daily-26.txt", SEED_FILES[4].read_bytes())
+        archive.writestr("sub/search.txt", SEARCH.read_bytes() + b"\n")
+        archive.writestr(".hidden.txt", b"not read")
+    (inbox / "x.txt.gz").write_bytes(gzip.compress(LISTING.read_bytes() + b"\n\n"))
+    (inbox / "y.txt.bz2").write_bytes(bz2.compress(SEED_FILES[1].read_bytes() + b"\n\n"))
+    (inbox / "broken.txt.gz").write_bytes(gzip.compress(b"hello")[:-12] + b"garbage")
+    bomb = io.BytesIO()
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("bomb.txt", b"\n" * (4 << 20))
+    (inbox / "bomb.zip").write_bytes(bomb.getvalue())
+    # The warehouse inside the folder it ingests, under a name no suffix rule knows (and, for
+    # the second run, a link to it).
+    warehouse = inbox / "papers.db"
+    limit = len(LISTING.read_bytes()) * 20
+    first = ingest(inbox, "-w", warehouse, env={"DIGEST_MAX_FILE_BYTES": str(limit)}, timeout=60)  # a FIFO opened: hangs
+    (inbox / "wh-link").symlink_to(warehouse)
+    second = ingest(inbox, "-w", warehouse, env={"DIGEST_MAX_FILE_BYTES": str(limit)}, timeout=90)
+    sock.close()
+    return warehouse, first, second
+
+
+def test_every_entry_is_ingested_or_skipped_with_a_reason(hostile):
+    warehouse, (code, out, err), _ = hostile
+    assert code == 0, err
+    files = {p for (p,) in sql(warehouse, "SELECT path FROM dim_source_file")}
+    skipped = dict(sql(warehouse, "SELECT path, reason FROM skipped_file WHERE run_id = "
+                                  "(SELECT run_id FROM ingest_run ORDER BY started_at LIMIT 1)"))
+    assert files == {
+        "inbox/shared/listing.txt", "inbox/real_sub/search.txt", "inbox/caf\\xe9.txt", "inbox/caf\\\\xe9.txt",
+        "inbox/2026-10.zip!/daily-26.txt", "inbox/2026-10.zip!/sub/search.txt", "inbox/x.txt.gz!/x.txt",
+        "inbox/y.txt.bz2!/y.txt"}, files
+    expected = {
+        "inbox/alias": "a link to a folder already read",
+        "inbox/real_sub/loop": "a link to a folder already read",
+        "inbox/cycle_a": "symlink loop", "inbox/cycle_b": "symlink loop",
+        "inbox/dangling.txt": "dangling symlink",
+        "inbox/zero.txt": "a symlink to outside the ingest root",
+        "inbox/outside.txt": "a symlink to outside the ingest root",
+        "inbox/pipe.txt": "a FIFO", "inbox/sock.txt": "a socket",
+        "inbox/big.txt": "larger than the size limit",
+        "inbox/broken.txt.gz": "corrupt",
+        "inbox/bomb.zip": "unpacks to more than the size limit",
+    }
+    for path, reason in expected.items():
+        assert reason in skipped.get(path, ""), (path, skipped.get(path))
+    assert set(skipped) == set(expected), "the warehouse or a hidden member was seen"
+
+
+def test_text_outside_the_root_is_never_read_or_echoed(hostile):
+    warehouse = hostile[0]
+    with duckdb.connect(str(warehouse), read_only=True) as con:
+        tables = [t for (t,) in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()]
+        for table in tables:
+            hits = con.execute(f'SELECT count(*) FROM "{table}" t WHERE t::VARCHAR LIKE ?', [f"%{SECRET}%"]).fetchall()
+            assert hits == [(0,)], table
+
+
+def test_a_second_run_reads_nothing_new_and_keeps_reporting_skips(hostile):
+    warehouse, _, (code, out, err) = hostile
+    assert code == 0, err
+    assert re.search(r"0 new", out), out
+    runs = sql(warehouse, "SELECT status, n_files_new FROM ingest_run ORDER BY started_at")
+    assert runs == [("completed", 8), ("completed", 0)]
+    seen = {p for (p,) in sql(warehouse, "SELECT path FROM skipped_file UNION SELECT path FROM dim_source_file")}
+    assert not {"inbox/papers.db", "inbox/wh-link"} & seen, "the warehouse was read"
+
+
+def test_a_hidden_folder_named_explicitly_is_ingested_and_an_empty_one_fails(tmp_path):
+    hidden = tmp_path / ".digests"
+    hidden.mkdir()
+    shutil.copy2(LISTING, hidden / LISTING.name)
+    (hidden / ".cache").mkdir()
+    shutil.copy2(SEARCH, hidden / ".cache" / "skip.txt")
+    code, out, err = ingest(hidden, "-w", tmp_path / "w.duckdb")
+    assert code == 0, err
+    assert sql(tmp_path / "w.duckdb", "SELECT path FROM dim_source_file") == [(f".digests/{LISTING.name}",)]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / ".only-hidden.txt").write_text("x")
+    code, out, err = ingest(empty, "-w", tmp_path / "w2.duckdb")
+    assert code == 1 and "no files found" in err and not (tmp_path / "w2.duckdb").exists()
+
+
+def test_an_edit_that_keeps_size_and_mtime_is_read_again(tmp_path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    target = inbox / "a.txt"
+    shutil.copy2(LISTING, target)
+    warehouse = tmp_path / "w.duckdb"
+    assert ingest(inbox, "-w", warehouse)[0] == 0
+    st = target.stat()
+    text = target.read_bytes()
+    edited = text.replace(b"cs.LG", b"cs.AI", 1)
+    assert len(edited) == len(text) and edited != text
+    target.write_bytes(edited)
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))  # same size, same mtime
+    code, out, err = ingest(inbox, "-w", warehouse)
+    assert code == 0, err
+    assert sql(warehouse, "SELECT count(*) FROM dim_source_file WHERE path = 'inbox/a.txt'") == [(2,)]
+    code, out, err = ingest(inbox, "-w", warehouse)  # nothing changed since: skipped unread
+    assert code == 0 and "0 new, 1 skipped" in out, out
+
+
+# ---------------------------------------------------------------------------- the warehouse file
+def test_a_symlinked_600_warehouse_stays_a_link_to_a_600_file(tmp_path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    shutil.copy2(LISTING, inbox / LISTING.name)
+    real = tmp_path / "store" / "real.duckdb"
+    real.parent.mkdir()
+    link = tmp_path / "w.duckdb"
+    link.symlink_to(real)
+    assert ingest(inbox, "-w", link)[0] == 0
+    real.chmod(0o600)
+    shutil.copy2(SEARCH, inbox / SEARCH.name)
+    code, _, err = ingest(inbox, "-w", link)
+    assert code == 0, err
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert stat.S_IMODE(real.stat().st_mode) == 0o600
+    assert sql(real, "SELECT count(*) FROM dim_source_file") == [(2,)]
+    left = [p.name for p in [*tmp_path.iterdir(), *real.parent.iterdir()]]
+    assert not [n for n in left if n.endswith((".building", ".tmp", ".wal"))], left
+
+
+@pytest.fixture()
+def tiny_disk(tmp_path):
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {done.stderr.decode().strip()}")
+    yield mount
+    subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_disk_full_says_so_cleans_up_and_keeps_the_published_warehouse(warehouse, tiny_disk, tmp_path):
+    target = tiny_disk / "w.duckdb"
+    shutil.copyfile(warehouse, target)
+    before = checksum(target)
+    filler = tiny_disk / "filler"
+    free = shutil.disk_usage(tiny_disk).free
+    filler.write_bytes(b"\0" * max(free - target.stat().st_size - (256 << 10), 0))
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    for i in range(30):
+        (inbox / f"d{i}.txt").write_bytes(LISTING.read_bytes().replace(b"cs.LG", f"cs.LG{i}".encode()) * 3)
+    code, out, err = ingest(inbox, "-w", target)
+    assert code == 1, (out, err)
+    assert "No space left on device" in err and "needs about" in err and "cannot rollback" not in err
+    assert sorted(p.name for p in tiny_disk.iterdir()) == ["filler", "w.duckdb", "w.duckdb.lock"]
+    assert checksum(target) == before
+
+
+def test_the_files_artifact_escapes_paths_and_reasons():
+    import polars as pl
+
+    from flows.report import artifact_rows
+
+    files = pl.DataFrame({"path": ["in/[x](http://e.vil)|*.txt"], "status": ["skipped"],
+                          "reason": ["cannot be read: <b>pipe</b> | `x`"]})
+    row = artifact_rows(files)[0]
+    assert row["path"] == r"in/\[x\]\(http\://e\.vil\)\|\*\.txt"
+    assert row["reason"] == r"cannot be read\: \<b\>pipe\</b\> \| \`x\`" and row["status"] == "skipped"
