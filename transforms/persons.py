@@ -67,6 +67,7 @@ additive log-odds per comparison level, with a name-frequency (term-frequency) p
 
 from __future__ import annotations
 
+import gc
 import math
 import re
 import time
@@ -105,7 +106,8 @@ WEIGHTS = {
 
 REF_NAMES = 100_000  # lam is "other wearers among 100k distinct names"
 ONE_WORD_LAMBDA = 10.0
-MAX_WORDS = 40  # content words kept per paper (first seen, title first)
+MAX_WORDS = 24  # content words kept per paper (first seen, title first)
+WORDS_FROM = 500  # characters of the abstract read for them
 MAX_PROFILE_WORDS = 600  # content words kept per person
 _WORD = r"[a-z][a-z\-]{4,}"
 STOPWORDS = frozenset("""
@@ -137,14 +139,16 @@ ALIAS_SCHEMA = {"from_person_id": pl.Int64, "to_person_id": pl.Int64, "name_key"
                 "paper_id": pl.Int64, "author_position": pl.Int32, "score": pl.Float64, "rule": pl.String}
 
 
-PERSONS_SCHEMA = {"person_id": pl.Int64, "name_key": pl.String, "founded_key": pl.String, "is_new": pl.Boolean,
-                  "n_mentions": pl.Int64}
+PERSONS_SCHEMA = {**PERSON_SCHEMA, "is_new": pl.Boolean}
 
 
 @dataclass(frozen=True)
 class PersonsResult:
     assignments: pl.DataFrame  # one row per input mention: person_id (after aliases) + the decision record
-    persons: pl.DataFrame  # every person the batch touched (PERSONS_SCHEMA): new ones are dim_author rows to add
+    # every person the batch touched (PERSONS_SCHEMA): is_new rows are dim_author rows to add; the
+    # evidence columns are filled for persons of common names (store them: the next batch's
+    # `stored`) and null for persons of rare names (never read unless the name turns common)
+    persons: pl.DataFrame
     aliases: pl.DataFrame  # stored or new persons found to be another person (ALIAS_SCHEMA)
 
 
@@ -185,7 +189,10 @@ def _cat_info(code: str) -> tuple[str, str]:
 
 
 def _paper_words(papers: pl.DataFrame) -> pl.DataFrame:
-    text = pl.concat_str([pl.col("title").fill_null(""), pl.col("abstract").fill_null("")], separator=" ")
+    """The first MAX_WORDS content words of the title and the abstract's opening (WORDS_FROM
+    characters: enough for them, and the regex cost stays bounded per paper)."""
+    text = pl.concat_str([pl.col("title").fill_null(""), pl.col("abstract").fill_null("").str.slice(0, WORDS_FROM)],
+                         separator=" ")
     return papers.select(
         "paper_id",
         words=text.str.to_lowercase().str.extract_all(_WORD)
@@ -362,7 +369,7 @@ def _assign_common(ev: pl.DataFrame, stored: pl.DataFrame, lam: dict, lam_of, se
     persons_by_name: dict[str, list[_Person]] = defaultdict(list)
     for r in stored.sort("name_key", "founded_key").iter_rows(named=True):
         persons_by_name[r["name_key"]].append(_Person(
-            r["person_id"], r["name_key"], r["founded_key"], r["first_on"], r["last_on"], r["n_mentions"],
+            r["person_id"], r["name_key"], r["founded_key"], r["first_on"], r["last_on"], r["n_mentions"] or 0,
             r["paper_ids"] or [], r["coauthors"] or [], r["categories"] or [], r["words"] or [], touched=False))
     out = {k: [] for k in ASSIGNMENT_SCHEMA}
     aliases: list[tuple] = []
@@ -448,20 +455,19 @@ def _resolve(pid, alias_of):
 
 
 def _frame(cols: dict, schema: dict) -> pl.DataFrame:
-    """A frame from Python columns; list columns go through Arrow offsets (Polars builds a
-    Series per cell from nested Python lists, ~50x slower)."""
-    import pyarrow as pa
-
+    """A frame from Python columns; a list column is built from its flat values and row numbers
+    (Polars builds a Series per cell from nested Python lists, far slower)."""
+    n = len(next(iter(cols.values())))
     data = {}
     for name, dtype in schema.items():
         values = cols[name]
         if isinstance(dtype, pl.List):
-            offsets = [0]
-            for v in values:
-                offsets.append(offsets[-1] + len(v))
-            flat = [x for v in values for x in v]
-            inner = pl.Series(flat, dtype=dtype.inner).to_arrow()
-            data[name] = pl.from_arrow(pa.LargeListArray.from_arrays(pa.array(offsets, pa.int64()), inner)).cast(dtype)
+            rows = pl.Series("i", [i for i, v in enumerate(values) for _ in v], dtype=pl.Int64)
+            flat = pl.Series("v", [x for v in values for x in v], dtype=dtype.inner)
+            lists = pl.DataFrame({"i": rows, "v": flat}).group_by("i").agg("v")
+            data[name] = (pl.DataFrame({"i": pl.int_range(n, eager=True, dtype=pl.Int64)})
+                          .join(lists, on="i", how="left", maintain_order="left")["v"]
+                          .fill_null(pl.lit([], dtype)).cast(dtype))
         else:
             data[name] = pl.Series(name, values, dtype=dtype)
     return pl.DataFrame(data, schema=schema)
@@ -484,37 +490,34 @@ def assign_persons(
         batch (co-authors are read from here).
     papers: paper_id, title, abstract, first_listed_on (Date, null for search-only papers).
     paper_categories: paper_id, code (dim_category.code of bridge_paper_category).
-    stored: the stored persons of the batch's name keys with their evidence (PERSON_SCHEMA, one
-        row per live person, aliased ones excluded), as `person_profiles` computes them from the
-        warehouse; None or empty for a fresh load. Rows of rare names need only person_id and
-        name_key (their lists may be empty).
+    stored: the stored persons of the batch's name keys (one row per live person, aliased ones
+        excluded; None or empty for a fresh load): person_id, name_key, founded_key for every
+        one, and for the persons of common names (`name_classes`) their evidence (PERSON_SCHEMA):
+        the `persons` rows an earlier batch returned, or `person_profiles` over their stored
+        mentions when they have none (a name that was rare).
     known_name_keys: every distinct name key of the warehouse before this batch (name
         commonness); the batch's and stored keys are added.
     timings: if given, filled with seconds per stage.
     """
-    clock = [time.perf_counter()]
+    clock = [time.perf_counter(), time.process_time()]
 
-    def lap(stage: str) -> None:
-        now = time.perf_counter()
+    def lap(stage: str) -> None:  # wall and CPU seconds per stage (CPU: a busy machine inflates wall)
+        now = [time.perf_counter(), time.process_time()]
         if timings is not None:
-            timings[stage] = timings.get(stage, 0.0) + now - clock[0]
-        clock[0] = now
+            timings[stage] = timings.get(stage, 0.0) + now[0] - clock[0]
+            timings[stage + "_cpu"] = timings.get(stage + "_cpu", 0.0) + now[1] - clock[1]
+        clock[:] = now
 
-    stored = empty_persons() if stored is None else stored.select(list(PERSON_SCHEMA)).cast(PERSON_SCHEMA)
+    stored = empty_persons() if stored is None else stored.select(
+        *(pl.col(c) if c in stored.columns else pl.lit(None).alias(c) for c in PERSON_SCHEMA)).cast(PERSON_SCHEMA)
     mentions = mentions.select(pl.col("paper_id").cast(pl.Int64), pl.col("author_position").cast(pl.Int32),
                                pl.col("name_key").cast(pl.String))
     papers = papers.select(pl.col("paper_id").cast(pl.Int64), pl.col("title").cast(pl.String),
                            pl.col("abstract").cast(pl.String), pl.col("first_listed_on").cast(pl.Date))
     paper_categories = paper_categories.select(pl.col("paper_id").cast(pl.Int64), pl.col("code").cast(pl.String))
-    keys = [mentions["name_key"], stored["name_key"]]
-    if known_name_keys is not None:
-        keys.append(known_name_keys.cast(pl.String))
-    common_tbl = name_commonness(pl.concat(keys))
+    common_tbl = _commonness_of(mentions["name_key"], stored["name_key"], known_name_keys)
     n_keys = max(common_tbl.filter(pl.col("name_key").str.contains(" ")).height, 1)
-    batch_keys = (mentions.select("name_key").unique().join(common_tbl.select("name_key", "lam"), on="name_key")
-                  .join(stored.group_by("name_key").agg(n_stored=pl.len()), on="name_key", how="left")
-                  .with_columns(pl.col("n_stored").fill_null(0)))
-    rare_keys = batch_keys.filter((pl.col("lam") < settings.rare_lambda) & (pl.col("n_stored") <= 1))
+    rare_keys = _classes(mentions["name_key"], stored, common_tbl, settings).filter("is_rare")
     is_rare = pl.col("name_key").is_in(rare_keys["name_key"].implode())
     rare_m, common_m = mentions.filter(is_rare), mentions.filter(~is_rare)
     lap("commonness")
@@ -548,7 +551,13 @@ def assign_persons(
 
     common_stored = stored.join(common_m.select("name_key").unique(), on="name_key", how="semi")
     lap("evidence")
-    cols, aliases, alias_of, founders, persons_by_name = _assign_common(ev, common_stored, lam, lam_of, settings)
+    gc_was = gc.isenabled()
+    gc.disable()  # the loop allocates many small objects and frees none: collections only cost time
+    try:
+        cols, aliases, alias_of, founders, persons_by_name = _assign_common(ev, common_stored, lam, lam_of, settings)
+    finally:
+        if gc_was:
+            gc.enable()
     lap("loop")
     ids: dict = {}
     if founders:
@@ -565,19 +574,43 @@ def assign_persons(
     cols["candidates"] = [[fix(c) for c in cs] for cs in cols["candidates"]]
     common_assign = _frame(cols, ASSIGNMENT_SCHEMA)
     touched = [p for plist in persons_by_name.values() for p in plist if p.touched and fix(p.pid) not in alias_of]
-    common_persons = pl.DataFrame({
+    common_persons = _frame({
         "person_id": [fix(p.pid) for p in touched], "name_key": [p.name_key for p in touched],
-        "founded_key": [p.founded for p in touched], "is_new": [isinstance(p.pid, tuple) for p in touched]},
-        schema={k: PERSONS_SCHEMA[k] for k in ("person_id", "name_key", "founded_key", "is_new")})
-    common_persons = common_persons.join(
-        common_assign.group_by("person_id").agg(n_mentions=pl.len().cast(pl.Int64)), on="person_id", how="left"
-    ).with_columns(pl.col("n_mentions").fill_null(0))
+        "founded_key": [p.founded for p in touched], "first_on": [p.first_on for p in touched],
+        "last_on": [p.last_on for p in touched], "n_mentions": [p.n for p in touched],
+        "paper_ids": [sorted(p.papers) for p in touched], "coauthors": [p.coauthors for p in touched],
+        "categories": [sorted(p.cats) for p in touched], "words": [p.words for p in touched],
+        "is_new": [isinstance(p.pid, tuple) for p in touched]}, PERSONS_SCHEMA)
     alias_df = pl.DataFrame([(fix(a), _resolve(fix(b), alias_of), *rest) for a, b, *rest in aliases],
                             schema=ALIAS_SCHEMA, orient="row")
     assignments = pl.concat([rare_assign, common_assign])  # row order carries no meaning (sorting 1M rows costs)
-    persons = pl.concat([rare_persons, common_persons.select(list(PERSONS_SCHEMA))])
+    persons = pl.concat([rare_persons, common_persons])
     lap("frames")
     return PersonsResult(assignments, persons, alias_df)
+
+
+def _commonness_of(batch_keys: pl.Series, stored_keys: pl.Series, known: pl.Series | None) -> pl.DataFrame:
+    keys = [batch_keys.cast(pl.String), stored_keys.cast(pl.String)]
+    if known is not None:
+        keys.append(known.cast(pl.String))
+    return name_commonness(pl.concat(keys))
+
+
+def _classes(batch_keys: pl.Series, stored: pl.DataFrame, common_tbl: pl.DataFrame, settings: PersonSettings):
+    return (batch_keys.unique().to_frame("name_key").join(common_tbl.select("name_key", "lam"), on="name_key")
+            .join(stored.group_by("name_key").agg(n_stored=pl.len()), on="name_key", how="left")
+            .with_columns(pl.col("n_stored").fill_null(0).cast(pl.Int64))
+            .with_columns(is_rare=(pl.col("lam") < settings.rare_lambda) & (pl.col("n_stored") <= 1)))
+
+
+def name_classes(batch_keys: pl.Series, stored: pl.DataFrame, known_name_keys: pl.Series | None = None,
+                 settings: PersonSettings = PersonSettings()) -> pl.DataFrame:
+    """Which name keys of a batch are rare (one person, no evidence read) and which are common
+    (their stored persons' evidence is needed): name_key, lam, n_stored, is_rare. `stored` needs
+    only person_id and name_key (dim_author's rows of these keys). The loader calls this first, then
+    reads the evidence of the common keys' persons only."""
+    tbl = _commonness_of(batch_keys, stored["name_key"], known_name_keys)
+    return _classes(batch_keys, stored.select("person_id", "name_key"), tbl, settings)
 
 
 def _assign_rare(rare_m, papers, stored, rare_keys):
@@ -597,9 +630,9 @@ def _assign_rare(rare_m, papers, stored, rare_keys):
     dated = m.select("person_id", "name_key", "is_new", "old_key", "paper_id", "author_position").join(
         papers.select("paper_id", listed_on=pl.col("first_listed_on")), on="paper_id", how="left")
     founders = dated.sort(CANONICAL, nulls_last=True).unique("person_id", keep="first")  # canonical order's first
-    counts = dated.group_by("person_id").agg(n_mentions=pl.len().cast(pl.Int64))
-    persons = founders.join(counts, on="person_id").with_columns(
-        founded_key=pl.coalesce("old_key", _founded_key_expr())).select(list(PERSONS_SCHEMA))
+    persons = founders.with_columns(founded_key=pl.coalesce("old_key", _founded_key_expr())).select(
+        *(pl.col(c) if c in ("person_id", "name_key", "founded_key", "is_new") else pl.lit(None, t).alias(c)
+          for c, t in PERSONS_SCHEMA.items()))
     return assign, persons.cast(PERSONS_SCHEMA)
 
 
