@@ -136,7 +136,7 @@ def normalise_terms(text: pl.Expr) -> pl.Expr:
     evaluation's keywords both go through it."""
     spaced = text.str.normalize("NFKC").str.to_lowercase().str.replace_all(r"[^a-z0-9]+", "  ")
     # each word between two spaces of its own, so every rule sees "word " for every word
-    padded = pl.concat_str(pl.lit(" "), spaced, pl.lit("  "))
+    padded = pl.concat_str(spaced.str.replace(r"^", " "), pl.lit("  "))  # keeps the input's name
     return _fold_plurals(padded).str.replace_all(r"\s+", " ").str.strip_chars()
 
 

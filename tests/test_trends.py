@@ -1,0 +1,100 @@
+"""Topics and trends through the real flow: a rendered corpus in which one topic's share grows
+week by week and a frequent one stays flat (tests/support/trends_corpus.py). The rising view
+ranks the growing topic first and never flags the flat one; counts fill empty weeks with zero;
+terms loaded in two runs equal terms loaded in one; `digest trends` prints the same answer."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+from pathlib import Path
+
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+from typer.testing import CliRunner
+
+from flows import analytics
+from tests.support import trends_corpus as corpus
+
+LAST_WEEK = corpus.FIRST_MONDAY + dt.timedelta(weeks=len(corpus.GROWING_COUNTS) - 1)
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory) -> list[Path]:
+    return corpus.render(tmp_path_factory.mktemp("trends_src") / "digests")
+
+
+@pytest.fixture(scope="module")
+def warehouse(run_ingest, rendered, tmp_path_factory) -> Path:
+    """All weeks in one run."""
+    target = tmp_path_factory.mktemp("trends_fresh") / "w.duckdb"
+    run_ingest([rendered[0].parent], target)
+    return target
+
+
+def read(warehouse: Path, sql: str, params=None) -> pl.DataFrame:
+    return analytics.query(warehouse, sql, params)
+
+
+def test_the_growing_topic_ranks_first_and_the_flat_one_is_not_flagged(warehouse):
+    rising = read(warehouse, "SELECT term, n_papers, n_papers_before, p_value FROM marts.rising_terms "
+                             "WHERE period = 'week' AND period_start = ? AND is_rising ORDER BY rising_rank", [LAST_WEEK])
+    assert rising["term"][0] == corpus.GROWING
+    assert (rising["n_papers"][0], rising["n_papers_before"][0]) == (14, 1 + 2 + 4 + 8)
+    flat = read(warehouse, "SELECT period, period_start, n_papers, p_value, is_rising FROM marts.rising_terms "
+                           "WHERE term = ?", [corpus.FLAT])
+    assert flat.filter(pl.col("period") == "week")["n_papers"].to_list() == [corpus.FLAT_COUNT] * 6
+    assert not flat["is_rising"].any()
+    # Background phrases (one paper each) never reach the minimum support.
+    assert read(warehouse, "SELECT count(*) FROM marts.rising_terms WHERE is_rising AND n_papers < 3").item() == 0
+
+
+def test_weekly_counts_fill_empty_weeks_with_zero(warehouse):
+    weeks = read(warehouse, "SELECT week_start, n_papers, n_all_papers FROM marts.term_papers_week "
+                            "WHERE term = ? ORDER BY week_start", [corpus.GROWING])
+    assert weeks["n_papers"].to_list() == list(corpus.GROWING_COUNTS[1:])  # from its first week on
+    assert weeks["n_all_papers"].to_list() == [corpus.PAPERS_PER_WEEK] * 5
+    assert weeks["week_start"].diff().drop_nulls().unique().to_list() == [dt.timedelta(days=7)]
+    new = read(warehouse, "SELECT first_week_start, n_papers_first_week, n_papers FROM marts.new_terms WHERE term = ?",
+               [corpus.GROWING]).row(0)
+    assert new == (corpus.FIRST_MONDAY + dt.timedelta(weeks=1), 1, sum(corpus.GROWING_COUNTS))
+    top = read(warehouse, "SELECT term, n_papers FROM marts.terms_per_category "
+                          "WHERE code = 'cs.LG' AND rank_in_category <= 2 ORDER BY rank_in_category")
+    assert top.rows() == [("reinforcement", 60), (corpus.FLAT, 60)]  # equal counts: by term
+
+
+def test_terms_loaded_in_two_runs_equal_terms_loaded_in_one(warehouse, run_ingest, rendered, tmp_path_factory):
+    root = tmp_path_factory.mktemp("trends_incremental")
+    folder, target = root / "digests", root / "w.duckdb"
+    folder.mkdir()
+    for i, path in enumerate(rendered):
+        shutil.copy2(path, folder / path.name)
+        if i in (2, len(rendered) - 1):  # three weeks, then the other three
+            run_ingest([folder], target)
+    for table in ("dim_term", "bridge_paper_term"):
+        assert_frame_equal(read(target, f"SELECT * FROM {table}").sort(pl.all()),
+                           read(warehouse, f"SELECT * FROM {table}").sort(pl.all()))
+    counts = read(target, "SELECT t.term_id, t.n_papers, count(b.paper_id) AS n FROM dim_term t "
+                          "LEFT JOIN bridge_paper_term b USING (term_id) GROUP BY ALL HAVING t.n_papers <> n")
+    assert counts.is_empty()
+
+
+def test_digest_trends_prints_the_rising_terms(warehouse):
+    from flows.cli import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["trends", "--warehouse", str(warehouse), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert rows[0]["term"] == corpus.GROWING and rows[0]["period_start"] == LAST_WEEK.isoformat()
+    result = runner.invoke(app, ["trends", "-w", str(warehouse), "--by", "week", "--since",
+                                 corpus.FIRST_MONDAY.isoformat(), "--category", "cs", "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    frame = pl.read_csv(result.stdout.encode())
+    assert corpus.FLAT not in frame["term"].to_list()
+    assert frame.filter(pl.col("term") == corpus.GROWING)["n_papers_in_category"].to_list() == [14, 8][: frame.filter(
+        pl.col("term") == corpus.GROWING).height]
+    result = runner.invoke(app, ["trends", "-w", str(warehouse), "--category", "math.AG"])
+    assert result.exit_code == 0 and "no rising terms" in result.stdout
