@@ -59,16 +59,18 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, threshold: float = r
     con.execute("CREATE OR REPLACE TEMP TABLE new_signature (paper_key BIGINT, band SMALLINT, bucket BIGINT)")
     # Read from stg_fullest in place (row ids), not through the view: see _table_chunks.
     _insert_block_keys(con, "new_signature", _table_chunks(con, "stg_fullest", "paper_key, abstract, author_keys", NEW_KEY))
-    con.execute(CANDIDATES_SQL)
+    for statement in CANDIDATES_SQL.split(";\n"):
+        con.execute(statement)
     scored = _score_candidates(con, threshold)
     new_keys = [k for (k,) in con.execute("SELECT paper_key FROM new_papers ORDER BY paper_key").fetchall()]
     accepted = scored.filter("is_match").select("paper_key", "other", "other_is_paper", "score")
-    mapping, applied = resolve.assign_papers(new_keys, accepted)
+    rejected = scored.filter(~pl.col("is_match")).select("paper_key", "other", "other_is_paper")
+    mapping, outcome = resolve.assign_papers(new_keys, accepted, rejected)
     key_map = pl.DataFrame({"paper_key": list(mapping), "paper_id": list(mapping.values())},
                            schema={"paper_key": pl.Int64, "paper_id": pl.Int64})
     _insert(con, "paper_key_map", key_map, conflict="ON CONFLICT DO NOTHING")
     con.execute("INSERT INTO paper_signature BY NAME SELECT * FROM new_signature")
-    _record_matches(con, scored, key_map, applied, run_id)
+    _record_matches(con, scored, key_map, outcome, run_id)
 
 
 def _backfill_signatures(con: duckdb.DuckDBPyConnection) -> None:
@@ -86,17 +88,68 @@ def _backfill_signatures(con: duckdb.DuckDBPyConnection) -> None:
     _insert_block_keys(con, "paper_signature", _chunks(con, missing))
 
 
-# Candidate pairs: new × new (each pair once) and new × stored (one stored key per paper).
-CANDIDATES_SQL = """
+# Candidate pairs: new × new (each pair once) and new × stored (one stored key per paper), from
+# the blocks (band, bucket) new keys share. A block of more than MAX_BLOCK papers (one author's
+# template, a boilerplate abstract) would give quadratic pairs: its members are ranked by text
+# (reversed for the suffix band) and each is paired with its next WINDOW neighbours only, so the
+# pairs per paper stay bounded whatever the input; such blocks are listed in resolve_capped_block.
+MAX_BLOCK, WINDOW = 64, 8
+CANDIDATES_SQL = f"""
+CREATE OR REPLACE TEMP TABLE new_blocks AS
+SELECT band, bucket, count(*) AS n_new FROM new_signature GROUP BY band, bucket;
+
+CREATE OR REPLACE TEMP TABLE big_blocks AS
+SELECT b.band, b.bucket, b.n_new + coalesce(s.n_stored, 0) AS n_members
+FROM new_blocks b LEFT JOIN (
+    SELECT band, bucket, count(DISTINCT paper_key) AS n_stored
+    FROM paper_signature SEMI JOIN new_blocks USING (band, bucket) GROUP BY band, bucket
+) s USING (band, bucket)
+WHERE b.n_new + coalesce(s.n_stored, 0) > {MAX_BLOCK};
+
+CREATE OR REPLACE TEMP TABLE big_members AS
+WITH members AS (
+    SELECT n.band, n.bucket, false AS is_paper, n.paper_key AS node, n.paper_key AS node_key, p.abstract
+    FROM new_signature n SEMI JOIN big_blocks USING (band, bucket) JOIN new_papers p USING (paper_key)
+    UNION ALL
+    SELECT s.band, s.bucket, true, m.paper_id, min(s.paper_key), any_value(d.abstract)
+    FROM paper_signature s SEMI JOIN big_blocks USING (band, bucket)
+    JOIN paper_key_map m ON m.paper_key = s.paper_key JOIN dim_paper d ON d.paper_id = m.paper_id
+    GROUP BY s.band, s.bucket, m.paper_id
+)
+SELECT band, bucket, is_paper, node, node_key, row_number() OVER (
+    PARTITION BY band, bucket
+    ORDER BY CASE WHEN band = {resolve.SUFFIX_BAND} THEN reverse(lower(abstract)) ELSE lower(abstract) END, node
+) AS rank_in_block
+FROM members;
+
 CREATE OR REPLACE TEMP TABLE candidates AS
+WITH small_new AS (SELECT * FROM new_signature ANTI JOIN big_blocks USING (band, bucket))
 SELECT DISTINCT a.paper_key, b.paper_key AS other, false AS other_is_paper, b.paper_key AS other_key
-FROM new_signature a JOIN new_signature b USING (band, bucket)
+FROM small_new a JOIN small_new b USING (band, bucket)
 WHERE a.paper_key < b.paper_key
 UNION ALL
 SELECT n.paper_key, m.paper_id AS other, true AS other_is_paper, min(s.paper_key) AS other_key
-FROM new_signature n JOIN paper_signature s USING (band, bucket) JOIN paper_key_map m ON m.paper_key = s.paper_key
-GROUP BY n.paper_key, m.paper_id
+FROM small_new n JOIN paper_signature s USING (band, bucket) JOIN paper_key_map m ON m.paper_key = s.paper_key
+WHERE m.paper_id IN (SELECT paper_id FROM dim_paper)  -- not a paper whose every listing was superseded
+GROUP BY n.paper_key, m.paper_id;
+
+CREATE OR REPLACE TEMP TABLE window_pairs AS
+SELECT a.band, a.bucket, a.node AS paper_key, b.node AS other, b.is_paper AS other_is_paper, b.node_key AS other_key
+FROM big_members a JOIN big_members b
+  ON a.band = b.band AND a.bucket = b.bucket AND abs(b.rank_in_block - a.rank_in_block) BETWEEN 1 AND {WINDOW}
+WHERE NOT a.is_paper AND (b.is_paper OR a.node < b.node);
+
+INSERT INTO candidates
+SELECT paper_key, other, other_is_paper, min(other_key) FROM window_pairs
+ANTI JOIN candidates USING (paper_key, other, other_is_paper)
+GROUP BY paper_key, other, other_is_paper;
+
+INSERT INTO resolve_capped_block BY NAME
+SELECT getvariable('digest_run_id') AS run_id, band, bucket, n_members, count(w.paper_key) AS n_pairs
+FROM big_blocks LEFT JOIN window_pairs w USING (band, bucket)
+GROUP BY band, bucket, n_members
 """
+
 
 PAIR_TEXTS_SQL = """
 SELECT c.paper_key, c.other, c.other_is_paper, c.other_key,
@@ -129,16 +182,17 @@ PAIR_SCHEMA = {"paper_key": pl.Int64, "other": pl.Int64, "other_is_paper": pl.Bo
                "keys_a": pl.List(pl.String), "keys_b": pl.List(pl.String)}
 
 
-def _record_matches(con, scored: pl.DataFrame, key_map: pl.DataFrame, applied: set, run_id: str | None) -> None:
+def _record_matches(con, scored: pl.DataFrame, key_map: pl.DataFrame, outcome: dict, run_id: str | None) -> None:
     """One paper_match row per scored pair: where the new key went, what it was compared with,
     the features, the score and the rule (a skipped merge says why)."""
     if scored.is_empty():
         return
-    was_applied = pl.DataFrame([(k, o) for k, o in applied], schema={"paper_key": pl.Int64, "other": pl.Int64},
-                               orient="row").with_columns(applied=pl.lit(True))
+    decided = pl.DataFrame([(k, o, why) for (k, o), why in outcome.items()], orient="row",
+                           schema={"paper_key": pl.Int64, "other": pl.Int64, "skipped_because": pl.String})
     rows = (
         scored.join(key_map, on="paper_key", how="left")
-        .join(was_applied, on=["paper_key", "other"], how="left")
+        .join(decided, on=["paper_key", "other"], how="left")
+        .with_columns(applied=pl.col("is_match") & pl.col("skipped_because").is_null())
         .select(
             "paper_key", "paper_id",
             matched_key=pl.col("other_key"),
@@ -146,9 +200,8 @@ def _record_matches(con, scored: pl.DataFrame, key_map: pl.DataFrame, applied: s
             score="score",
             features=pl.struct("shingle_jaccard", "shingle_containment", "abstract_ratio", "title_ratio",
                                "author_agreement").struct.json_encode(),
-            rule=pl.when(pl.col("is_match") & pl.col("applied").is_null()).then(pl.lit("kept_apart_existing"))
-            .otherwise("rule"),
-            is_merge=pl.col("applied").fill_null(False),
+            rule=pl.coalesce("skipped_because", "rule"),
+            is_merge="applied",
             run_id=pl.lit(run_id, pl.String),
         )
     )
@@ -213,6 +266,8 @@ def reconcile_author_lists(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(UPGRADE_LISTS_SQL.format(table="stg_fullest", paper_id="m.paper_id",
                                          join="JOIN paper_key_map m ON m.paper_key = x.paper_key"))
     con.execute(UPGRADE_LISTS_SQL.format(table="dim_paper", paper_id="x.paper_id", join=""))
+    con.execute(UPGRADE_LISTS_SQL.format(table="paper_version", paper_id="m.paper_id",
+                                         join="JOIN paper_key_map m ON m.paper_key = x.paper_key"))
 
 
 # ----------------------------------------------------------------------------- authors

@@ -182,9 +182,9 @@ def test_threshold_is_the_setting():
 def test_assign_papers_never_merges_two_existing_papers_and_keeps_their_ids():
     edges = pl.DataFrame({"paper_key": [10, 10, 11], "other": [500, 600, 10], "other_is_paper": [True, True, False],
                           "score": [0.95, 0.9, 0.99]})
-    mapping, applied = resolve.assign_papers([10, 11, 12], edges)
+    mapping, outcome = resolve.assign_papers([10, 11, 12], edges)
     assert mapping == {10: 500, 11: 500, 12: 12}
-    assert (10, 600) not in applied and (10, 500) in applied
+    assert outcome[(10, 600)] == resolve.KEPT_APART_EXISTING and outcome[(10, 500)] is None
 
 
 def test_alias_rules():

@@ -1,7 +1,12 @@
 """Dedupe: which listings are one paper (the matcher), and what the paper is (the merge).
 
 The matcher is the replaceable step: it gives each listing a `paper_key`. Today's matcher is
-exact: the MD5 of the folded abstract. The merge rules are order-independent (max/min over
+exact, and never rests on the abstract alone (a withdrawn paper's "This paper has been withdrawn
+by the author." is shared by thousands of papers): the key is the folded abstract, the folded
+title (empty when the format shows none) and the first author's surname; a short abstract
+(boilerplate, `BOILERPLATE_WORDS`) also keys on every shown author. Listings of one paper whose
+keys differ (the other format without a title, a corrected title, initials) are linked by the
+resolver (`transforms.resolve`), which scores titles and authors before it merges. The merge rules are order-independent (max/min over
 the listings), so merging a batch, then merging batches in the warehouse, gives the same
 paper as merging everything at once: re-runs and incremental runs agree with a fresh load.
 """
@@ -13,13 +18,36 @@ from collections.abc import Callable
 import polars as pl
 
 from transforms.ids import with_stable_ids
+from transforms.text import fold_key
 
 PaperMatcher = Callable[[pl.DataFrame], pl.DataFrame]
 
 
+# Abstracts shorter than this (in words) are boilerplate or stubs: too little to identify a paper.
+BOILERPLATE_WORDS = 25
+
+
+def is_boilerplate(abstract: pl.Expr) -> pl.Expr:
+    """Too short to tell papers apart by itself ("No abstract available.")."""
+    return abstract.str.count_matches(r"[\p{L}\p{N}]+") < BOILERPLATE_WORDS
+
+
 def match_exact_abstract(listings: pl.DataFrame) -> pl.DataFrame:
-    """paper_key = hash of the abstract folded to letters and digits."""
-    return with_stable_ids(listings, {"paper_key": ["abstract_key"]})
+    """paper_key = hash of (abstract key, folded title, first author's surname[, all author keys
+    when the abstract is boilerplate]): see the module docstring."""
+    keyed = listings.with_columns(
+        _title_key=fold_key(pl.col("title")).fill_null(""),
+        _first_author=first_author_token(pl.col("author_keys")),
+        _all_authors=pl.when(is_boilerplate(pl.col("abstract")))
+        .then(pl.col("author_keys").list.join("|")).otherwise(pl.lit("")),
+    )
+    keyed = with_stable_ids(keyed, {"paper_key": ["abstract_key", "_title_key", "_first_author", "_all_authors"]})
+    return keyed.drop("_title_key", "_first_author", "_all_authors")
+
+
+def first_author_token(author_keys: pl.Expr) -> pl.Expr:
+    """Last word of the first author's key ("remi munos", "r munos" → "munos")."""
+    return author_keys.list.first().str.split(" ").list.last().fill_null("")
 
 
 def longest(col: str) -> pl.Expr:

@@ -40,6 +40,7 @@ import polars as pl
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel
 
+from transforms.dedupe import BOILERPLATE_WORDS, first_author_token
 from transforms.text import fold_key
 
 # ----------------------------------------------------------------------------- settings of the method
@@ -217,11 +218,6 @@ def minhash_signatures(texts: pl.Series) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- blocking
-def first_author_token(author_keys: pl.Expr) -> pl.Expr:
-    """Last word of the first author's key ("remi munos", "r munos" → "munos")."""
-    return author_keys.list.first().str.split(" ").list.last().fill_null("")
-
-
 def block_keys(papers: pl.DataFrame) -> pl.DataFrame:
     """papers (paper_key, abstract, author_keys) → (paper_key, band, bucket): LSH bands of the
     MinHash signature plus the prefix and suffix anchors, each salted with the first author's
@@ -320,7 +316,12 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     contained = np.where(sizes["short_words"].to_numpy() >= MIN_PREFIX_WORDS, shared / np.maximum(np.minimum(na, nb), 1), 0.0)
     ratio = _cpdist(pairs["text_a"].str.split(" "), pairs["text_b"].str.split(" "), Indel.normalized_similarity, scale=1.0)
     titles = pairs.select(ta=fold_key(pl.col("title_a")), tb=fold_key(pl.col("title_b")))
-    title = _cpdist(titles["ta"], titles["tb"], fuzz.ratio)
+    # A title cut short ("Policy Gradients" / "Policy Gradients Converge Linearly") agrees in full.
+    cut_short = titles.select(
+        (pl.col("ta").str.count_matches(" ") >= 1) & pl.col("tb").str.starts_with(pl.col("ta") + " ")
+        | (pl.col("tb").str.count_matches(" ") >= 1) & pl.col("ta").str.starts_with(pl.col("tb") + " ")
+    ).to_series().fill_null(False).to_numpy()
+    title = np.where(cut_short, 1.0, _cpdist(titles["ta"], titles["tb"], fuzz.ratio))
     has_titles = (titles["ta"].is_not_null() & titles["tb"].is_not_null() & (titles["ta"] != "") & (titles["tb"] != "")).to_numpy()
     authors = author_agreement(pairs).to_numpy()
     text = np.maximum(jaccard, contained)
@@ -330,10 +331,14 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     score = np.where(has_titles, with_title, without_title)
     authors_ok = authors >= AUTHOR_GATE
     titles_ok = ~has_titles | (title >= TITLE_GATE)
-    is_match = authors_ok & titles_ok & (score >= threshold)
-    rule = np.where(
-        is_match, np.where(contained - jaccard > CONTAINED_MARGIN, "abstract_contained", "abstract"),
-        np.where(score < threshold, "below_threshold", np.where(~authors_ok, "authors_differ", "titles_differ")),
+    # A boilerplate abstract ("No abstract available.") says nothing: only titles shown on both
+    # sides that agree can identify the paper then.
+    boilerplate_ok = (sizes["short_words"].to_numpy() >= BOILERPLATE_WORDS) | (has_titles & titles_ok)
+    is_match = authors_ok & titles_ok & boilerplate_ok & (score >= threshold)
+    rule = np.select(
+        [is_match & (contained - jaccard > CONTAINED_MARGIN), is_match, score < threshold, ~authors_ok, ~titles_ok],
+        ["abstract_contained", "abstract", "below_threshold", "authors_differ", "titles_differ"],
+        "boilerplate_abstract",
     )
     return pairs.with_columns(
         abstract_ratio=pl.Series(ratio, dtype=pl.Float64).round(4), shingle_jaccard=pl.Series(jaccard).round(4),
@@ -345,48 +350,63 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
 
 
 # ----------------------------------------------------------------------------- clustering
-def assign_papers(new_keys: list[int], edges: pl.DataFrame) -> tuple[dict[int, int], set[tuple[int, int]]]:
+KEPT_APART_EXISTING = "kept_apart_existing"  # the merge would join two stored papers
+KEPT_APART_REJECTED = "kept_apart_rejected_pair"  # the merge would join two papers the scorer kept apart
+
+
+def assign_papers(new_keys: list[int], edges: pl.DataFrame,
+                  rejected: pl.DataFrame | None = None) -> tuple[dict[int, int], dict[tuple[int, int], str | None]]:
     """Clusters of new keys, each joined to at most one existing paper.
 
     edges: (paper_key, other, other_is_paper, score) accepted pairs; `other` is a new key or,
-    when other_is_paper, an existing paper_id. Strongest edges first; an edge that would put
-    two existing papers in one cluster is skipped (existing ids are never merged away).
+    when other_is_paper, an existing paper_id. rejected: (paper_key, other, other_is_paper) pairs
+    the scorer kept apart. Strongest edges first; an edge is skipped when it would put two
+    existing papers in one cluster (existing ids are never merged away) or two nodes of a
+    rejected pair: accepted pairs never chain papers the scorer kept apart.
     Returns new key → paper_id (the existing paper's id, else the lowest key of the cluster)
-    and the edges that were applied."""
-    parent: dict[tuple[bool, int], tuple[bool, int]] = {}
-    paper_of: dict[tuple[bool, int], int | None] = {}
+    and, per accepted edge, None when applied or the reason it was skipped."""
+    members: dict[tuple[bool, int], set[tuple[bool, int]]] = {}
+    root_of: dict[tuple[bool, int], tuple[bool, int]] = {}
+    apart: dict[tuple[bool, int], set[tuple[bool, int]]] = {}
+    for key, other, is_paper in ([] if rejected is None else
+                                 rejected.select("paper_key", "other", "other_is_paper").iter_rows()):
+        a, b = (False, key), (bool(is_paper), other)
+        apart.setdefault(a, set()).add(b)
+        apart.setdefault(b, set()).add(a)
 
-    def find(x):
-        parent.setdefault(x, x)
-        paper_of.setdefault(x, x[1] if x[0] else None)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
+    def root(x):
+        if x not in root_of:
+            root_of[x], members[x] = x, {x}
+        return root_of[x]
 
-    applied = set()
+    outcome: dict[tuple[int, int], str | None] = {}
     ordered = edges.sort(["score", "paper_key", "other"], descending=[True, False, False])
-    for key, other, is_paper, _ in ordered.select("paper_key", "other", "other_is_paper", "score").iter_rows():
-        ra, rb = find((False, key)), find((bool(is_paper), other))
+    for key, other, is_paper in ordered.select("paper_key", "other", "other_is_paper").iter_rows():
+        ra, rb = root((False, key)), root((bool(is_paper), other))
         if ra == rb:
-            applied.add((key, other))
+            outcome[(key, other)] = None
             continue
-        pa_, pb_ = paper_of[ra], paper_of[rb]
-        if pa_ is not None and pb_ is not None:
-            continue
-        parent[rb] = ra
-        paper_of[ra] = pa_ if pa_ is not None else pb_
-        applied.add((key, other))
-    members: dict[tuple[bool, int], list[int]] = {}
-    for k in new_keys:
-        members.setdefault(find((False, k)), []).append(k)
+        small, large = sorted((ra, rb), key=lambda r: len(members[r]))
+        if _paper_of(members[ra]) is not None and _paper_of(members[rb]) is not None:
+            outcome[(key, other)] = KEPT_APART_EXISTING
+        elif any(apart.get(m, set()) & members[large] for m in members[small]):
+            outcome[(key, other)] = KEPT_APART_REJECTED
+        else:
+            members[large] |= members.pop(small)
+            for m in members[large]:
+                root_of[m] = large
+            outcome[(key, other)] = None
     mapping = {}
-    for root, keys in members.items():
-        paper = paper_of[root]
-        pid = paper if paper is not None else min(keys)
-        for k in keys:
-            mapping[k] = pid
-    return mapping, applied
+    for k in new_keys:
+        cluster = members[root((False, k))]
+        paper = _paper_of(cluster)
+        mapping[k] = paper if paper is not None else min(n for is_p, n in cluster if not is_p)
+    return mapping, outcome
+
+
+def _paper_of(cluster: set[tuple[bool, int]]) -> int | None:
+    """The existing paper of a cluster (at most one), or None."""
+    return next((n for is_paper, n in cluster if is_paper), None)
 
 
 def alias_rule(a: pl.Expr, b: pl.Expr) -> pl.Expr:

@@ -1,0 +1,137 @@
+"""No wrong merges (issue 12, items 1-3), through the real CLI: papers that share a boilerplate
+or copied abstract but disagree on titles or authors stay apart; accepted pairs never chain
+papers the scorer kept apart; a block of thousands of template papers stays bounded."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from tests.conftest import SEED_FILES, read_sql
+from transforms import resolve
+
+WITHDRAWN = "This paper has been withdrawn by the author."
+NO_ABSTRACT = "No abstract available."
+# A real abstract, copied by a second paper of other people (a template reused by a lab).
+COPIED = (
+    "We study the sample complexity of learning halfspaces under Massart noise and show that a simple "
+    "reweighting of the hinge loss achieves the optimal rate up to logarithmic factors. Our analysis relies "
+    "on a new concentration inequality for sums of dependent indicator variables, which may be of independent "
+    "interest. Experiments on synthetic and real data confirm the predicted rates."
+)
+
+
+@pytest.fixture()
+def cli(monkeypatch, prefect_harness):
+    from typer.testing import CliRunner
+
+    from flows.cli import app
+
+    monkeypatch.setenv("PREFECT_LOGGING_LEVEL", "WARNING")
+    runner = CliRunner()
+    return lambda *args: runner.invoke(app, [str(a) for a in args])
+
+
+def listing(records: list[tuple[str, str, str]], day: str = "Oct 26, 2026") -> str:
+    return "\n".join(f"#{i:02d}{day}\ncs.LG\n{title}\n{authors}\n{abstract}"
+                     for i, (title, authors, abstract) in enumerate(records, 1)) + "\n"
+
+
+def search(records: list[tuple[str, str]]) -> str:
+    return "\n\n".join(["论文检索"] + [f"{authors}\n\n{abstract}" for authors, abstract in records]) + "\n"
+
+
+def ingest(cli, folder: Path, files: dict[str, str]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    warehouse = folder.parent / f"{folder.name}.duckdb"
+    result = cli("ingest", folder, "--warehouse", warehouse)
+    assert result.exit_code == 0, result.output
+    return warehouse
+
+
+def test_placeholder_and_copied_abstracts_never_merge_papers_that_disagree(cli, tmp_path):
+    papers = [
+        ("Graph Neural Networks for Traffic", "Ana Silva, Bo Chen", WITHDRAWN),
+        ("A Survey of Federated Learning", "Carla Diaz", WITHDRAWN),
+        ("Quantum Error Mitigation at Scale", "Dmitri Ivanov, Eve Adams", WITHDRAWN),
+        ("Sparse Attention for Long Documents", "Farid Khan", NO_ABSTRACT),
+        ("Causal Discovery in Time Series", "Gina Rossi, Hugo Martin", NO_ABSTRACT),
+        ("Robust Control of Soft Robots", "Ines Costa", NO_ABSTRACT),
+        # one author withdrew two different papers: the titles keep them apart
+        ("Contrastive Pretraining for Speech", "Carla Diaz", WITHDRAWN),
+        # a copied long abstract, other title and other people
+        ("Learning Halfspaces with Massart Noise", "Jun Park, Kai Wu", COPIED),
+        ("Optimal Rates for Noisy Halfspaces", "Lena Vogel, Marc Petit", COPIED),
+        # the same author copying an abstract into a second paper: the titles disagree
+        ("Hinge Loss Reweighting Revisited", "Jun Park, Kai Wu", COPIED),
+    ]
+    warehouse = ingest(cli, tmp_path / "placeholders", {
+        "day1.txt": listing(papers),
+        # the same papers listed again on another day: still one paper each
+        "day2.txt": listing(papers[:3] + papers[7:8], day="Oct 27, 2026"),
+        # untitled (search format): other people's withdrawn paper, and a relisting of a real one
+        "search.txt": search([("Nora Berg, Omar Haddad", WITHDRAWN), ("Jun Park, Kai Wu", COPIED)]),
+    })
+    n_papers = read_sql(warehouse, "SELECT count(*) AS n FROM dim_paper")["n"].item()
+    assert n_papers == len(papers) + 1  # + the search page's withdrawn paper by other people
+    listed = dict(read_sql(warehouse, "SELECT title, n_listings FROM dim_paper WHERE title IS NOT NULL").rows())
+    relisted = {t for t, _, _ in papers[:3] + papers[7:8]}
+    assert {t for t, n in listed.items() if n > 1} >= relisted
+    assert sum(listed.values()) == 10 + 4 + 1  # two days, and the untitled relisting of a copied paper
+    titles = set(read_sql(warehouse, "SELECT title FROM dim_paper")["title"].drop_nulls())
+    assert titles == {t for t, _, _ in papers}
+    # the copied abstract's untitled listing joined the one paper of the same authors it fits...
+    # ...and never a paper of other people
+    authors = read_sql(warehouse, """
+        SELECT p.title, list(a.name ORDER BY b.author_position) AS names
+        FROM dim_paper p JOIN bridge_paper_author b USING (paper_id) JOIN dim_author a USING (author_id)
+        WHERE p.title IS NOT NULL GROUP BY ALL""")
+    for title, names, _ in papers:
+        assert authors.filter(pl.col("title") == title)["names"].to_list() == [names.split(", ")]
+
+
+def drift(words: list[str], positions: range, rng: random.Random) -> list[str]:
+    """The words with those positions replaced: a template's next paper."""
+    out = list(words)
+    for i in positions:
+        out[i] = rng.choice(["kernel", "manifold", "spectral", "sparse", "robust", "latent", "causal"]) + str(i)
+    return out
+
+
+def test_accepted_pairs_never_chain_papers_the_scorer_kept_apart(cli, tmp_path):
+    """A ~ B and B ~ C are accepted, A ~ C is rejected: the three must not become one paper."""
+    rng = random.Random(3)
+    vocab = sorted({w for f in SEED_FILES for w in f.read_text(encoding="utf-8").split() if w.isalpha()})
+    a = [rng.choice(vocab) for _ in range(150)]
+    b = drift(a, range(20, 150, 14), rng)  # 10 words changed: A ~ B scores 0.83
+    c = drift(b, range(27, 150, 14), rng)  # 10 others: B ~ C 0.85, A ~ C 0.68
+    authors = "Ruth Stone, Sam Lee"
+    warehouse = ingest(cli, tmp_path / "chain", {
+        "search.txt": search([(authors, " ".join(t)) for t in (a, b, c)]),
+    })
+    decisions = read_sql(warehouse, "SELECT rule, is_merge FROM paper_match ORDER BY ALL")
+    assert decisions.filter(~pl.col("is_merge") & (pl.col("rule") == "below_threshold")).height >= 1
+    n_papers = read_sql(warehouse, "SELECT count(*) AS n FROM dim_paper")["n"].item()
+    assert n_papers == 2  # A with B (or B with C), the third apart
+    assert resolve.KEPT_APART_REJECTED in decisions["rule"].to_list()  # and paper_match says why
+
+
+def test_a_template_of_thousands_stays_bounded_and_is_reported(cli, tmp_path):
+    """2,500 papers by one first author that open with the same 11 words: every paper is
+    compared with a bounded number of others, and the oversized block is listed."""
+    rng = random.Random(7)
+    vocab = [w.strip(".,;") for w in COPIED.split()] + ["graph", "token", "reward", "policy", "image", "noise"]
+    opening = "In this paper we study a novel approach to the problem of"
+    records = [(f"Jane Doe, Co Author{i}", f"{opening} " + " ".join(rng.choice(vocab) for _ in range(60)) + ".")
+               for i in range(2500)]
+    warehouse = ingest(cli, tmp_path / "template", {"template.txt": search(records)})
+    assert read_sql(warehouse, "SELECT count(*) AS n FROM dim_paper")["n"].item() == 2500
+    n_scored = read_sql(warehouse, "SELECT count(*) AS n FROM paper_match")["n"].item()
+    assert n_scored <= 2500 * 2 * 8  # quadratic would be 3.1M
+    capped = read_sql(warehouse, "SELECT n_members FROM resolve_capped_block")
+    assert capped.height >= 1 and capped["n_members"].max() == 2500
