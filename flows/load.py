@@ -219,18 +219,21 @@ FROM fullest f JOIN {source} a ON a.rowid = f.authors_row
 """
 
 # One statement list, run in the open transaction. Staged rows of files whose content is
-# already in the warehouse (or twice in this run: the first path wins) are dropped first.
+# already current in the warehouse (or twice in this run: the first path wins) are dropped first.
+# A new content at a known path is that path's next version: it supersedes the current one,
+# whose listings move to fact_listing_history (a revert to an old content is a new version too).
 MERGE_SQL = """
 CREATE OR REPLACE TEMP TABLE new_files AS
 SELECT * FROM stg_files
-WHERE sha256 NOT IN (SELECT sha256 FROM dim_source_file)
+WHERE sha256 NOT IN (SELECT sha256 FROM dim_source_file WHERE is_current)
 QUALIFY row_number() OVER (PARTITION BY sha256 ORDER BY path) = 1;
 
 INSERT INTO skipped_file BY NAME
 SELECT $run_id AS run_id, s.path, 'content already ingested' AS reason, s.sha256,
        coalesce(d.source_file_id, n.source_file_id) AS same_as_source_file_id
 FROM stg_files s
-LEFT JOIN (SELECT sha256, min(source_file_id) AS source_file_id FROM dim_source_file GROUP BY sha256) d USING (sha256)
+LEFT JOIN (SELECT sha256, min(source_file_id) AS source_file_id FROM dim_source_file WHERE is_current GROUP BY sha256) d
+  USING (sha256)
 LEFT JOIN new_files n USING (sha256)
 WHERE s.source_file_id NOT IN (SELECT source_file_id FROM new_files)
 ON CONFLICT DO NOTHING;
@@ -241,15 +244,52 @@ SELECT DISTINCT $run_id AS run_id, path, reason FROM stg_skipped ON CONFLICT DO 
 DELETE FROM stg_listings WHERE source_file_id NOT IN (SELECT source_file_id FROM new_files);
 DELETE FROM stg_quarantine WHERE source_file_id NOT IN (SELECT source_file_id FROM new_files);
 
+-- Version numbers, and ids: a content seen before at this path (a revert) gets an id of its version.
+CREATE OR REPLACE TEMP TABLE file_version AS
+SELECT n.source_file_id AS staged_id, v.version,
+       CASE WHEN n.source_file_id IN (SELECT source_file_id FROM dim_source_file)
+            THEN stable_id(concat_ws(chr(31), n.path, n.sha256, v.version::VARCHAR))
+            ELSE n.source_file_id END AS source_file_id
+FROM new_files n, (SELECT 1 + count(*) AS version FROM dim_source_file d WHERE d.path = n.path) v;
+
+UPDATE stg_listings SET source_file_id = f.source_file_id,
+       listing_id = stable_id(concat_ws(chr(31), f.source_file_id::VARCHAR, stg_listings.position::VARCHAR))
+FROM file_version f WHERE stg_listings.source_file_id = f.staged_id AND f.source_file_id <> f.staged_id;
+UPDATE stg_quarantine SET source_file_id = f.source_file_id
+FROM file_version f WHERE stg_quarantine.source_file_id = f.staged_id AND f.source_file_id <> f.staged_id;
+UPDATE new_files SET source_file_id = f.source_file_id
+FROM file_version f WHERE new_files.source_file_id = f.staged_id AND f.source_file_id <> f.staged_id;
+
+CREATE OR REPLACE TEMP TABLE superseded AS
+SELECT d.source_file_id, n.source_file_id AS by_id
+FROM dim_source_file d JOIN new_files n USING (path) WHERE d.is_current
+UNION ALL  -- warehouses from before versions superseded each other: the latest version of a path wins
+SELECT d.source_file_id, l.latest_id
+FROM dim_source_file d JOIN (
+    SELECT path, arg_max(source_file_id, version) AS latest_id, max(version) AS latest
+    FROM dim_source_file WHERE is_current GROUP BY path HAVING count(*) > 1
+) l USING (path)
+WHERE d.is_current AND d.version < l.latest AND d.path NOT IN (SELECT path FROM new_files);
+
+INSERT INTO fact_listing_history BY NAME
+SELECT f.*, s.by_id AS superseded_by_source_file_id, $run_id AS superseded_run_id
+FROM fact_listing f JOIN superseded s USING (source_file_id);
+
+CREATE OR REPLACE TEMP TABLE superseded_papers AS
+SELECT DISTINCT paper_id FROM fact_listing WHERE source_file_id IN (SELECT source_file_id FROM superseded);
+
+DELETE FROM fact_listing WHERE source_file_id IN (SELECT source_file_id FROM superseded);
+
+UPDATE dim_source_file SET is_current = false, superseded_by_source_file_id = s.by_id
+FROM superseded s WHERE dim_source_file.source_file_id = s.source_file_id;
+
 INSERT INTO dim_source_file BY NAME
 SELECT n.source_file_id, n.path, n.sha256, n.format, n.encoding, n.size_bytes, n.mtime_ns, n.n_lines,
-       n.n_separator_lines,
-       1 + (SELECT count(*) FROM dim_source_file d WHERE d.path = n.path)
-         + (SELECT count(*) FROM new_files o WHERE o.path = n.path AND o.sha256 < n.sha256) AS version,
+       n.n_separator_lines, f.version, true AS is_current,
        $ingested_at AS ingested_at, $run_id AS run_id,
        (SELECT count(*) FROM stg_listings l WHERE l.source_file_id = n.source_file_id) AS n_listings,
        (SELECT count(*) FROM stg_quarantine q WHERE q.source_file_id = n.source_file_id) AS n_quarantined
-FROM new_files n;
+FROM new_files n JOIN file_version f USING (source_file_id);
 
 INSERT INTO quarantine BY NAME
 SELECT DISTINCT stable_id(concat_ws(chr(31), source_file_id, line_start, line_end, reason)) AS quarantine_id,
@@ -258,32 +298,64 @@ FROM stg_quarantine ON CONFLICT DO NOTHING;
 
 INSERT INTO dim_category BY NAME SELECT DISTINCT * FROM stg_categories ON CONFLICT DO NOTHING;
 
--- The fullest version of each paper key of this run's listings (what the resolver compares).
+-- The fullest version of each paper key of this run's listings, with what the key showed before
+-- (paper_version): what the resolver compares, and the key's new stored version.
 DELETE FROM stg_papers WHERE paper_key NOT IN (SELECT paper_key FROM stg_listings);
+CREATE OR REPLACE TEMP TABLE key_lists AS
+SELECT paper_key, title, abstract, authors, author_keys, author_total, has_complete_listing FROM stg_papers
+UNION ALL
+SELECT paper_key, title, abstract, authors, author_keys, author_total, has_complete_listing
+FROM paper_version SEMI JOIN stg_papers USING (paper_key);
 CREATE OR REPLACE TEMP TABLE stg_fullest AS {fullest_by_key};
 
 -- split: the paper resolver runs here
 INSERT INTO fact_listing BY NAME
 SELECT l.listing_id, m.paper_id, l.source_file_id, l.position, l.rank, l.listed_on, l.category_id,
        l.line_start, l.line_end, l.format, l.listed_code, l.paper_key, l.n_authors_shown,
-       l.author_total, l.is_truncated
+       l.author_total, l.is_truncated, l.secondary_category_ids
 FROM stg_listings l JOIN paper_key_map m USING (paper_key)
 ON CONFLICT DO NOTHING;
 
+DELETE FROM paper_version WHERE paper_key IN (SELECT paper_key FROM stg_fullest);
+INSERT INTO paper_version BY NAME
+SELECT paper_key, title, abstract, authors, author_keys, author_count AS author_total, has_complete_listing
+FROM stg_fullest;
+
 CREATE OR REPLACE TEMP TABLE touched AS
 SELECT DISTINCT m.paper_id FROM stg_listings JOIN paper_key_map m USING (paper_key)
+UNION  -- papers that lost listings to a newer version of their file
+SELECT paper_id FROM superseded_papers
 UNION -- papers naming an author merged away by this run's aliases (their bridge rows change)
 SELECT DISTINCT paper_id FROM bridge_paper_author
 WHERE author_id IN (SELECT stable_id(name_key) FROM author_alias WHERE run_id = $run_id);
 
--- What every listing of a touched paper knows, old (dim_paper) and new (stg_fullest).
+-- The stored version of every key with a current listing of a touched paper, and that key's most
+-- recent listing date. Keys stored before paper_version existed stand in with the stored paper.
+CREATE OR REPLACE TEMP TABLE key_recency AS
+SELECT paper_id, paper_key, max(listed_on) AS last_on
+FROM fact_listing SEMI JOIN touched USING (paper_id) GROUP BY paper_id, paper_key;
 CREATE OR REPLACE TEMP TABLE paper_lists AS
-SELECT m.paper_id, c.title, c.abstract, c.authors, c.author_keys, c.author_count, c.has_complete_listing
-FROM stg_fullest c JOIN paper_key_map m USING (paper_key)
+SELECT r.paper_id, r.last_on, v.title, v.abstract, v.authors, v.author_keys, v.author_total AS author_count,
+       v.has_complete_listing
+FROM key_recency r JOIN paper_version v USING (paper_key)
 UNION ALL
-SELECT paper_id, title, abstract, authors, author_keys, author_count, has_complete_listing
-FROM dim_paper SEMI JOIN touched USING (paper_id);
-CREATE OR REPLACE TEMP TABLE merged AS {fullest_by_id};
+SELECT p.paper_id, r.last_on, p.title, p.abstract, p.authors, p.author_keys, p.author_count, p.has_complete_listing
+FROM (SELECT paper_id, max(last_on) AS last_on FROM key_recency ANTI JOIN paper_version USING (paper_key)
+      GROUP BY paper_id) r
+JOIN dim_paper p USING (paper_id);
+
+-- Title and abstract: of the most recent listing that has one (undated search pages last), ties to
+-- the longest, then the larger text; the author list: the longest. A paper with no current
+-- listing (its file superseded) has no row here and leaves dim_paper.
+CREATE OR REPLACE TEMP TABLE merged AS
+SELECT paper_id,
+       first(title ORDER BY last_on DESC NULLS LAST, length(title) DESC, title DESC)
+           FILTER (WHERE title IS NOT NULL) AS title,
+       first(abstract ORDER BY last_on DESC NULLS LAST, length(abstract) DESC, abstract DESC) AS abstract,
+       first(authors ORDER BY len(authors) DESC, array_to_string(authors, ', ') DESC) AS authors,
+       first(author_keys ORDER BY len(authors) DESC, array_to_string(authors, ', ') DESC) AS author_keys,
+       max(author_count) AS author_count, bool_or(has_complete_listing) AS has_complete_listing
+FROM paper_lists GROUP BY paper_id;
 
 -- Delete and insert: an upsert rewrites the wide rows (abstracts) through the index; this does not.
 DELETE FROM dim_paper WHERE paper_id IN (SELECT paper_id FROM touched);
@@ -349,9 +421,14 @@ DELETE FROM dim_author WHERE author_id IN (SELECT author_id FROM author_rows);
 INSERT INTO dim_author BY NAME SELECT * FROM author_rows;
 DELETE FROM dim_author WHERE n_papers = 0 OR name_key IN (SELECT name_key FROM author_alias);
 
+-- A touched paper's categories: the primary and cross-listed categories of its current listings.
+DELETE FROM bridge_paper_category WHERE paper_id IN (SELECT paper_id FROM touched);
 INSERT INTO bridge_paper_category BY NAME
-SELECT DISTINCT paper_id, category_id FROM fact_listing SEMI JOIN touched USING (paper_id)
-WHERE category_id IS NOT NULL ON CONFLICT DO NOTHING;
+SELECT DISTINCT paper_id, category_id FROM (
+    SELECT paper_id, category_id FROM fact_listing SEMI JOIN touched USING (paper_id)
+    UNION ALL
+    SELECT paper_id, unnest(secondary_category_ids) AS category_id FROM fact_listing SEMI JOIN touched USING (paper_id)
+) WHERE category_id IS NOT NULL;
 
 INSERT INTO dim_date BY NAME
 SELECT d::DATE AS date, year(d) AS year, quarter(d) AS quarter, month(d) AS month, day(d) AS day,
@@ -361,6 +438,5 @@ FROM (SELECT min(listed_on) AS lo, max(listed_on) AS hi FROM fact_listing) r,
 WHERE r.lo IS NOT NULL
 ON CONFLICT DO NOTHING;
 """.format(
-    fullest_by_key=FULLEST_SQL.format(key="paper_key", source="stg_papers", count="author_total"),
-    fullest_by_id=FULLEST_SQL.format(key="paper_id", source="paper_lists", count="author_count"),
+    fullest_by_key=FULLEST_SQL.format(key="paper_key", source="key_lists", count="author_total"),
 )

@@ -3,6 +3,8 @@
 -- when the three add up to the file's line count and no two spans overlap.
 WITH spans AS (
     SELECT source_file_id, line_start, line_end, 'listing' AS kind FROM fact_listing
+    UNION ALL  -- listings of superseded versions
+    SELECT source_file_id, line_start, line_end, 'listing' AS kind FROM fact_listing_history
     UNION ALL
     SELECT source_file_id, line_start, line_end, 'quarantine' AS kind FROM quarantine WHERE line_start >= 1
 ), ordered AS (

@@ -34,10 +34,15 @@ SELECT count(*) FROM dim_author WHERE name_key IN (SELECT name_key FROM author_a
 SELECT count(*) FROM paper_match m ANTI JOIN paper_key_map k USING (paper_key, paper_id);
 -- name: every author has a paper
 SELECT count(*) FROM dim_author WHERE n_papers < 1;
--- name: every file's listing count matches its facts
+-- name: every file's listing count matches its facts (a superseded version's: its history)
 SELECT count(*) FROM dim_source_file s LEFT JOIN (SELECT source_file_id, count(*) AS n FROM fact_listing GROUP BY ALL) f USING (source_file_id)
-WHERE coalesce(f.n, 0) <> s.n_listings;
+LEFT JOIN (SELECT source_file_id, count(*) AS n FROM fact_listing_history GROUP BY ALL) h USING (source_file_id)
+WHERE CASE WHEN s.is_current THEN coalesce(f.n, 0) <> s.n_listings OR h.n IS NOT NULL
+           ELSE coalesce(h.n, 0) <> s.n_listings OR f.n IS NOT NULL END;
+-- name: one current version per path
+SELECT count(*) FROM (SELECT path FROM dim_source_file WHERE is_current GROUP BY path HAVING count(*) > 1);
 -- name: quarantine rows point at a file
 SELECT count(*) FROM quarantine q ANTI JOIN dim_source_file s USING (source_file_id);
--- name: paper_key_map points at papers
-SELECT count(*) FROM paper_key_map m ANTI JOIN dim_paper p USING (paper_id);
+-- name: paper_key_map points at papers (keys whose every listing was superseded may point nowhere)
+SELECT count(*) FROM paper_key_map m ANTI JOIN dim_paper p USING (paper_id)
+WHERE m.paper_key IN (SELECT paper_key FROM fact_listing);

@@ -24,8 +24,14 @@ COMMENT ON COLUMN dim_source_file.path IS 'Path relative to the ingest root, wit
 COMMENT ON COLUMN dim_source_file.format IS 'Detected digest format: listing, search or unknown.';
 COMMENT ON COLUMN dim_source_file.encoding IS 'Detected encoding: utf-8, utf-8-sig, utf-16, gb18030, utf-8-lossy, binary, empty.';
 COMMENT ON COLUMN dim_source_file.n_separator_lines IS 'Blank and header lines outside any record (see digest audit).';
-COMMENT ON COLUMN dim_source_file.version IS '1 for the first content seen at this path, 2 for the next, ...';
+COMMENT ON COLUMN dim_source_file.version IS '1 for the first content seen at this path, 2 for the next, ... (a revert to an earlier content is a new version).';
 COMMENT ON COLUMN dim_source_file.n_quarantined IS 'Spans of this file rejected into quarantine.';
+-- Versions: a newer content at the same path supersedes the current one (existing warehouses:
+-- every version stays current until its path's next version arrives).
+ALTER TABLE dim_source_file ADD COLUMN IF NOT EXISTS is_current BOOLEAN DEFAULT true;
+ALTER TABLE dim_source_file ADD COLUMN IF NOT EXISTS superseded_by_source_file_id BIGINT;
+COMMENT ON COLUMN dim_source_file.is_current IS 'True for the version whose listings count (fact_listing); false once a newer version of the path was ingested (its listings are in fact_listing_history).';
+COMMENT ON COLUMN dim_source_file.superseded_by_source_file_id IS 'The version that replaced this one.';
 
 CREATE TABLE IF NOT EXISTS skipped_file (
     run_id     VARCHAR NOT NULL,
@@ -53,7 +59,8 @@ CREATE TABLE IF NOT EXISTS dim_paper (
     n_listings              INTEGER NOT NULL
 );
 COMMENT ON TABLE dim_paper IS 'One real paper after dedupe, merging what all its listings know.';
-COMMENT ON COLUMN dim_paper.title IS 'Title from any listing that has one; null if only seen on search pages.';
+COMMENT ON COLUMN dim_paper.title IS 'Title of the most recent current listing that has one (ties: the longest); null if only seen on search pages.';
+COMMENT ON COLUMN dim_paper.abstract IS 'Abstract of the most recent current listing (ties: the longest).';
 COMMENT ON COLUMN dim_paper.authors IS 'The longest author list seen, in order, as shown.';
 COMMENT ON COLUMN dim_paper.author_count IS 'Declared total number of authors when known ("and 3 more" or a full list).';
 COMMENT ON COLUMN dim_paper.is_author_list_complete IS 'True when the shown names are all the authors.';
@@ -63,7 +70,7 @@ CREATE TABLE IF NOT EXISTS paper_key_map (
     paper_key BIGINT PRIMARY KEY,
     paper_id  BIGINT NOT NULL
 );
-COMMENT ON TABLE paper_key_map IS 'Matcher key (hash of the folded abstract) to paper: several keys may name one paper.';
+COMMENT ON TABLE paper_key_map IS 'Matcher key (hash of the folded abstract, folded title, first author''s surname, and every author key when the abstract is boilerplate) to paper: several keys may name one paper.';
 
 CREATE TABLE IF NOT EXISTS paper_signature (
     paper_key BIGINT NOT NULL,
@@ -91,7 +98,16 @@ COMMENT ON COLUMN paper_match.paper_id IS 'The paper the new key was mapped to.'
 COMMENT ON COLUMN paper_match.matched_key IS 'The candidate key (for a stored paper: one of its keys).';
 COMMENT ON COLUMN paper_match.matched_paper_id IS 'The stored paper compared with; null when the candidate was a key of the same run.';
 COMMENT ON COLUMN paper_match.features IS 'abstract_ratio (rapidfuzz Indel similarity of the match texts), prefix_ratio (shorter text against the start of the longer), title_ratio (null without two titles), author_agreement (share of commonly shown positions that agree).';
-COMMENT ON COLUMN paper_match.rule IS 'abstract / abstract_prefix (merged); below_threshold, authors_differ, titles_differ (kept apart); kept_apart_existing (would have merged two stored papers).';
+COMMENT ON COLUMN paper_match.rule IS 'abstract / abstract_contained (merged); below_threshold, authors_differ, titles_differ, boilerplate_abstract (a short abstract without two agreeing titles) (kept apart); kept_apart_existing (would have merged two stored papers), kept_apart_rejected_pair (would have put two papers the scorer kept apart in one cluster).';
+
+CREATE TABLE IF NOT EXISTS resolve_capped_block (
+    run_id    VARCHAR,
+    band      SMALLINT NOT NULL,
+    bucket    BIGINT NOT NULL,
+    n_members BIGINT NOT NULL,
+    n_pairs   BIGINT NOT NULL
+);
+COMMENT ON TABLE resolve_capped_block IS 'Blocks of the resolver too large to pair every member (more than resolve.MAX_BLOCK papers share a band bucket: one author''s template, a boilerplate abstract): each member was compared with its nearest neighbours in text order only, so candidate generation stays bounded per paper.';
 COMMENT ON COLUMN paper_match.score IS 'Weighted score (text 0.7, authors 0.15, title 0.15; without titles text and authors only) compared with the match_threshold setting.';
 
 CREATE TABLE IF NOT EXISTS fact_listing (
@@ -116,7 +132,29 @@ COMMENT ON COLUMN fact_listing.position IS '1-based order of the record in its f
 COMMENT ON COLUMN fact_listing.rank IS 'The #NN of a listing-format record; null for search pages.';
 COMMENT ON COLUMN fact_listing.listed_on IS 'Listing date (listing format); null for search pages.';
 COMMENT ON COLUMN fact_listing.listed_code IS 'Category as written in the file, before alias resolution.';
+ALTER TABLE fact_listing ADD COLUMN IF NOT EXISTS secondary_category_ids BIGINT[];
+COMMENT ON COLUMN fact_listing.secondary_category_ids IS 'Cross-listed categories after the primary ("cs.LG; stat.ML": stat.ML), bridged like the primary.';
 COMMENT ON COLUMN fact_listing.author_total IS 'Author total this listing declares; null when it says only "等" (et al.).';
+
+-- A file version's listings leave fact_listing when a newer version of its path arrives: they
+-- are kept here, as history (what version 1 said), with the version that replaced them.
+CREATE TABLE IF NOT EXISTS fact_listing_history AS SELECT * FROM fact_listing WITH NO DATA;
+ALTER TABLE fact_listing_history ADD COLUMN IF NOT EXISTS superseded_by_source_file_id BIGINT;
+ALTER TABLE fact_listing_history ADD COLUMN IF NOT EXISTS superseded_run_id VARCHAR;
+COMMENT ON TABLE fact_listing_history IS 'Listings of superseded file versions (a newer version of the same path was ingested): no longer counted, kept as lineage.';
+
+-- The fullest version of each matcher key (what its listings show): a paper's title and abstract
+-- come from its most recent current listing that has one, so they are recomputed from these.
+CREATE TABLE IF NOT EXISTS paper_version (
+    paper_key            BIGINT PRIMARY KEY,
+    title                VARCHAR,
+    abstract             VARCHAR NOT NULL,
+    authors              VARCHAR[] NOT NULL,
+    author_keys          VARCHAR[] NOT NULL,
+    author_total         INTEGER,
+    has_complete_listing BOOLEAN NOT NULL
+);
+COMMENT ON TABLE paper_version IS 'The fullest text each matcher key was seen with (longest title, abstract and author list of its listings); dim_paper is recomputed from the versions of its current listings.';
 
 CREATE TABLE IF NOT EXISTS dim_author (
     author_id BIGINT PRIMARY KEY,
@@ -219,6 +257,13 @@ COMMENT ON COLUMN ingest_run.status IS 'completed (quarantined spans included) o
 COMMENT ON COLUMN ingest_run.message IS 'Why a run failed, or the warning of a completed run (quarantined spans).';
 COMMENT ON COLUMN ingest_run.report IS 'The run summary in Markdown, as published in the Prefect artifact.';
 
+-- Added in place (existing warehouses upgrade on their next ingest): the rest of the stat
+-- fingerprint, so an edit that keeps size and mtime is still read (flows/extract.py unchanged).
+ALTER TABLE dim_source_file ADD COLUMN IF NOT EXISTS ctime_ns BIGINT;
+ALTER TABLE dim_source_file ADD COLUMN IF NOT EXISTS inode BIGINT;
+COMMENT ON COLUMN dim_source_file.ctime_ns IS 'Status-change time seen at ingest (of the archive, for a member): with mtime_ns and inode, an unchanged file is skipped unread.';
+COMMENT ON COLUMN dim_source_file.inode IS 'Inode number seen at ingest (of the archive, for a member).';
+
 -- Terms (issue 16): key phrases of each paper's title and abstract (transforms/terms.py),
 -- kept for new and changed papers by each run (flows/terms.py).
 CREATE TABLE IF NOT EXISTS dim_term (
@@ -235,10 +280,3 @@ CREATE TABLE IF NOT EXISTS bridge_paper_term (
     term_rank  INTEGER NOT NULL,
     PRIMARY KEY (paper_id, term_id)
 );
--- Added in place (existing warehouses upgrade on their next ingest): the rest of the stat
--- fingerprint, so an edit that keeps size and mtime is still read (flows/extract.py unchanged).
-ALTER TABLE dim_source_file ADD COLUMN IF NOT EXISTS ctime_ns BIGINT;
-ALTER TABLE dim_source_file ADD COLUMN IF NOT EXISTS inode BIGINT;
-COMMENT ON COLUMN dim_source_file.ctime_ns IS 'Status-change time seen at ingest (of the archive, for a member): with mtime_ns and inode, an unchanged file is skipped unread.';
-COMMENT ON COLUMN dim_source_file.inode IS 'Inode number seen at ingest (of the archive, for a member).';
-

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import codecs
 import unicodedata
 
+import duckdb
 import polars as pl
 import pytest
 
@@ -119,28 +122,37 @@ def batch(*files: bytes):
     return process_batch([SourceFile(i + 1, f"f{i + 1}.txt", data) for i, data in enumerate(files)])
 
 
-def test_merge_takes_title_from_listing_and_longest_author_list_from_search():
+def loaded_papers(tmp_path: Path, *files: bytes) -> list[dict]:
+    """The papers the warehouse makes of these files: the batch keys listings exactly (a
+    listing and an untitled search record of one paper have two keys); the load links them."""
+    from tests.test_resolve import Warehouse
+
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    warehouse.ingest([f.decode("utf-8") for f in files])
+    with duckdb.connect(str(warehouse.path), read_only=True) as con:
+        return con.sql("SELECT * FROM dim_paper").pl().to_dicts()
+
+
+def test_merge_takes_title_from_listing_and_longest_author_list_from_search(tmp_path):
     noisy = unicodedata.normalize("NFD", ABSTRACT).replace(" ", "\u00a0", 3).upper()
-    result = batch(
-        search_file(("Reinforcement Learning · Everything Else", ", ".join(SIX), ABSTRACT)),
-        listing_file(("Policy Gradients Converge", "RÉMI MUNOS, Leif Döring, Jan van der Berg and 3 more", noisy)),
-    )
-    assert result.quarantine.is_empty()
-    assert result.papers.height == 1
-    paper = result.papers.row(0, named=True)
+    search = search_file(("Reinforcement Learning · Everything Else", ", ".join(SIX), ABSTRACT))
+    listed = listing_file(("Policy Gradients Converge", "RÉMI MUNOS, Leif Döring, Jan van der Berg and 3 more", noisy))
+    assert batch(search, listed).quarantine.is_empty()
+    (paper,) = loaded_papers(tmp_path, search, listed)
     assert paper["title"] == "Policy Gradients Converge"
     assert paper["authors"] == SIX
-    assert paper["author_total"] == 6
+    assert paper["author_count"] == 6
     assert paper["has_complete_listing"] is True
 
 
-def test_merge_declared_total_beats_et_al():
-    result = batch(
+def test_merge_declared_total_beats_et_al(tmp_path):
+    (paper,) = loaded_papers(
+        tmp_path,
         search_file((None, ", ".join(TWELVE[:10]) + " 等", ABSTRACT)),
         listing_file(("Policy Gradients Converge", ", ".join(TWELVE[:3]) + " and 9 more", ABSTRACT)),
     )
-    paper = result.papers.row(0, named=True)
-    assert (paper["author_total"], len(paper["authors"]), paper["has_complete_listing"]) == (12, 10, False)
+    assert (paper["author_count"], len(paper["authors"]), paper["has_complete_listing"]) == (12, 10, False)
 
 
 def test_search_only_et_al_paper_has_no_total_and_no_title():
@@ -149,11 +161,13 @@ def test_search_only_et_al_paper_has_no_total_and_no_title():
     assert (paper["title"], paper["author_total"], paper["has_complete_listing"]) == (None, None, False)
 
 
-def test_merge_keeps_the_longest_title_whatever_the_order():
+def test_merge_keeps_the_longest_title_whatever_the_order(tmp_path):
+    """Listed the same day, a title cut short and the full one: one paper, the full title."""
     short = listing_file(("Policy Gradients", "Rémi Munos", ABSTRACT))
     long = listing_file(("Policy Gradients Converge Linearly", "Rémi Munos", ABSTRACT))
-    for files in [(short, long), (long, short)]:
-        assert batch(*files).papers["title"].to_list() == ["Policy Gradients Converge Linearly"]
+    for i, files in enumerate([(short, long), (long, short)]):
+        papers = loaded_papers(tmp_path / str(i), *files)
+        assert [p["title"] for p in papers] == ["Policy Gradients Converge Linearly"]
 
 
 def test_different_abstracts_are_different_papers():

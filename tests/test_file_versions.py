@@ -1,0 +1,93 @@
+"""A new version of a file supersedes the old one (issue 12, item 11), through the real CLI:
+its listings leave the facts (kept as history), counts follow the current versions, a revert is
+a new version, and a paper's title comes from its most recent listing."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import read_sql
+
+ABSTRACT_1 = ("We propose a graph attention model that learns node representations from neighbourhoods and show "
+              "strong results on citation benchmarks with fewer parameters than prior work in every setting.")
+ABSTRACT_2 = ("We study how tokenisation choices change downstream accuracy of language models across twelve "
+              "languages and find that vocabulary size interacts with script in ways benchmarks hide.")
+ABSTRACT_3 = ("A solver for sparse linear systems on graphics processors is presented that reorders rows by degree "
+              "and reaches twice the throughput of vendor libraries on matrices from circuit simulation.")
+
+
+def listing(records: list[tuple[str, str, str]], day: str) -> str:
+    return "\n".join(f"#{i:02d}{day}\ncs.LG\n{title}\n{authors}\n{abstract}"
+                     for i, (title, authors, abstract) in enumerate(records, 1)) + "\n"
+
+
+@pytest.fixture()
+def cli(monkeypatch, prefect_harness):
+    from typer.testing import CliRunner
+
+    from flows.cli import app
+
+    monkeypatch.setenv("PREFECT_LOGGING_LEVEL", "WARNING")
+    runner = CliRunner()
+
+    def run(*args):
+        result = runner.invoke(app, [str(a) for a in args])
+        assert result.exit_code == 0, result.output
+        return result
+
+    return run
+
+
+def write_keeping_stat(path: Path, text: str) -> None:
+    """Rewrite a file as an editor with a preserved timestamp would (same size: the test keeps it)."""
+    before = path.stat()
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+def test_an_edited_file_supersedes_its_old_version_and_a_revert_is_a_new_version(cli, tmp_path):
+    folder, warehouse = tmp_path / "digests", tmp_path / "w.duckdb"
+    folder.mkdir()
+    day = folder / "daily-26.txt"
+    typo = listing([("Learning on Grpahs with Attention", "Ana Silva, Bo Chen", ABSTRACT_1),
+                    ("Tokenizers Matter", "Carla Diaz", ABSTRACT_2)], "Oct 26, 2026")
+    day.write_text(typo, encoding="utf-8")
+    (folder / "daily-27.txt").write_text(listing([("Sparse Solvers on GPUs", "Dan Wu", ABSTRACT_3)], "Oct 27, 2026"))
+    cli("ingest", folder, "-w", warehouse)
+
+    fixed = typo.replace("Grpahs", "Graphs")
+    write_keeping_stat(day, fixed)  # an edit that keeps size and modification time
+    cli("ingest", folder, "-w", warehouse)
+    facts = read_sql(warehouse, "SELECT count(*) AS n FROM fact_listing")["n"].item()
+    assert facts == 3  # not 5: version 1's listings left the facts
+    papers = dict(read_sql(warehouse, "SELECT title, n_listings FROM dim_paper").rows())
+    assert papers == {"Learning on Graphs with Attention": 1, "Tokenizers Matter": 1, "Sparse Solvers on GPUs": 1}
+    history = read_sql(warehouse, "SELECT count(*) AS n FROM fact_listing_history")["n"].item()
+    assert history == 2  # what version 1 said is still there
+
+    write_keeping_stat(day, typo)  # the revert: a version of its own, not "content already ingested"
+    cli("ingest", folder, "-w", warehouse)
+    versions = read_sql(warehouse, "SELECT version, is_current, n_listings FROM dim_source_file "
+                                   "WHERE path LIKE '%daily-26.txt' ORDER BY version").rows()
+    assert versions == [(1, False, 2), (2, False, 2), (3, True, 2)]
+    titles = set(read_sql(warehouse, "SELECT title FROM dim_paper")["title"])
+    assert "Learning on Grpahs with Attention" in titles and len(titles) == 3
+    assert read_sql(warehouse, "SELECT sum(n_listings) AS n FROM dim_paper")["n"].item() == 3
+    assert read_sql(warehouse, "SELECT count(*) AS n FROM fact_listing")["n"].item() == 3
+    audit = cli("audit", "-w", warehouse).output
+    assert "0 files with problems" in audit
+
+
+def test_a_papers_title_comes_from_its_most_recent_listing(cli, tmp_path):
+    """The same paper listed on two days, its title corrected on the later day: the correction
+    wins, although the typo is the lexicographically larger text of the same length."""
+    folder, warehouse = tmp_path / "digests", tmp_path / "w.duckdb"
+    folder.mkdir()
+    (folder / "a.txt").write_text(listing([("Learning on Grpahs with Attention", "Ana Silva", ABSTRACT_1)], "Oct 26, 2026"))
+    (folder / "b.txt").write_text(listing([("Learning on Graphs with Attention", "Ana Silva", ABSTRACT_1)], "Oct 28, 2026"))
+    cli("ingest", folder, "-w", warehouse)
+    assert read_sql(warehouse, "SELECT title, n_listings FROM dim_paper").rows() == [
+        ("Learning on Graphs with Attention", 2)]
