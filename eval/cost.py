@@ -33,9 +33,9 @@ def load_corpus(corpus: Path, warehouse: Path, resolver, batch_bytes: int = 64 *
     con = load.connect(warehouse)
     timed = {"resolver": 0.0}
 
-    def timed_resolver(c):
+    def timed_resolver(c, run_id):
         t = time.perf_counter()
-        resolver(c)
+        resolver(c, run_id)
         timed["resolver"] += time.perf_counter() - t
 
     loader = load.RunLoader(con, "cost", resolver=timed_resolver)

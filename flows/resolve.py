@@ -1,8 +1,9 @@
 """Entity resolution inside the load transaction: the resolver hook of `flows.load.RunLoader`.
 
-`resolve_entities(con, threshold)` runs between the files part and the papers part of the
-merge, when stg_listings holds this run's new listings and stg_fullest the fullest version of
-each of their paper keys:
+`resolve_entities(con, run_id, threshold)` runs between the two parts of the merge
+(schemas/merge/10_files.sql, 20_papers.sql), when stg_listings holds this run's new listings and
+stg_fullest the fullest version of each of their paper keys. Its SQL is in schemas/resolve/, run
+through `flows.sql`; it never calls back into the loader:
 
 * papers (`resolve_near_duplicates`): every paper_key of stg_listings not yet in paper_key_map
   is blocked against this run's other new keys *and* the stored block keys of every earlier
@@ -29,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 import duckdb
 import polars as pl
 
-from flows.load import write_frame
+from flows.sql import insert_frame, read_frame, run_sql_file, schema_sql, write_frame
 from transforms import resolve
 
 # A paper key this run brings that no earlier run mapped.
@@ -38,29 +39,26 @@ CHUNK_KEYS = 5_000  # block_keys' working memory follows the chunk; larger chunk
 BLOCKING_THREADS = 2
 
 
-def resolve_entities(con: duckdb.DuckDBPyConnection, threshold: float = resolve.DEFAULT_THRESHOLD) -> None:
+def resolve_entities(con: duckdb.DuckDBPyConnection, run_id: str,
+                     threshold: float = resolve.DEFAULT_THRESHOLD) -> None:
     """The ingest flow's resolver: near-duplicate papers, then author aliases."""
-    resolve_near_duplicates(con, threshold)
+    resolve_near_duplicates(con, run_id, threshold)
     reconcile_author_lists(con)
-    resolve_author_aliases(con)
-
-
-def _run_id(con: duckdb.DuckDBPyConnection) -> str | None:
-    return con.execute("SELECT getvariable('digest_run_id')").fetchall()[0][0]
+    resolve_author_aliases(con, run_id)
 
 
 # ----------------------------------------------------------------------------- papers
-def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, threshold: float = resolve.DEFAULT_THRESHOLD) -> None:
+def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, run_id: str,
+                            threshold: float = resolve.DEFAULT_THRESHOLD) -> None:
     """Map every new paper_key of stg_listings in paper_key_map (see the module docstring)."""
-    run_id = _run_id(con)
     _backfill_signatures(con)
     con.execute(f"CREATE OR REPLACE TEMP VIEW new_papers AS SELECT paper_key, title, abstract, author_keys "
                 f"FROM stg_fullest WHERE {NEW_KEY}")
     con.execute("CREATE OR REPLACE TEMP TABLE new_signature (paper_key BIGINT, band SMALLINT, bucket BIGINT)")
     # Read from stg_fullest in place (row ids), not through the view: see _table_chunks.
     _insert_block_keys(con, "new_signature", _table_chunks(con, "stg_fullest", "paper_key, abstract, author_keys", NEW_KEY))
-    for statement in CANDIDATES_SQL.split(";\n"):
-        con.execute(statement)
+    run_sql_file(con, "resolve/candidates.sql", {"run_id": run_id},
+                 max_block=MAX_BLOCK, window=WINDOW, suffix_band=resolve.SUFFIX_BAND)
     scored = _score_candidates(con, threshold)
     new_keys = [k for (k,) in con.execute("SELECT paper_key FROM new_papers ORDER BY paper_key").fetchall()]
     accepted = scored.filter("is_match").select("paper_key", "other", "other_is_paper", "score")
@@ -68,7 +66,7 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, threshold: float = r
     mapping, outcome = resolve.assign_papers(new_keys, accepted, rejected)
     key_map = pl.DataFrame({"paper_key": list(mapping), "paper_id": list(mapping.values())},
                            schema={"paper_key": pl.Int64, "paper_id": pl.Int64})
-    _insert(con, "paper_key_map", key_map, conflict="ON CONFLICT DO NOTHING")
+    insert_frame(con, "paper_key_map", key_map, conflict="ON CONFLICT DO NOTHING")
     con.execute("INSERT INTO paper_signature BY NAME SELECT * FROM new_signature")
     _record_matches(con, scored, key_map, outcome, run_id)
 
@@ -88,84 +86,14 @@ def _backfill_signatures(con: duckdb.DuckDBPyConnection) -> None:
     _insert_block_keys(con, "paper_signature", _chunks(con, missing))
 
 
-# Candidate pairs: new × new (each pair once) and new × stored (one stored key per paper), from
-# the blocks (band, bucket) new keys share. A block of more than MAX_BLOCK papers (one author's
-# template, a boilerplate abstract) would give quadratic pairs: its members are ranked by text
-# (reversed for the suffix band) and each is paired with its next WINDOW neighbours only, so the
-# pairs per paper stay bounded whatever the input; such blocks are listed in resolve_capped_block.
+# Blocks of more than MAX_BLOCK papers are paired by text-order neighbours only, WINDOW each way
+# (schemas/resolve/candidates.sql): candidate pairs per paper stay bounded whatever the input.
 MAX_BLOCK, WINDOW = 64, 8
-CANDIDATES_SQL = f"""
-CREATE OR REPLACE TEMP TABLE new_blocks AS
-SELECT band, bucket, count(*) AS n_new FROM new_signature GROUP BY band, bucket;
-
-CREATE OR REPLACE TEMP TABLE big_blocks AS
-SELECT b.band, b.bucket, b.n_new + coalesce(s.n_stored, 0) AS n_members
-FROM new_blocks b LEFT JOIN (
-    SELECT band, bucket, count(DISTINCT paper_key) AS n_stored
-    FROM paper_signature SEMI JOIN new_blocks USING (band, bucket) GROUP BY band, bucket
-) s USING (band, bucket)
-WHERE b.n_new + coalesce(s.n_stored, 0) > {MAX_BLOCK};
-
-CREATE OR REPLACE TEMP TABLE big_members AS
-WITH members AS (
-    SELECT n.band, n.bucket, false AS is_paper, n.paper_key AS node, n.paper_key AS node_key, p.abstract
-    FROM new_signature n SEMI JOIN big_blocks USING (band, bucket) JOIN new_papers p USING (paper_key)
-    UNION ALL
-    SELECT s.band, s.bucket, true, m.paper_id, min(s.paper_key), any_value(d.abstract)
-    FROM paper_signature s SEMI JOIN big_blocks USING (band, bucket)
-    JOIN paper_key_map m ON m.paper_key = s.paper_key JOIN dim_paper d ON d.paper_id = m.paper_id
-    GROUP BY s.band, s.bucket, m.paper_id
-)
-SELECT band, bucket, is_paper, node, node_key, row_number() OVER (
-    PARTITION BY band, bucket
-    ORDER BY CASE WHEN band = {resolve.SUFFIX_BAND} THEN reverse(lower(abstract)) ELSE lower(abstract) END, node
-) AS rank_in_block
-FROM members;
-
-CREATE OR REPLACE TEMP TABLE candidates AS
-WITH small_new AS (SELECT * FROM new_signature ANTI JOIN big_blocks USING (band, bucket))
-SELECT DISTINCT a.paper_key, b.paper_key AS other, false AS other_is_paper, b.paper_key AS other_key
-FROM small_new a JOIN small_new b USING (band, bucket)
-WHERE a.paper_key < b.paper_key
-UNION ALL
-SELECT n.paper_key, m.paper_id AS other, true AS other_is_paper, min(s.paper_key) AS other_key
-FROM small_new n JOIN paper_signature s USING (band, bucket) JOIN paper_key_map m ON m.paper_key = s.paper_key
-WHERE m.paper_id IN (SELECT paper_id FROM dim_paper)  -- not a paper whose every listing was superseded
-GROUP BY n.paper_key, m.paper_id;
-
-CREATE OR REPLACE TEMP TABLE window_pairs AS
-SELECT a.band, a.bucket, a.node AS paper_key, b.node AS other, b.is_paper AS other_is_paper, b.node_key AS other_key
-FROM big_members a JOIN big_members b
-  ON a.band = b.band AND a.bucket = b.bucket AND abs(b.rank_in_block - a.rank_in_block) BETWEEN 1 AND {WINDOW}
-WHERE NOT a.is_paper AND (b.is_paper OR a.node < b.node);
-
-INSERT INTO candidates
-SELECT paper_key, other, other_is_paper, min(other_key) FROM window_pairs
-ANTI JOIN candidates USING (paper_key, other, other_is_paper)
-GROUP BY paper_key, other, other_is_paper;
-
-INSERT INTO resolve_capped_block BY NAME
-SELECT getvariable('digest_run_id') AS run_id, band, bucket, n_members, count(w.paper_key) AS n_pairs
-FROM big_blocks LEFT JOIN window_pairs w USING (band, bucket)
-GROUP BY band, bucket, n_members
-"""
-
-
-PAIR_TEXTS_SQL = """
-SELECT c.paper_key, c.other, c.other_is_paper, c.other_key,
-       a.abstract AS abstract_a, coalesce(b.abstract, p.abstract) AS abstract_b,
-       a.title AS title_a, CASE WHEN c.other_is_paper THEN p.title ELSE b.title END AS title_b,
-       a.author_keys AS keys_a, coalesce(b.author_keys, p.author_keys) AS keys_b
-FROM candidates c
-JOIN new_papers a ON a.paper_key = c.paper_key
-LEFT JOIN new_papers b ON NOT c.other_is_paper AND b.paper_key = c.other
-LEFT JOIN dim_paper p ON c.other_is_paper AND p.paper_id = c.other
-"""
 
 
 def _score_candidates(con: duckdb.DuckDBPyConnection, threshold: float) -> pl.DataFrame:
     parts = []
-    for chunk in _chunks(con, PAIR_TEXTS_SQL):
+    for chunk in _chunks(con, schema_sql("resolve/pair_texts.sql")):
         pairs = chunk.with_columns(text_a=resolve.match_text(pl.col("abstract_a")),
                                    text_b=resolve.match_text(pl.col("abstract_b")))
         scored = resolve.score_pairs(pairs, threshold)
@@ -205,52 +133,20 @@ def _record_matches(con, scored: pl.DataFrame, key_map: pl.DataFrame, outcome: d
             run_id=pl.lit(run_id, pl.String),
         )
     )
-    _insert(con, "paper_match", rows, conflict="ON CONFLICT DO NOTHING")
+    insert_frame(con, "paper_match", rows, conflict="ON CONFLICT DO NOTHING")
 
 
 # ----------------------------------------------------------------------------- author lists
 # Names at each position of each touched paper, from every list of it (this run's listings, its
 # candidates, the stored list), where the lists disagree.
-POSITION_NAMES_SQL = """
-CREATE OR REPLACE TEMP TABLE position_names AS
-WITH touched_papers AS (
-    SELECT DISTINCT paper_id FROM stg_listings JOIN paper_key_map USING (paper_key)
-), lists AS (
-    SELECT m.paper_id, l.authors, l.author_keys FROM stg_listings l JOIN paper_key_map m USING (paper_key)
-    UNION ALL
-    SELECT paper_id, authors, author_keys FROM dim_paper SEMI JOIN touched_papers USING (paper_id)
-), named AS (
-    SELECT paper_id, unnest(authors) AS name, unnest(author_keys) AS name_key,
-           generate_subscripts(author_keys, 1) AS pos FROM lists
-)
-SELECT paper_id, pos, name_key, max(name) AS name FROM named
-WHERE (paper_id, pos) IN (SELECT paper_id, pos FROM named GROUP BY ALL HAVING count(DISTINCT name_key) > 1)
-GROUP BY ALL
-"""
-
-# Rewrite one table's lists (rows of touched papers) with the upgrades.
-UPGRADE_LISTS_SQL = """
-UPDATE {table} t SET authors = u.authors, author_keys = u.author_keys FROM (
-    SELECT n.row_ref, list(coalesce(g.name_to, n.name) ORDER BY n.pos) AS authors,
-           list(coalesce(g.key_to, n.name_key) ORDER BY n.pos) AS author_keys
-    FROM (
-        SELECT x.rowid AS row_ref, {paper_id} AS paper_id, unnest(x.authors) AS name,
-               unnest(x.author_keys) AS name_key, generate_subscripts(x.author_keys, 1) AS pos
-        FROM {table} x {join}
-        WHERE {paper_id} IN (SELECT paper_id FROM list_upgrades)
-    ) n LEFT JOIN list_upgrades g ON g.paper_id = n.paper_id AND g.pos = n.pos AND g.key_from = n.name_key
-    GROUP BY n.row_ref
-) u WHERE t.rowid = u.row_ref
-"""
-
 
 def reconcile_author_lists(con: duckdb.DuckDBPyConnection) -> None:
     """Where one list of a paper shows a name with initials ("M. Hahn") and another list of the
     same paper shows the full name at the same position ("Michael Hahn"), every list of the
     paper gets the full name: the merge then keeps the fullest list, in order, with full names.
     Per paper, so it is safe even when the initials would fit several people elsewhere."""
-    con.execute(POSITION_NAMES_SQL)
-    names = _frame(con, "SELECT * FROM position_names")
+    run_sql_file(con, "resolve/position_names.sql")
+    names = read_frame(con, "SELECT * FROM position_names")
     if names.is_empty():
         return
     pairs = names.join(names, on=["paper_id", "pos"], suffix="_to").filter(
@@ -263,35 +159,16 @@ def reconcile_author_lists(con: duckdb.DuckDBPyConnection) -> None:
     if upgrades.is_empty():
         return
     write_frame(con, "CREATE OR REPLACE TEMP TABLE list_upgrades AS SELECT * FROM frame", upgrades)
-    con.execute(UPGRADE_LISTS_SQL.format(table="stg_fullest", paper_id="m.paper_id",
-                                         join="JOIN paper_key_map m ON m.paper_key = x.paper_key"))
-    con.execute(UPGRADE_LISTS_SQL.format(table="dim_paper", paper_id="x.paper_id", join=""))
-    con.execute(UPGRADE_LISTS_SQL.format(table="paper_version", paper_id="m.paper_id",
-                                         join="JOIN paper_key_map m ON m.paper_key = x.paper_key"))
+    by_key = "JOIN paper_key_map m ON m.paper_key = x.paper_key"
+    for table, paper_id, join in [("stg_fullest", "m.paper_id", by_key), ("dim_paper", "x.paper_id", ""),
+                                  ("paper_version", "m.paper_id", by_key)]:
+        run_sql_file(con, "resolve/upgrade_lists.sql", table=table, paper_id=paper_id, join=join)
 
 
 # ----------------------------------------------------------------------------- authors
-# Name keys at the same position of one paper in two lists of it: this run's listings, and the
-# stored list of papers that already exist.
-ALIAS_EVIDENCE_SQL = """
-WITH lists AS (
-    SELECT DISTINCT m.paper_id, l.author_keys FROM stg_listings l JOIN paper_key_map m USING (paper_key)
-    UNION
-    SELECT p.paper_id, p.author_keys FROM dim_paper p
-    WHERE p.paper_id IN (SELECT m.paper_id FROM stg_listings JOIN paper_key_map m USING (paper_key))
-), named AS (
-    SELECT paper_id, unnest(author_keys) AS name_key, unnest(range(1, len(author_keys) + 1)) AS pos FROM lists
-)
-SELECT DISTINCT a.name_key AS key_a, b.name_key AS key_b
-FROM named a JOIN named b USING (paper_id, pos)
-WHERE a.name_key < b.name_key AND a.name_key <> '' AND b.name_key <> ''
-"""
-
-
-def resolve_author_aliases(con: duckdb.DuckDBPyConnection) -> None:
+def resolve_author_aliases(con: duckdb.DuckDBPyConnection, run_id: str) -> None:
     """Alias name keys that are one person (see the module docstring)."""
-    run_id = _run_id(con)
-    pairs = _frame(con, ALIAS_EVIDENCE_SQL)
+    pairs = read_frame(con, schema_sql("resolve/alias_evidence.sql"))
     if pairs.is_empty():
         return
     pairs = pairs.with_columns(rule=resolve.alias_rule(pl.col("key_a"), pl.col("key_b"))).filter(pl.col("rule").is_not_null())
@@ -303,39 +180,13 @@ def resolve_author_aliases(con: duckdb.DuckDBPyConnection) -> None:
     if pairs.is_empty():
         return
     write_frame(con, "CREATE OR REPLACE TEMP TABLE alias_pairs AS SELECT * FROM frame", pairs)
-    # Current person of every key involved (an alias, else the key's own id), and whether it exists.
-    ids = _frame(con, """
-        WITH keys AS (SELECT short_key AS name_key FROM alias_pairs UNION SELECT full_key FROM alias_pairs)
-        SELECT k.name_key, coalesce(a.author_id, stable_id(k.name_key)) AS author_id,
-               coalesce(a.author_id, stable_id(k.name_key)) IN (SELECT author_id FROM dim_author) AS is_stored
-        FROM keys k LEFT JOIN author_alias a USING (name_key)
-    """)
+    ids = read_frame(con, schema_sql("resolve/alias_ids.sql"))
     decisions = _merge_people(pairs, ids)
     if decisions.is_empty():
         return
     write_frame(con, "CREATE OR REPLACE TEMP TABLE alias_rows AS SELECT * FROM frame",
                 decisions.with_columns(run_id=pl.lit(run_id, pl.String)))
-    # Keys already aliased to an id that is merged away follow it; the dropped id's own key too.
-    con.execute("""
-        CREATE OR REPLACE TEMP TABLE alias_changes AS
-        SELECT drop_id, any_value(keep_id) AS keep_id, min(rule) AS rule, any_value(run_id) AS run_id
-        FROM alias_rows GROUP BY drop_id
-    """)
-    con.execute("""
-        INSERT OR REPLACE INTO author_alias BY NAME
-        SELECT a.name_key, c.keep_id AS author_id, a.rule, c.run_id
-        FROM author_alias a JOIN alias_changes c ON a.author_id = c.drop_id
-    """)
-    con.execute("""
-        INSERT OR REPLACE INTO author_alias BY NAME
-        SELECT d.name_key, c.keep_id AS author_id, c.rule, c.run_id
-        FROM dim_author d JOIN alias_changes c ON d.author_id = c.drop_id
-    """)
-    con.execute("""
-        INSERT OR REPLACE INTO author_alias BY NAME
-        SELECT name_key, keep_id AS author_id, rule, run_id FROM alias_rows
-        WHERE stable_id(name_key) <> keep_id
-    """)
+    run_sql_file(con, "resolve/apply_aliases.sql")
 
 
 def _drop_ambiguous(con: duckdb.DuckDBPyConnection, pairs: pl.DataFrame) -> pl.DataFrame:
@@ -346,11 +197,7 @@ def _drop_ambiguous(con: duckdb.DuckDBPyConnection, pairs: pl.DataFrame) -> pl.D
         return pairs
     write_frame(con, "CREATE OR REPLACE TEMP TABLE short_forms AS SELECT * FROM frame", initials.select(
         "short_key").unique().with_columns(surname=pl.col("short_key").str.split(" ").list.last()))
-    known = _frame(con, """
-        SELECT DISTINCT s.short_key, k.name_key FROM short_forms s JOIN (
-            SELECT name_key FROM author_name_variant UNION SELECT name_key FROM stg_authors
-        ) k ON k.name_key LIKE '% ' || s.surname
-    """)
+    known = read_frame(con, schema_sql("resolve/initials_known.sql"))
     fits = known.filter(resolve.initials_agree(pl.col("short_key"), pl.col("name_key")))
     fits = fits.filter(resolve.fuller_key(pl.col("short_key"), pl.col("name_key")) == pl.col("name_key"))
     ambiguous = fits.group_by("short_key").agg(n=pl.col("name_key").n_unique()).filter(pl.col("n") > 1)["short_key"]
@@ -404,7 +251,7 @@ def _chunks(con: duckdb.DuckDBPyConnection, query: str, size: int = CHUNK_KEYS):
     con.execute(f"CREATE OR REPLACE TEMP TABLE resolve_chunks AS SELECT row_number() OVER () AS chunk_row, * FROM ({query})")
     n_rows = con.execute("SELECT count(*) FROM resolve_chunks").fetchall()[0][0]
     for start in range(0, n_rows, size):
-        yield _frame(
+        yield read_frame(
             con, f"SELECT * EXCLUDE (chunk_row) FROM resolve_chunks WHERE chunk_row > {start} AND chunk_row <= {start + size}"
         )
     con.execute("DROP TABLE resolve_chunks")
@@ -417,7 +264,7 @@ def _table_chunks(con: duckdb.DuckDBPyConnection, table: str, columns: str, wher
     its row ids are one contiguous range, though not from 0 (uncommitted rows start near 2^55)."""
     first, last = con.execute(f"SELECT min(rowid), max(rowid) FROM {table}").fetchall()[0]
     for start in range(0 if first is None else first, 0 if last is None else last + 1, size):
-        yield _frame(con, f"SELECT {columns} FROM {table} WHERE rowid >= {start} AND rowid < {start + size} AND ({where})")
+        yield read_frame(con, f"SELECT {columns} FROM {table} WHERE rowid >= {start} AND rowid < {start + size} AND ({where})")
 
 
 def _insert_block_keys(con: duckdb.DuckDBPyConnection, table: str, chunks) -> None:
@@ -429,17 +276,6 @@ def _insert_block_keys(con: duckdb.DuckDBPyConnection, table: str, chunks) -> No
         for chunk in chunks:
             pending.append(pool.submit(resolve.block_keys, chunk))
             if len(pending) >= BLOCKING_THREADS:
-                _insert(con, table, pending.popleft().result())
+                insert_frame(con, table, pending.popleft().result())
         while pending:
-            _insert(con, table, pending.popleft().result())
-
-
-def _frame(con: duckdb.DuckDBPyConnection, query: str) -> pl.DataFrame:
-    """A query's rows as a Polars frame (read fully before the connection is reused)."""
-    return pl.from_arrow(con.sql(query).to_arrow_table())
-
-
-def _insert(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame, conflict: str = "") -> None:
-    if frame.is_empty():
-        return
-    write_frame(con, f"INSERT INTO {table} BY NAME SELECT * FROM frame {conflict}", frame)
+            insert_frame(con, table, pending.popleft().result())

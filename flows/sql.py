@@ -1,0 +1,62 @@
+"""The warehouse's SQL, in one place: connections, the `.sql` files under `schemas/` and the one
+runner that executes them, and the bridge from Polars frames into DuckDB. The loader and the
+resolver both use these; neither calls back into the other."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+from transforms.ids import ID_SQL
+
+
+def schema_sql(name: str) -> str:
+    """The text of `schemas/<name>` (e.g. "warehouse.sql", "merge/10_files.sql")."""
+    return resources.files("schemas").joinpath(name).read_text(encoding="utf-8")
+
+
+def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect(str(path), read_only=read_only)
+    con.execute(f"CREATE OR REPLACE TEMP MACRO stable_id(k) AS {ID_SQL.format('k')}")
+    return con
+
+
+def run_sql_file(con: duckdb.DuckDBPyConnection, name: str, params: dict | None = None, **constants) -> None:
+    """Execute the statements of `schemas/<name>` in order. `$name` parameters are bound from
+    `params` (each statement gets the ones it uses); `{name}` placeholders are filled from
+    `constants` (settings of the method, table names: never user data)."""
+    script = schema_sql(name)
+    if constants:
+        script = script.format(**constants)
+    for statement in script.split(";\n"):
+        code = _code(statement)
+        if code.strip():
+            con.execute(statement, {k: v for k, v in (params or {}).items() if f"${k}" in code})
+
+
+def _code(statement: str) -> str:
+    """The statement without its `--` comments (which may name parameters it does not use)."""
+    return "\n".join(line.split("--", 1)[0] for line in statement.splitlines())
+
+
+def write_frame(con: duckdb.DuckDBPyConnection, sql: str, frame: pl.DataFrame) -> None:
+    """Run `sql`, which reads `frame` under the name "frame" (DuckDB's replacement scan of the
+    caller's locals). Not `register`: inside the load's one transaction every registered view is
+    kept, with its Arrow data, until commit, so registering each batch held the whole run in
+    memory (tests/test_memory.py; flat with the scan)."""
+    assert isinstance(frame, pl.DataFrame)  # the name `frame` is what the SQL reads
+    con.execute(sql)
+
+
+def insert_frame(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame, conflict: str = "") -> None:
+    """Append `frame`'s rows to `table` by column name."""
+    if not frame.is_empty():
+        write_frame(con, f"INSERT INTO {table} BY NAME SELECT * FROM frame {conflict}", frame)
+
+
+def read_frame(con: duckdb.DuckDBPyConnection, query: str) -> pl.DataFrame:
+    """A query's rows as a Polars frame (read fully before the connection is reused)."""
+    return pl.from_arrow(con.sql(query).to_arrow_table())

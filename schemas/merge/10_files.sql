@@ -1,0 +1,116 @@
+-- Merge, part 1 (before the resolver): this run's files against the warehouse, in the load's
+-- transaction (flows/load.py). Staged rows of files whose content is already current in the
+-- warehouse (or twice in this run: the first path wins) are dropped first. A new content at a
+-- known path is that path's next version: it supersedes the current one, whose listings move to
+-- fact_listing_history (a revert to an old content is a new version too). Ends with stg_fullest,
+-- the fullest version of each paper key of this run's listings: what the resolver compares.
+-- Parameters: $run_id, $ingested_at.
+
+CREATE OR REPLACE TEMP TABLE new_files AS
+SELECT * FROM stg_files
+WHERE sha256 NOT IN (SELECT sha256 FROM dim_source_file WHERE is_current)
+QUALIFY row_number() OVER (PARTITION BY sha256 ORDER BY path) = 1;
+
+INSERT INTO skipped_file BY NAME
+SELECT $run_id AS run_id, s.path, 'content already ingested' AS reason, s.sha256,
+       coalesce(d.source_file_id, n.source_file_id) AS same_as_source_file_id
+FROM stg_files s
+LEFT JOIN (SELECT sha256, min(source_file_id) AS source_file_id FROM dim_source_file WHERE is_current GROUP BY sha256) d
+  USING (sha256)
+LEFT JOIN new_files n USING (sha256)
+WHERE s.source_file_id NOT IN (SELECT source_file_id FROM new_files)
+ON CONFLICT DO NOTHING;
+
+INSERT INTO skipped_file BY NAME
+SELECT DISTINCT $run_id AS run_id, path, reason FROM stg_skipped ON CONFLICT DO NOTHING;
+
+DELETE FROM stg_listings WHERE source_file_id NOT IN (SELECT source_file_id FROM new_files);
+DELETE FROM stg_quarantine WHERE source_file_id NOT IN (SELECT source_file_id FROM new_files);
+
+-- Version numbers, and ids: a content seen before at this path (a revert) gets an id of its version.
+CREATE OR REPLACE TEMP TABLE file_version AS
+SELECT n.source_file_id AS staged_id, v.version,
+       CASE WHEN n.source_file_id IN (SELECT source_file_id FROM dim_source_file)
+            THEN stable_id(concat_ws(chr(31), n.path, n.sha256, v.version::VARCHAR))
+            ELSE n.source_file_id END AS source_file_id
+FROM new_files n, (SELECT 1 + count(*) AS version FROM dim_source_file d WHERE d.path = n.path) v;
+
+UPDATE stg_listings SET source_file_id = f.source_file_id,
+       listing_id = stable_id(concat_ws(chr(31), f.source_file_id::VARCHAR, stg_listings.position::VARCHAR))
+FROM file_version f WHERE stg_listings.source_file_id = f.staged_id AND f.source_file_id <> f.staged_id;
+UPDATE stg_quarantine SET source_file_id = f.source_file_id
+FROM file_version f WHERE stg_quarantine.source_file_id = f.staged_id AND f.source_file_id <> f.staged_id;
+UPDATE new_files SET source_file_id = f.source_file_id
+FROM file_version f WHERE new_files.source_file_id = f.staged_id AND f.source_file_id <> f.staged_id;
+
+CREATE OR REPLACE TEMP TABLE superseded AS
+SELECT d.source_file_id, n.source_file_id AS by_id
+FROM dim_source_file d JOIN new_files n USING (path) WHERE d.is_current
+UNION ALL  -- warehouses from before versions superseded each other: the latest version of a path wins
+SELECT d.source_file_id, l.latest_id
+FROM dim_source_file d JOIN (
+    SELECT path, arg_max(source_file_id, version) AS latest_id, max(version) AS latest
+    FROM dim_source_file WHERE is_current GROUP BY path HAVING count(*) > 1
+) l USING (path)
+WHERE d.is_current AND d.version < l.latest AND d.path NOT IN (SELECT path FROM new_files);
+
+INSERT INTO fact_listing_history BY NAME
+SELECT f.*, s.by_id AS superseded_by_source_file_id, $run_id AS superseded_run_id
+FROM fact_listing f JOIN superseded s USING (source_file_id);
+
+CREATE OR REPLACE TEMP TABLE superseded_papers AS
+SELECT DISTINCT paper_id FROM fact_listing WHERE source_file_id IN (SELECT source_file_id FROM superseded);
+
+DELETE FROM fact_listing WHERE source_file_id IN (SELECT source_file_id FROM superseded);
+
+UPDATE dim_source_file SET is_current = false, superseded_by_source_file_id = s.by_id
+FROM superseded s WHERE dim_source_file.source_file_id = s.source_file_id;
+
+INSERT INTO dim_source_file BY NAME
+SELECT n.source_file_id, n.path, n.sha256, n.format, n.encoding, n.size_bytes, n.mtime_ns, n.n_lines,
+       n.n_separator_lines, f.version, true AS is_current,
+       $ingested_at AS ingested_at, $run_id AS run_id,
+       (SELECT count(*) FROM stg_listings l WHERE l.source_file_id = n.source_file_id) AS n_listings,
+       (SELECT count(*) FROM stg_quarantine q WHERE q.source_file_id = n.source_file_id) AS n_quarantined
+FROM new_files n JOIN file_version f USING (source_file_id);
+
+INSERT INTO quarantine BY NAME
+SELECT DISTINCT stable_id(concat_ws(chr(31), source_file_id, line_start, line_end, reason)) AS quarantine_id,
+       source_file_id, path, line_start, line_end, reason, raw_text, $run_id AS run_id
+FROM stg_quarantine ON CONFLICT DO NOTHING;
+
+INSERT INTO dim_category BY NAME SELECT DISTINCT * FROM stg_categories ON CONFLICT DO NOTHING;
+
+-- The fullest version of each paper key of this run's listings, with what the key showed before
+-- (paper_version): what the resolver compares, and the key's new stored version.
+DELETE FROM stg_papers WHERE paper_key NOT IN (SELECT paper_key FROM stg_listings);
+CREATE OR REPLACE TEMP TABLE key_lists AS
+SELECT paper_key, title, abstract, authors, author_keys, author_total, has_complete_listing FROM stg_papers
+UNION ALL
+SELECT paper_key, title, abstract, authors, author_keys, author_total, has_complete_listing
+FROM paper_version SEMI JOIN stg_papers USING (paper_key);
+
+-- The fullest version of each key: the longest title, abstract and author list of key_lists and
+-- the largest declared author total; equal lengths broken by the larger text (mixed case beats
+-- CAPITALS). Associative, so batches, runs and a single load agree (transforms.dedupe.merge_papers).
+-- Keys with one row pass through untouched (most of them); for the others, lengths first, then
+-- the larger text among the longest: ordering by (length, text) structs would copy every
+-- abstract (`python -m bench.profile` times this statement).
+CREATE OR REPLACE TEMP TABLE stg_fullest AS
+WITH repeated AS (SELECT paper_key FROM key_lists GROUP BY paper_key HAVING count(*) > 1),
+lengths AS (
+    SELECT paper_key, max(length(title)) AS n_title, max(length(abstract)) AS n_abstract, max(len(authors)) AS n_authors
+    FROM key_lists SEMI JOIN repeated USING (paper_key) GROUP BY paper_key
+), fullest AS (
+    SELECT s.paper_key,
+           max(s.title) FILTER (WHERE length(s.title) = l.n_title) AS title,
+           max(s.abstract) FILTER (WHERE length(s.abstract) = l.n_abstract) AS abstract,
+           arg_max(s.rowid, array_to_string(s.authors, ', ')) FILTER (WHERE len(s.authors) = l.n_authors) AS authors_row,
+           max(s.author_total) AS author_count, bool_or(s.has_complete_listing) AS has_complete_listing
+    FROM key_lists s JOIN lengths l USING (paper_key) GROUP BY s.paper_key
+)
+SELECT paper_key, title, abstract, authors, author_keys, author_total AS author_count, has_complete_listing
+FROM key_lists ANTI JOIN repeated USING (paper_key)
+UNION ALL
+SELECT f.paper_key, f.title, f.abstract, a.authors, a.author_keys, f.author_count, f.has_complete_listing
+FROM fullest f JOIN key_lists a ON a.rowid = f.authors_row;

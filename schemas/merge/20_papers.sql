@@ -1,0 +1,132 @@
+-- Merge, part 2 (after the resolver has mapped every paper key of stg_listings in
+-- paper_key_map): facts, papers, authors, bridges and dates of the papers this run touched.
+-- Parameters: $run_id.
+
+INSERT INTO fact_listing BY NAME
+SELECT l.listing_id, m.paper_id, l.source_file_id, l.position, l.rank, l.listed_on, l.category_id,
+       l.line_start, l.line_end, l.format, l.listed_code, l.paper_key, l.n_authors_shown,
+       l.author_total, l.is_truncated, l.secondary_category_ids
+FROM stg_listings l JOIN paper_key_map m USING (paper_key)
+ON CONFLICT DO NOTHING;
+
+DELETE FROM paper_version WHERE paper_key IN (SELECT paper_key FROM stg_fullest);
+INSERT INTO paper_version BY NAME
+SELECT paper_key, title, abstract, authors, author_keys, author_count AS author_total, has_complete_listing
+FROM stg_fullest;
+
+CREATE OR REPLACE TEMP TABLE touched AS
+SELECT DISTINCT m.paper_id FROM stg_listings JOIN paper_key_map m USING (paper_key)
+UNION  -- papers that lost listings to a newer version of their file
+SELECT paper_id FROM superseded_papers
+UNION -- papers naming an author merged away by this run's aliases (their bridge rows change)
+SELECT DISTINCT paper_id FROM bridge_paper_author
+WHERE author_id IN (SELECT stable_id(name_key) FROM author_alias WHERE run_id = $run_id);
+
+-- The stored version of every key with a current listing of a touched paper, and that key's most
+-- recent listing date. Keys stored before paper_version existed stand in with the stored paper.
+CREATE OR REPLACE TEMP TABLE key_recency AS
+SELECT paper_id, paper_key, max(listed_on) AS last_on
+FROM fact_listing SEMI JOIN touched USING (paper_id) GROUP BY paper_id, paper_key;
+CREATE OR REPLACE TEMP TABLE paper_lists AS
+SELECT r.paper_id, r.last_on, v.title, v.abstract, v.authors, v.author_keys, v.author_total AS author_count,
+       v.has_complete_listing
+FROM key_recency r JOIN paper_version v USING (paper_key)
+UNION ALL
+SELECT p.paper_id, r.last_on, p.title, p.abstract, p.authors, p.author_keys, p.author_count, p.has_complete_listing
+FROM (SELECT paper_id, max(last_on) AS last_on FROM key_recency ANTI JOIN paper_version USING (paper_key)
+      GROUP BY paper_id) r
+JOIN dim_paper p USING (paper_id);
+
+-- Title and abstract: of the most recent listing that has one (undated search pages last), ties to
+-- the longest, then the larger text; the author list: the longest. A paper with no current
+-- listing (its file superseded) has no row here and leaves dim_paper.
+CREATE OR REPLACE TEMP TABLE merged AS
+SELECT paper_id,
+       first(title ORDER BY last_on DESC NULLS LAST, length(title) DESC, title DESC)
+           FILTER (WHERE title IS NOT NULL) AS title,
+       first(abstract ORDER BY last_on DESC NULLS LAST, length(abstract) DESC, abstract DESC) AS abstract,
+       first(authors ORDER BY len(authors) DESC, array_to_string(authors, ', ') DESC) AS authors,
+       first(author_keys ORDER BY len(authors) DESC, array_to_string(authors, ', ') DESC) AS author_keys,
+       max(author_count) AS author_count, bool_or(has_complete_listing) AS has_complete_listing
+FROM paper_lists GROUP BY paper_id;
+
+-- Delete and insert: an upsert rewrites the wide rows (abstracts) through the index; this does not.
+DELETE FROM dim_paper WHERE paper_id IN (SELECT paper_id FROM touched);
+INSERT INTO dim_paper BY NAME
+SELECT m.paper_id, m.title, m.abstract, m.authors, m.author_keys,
+       len(m.authors) AS n_authors_shown, m.author_count, m.has_complete_listing,
+       m.has_complete_listing OR coalesce(m.author_count = len(m.authors), false) AS is_author_list_complete,
+       f.first_listed_on, f.last_listed_on, f.n_listings
+FROM merged m JOIN (
+    SELECT paper_id, min(listed_on) AS first_listed_on, max(listed_on) AS last_listed_on, count(*) AS n_listings
+    FROM fact_listing SEMI JOIN touched USING (paper_id) GROUP BY paper_id
+) f USING (paper_id);
+
+INSERT INTO author_name_variant BY NAME SELECT DISTINCT name_key, name, display_rank FROM stg_authors
+ON CONFLICT DO NOTHING;
+
+-- The person of each name key of this run: its alias (author_alias), else its own id.
+CREATE OR REPLACE TEMP TABLE key_author AS
+SELECT k.name_key, coalesce(a.author_id, stable_id(k.name_key)) AS author_id
+FROM (SELECT DISTINCT unnest(author_keys) AS name_key FROM merged UNION SELECT name_key FROM stg_authors) k
+LEFT JOIN author_alias a USING (name_key);
+
+-- Authors whose paper count or name may change: on the old or the new lists of touched papers,
+-- given a new spelling, or merged by this run's aliases.
+CREATE OR REPLACE TEMP TABLE touched_authors AS
+SELECT DISTINCT author_id FROM bridge_paper_author SEMI JOIN touched USING (paper_id)
+UNION
+SELECT author_id FROM key_author
+WHERE name_key IN (SELECT unnest(author_keys) FROM merged) OR author_id IN (SELECT author_id FROM dim_author)
+UNION
+SELECT author_id FROM author_alias WHERE run_id = $run_id;
+
+DELETE FROM bridge_paper_author WHERE paper_id IN (SELECT paper_id FROM touched);
+INSERT INTO bridge_paper_author BY NAME
+SELECT paper_id, author_id, min(author_position) AS author_position FROM (
+    SELECT paper_id, unnest(author_keys) AS name_key, unnest(range(1, len(author_keys) + 1)) AS author_position
+    FROM merged
+) JOIN key_author USING (name_key) GROUP BY paper_id, author_id;
+
+-- Every key of a touched author (its own key, its aliases), resolved again: a merged-away id has none.
+CREATE OR REPLACE TEMP TABLE author_keys_touched AS
+SELECT k.name_key, coalesce(a.author_id, stable_id(k.name_key)) AS author_id
+FROM (  -- candidates only: stored keys whose row or alias names a touched author (not every author)
+    SELECT name_key FROM key_author
+    UNION SELECT name_key FROM dim_author SEMI JOIN touched_authors USING (author_id)
+    UNION SELECT name_key FROM author_alias SEMI JOIN touched_authors USING (author_id)
+) k LEFT JOIN author_alias a USING (name_key)
+WHERE coalesce(a.author_id, stable_id(k.name_key)) IN (SELECT author_id FROM touched_authors);
+
+CREATE OR REPLACE TEMP TABLE author_rows AS
+SELECT v.author_id, v.name, v.name_key, coalesce(p.n_papers, 0) AS n_papers
+FROM (
+    SELECT k.author_id,
+           first(n.name ORDER BY n.display_rank DESC, length(n.name_key) DESC, n.name DESC) AS name,
+           first(k.name_key) FILTER (WHERE stable_id(k.name_key) = k.author_id) AS name_key
+    FROM author_keys_touched k JOIN author_name_variant n USING (name_key) GROUP BY k.author_id
+) v LEFT JOIN (
+    SELECT author_id, count(DISTINCT paper_id) AS n_papers FROM bridge_paper_author
+    WHERE author_id IN (SELECT author_id FROM touched_authors) GROUP BY author_id
+) p USING (author_id)
+WHERE v.name_key IS NOT NULL;
+DELETE FROM dim_author WHERE author_id IN (SELECT author_id FROM author_rows);
+INSERT INTO dim_author BY NAME SELECT * FROM author_rows;
+DELETE FROM dim_author WHERE n_papers = 0 OR name_key IN (SELECT name_key FROM author_alias);
+
+-- A touched paper's categories: the primary and cross-listed categories of its current listings.
+DELETE FROM bridge_paper_category WHERE paper_id IN (SELECT paper_id FROM touched);
+INSERT INTO bridge_paper_category BY NAME
+SELECT DISTINCT paper_id, category_id FROM (
+    SELECT paper_id, category_id FROM fact_listing SEMI JOIN touched USING (paper_id)
+    UNION ALL
+    SELECT paper_id, unnest(secondary_category_ids) AS category_id FROM fact_listing SEMI JOIN touched USING (paper_id)
+) WHERE category_id IS NOT NULL;
+
+INSERT INTO dim_date BY NAME
+SELECT d::DATE AS date, year(d) AS year, quarter(d) AS quarter, month(d) AS month, day(d) AS day,
+       weekofyear(d) AS iso_week, dayname(d) AS weekday
+FROM (SELECT min(listed_on) AS lo, max(listed_on) AS hi FROM fact_listing) r,
+     range(r.lo::TIMESTAMP, r.hi::TIMESTAMP + INTERVAL 1 DAY, INTERVAL 1 DAY) t(d)
+WHERE r.lo IS NOT NULL
+ON CONFLICT DO NOTHING;

@@ -1,0 +1,59 @@
+-- Candidate pairs of the resolver (flows/resolve.py): new × new (each pair once) and new × stored
+-- (one stored key per paper), from the blocks (band, bucket) new keys share. A block of more than
+-- {max_block} papers (one author's template, a boilerplate abstract) would give quadratic pairs:
+-- its members are ranked by text (reversed for the suffix band) and each is paired with its next
+-- {window} neighbours only, so the pairs per paper stay bounded whatever the input; such blocks are
+-- listed in resolve_capped_block. Parameters: $run_id.
+CREATE OR REPLACE TEMP TABLE new_blocks AS
+SELECT band, bucket, count(*) AS n_new FROM new_signature GROUP BY band, bucket;
+
+CREATE OR REPLACE TEMP TABLE big_blocks AS
+SELECT b.band, b.bucket, b.n_new + coalesce(s.n_stored, 0) AS n_members
+FROM new_blocks b LEFT JOIN (
+    SELECT band, bucket, count(DISTINCT paper_key) AS n_stored
+    FROM paper_signature SEMI JOIN new_blocks USING (band, bucket) GROUP BY band, bucket
+) s USING (band, bucket)
+WHERE b.n_new + coalesce(s.n_stored, 0) > {max_block};
+
+CREATE OR REPLACE TEMP TABLE big_members AS
+WITH members AS (
+    SELECT n.band, n.bucket, false AS is_paper, n.paper_key AS node, n.paper_key AS node_key, p.abstract
+    FROM new_signature n SEMI JOIN big_blocks USING (band, bucket) JOIN new_papers p USING (paper_key)
+    UNION ALL
+    SELECT s.band, s.bucket, true, m.paper_id, min(s.paper_key), any_value(d.abstract)
+    FROM paper_signature s SEMI JOIN big_blocks USING (band, bucket)
+    JOIN paper_key_map m ON m.paper_key = s.paper_key JOIN dim_paper d ON d.paper_id = m.paper_id
+    GROUP BY s.band, s.bucket, m.paper_id
+)
+SELECT band, bucket, is_paper, node, node_key, row_number() OVER (
+    PARTITION BY band, bucket
+    ORDER BY CASE WHEN band = {suffix_band} THEN reverse(lower(abstract)) ELSE lower(abstract) END, node
+) AS rank_in_block
+FROM members;
+
+CREATE OR REPLACE TEMP TABLE candidates AS
+WITH small_new AS (SELECT * FROM new_signature ANTI JOIN big_blocks USING (band, bucket))
+SELECT DISTINCT a.paper_key, b.paper_key AS other, false AS other_is_paper, b.paper_key AS other_key
+FROM small_new a JOIN small_new b USING (band, bucket)
+WHERE a.paper_key < b.paper_key
+UNION ALL
+SELECT n.paper_key, m.paper_id AS other, true AS other_is_paper, min(s.paper_key) AS other_key
+FROM small_new n JOIN paper_signature s USING (band, bucket) JOIN paper_key_map m ON m.paper_key = s.paper_key
+WHERE m.paper_id IN (SELECT paper_id FROM dim_paper)  -- not a paper whose every listing was superseded
+GROUP BY n.paper_key, m.paper_id;
+
+CREATE OR REPLACE TEMP TABLE window_pairs AS
+SELECT a.band, a.bucket, a.node AS paper_key, b.node AS other, b.is_paper AS other_is_paper, b.node_key AS other_key
+FROM big_members a JOIN big_members b
+  ON a.band = b.band AND a.bucket = b.bucket AND abs(b.rank_in_block - a.rank_in_block) BETWEEN 1 AND {window}
+WHERE NOT a.is_paper AND (b.is_paper OR a.node < b.node);
+
+INSERT INTO candidates
+SELECT paper_key, other, other_is_paper, min(other_key) FROM window_pairs
+ANTI JOIN candidates USING (paper_key, other, other_is_paper)
+GROUP BY paper_key, other, other_is_paper;
+
+INSERT INTO resolve_capped_block BY NAME
+SELECT $run_id AS run_id, band, bucket, n_members, count(w.paper_key) AS n_pairs
+FROM big_blocks LEFT JOIN window_pairs w USING (band, bucket)
+GROUP BY band, bucket, n_members;
