@@ -46,7 +46,8 @@ corpus of `eval.namesakes`, seed 11; the held-out seed 29 was not used for tunin
   `max_candidates` most recent persons when evidence other than co-authors could reach the
   threshold. Work per mention is bounded whatever the size of the name; the loop runs only for
   mentions of common names (~8–12 % of real mentions). At 1M mentions the whole call costs
-  ~3–4 CPU seconds (`python -m eval.namesakes --throughput 1000000`).
+  2.6–4.4 CPU seconds (13–18 s wall on the shared, overloaded 2-core machine it was measured on;
+  `python -m eval.namesakes --throughput 1000000`); a +1 % load 0.35–0.8 CPU seconds.
 
 Ids never move. The first person of a name key gets ``stable_id(name_key)`` — today's
 author_id, so rare names and the first person of every name keep their ids when this model is
@@ -110,7 +111,7 @@ class PersonSettings:
 
 WEIGHTS = {
     "prior_common": -3.0, "prior_slope": 0.5, "prior_min": -5.0,
-    "coauthor": 6.0, "coauthor_min": 1.5, "coauthor_cap": 10.0, "no_coauthor": -1.0,
+    "coauthor": 6.0, "coauthor_slope": 1.0, "coauthor_min": 1.5, "coauthor_cap": 10.0, "no_coauthor": -1.0,
     "cat_same": 1.5, "cat_parent": 0.5, "cat_none": -2.0, "area_none": -0.5,
     "word": 0.3, "words_cap": 1.2, "no_words": -0.5, "min_words": 8,
     "years": -1.0, "years_apart": 6,
@@ -321,7 +322,8 @@ class _Scorer:
     def co_weight(self, key: str) -> float:
         v = self._co_weight.get(key)
         if v is None:
-            v = self._co_weight[key] = max(self.w["coauthor_min"], self.w["coauthor"] - math.log1p(self.lam_of(key)))
+            v = self._co_weight[key] = max(
+                self.w["coauthor_min"], self.w["coauthor"] - self.w["coauthor_slope"] * math.log1p(self.lam_of(key)))
         return v
 
     def contradicts(self, q: _Person, p: _Person) -> bool:
