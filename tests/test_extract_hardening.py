@@ -1,0 +1,102 @@
+"""flows/extract.py without a flow: what discovery and reading do with links, special files,
+size limits, archives and fingerprints (issue 14; the CLI runs are in test_hardening.py)."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import zipfile
+from pathlib import Path
+
+import polars as pl
+
+from flows import extract
+
+LIMITS = extract.ReadLimits(max_file_bytes=1000)
+
+
+def found_by_path(folder: Path, limits=LIMITS) -> dict[str, extract.FoundFile]:
+    return {f.path: f for f in extract.discover([folder], limits=limits)[1]}
+
+
+def test_an_outside_link_is_read_only_when_the_setting_allows_it(tmp_path):
+    (tmp_path / "secret.txt").write_text("secret")
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "link.txt").symlink_to(tmp_path / "secret.txt")
+    (inbox / "zero.txt").symlink_to("/dev/zero")
+    refused = found_by_path(inbox)
+    assert "outside the ingest root" in refused["inbox/link.txt"].skip_reason
+    allowed = found_by_path(inbox, extract.ReadLimits(1000, follow_outside_root=True))
+    assert allowed["inbox/link.txt"].skip_reason is None
+    assert "a character device, not a regular file" in allowed["inbox/zero.txt"].skip_reason
+    sources, _, skipped = extract.read_sources(list(allowed.values()), LIMITS)
+    assert [s.data for s in sources] == [b"secret"] and skipped["path"].to_list() == ["inbox/zero.txt"]
+
+
+def test_a_file_that_grows_past_the_limit_after_discovery_is_not_read_past_it(tmp_path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "a.txt").write_bytes(b"x" * 10)
+    found = list(found_by_path(inbox).values())
+    (inbox / "a.txt").write_bytes(b"x" * 5000)
+    sources, _, skipped = extract.read_sources(found, LIMITS)
+    assert not sources and "larger than the size limit of 1,000 bytes" in skipped["reason"][0]
+
+
+def test_a_fifo_swapped_in_after_discovery_is_never_opened(tmp_path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "a.txt").write_bytes(b"x")
+    found = list(found_by_path(inbox).values())
+    (inbox / "a.txt").unlink()
+    os.mkfifo(inbox / "a.txt")
+    sources, _, skipped = extract.read_sources(found, LIMITS)  # an open() would block forever
+    assert not sources and "a FIFO" in skipped["reason"][0]
+
+
+def test_names_that_look_alike_once_escaped_stay_distinct(tmp_path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    Path(os.fsdecode(os.fsencode(inbox) + b"/caf\xe9.txt")).write_text("a")
+    (inbox / "caf\\xe9.txt").write_text("b")
+    (inbox / "café.txt").write_text("c")
+    assert sorted(found_by_path(inbox)) == ["inbox/caf\\\\xe9.txt", "inbox/caf\\xe9.txt", "inbox/café.txt"]
+
+
+def test_archives_unpack_within_the_limit_in_all(tmp_path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    with zipfile.ZipFile(inbox / "two.zip", "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("a.txt", b"a" * 600)
+        archive.writestr("b.txt", b"b" * 600)  # 1,200 bytes in all: over the limit
+    with zipfile.ZipFile(inbox / "ok.zip", "w") as archive:
+        archive.writestr("dir/", b"")
+        archive.writestr("dir/a.txt", b"a" * 600)
+    (inbox / "one.txt.gz").write_bytes(gzip.compress(b"z" * 900))
+    sources, meta, skipped = extract.read_sources(list(found_by_path(inbox).values()), LIMITS)
+    assert sorted(s.path for s in sources) == ["inbox/ok.zip!/dir/a.txt", "inbox/one.txt.gz!/one.txt"]
+    assert skipped["path"].to_list() == ["inbox/two.zip"] and "unpacks to more" in skipped["reason"][0]
+    assert meta["size_bytes"].sort().to_list() == [600, 900]
+
+
+def test_a_truncated_zip_is_skipped_with_a_reason(tmp_path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as archive:
+        archive.writestr("a.txt", b"a" * 100)
+    (inbox / "cut.zip").write_bytes(packed.getvalue()[:40])
+    sources, _, skipped = extract.read_sources(list(found_by_path(inbox).values()), LIMITS)
+    assert not sources and "corrupt or unsupported .zip archive" in skipped["reason"][0]
+
+
+def test_unchanged_needs_the_whole_fingerprint_and_matches_archives_by_their_members():
+    found = [extract.FoundFile("/x/a.txt", "in/a.txt", 5, 10, 20, 30),
+             extract.FoundFile("/x/b.zip", "in/b.zip", 50, 10, 20, 31),
+             extract.FoundFile("/x/c.txt", "in/c.txt", 5, 10, 21, 32)]
+    known = pl.DataFrame({"path": ["in/a.txt", "in/b.zip!/m.txt", "in/c.txt"], "mtime_ns": [10, 10, 10],
+                          "ctime_ns": [20, 20, 20], "inode": [30, 31, 32]})
+    assert extract.unchanged(found, known) == {"in/a.txt", "in/b.zip"}
+    assert extract.unchanged(found, pl.DataFrame()) == set()  # a warehouse from before the columns
