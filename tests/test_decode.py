@@ -160,3 +160,321 @@ def test_any_gb18030_search_page_round_trips(paragraphs, insertions, rnd, newlin
     text = "\n\n".join(["论文检索", *paragraphs])
     decoded = decode_bytes(text.replace("\n", newline).encode("gb18030"))
     assert (decoded.encoding, decoded.text) == ("gb18030", text)
+
+
+# ============================================================================ issue 12
+# Items 7 (legacy encodings), 8 (NUL bytes, UTF-16 without a BOM), 10 (quoted-printable, HTML).
+def digest(authors: list[str], titles: list[str] | None = None) -> str:
+    """A listing digest with one record per authors line."""
+    titles = titles or [f"A Study of Problem {i}" for i in range(1, len(authors) + 1)]
+    return "".join(f"#{i:02d}Oct 26, 2026\ncs.LG\n{t}\n{a}\nWe study problem {i} and solve it well.\n"
+                   for i, (t, a) in enumerate(zip(titles, authors), 1))
+
+
+LEGACY = [  # (text, codec to write it, expected label)
+    (digest(["Jürgen Müller, François Lefèvre", "Ann Lee"]), "latin-1", "windows-1252"),
+    (digest(["Sean O’Brien", "Ann Lee"], ["“Attention” Isn’t All — You Need…", "B"]), "cp1252", "windows-1252"),
+    (digest(["Ann Lee"], ["©IEEE ¥Yen £Pound §Sec Standards"]), "latin-1", "windows-1252"),
+    (digest(["山田太郎, 佐藤花子", "Ann Lee"]), "shift_jis", "shift_jis"),
+    (digest(["さくら ひろし, 田中一郎"]), "cp932", "shift_jis"),
+    (digest(["张三, 李四", "王五, Ann Lee"]), "gbk", "gb18030"),
+    (digest(["Иван Петров, Сергей Иванов"]), "cp1251", "windows-1251"),
+    (digest(["Ольга Смирнова, Пётр Ильич"]), "koi8_r", "koi8-r"),
+    (digest(["Jürgen Müller, François Lefèvre"]), "mac_roman", "mac-roman"),
+    (digest(["Łukasz Wójcik, Paweł Żak"]), "cp1250", "windows-1250"),
+    (digest(["山田太郎, Ann Lee"]), "iso2022_jp", "iso-2022-jp"),
+]
+
+
+@pytest.mark.parametrize("text,codec,label", LEGACY, ids=[f"{c}-{i}" for i, (_, c, _) in enumerate(LEGACY)])
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_legacy_encodings_are_detected_and_decoded(text, codec, label, newline):
+    decoded = decode_bytes(text.replace("\n", newline).encode(codec))
+    assert (decoded.encoding, decoded.text, decoded.n_bad_bytes) == (label, text, 0)
+
+
+def test_latin1_symbols_before_letters_are_not_gb18030():
+    """Regression (issue 12): A9 49 is a valid GBK pair, so "©IEEE" loaded as "㊣EEE"."""
+    text = digest(["Ann Lee"], ["©IEEE Transactions on £ and ¥ and §3"])
+    decoded = decode_bytes(text.encode("latin-1"))
+    assert decoded.encoding == "windows-1252" and "©IEEE" in decoded.text and "㊣" not in decoded.text
+
+
+def test_a_utf8_file_with_one_stray_cp1252_byte():
+    text = digest(["Zoë Smith", "Ann Lee"], ["A", "Why It Doesn’t Work"])
+    decoded = decode_bytes(text.encode().replace("’".encode(), b"\x92"))
+    assert (decoded.encoding, decoded.text, decoded.n_bad_bytes) == ("utf-8+windows-1252", text, 0)
+
+
+def test_a_utf8_file_with_windows_1252_lines():
+    utf8, cp = digest(["Jürgen Müller"]), digest(["Anke Döring, Sean O’Brien"])
+    decoded = decode_bytes(utf8.encode() + cp.encode("cp1252"))
+    assert (decoded.encoding, decoded.text) == ("utf-8+windows-1252", utf8 + cp)
+
+
+def test_a_broken_utf8_sequence_is_damage_not_windows_1252():
+    """A lost byte of "ü" (C3 BC) leaves C3 alone: "MÃller" would be mojibake; the line gets
+    U+FFFD so its record is quarantined."""
+    text = digest(["Zoë Smith", "Jürgen Müller"])
+    raw = text.encode().replace("Müller".encode(), b"M\xc3ller")
+    decoded = decode_bytes(raw)
+    assert decoded.encoding == "utf-8-lossy"
+    assert "M\ufffdller" in decoded.text and "Ã" not in decoded.text and "Zoë Smith" in decoded.text
+
+
+def test_bytes_that_read_as_nonsense_keep_only_their_ascii():
+    text = digest(["Ann Lee", "Bo Chen", "Carl Dee"])
+    raw = text.encode().replace(b"Bo Chen", b"\xd0\x9f\x8f\xa0\x9d\xe4llo")
+    decoded = decode_bytes(raw)
+    assert decoded.encoding == "unknown-8bit"
+    assert decoded.text == text.replace("Bo Chen", "\ufffd" * 6 + "llo") and decoded.n_bad_bytes == 6
+
+
+def test_a_legacy_line_that_reads_as_nonsense_is_marked_the_rest_loads():
+    """Windows-1252 file; one line holds "ÿþ" glued to a capital: that line only gets U+FFFD."""
+    text = digest(["Jürgen Müller", "Ann Lee", "Sean O’Brien"])
+    raw = text.replace("Ann Lee", "ÿþAnn Lee").encode("cp1252")
+    decoded = decode_bytes(raw)
+    assert decoded.encoding == "windows-1252" and decoded.n_bad_bytes == 2
+    assert "\ufffd\ufffdAnn Lee" in decoded.text and "Jürgen Müller" in decoded.text
+
+
+# ---------------------------------------------------------------------------- NUL bytes
+TWENTY = digest([f"Author{i} Name" for i in range(1, 21)])
+
+
+def test_one_nul_inside_a_record_marks_that_record_only():
+    cut = TWENTY.index("#11") + 30
+    decoded = decode_bytes(TWENTY[:cut].encode() + b"\x00\x00\x00" + TWENTY[cut:].encode())
+    assert decoded.encoding == "utf-8-lossy" and decoded.n_bad_bytes == 3
+    assert decoded.text == TWENTY[:cut] + REPLACEMENT + TWENTY[cut:]  # one run, one mark, same lines
+
+
+def test_trailing_nul_padding_is_stripped_and_reported():
+    decoded = decode_bytes(TWENTY.encode() + b"\x00" * 4096)
+    assert (decoded.text, decoded.encoding, decoded.n_padding_bytes, decoded.n_bad_bytes) == (TWENTY, "utf-8", 4096, 0)
+
+
+def test_nul_padding_that_cut_the_last_line_marks_it():
+    decoded = decode_bytes(TWENTY[:-10].encode() + b"\x00" * 1000)
+    assert decoded.text == TWENTY[:-10] + REPLACEMENT and decoded.n_padding_bytes == 1000
+    assert decoded.text.count("\n") == TWENTY[:-10].count("\n")  # no line added, none lost
+
+
+def test_nul_damage_in_a_legacy_file():
+    text = digest(["Jürgen Müller", "Ann Lee"])
+    raw = text.encode("cp1252").replace(b"Ann", b"A\x00nn")
+    decoded = decode_bytes(raw)
+    assert decoded.encoding == "windows-1252" and "Jürgen Müller" in decoded.text
+    assert "A\ufffdnn" in decoded.text
+
+
+@pytest.mark.parametrize("order", ["le", "be"])
+@pytest.mark.parametrize("text", [TWENTY, SEARCH_TEXT], ids=["ascii", "search-page"])
+def test_utf16_without_bom_is_detected(order, text):
+    decoded = decode_bytes(text.encode(f"utf-16-{order}"))
+    assert (decoded.encoding, decoded.text, decoded.n_bad_bytes) == (f"utf-16-{order}", text, 0)
+
+
+def test_utf16_with_padding_and_an_odd_last_byte():
+    decoded = decode_bytes(codecs.BOM_UTF16_LE + TWENTY.encode("utf-16-le") + b"\x00" * 64)
+    assert (decoded.text, decoded.encoding, decoded.n_padding_bytes) == (TWENTY, "utf-16", 64)
+    decoded = decode_bytes(TWENTY.encode("utf-16-le") + b"A")
+    assert decoded.encoding == "utf-16-le" and decoded.text == TWENTY + REPLACEMENT
+
+
+@pytest.mark.parametrize("raw", [
+    b"\x00" * 4096,
+    b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Length 44 >>\nstream\n" + bytes(range(256)) + b"\nendstream\n",
+    b"%PDF-1.4\n" + random_bytes(11, 2048, low=128),  # binary stream, no NUL
+    b"\x7fELF\x02\x01\x01\x00" + bytes(16) + TWENTY.encode(),
+    b"PK\x03\x04\x14\x00\x00\x00\x08\x00" + random_bytes(5, 2048),
+    b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + random_bytes(9, 2048),
+    b"SQLite format 3\x00" + bytes(100) + TWENTY.encode(),
+    TWENTY.encode().replace(b" ", b"\x00"),  # NULs everywhere: not damage
+], ids=["all-nul", "pdf", "pdf-no-nul", "elf", "zip", "jpeg", "sqlite", "scattered-nuls"])
+def test_real_binaries_stay_binary(raw):
+    assert decode_bytes(raw).is_binary
+
+
+# ---------------------------------------------------------------------------- quoted-printable
+QP_TEXT = digest(["Jürgen Müller, François Lefèvre", "Ann Lee"],
+                 ["A Title Long Enough to Need a Soft Line Break in a Quoted-Printable Body, = Sign Too", "B"])
+HEADERS = ("From: digest@example.org\nSubject: Today\nMIME-Version: 1.0\n"
+           "Content-Type: text/plain; charset={}\nContent-Transfer-Encoding: quoted-printable\n\n")
+
+
+def test_quoted_printable_body_after_headers():
+    import quopri
+
+    raw = (HEADERS.format("utf-8") + quopri.encodestring(QP_TEXT.encode()).decode()).encode()
+    assert b"=C3=BC" in raw and b"=\n" in raw
+    decoded = decode_bytes(raw)
+    assert decoded.encoding == "utf-8+quoted-printable"
+    assert decoded.text == HEADERS.format("utf-8") + QP_TEXT  # the header lines stay, as lines
+
+
+@pytest.mark.parametrize("charset,label", [("iso-8859-1", "iso-8859-1"), ("windows-1252", "windows-1252"),
+                                           ('"utf-8"', "utf-8")])
+def test_quoted_printable_charset_comes_from_the_header(charset, label):
+    import quopri
+
+    text = digest(["Zoë Núñez, Ann Lee"])
+    codec = charset.strip('"')
+    raw = (HEADERS.format(charset) + quopri.encodestring(text.encode(codec)).decode()).encode()
+    decoded = decode_bytes(raw)
+    assert decoded.encoding == f"{label}+quoted-printable" and decoded.text.endswith(text)
+
+
+def test_quoted_printable_without_headers_and_with_crlf():
+    import quopri
+
+    raw = quopri.encodestring(QP_TEXT.encode()).replace(b"\n", b"\r\n")
+    decoded = decode_bytes(raw)
+    assert (decoded.encoding, decoded.text) == ("utf-8+quoted-printable", QP_TEXT)
+
+
+def test_quoted_printable_latin1_without_a_charset():
+    import quopri
+
+    raw = quopri.encodestring(QP_TEXT.encode("latin-1"))
+    decoded = decode_bytes(raw)
+    assert (decoded.encoding, decoded.text) == ("windows-1252+quoted-printable", QP_TEXT)
+
+
+@pytest.mark.parametrize("abstract", [
+    "We set $\\alpha=0.5$, $E=mc^2$ and a == b, x=AB, y=CD for the ratio.",
+    "The <b>bold</b> claim: a<b and c>d hold, and <br> tags or <pre> blocks are parsed.",
+])
+def test_a_plain_digest_with_equals_signs_or_tags_is_left_alone(abstract):
+    text = digest(["Ann Lee", "Bo Chen"]).replace("We study problem 1 and solve it well.", abstract)
+    decoded = decode_bytes(text.encode())
+    assert (decoded.encoding, decoded.text) == ("utf-8", text)
+
+
+# ---------------------------------------------------------------------------- HTML
+HTML_TEXT = digest(["Jürgen Müller & Sons, Ann <Lee>", "Bo Chen"], ['Graphs & Trees: "Quoted"', "B"])
+
+
+def test_html_pre_page():
+    import html
+
+    raw = ("<!DOCTYPE html>\n<html><head><title>T</title><style>pre{}</style><script>var a = '<pre>';</script>"
+           f"</head>\n<body><pre>\n{html.escape(HTML_TEXT)}</pre></body></html>\n").encode()
+    decoded = decode_bytes(raw)
+    assert (decoded.encoding, decoded.text) == ("utf-8+html", HTML_TEXT)
+
+
+@pytest.mark.parametrize("br", ["<br>", "<br/>", "<BR />"])
+def test_html_br_page_with_entities(br):
+    lines = HTML_TEXT.rstrip("\n").split("\n")
+    body = "".join(f"  {line.replace('&', '&amp;').replace('<', '&lt;').replace('ü', '&uuml;').replace('é', '&#233;')}"
+                   f"{br}\n" for line in lines)
+    decoded = decode_bytes(f"<html><body>\n{body}</body></html>".encode("ascii"))
+    assert (decoded.encoding, decoded.text) == ("utf-8+html", HTML_TEXT)
+
+
+def test_html_paragraphs_become_blank_line_separated_blocks():
+    decoded = decode_bytes(b"<html><body><p>\xe8\xae\xba\xe6\x96\x87\xe6\xa3\x80\xe7\xb4\xa2</p>\n<p>Area \xc2\xb7 Sub</p>"
+                           b"<div>A &amp; B</div><p>Abstract.</p></body></html>")
+    assert decoded.text == "论文检索\n\nArea · Sub\n\nA & B\n\nAbstract.\n"  # a <p> keeps its margin
+
+
+def test_html_in_windows_1252():
+    raw = ("<html><body>" + "".join(f"{line}<br>\n" for line in digest(["Zoë Núñez"]).split("\n")[:-1])
+           + "</body></html>").encode("cp1252")
+    decoded = decode_bytes(raw)
+    assert (decoded.encoding, decoded.text) == ("windows-1252+html", digest(["Zoë Núñez"]))
+
+
+# ---------------------------------------------------------------------------- properties, issue 12
+# Digest-like text, word by word: ASCII words, accented names, typographic punctuation, CJK names.
+ASCII_WORDS = ["Ann", "Lee", "Learning", "of", "the", "Graphs", "#01Oct", "26,", "2026", "cs.LG", "$x^2$", "(a)",
+               "model.", "We", "study", "A,", "B", "and", "3", "more"]
+WESTERN_WORDS = ["Müller", "Döring", "Schönlieb", "François", "Lefèvre", "Núñez", "Zoë", "Åsa", "Ström", "Øster",
+                 "O’Brien", "“quoted”", "—", "…", "résumé", "naïve", "façade", "Señor", "São", "Ærø", "ÉCOLE",
+                 "©IEEE", "£5", "§3", "50°C", "±1", "×2", "½", "Straße", "l’École", "d’Alembert", "Čech"]
+CJK_GB_WORDS = ["张三", "李四", "王五", "刘洋", "陈静", "杨伟", "数据", "学习", "模型", "中国"]
+CJK_JP_WORDS = ["山田太郎", "佐藤花子", "鈴木一郎", "田中", "さくら", "ひろし", "東京", "大学", "研究"]
+SEPARATORS = st.sampled_from([" ", " ", " ", ", ", "\n", "\n\n"])
+
+
+def words_text(*vocabularies: list[str], min_special: int = 1):
+    """Text of words from ASCII_WORDS and the vocabularies, at least `min_special` of the latter."""
+    special = st.sampled_from([w for v in vocabularies for w in v])
+    return st.tuples(
+        st.lists(st.one_of(st.sampled_from(ASCII_WORDS), special), min_size=0, max_size=60),
+        st.lists(special, min_size=min_special, max_size=min_special + 3),
+        st.lists(SEPARATORS, min_size=70, max_size=70),
+        st.randoms(use_true_random=False),
+    ).map(_interleave)
+
+
+def _interleave(parts) -> str:
+    words, special, seps, rnd = parts
+    words = list(words)
+    for w in special:
+        words.insert(rnd.randrange(len(words) + 1), w)
+    return "".join(w + seps[i % len(seps)] for i, w in enumerate(words))
+
+
+@given(words_text(WESTERN_WORDS))
+def test_any_cp1252_text_round_trips_as_windows_1252(text):
+    text = text.replace("Čech", "Cech")  # not in Windows-1252
+    raw = text.encode("cp1252")
+    assume(not raw.isascii())
+    decoded = decode_bytes(raw)
+    assert (decoded.encoding, decoded.text, decoded.n_bad_bytes) == ("windows-1252", text, 0)
+
+
+@given(words_text(WESTERN_WORDS, CJK_GB_WORDS, CJK_JP_WORDS, min_special=0), st.sampled_from(["le", "be"]))
+def test_any_text_round_trips_through_utf16_without_a_bom(text, order):
+    assume(sum(ch.isascii() for ch in text) >= 4)  # a digest has ASCII (digits, newlines, "#")
+    decoded = decode_bytes(text.encode(f"utf-16-{order}"))
+    assert (decoded.encoding, decoded.text) == (f"utf-16-{order}", text)
+
+
+@given(words_text(CJK_GB_WORDS, min_special=2))
+def test_any_gbk_text_with_chinese_words_round_trips(text):
+    raw = text.encode("gbk")
+    try:  # "学习" is D1 A7 CF B0 in GBK, valid UTF-8 for "ѧϰ": no decoder can tell (see above)
+        raw.decode("utf-8")
+        assume(False)
+    except UnicodeDecodeError:
+        pass
+    decoded = decode_bytes(raw)
+    assert (decoded.encoding, decoded.text, decoded.n_bad_bytes) == ("gb18030", text, 0)
+
+
+@given(words_text(CJK_JP_WORDS, min_special=2))
+def test_any_shift_jis_text_with_japanese_words_round_trips(text):
+    decoded = decode_bytes(text.encode("shift_jis"))
+    assert (decoded.encoding, decoded.text, decoded.n_bad_bytes) == ("shift_jis", text, 0)
+
+
+@given(words_text(WESTERN_WORDS, CJK_GB_WORDS, min_special=0))
+def test_any_utf8_text_with_trailing_nul_padding(text):
+    assume(text)
+    decoded = decode_bytes(text.encode() + b"\x00" * 100)
+    body = text if text.endswith("\n") else text + REPLACEMENT  # a cut last line is marked
+    assert decoded.text == body and decoded.n_padding_bytes == 100
+
+
+hostile_bytes = st.one_of(
+    st.binary(max_size=600),
+    st.lists(st.sampled_from([b"\x00", b"\x00\x00\x00", b"\x92", b"\xe9", b"\xc3", b"\xff\xfe", b"=C3=BC", b"=\n",
+                              b"<br>", b"<pre>", b"&amp;", b"\n", b"\r\n", b" ", b"Ann Lee", b"#01Oct 26, 2026",
+                              "论文检索".encode(), "张三".encode("gbk"), "山田".encode("shift_jis"), b"\x1b$B",
+                              b"Content-Transfer-Encoding: quoted-printable\n\n", b"<html>", b"\x89PNG"]),
+             max_size=80).map(b"".join),
+)
+
+
+@given(hostile_bytes)
+def test_decode_never_raises_and_returns_clean_text(raw):
+    decoded = decode_bytes(raw)
+    assert isinstance(decoded.text, str) and decoded.encoding
+    assert "\r" not in decoded.text and "\x00" not in decoded.text
+    assert decoded.n_bad_bytes >= 0 and decoded.n_padding_bytes >= 0
+    if decoded.is_binary or decoded.encoding == "empty":
+        assert decoded.text == ""

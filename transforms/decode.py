@@ -30,10 +30,12 @@ file's head (is it an e-mail body or an HTML page?). Everything else takes the s
   ("utf-8+quoted-printable", "windows-1252+html").
 
 Encoding labels: utf-8, utf-8-sig, utf-16, utf-32 (with BOM), utf-16-le, utf-16-be (no BOM),
-utf-8-lossy (UTF-8 with bytes replaced by U+FFFD), gb18030, shift_jis (decoded as cp932, its
-Windows superset), windows-1252 (Latin-1 files too: the same letters), windows-1251, koi8-r,
-mac-roman, "utf-8+windows-1252" (a file mixing both), unknown-8bit, binary, empty; a
-"+quoted-printable" / "+html" suffix when the body was unwrapped.
+utf-8-lossy (UTF-8 with bytes replaced by U+FFFD), gb18030 (GBK too), shift_jis (decoded as cp932,
+its Windows superset), iso-2022-jp (7-bit Japanese e-mail), windows-1252 (Latin-1 files too: the
+same letters), windows-1250, windows-1251, koi8-r, mac-roman, "utf-8+windows-1252" (a file mixing
+both), unknown-8bit, binary, empty; a "+quoted-printable" / "+html" suffix when the body was
+unwrapped (the charset part then comes from the Content-Type header when there is one, e.g.
+"iso-8859-1+quoted-printable").
 """
 
 from __future__ import annotations
@@ -93,12 +95,21 @@ def _decode_any(raw: bytes) -> Decoded:
     return _decode_with_nuls(raw)
 
 
+_ISO2022_JP = re.compile("\x1b\\$[@B]")  # the escape that switches to JIS X 0208
+
+
 def _decode_ascii_compatible(raw: bytes) -> Decoded:
     try:
         # The common case: nothing else runs on the whole file.
-        return Decoded(_normalise_newlines(raw.decode("utf-8")), "utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return _decode_8bit(raw)
+    if "\x1b" in text and _ISO2022_JP.search(text):  # 7-bit Japanese e-mail: valid ASCII too
+        try:
+            return Decoded(_normalise_newlines(raw.decode("iso2022_jp")), "iso-2022-jp")
+        except UnicodeDecodeError:
+            pass
+    return Decoded(_normalise_newlines(text), "utf-8")
 
 
 # ---------------------------------------------------------------------------- NUL bytes
@@ -155,7 +166,8 @@ def _bomless_utf16(raw: bytes) -> Decoded | None:
         return None
     even, odd = sample[0::2].count(0), sample[1::2].count(0)
     for nuls, other, codec, label in ((odd, even, "utf-16-le", "utf-16-le"), (even, odd, "utf-16-be", "utf-16-be")):
-        if nuls >= max(2, pairs * 0.05) and other <= pairs * 0.01:
+        # U+xx00 characters ("一" is 4E00) put a few NULs on the other side
+        if nuls >= max(2, pairs * 0.05) and other <= nuls / 2:
             text = sample.decode(codec, errors="replace").rstrip("\x00")
             strange = sum(1 for ch in text if ch == REPLACEMENT or _is_strange(ch))
             if strange <= len(text) * 0.01:
@@ -175,15 +187,21 @@ def _is_strange(ch: str) -> bool:
 
 
 # ---------------------------------------------------------------------------- legacy encodings
-_HIGH_LINE = re.compile(rb"[^\n]*[\x80-\xff][^\n]*")
 _SAMPLE_LINES = 4000
 # Single-byte code pages, in order of preference when they read equally well.
 _SINGLE_BYTE = (("cp1252", "windows-1252"), ("cp1250", "windows-1250"), ("cp1251", "windows-1251"),
                 ("koi8_r", "koi8-r"), ("mac_roman", "mac-roman"))
 _CJK = (("gb18030", "gb18030"), ("cp932", "shift_jis"))
+# Code pages charset-normalizer may propose when none of the above reads well (Greek, Turkish,
+# Baltic, Hebrew, Arabic …); DOS code pages and the like are not offered: they read stray bytes
+# as box drawings and symbols too easily.
+_OTHER_SINGLE_BYTE = {"cp1253": "windows-1253", "iso8859_7": "iso-8859-7", "cp1254": "windows-1254",
+                      "cp1257": "windows-1257", "cp1255": "windows-1255", "cp1256": "windows-1256",
+                      "iso8859_2": "iso-8859-2", "iso8859_15": "iso-8859-15"}
 _MAX_IMPLAUSIBLE = 0.25  # share of non-ASCII words that read as nonsense: above it, no encoding
-_MAX_MESS = 0.25
-_PREFERENCE_MARGIN = 0.03  # a later code page must read clearly better to beat an earlier one  # charset-normalizer's mess ratio of the non-UTF-8 lines: above it, nonsense
+_MAX_MESS = 0.25  # charset-normalizer's mess ratio of the non-UTF-8 lines: above it, nonsense
+_MIN_MESS_SAMPLE = 400  # characters: the mess ratio of a few words is noise ("Núñez Núñez": 0.4)
+_PREFERENCE_MARGIN = 0.03  # a later code page must read clearly better to beat an earlier one
 
 
 def _decode_8bit(raw: bytes) -> Decoded:
@@ -191,6 +209,8 @@ def _decode_8bit(raw: bytes) -> Decoded:
     or a binary file."""
     if raw.startswith(_MAGIC) or _control_share(raw) > 0.05:
         return Decoded("", "binary")
+    if b"\r" in raw:  # CR is 0D in every encoding tried here (never a trail byte)
+        raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     if SEARCH_MARKER.encode("gb18030") in raw[: 1 << 16]:
         return _whole_file(raw, "gb18030", "gb18030")
     lines = raw.split(b"\n")
@@ -203,6 +223,9 @@ def _decode_8bit(raw: bytes) -> Decoded:
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError:
+            out.append(None)
+            continue
+        if _line_is_nonsense(text):  # valid UTF-8 by accident: GBK "学习" is D1 A7 CF B0, "ѧϰ"
             out.append(None)
         else:
             out.append(text)
@@ -225,7 +248,11 @@ def _decode_8bit(raw: bytes) -> Decoded:
             continue
         text = line.decode(codec, errors="replace") if codec else None
         if text is None or _line_is_nonsense(text):
-            text, replaced = _ascii_only(line)
+            if n_multibyte:  # a UTF-8 file: keep the line's valid UTF-8, mark the bad bytes
+                text = line.decode("utf-8", errors="replace")
+                replaced = text.count(REPLACEMENT)
+            else:
+                text, replaced = _ascii_only(line)
             n_bad += replaced
         else:
             n_legacy += 1
@@ -299,6 +326,9 @@ def _cjk_class(ch: str, codec: str) -> str:
     return "neutral"  # Latin with accents, Greek, Cyrillic, symbols: GB2312 and JIS have them
 
 
+_CJK_IN_LATIN = re.compile(r"(?<=[A-Za-z])[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+(?=[A-Za-z])")
+
+
 def _cjk_evidence(sample: list[bytes], codec: str) -> bool:
     """Strong evidence for a CJK encoding: the lines decode strictly, and their characters are
     CJK, mostly common ones, with (almost) nothing that stray bytes would make."""
@@ -312,6 +342,8 @@ def _cjk_evidence(sample: list[bytes], codec: str) -> bool:
     for ch in text:
         if ord(ch) > 127:
             counts[_cjk_class(ch, codec)] += 1
+    # Ideographs inside a Latin word ("l痛cole" is "l’École" in Windows-1252): stray bytes.
+    counts["bad"] += sum(len(m) for m in _CJK_IN_LATIN.findall(text))
     cjk = counts["common"] + counts["rare"]
     return counts["common"] >= 2 and counts["common"] >= 0.8 * cjk and counts["bad"] <= 0.02 * (cjk + counts["bad"])
 
@@ -323,8 +355,8 @@ def _pick_single_byte(sample: list[bytes]) -> tuple[str | None, str]:
     best: tuple[float, int, str, str] | None = None
     candidates = list(_SINGLE_BYTE)
     guess = _charset_normalizer_guess(sample)
-    if guess and guess not in {c for c, _ in candidates} and guess not in {c for c, _ in _CJK}:
-        candidates.append((guess, guess.replace("_", "-")))
+    if guess in _OTHER_SINGLE_BYTE:
+        candidates.append((guess, _OTHER_SINGLE_BYTE[guess]))
     for rank, (codec, label) in enumerate(candidates):
         texts = [line.decode(codec, errors="replace") for line in sample]
         words = [w for t in texts for w in _non_ascii_words(t)]
@@ -334,7 +366,8 @@ def _pick_single_byte(sample: list[bytes]) -> tuple[str | None, str]:
         share = implausible / len(words)
         if share > _MAX_IMPLAUSIBLE:
             continue
-        if mess_ratio("\n".join(texts)[:100_000], maximum_threshold=1.0) > _MAX_MESS:
+        joined = "\n".join(texts)[:100_000]
+        if len(joined) >= _MIN_MESS_SAMPLE and mess_ratio(joined, maximum_threshold=1.0) > _MAX_MESS:
             continue
         key = (share + _PREFERENCE_MARGIN * rank, rank, codec, label)
         if best is None or key < best:
@@ -380,6 +413,8 @@ def _line_is_nonsense(text: str) -> bool:
 
 
 _JOINERS = set("'’‘ʼ·-‐‑–—")
+# Signs that Western text glues to a word: quotes, currency, ©, °, superscripts, ordinals.
+_GLUED_SIGNS = set("“”„‚«»‹›…•†‡©®™£¥€¢$§¶°±×÷µ¹²³ªº¿¡½¼¾\u00a0\u2009\u202f%‰′″")
 
 
 def _script(ch: str) -> str:
@@ -413,9 +448,11 @@ def _word_is_nonsense(word: str) -> bool:
         else:
             run = 0
             nxt = word[i + 1] if i + 1 < len(word) else ""
-            if not ch.isascii() and ch not in _JOINERS and nxt.isalpha():
-                if prev.isalpha():
+            if not ch.isascii() and ch not in _JOINERS and (nxt.isalpha() or prev.isalpha()):
+                if prev.isalpha() and nxt.isalpha():
                     return True  # "na•ve", "ð¸ä"
+                if ch not in _GLUED_SIGNS:
+                    return True  # "■Information", "Ä¼"
                 if nxt.islower() and unicodedata.category(ch)[0] in "SN":
                     return True  # "£ukasz", "¯ak" (but "©IEEE", "£Pound")
         prev = ch
@@ -427,7 +464,10 @@ def _word_is_nonsense(word: str) -> bool:
 # ---------------------------------------------------------------------------- e-mail and HTML
 _HEAD = 1 << 16
 _QP_HEADER = re.compile(r"(?im)^content-transfer-encoding:[ \t]*quoted-printable[ \t]*$")
-_QP_ESCAPE = re.compile(r"=[0-9A-F]{2}")
+# Escapes plain text rarely holds ("n=20" is not one): a high byte or "=" itself; and the pair
+# a UTF-8 character becomes ("ü" = "=C3=BC").
+_QP_ESCAPE = re.compile(r"=(?:[A-F][0-9A-F]|[89][A-F]|3D)")
+_QP_UTF8 = re.compile(r"=[C-F][0-9A-F]=[89AB][0-9A-F]")
 _QP_SOFT = re.compile(r"=\n")
 _CHARSET = re.compile(r"""(?im)^content-type:[^\n]*charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""")
 _HTML = re.compile(r"(?im)^\s*<(?:!doctype\s+html|html|head|body|pre)\b")
@@ -440,7 +480,7 @@ def _unwrap(decoded: Decoded, quoted_printable: bool = True) -> Decoded:
     if quoted_printable and "=" in head:
         header = _QP_HEADER.search(head)
         n_soft, n_escape = len(_QP_SOFT.findall(head)), len(_QP_ESCAPE.findall(head))
-        if header or (n_escape >= 3 and n_soft >= 2) or n_escape >= 20:
+        if header or (n_escape >= 3 and (n_soft >= 1 or len(_QP_UTF8.findall(head)) >= 2)):
             return _from_quoted_printable(decoded, header)
     if "<" in head and (_HTML.search(head) or len(_HTML_BR.findall(head)) >= 3):
         return Decoded(html_to_text(decoded.text), f"{decoded.encoding}+html", decoded.n_bad_bytes,
