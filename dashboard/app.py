@@ -13,6 +13,7 @@ PAGES = [
     st.Page("sections/authors.py", title="Authors", icon=":material/person_search:"),
     st.Page("sections/categories.py", title="Categories", icon=":material/category:"),
     st.Page("sections/papers.py", title="Papers", icon=":material/article:"),
+    st.Page("sections/trends.py", title="Trends", icon=":material/trending_up:"),
     st.Page("sections/data_quality.py", title="Data quality", icon=":material/rule:"),
 ]
 

@@ -17,6 +17,7 @@ import streamlit as st
 from flows import analytics
 from flows.report import escape_md
 from flows.settings import Settings
+from transforms.terms import readable_text
 
 
 def warehouse_path() -> Path:
@@ -62,6 +63,8 @@ def fmt_int(value: object) -> str:
 
 
 COUNT_AXIS = alt.Axis(format="d", tickMinStep=1)  # counts: no 0.5 ticks
+# Period names of the pages → the step between two periods, for fill_gaps.
+EVERY = {"Day": "1d", "Week": "1w", "Month": "1mo"}
 
 
 def bar_chart(frame: pl.DataFrame, label: str, value: str, title: str, limit: int = 15,
@@ -94,11 +97,29 @@ def table(frame: pl.DataFrame, **kwargs) -> None:
     st.dataframe(frame.with_columns(pl.col(ids).cast(pl.String)), hide_index=True, column_config=config, **kwargs)
 
 
-def line_chart(frame: pl.DataFrame, x: str, y: str, title: str, color: str | None = None) -> None:
-    """A trend over time; one line per `color` value."""
+def fill_gaps(frame: pl.DataFrame, x: str, y: str, every: str, color: str | None = None) -> pl.DataFrame:
+    """Every period from the first to the last (`every`: "1d", "1w", "1mo") for every series,
+    with y = 0 where the data has no row: a line across an empty period would draw an invented
+    slope. `x` holds period starts (dates)."""
+    if frame.is_empty():
+        return frame
+    periods = pl.date_range(frame[x].min(), frame[x].max(), interval=every, eager=True).alias(x).to_frame()
+    grid = periods.join(frame.select(color).unique(), how="cross") if color else periods
+    keys = [x, color] if color else [x]
+    return (grid.join(frame, on=keys, how="left")
+            .with_columns(pl.col(y).fill_null(0))
+            .sort(keys))
+
+
+def line_chart(frame: pl.DataFrame, x: str, y: str, title: str, color: str | None = None,
+               every: str | None = None) -> None:
+    """A trend over time; one line per `color` value. With `every` ("1d", "1w", "1mo"), periods
+    without data are drawn as zero (fill_gaps), not bridged by a straight line."""
     if frame.is_empty():
         st.caption(f"{title}: no dated listings yet.")
         return
+    if every:
+        frame = fill_gaps(frame.with_columns(pl.col(x).cast(pl.Date)), x, y, every, color)
     encoding = {
         "x": alt.X(f"{x}:T", title=None),
         "y": alt.Y(f"{y}:Q", title=y.replace("_", " "), axis=COUNT_AXIS),
@@ -108,3 +129,9 @@ def line_chart(frame: pl.DataFrame, x: str, y: str, title: str, color: str | Non
         encoding["color"] = alt.Color(f"{color}:N", title=None)
     chart = alt.Chart(frame.to_pandas(), title=title).mark_line(point=True).encode(**encoding)
     st.altair_chart(chart, width="stretch")
+
+
+def readable(text: str | None) -> str | None:
+    """An abstract as a reader wants it: LaTeX such as `$3\\times$` shown as "3×" (plain text
+    still: never rendered as Markdown)."""
+    return readable_text(text)

@@ -79,6 +79,7 @@ PAGES: dict[str, Callable | None] = {
     "authors": lambda page: search(page, "Search authors by name", "kempe"),
     "categories": None,
     "papers": lambda page: search(page, "Search titles and abstracts", "diffusion"),
+    "trends": None,
     "data_quality": None,
 }
 

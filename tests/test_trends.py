@@ -27,11 +27,9 @@ def rendered(tmp_path_factory) -> list[Path]:
 
 
 @pytest.fixture(scope="module")
-def warehouse(run_ingest, rendered, tmp_path_factory) -> Path:
+def warehouse(run_ingest, tmp_path_factory) -> Path:
     """All weeks in one run."""
-    target = tmp_path_factory.mktemp("trends_fresh") / "w.duckdb"
-    run_ingest([rendered[0].parent], target)
-    return target
+    return corpus.warehouse(run_ingest, tmp_path_factory)
 
 
 def read(warehouse: Path, sql: str, params=None) -> pl.DataFrame:

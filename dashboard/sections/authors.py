@@ -73,7 +73,7 @@ def show_author(author_id: int) -> None:
                            "WHERE author_id = $author ORDER BY month_start", {"author": author_id})
         long = monthly.unpivot(index="month_start", on=["n_papers_listed", "n_new_papers"], variable_name="measure",
                                value_name="papers")
-        ui.line_chart(long, "month_start", "papers", "Papers per month", color="measure")
+        ui.line_chart(long, "month_start", "papers", "Papers per month", color="measure", every="1mo")
 
 
 text = st.text_input("Search authors by name", key="author_query", placeholder="e.g. Kempe, schonlieb, van der Berg")

@@ -44,7 +44,8 @@ with right:
     trend = ui.query(f"SELECT {x} AS period, code, n_papers FROM {view} "
                      "WHERE taxonomy = $taxonomy AND level = $level AND list_contains($codes, code) ORDER BY period, code",
                      {**params, "codes": top_codes})
-    ui.line_chart(trend, "period", "n_papers", f"Papers listed per {period.lower()} (top {len(top_codes)})", color="code")
+    ui.line_chart(trend, "period", "n_papers", f"Papers listed per {period.lower()} (top {len(top_codes)})", color="code",
+                  every=ui.EVERY[period])
     if taxonomy == "conference":
         st.caption("Conference areas come from search pages, which carry no date: trends show only the papers "
                    "that were also listed with a date.")

@@ -33,7 +33,8 @@ trend = ui.query(f"""
 """)
 long = trend.unpivot(index="period", on=["listings", "papers_listed", "new_papers"], variable_name="measure",
                      value_name="count")
-ui.line_chart(long, "period", "count", f"Listings and papers per {period.lower()}", color="measure")
+ui.line_chart(long, "period", "count", f"Listings and papers per {period.lower()}", color="measure",
+              every=ui.EVERY[period])
 
 left, right = st.columns(2)
 with left:

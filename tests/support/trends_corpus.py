@@ -60,3 +60,16 @@ def render(folder: Path, seed: int = 16) -> list[Path]:
         path.write_text("\n".join(records), encoding="utf-8")  # no final newline, like the seeds
         files.append(path)
     return files
+
+
+_built: dict[str, Path] = {}
+
+
+def warehouse(run_ingest, tmp_path_factory) -> Path:
+    """The corpus ingested in one run, once per test session (shared by the test modules)."""
+    if "fresh" not in _built:
+        root = tmp_path_factory.mktemp("trends_fresh")
+        render(root / "digests")
+        run_ingest([root / "digests"], root / "w.duckdb")
+        _built["fresh"] = root / "w.duckdb"
+    return _built["fresh"]
