@@ -131,17 +131,17 @@ case("qp_latin1.eml", (_headers.format("iso-8859-1") + quopri.encodestring(
      "iso-8859-1+quoted-printable", 2, [r"before the first record|preamble|header"], ["Zoë Núñez"])
 case("qp_bare.txt", quopri.encodestring(listing(records("qpbare", 3, {3: "Jürgen Müller, Anke Döring"})).encode()),
      "utf-8+quoted-printable", 3, [], ["Jürgen Müller", "Anke Döring"])
-_html_text = listing(records("html", 3, {1: "Jürgen Müller & Sons, Ann <Lee>"}, {2: "Graphs & Trees: \"Quoted\""}))
+_html_text = listing(records("html", 3, {1: "Jürgen Müller, Ann O’Neil"}, {2: "Graphs & Trees: \"Quoted\" if a<b"}))
 case("page_pre.html", ("<!DOCTYPE html>\n<html><head><title>Digest</title><style>pre {color: red}</style></head>\n"
                        f"<body><h1>Today</h1>\n<pre>\n{html.escape(_html_text)}</pre>\n</body></html>\n").encode(),
-     "utf-8+html", 3, [r"before the first record|preamble|header|outside"], ["Graphs & Trees: \"Quoted\"",
-                                                                         "Jürgen Müller & Sons"])
+     "utf-8+html", 3, [r"before the first record|preamble|header|outside"], ["Graphs & Trees: \"Quoted\" if a<b",
+                                                                         "Jürgen Müller", "Ann O’Neil"])
 _search = search_page("htmlsearch", ["Jürgen Müller, Ann Lee", "张三, Bo Chen"])
 case("page_p.htm", ("<html><body>\n" + "".join(f"<p>{html.escape(block)}</p>\n" for block in _search.strip().split("\n\n"))
                     + "</body></html>\n").encode(), "utf-8+html", 2, [], ["Jürgen Müller", "张三", "trees & graphs"])
 case("page_br.html", ("<html><body>\n" + "".join(f"{html.escape(line)}<br>\n" for line in _html_text.split("\n"))
                       + "</body></html>\n").encode("cp1252", errors="xmlcharrefreplace"),
-     "windows-1252+html", 3, [], ["Graphs & Trees: \"Quoted\"", "Jürgen Müller & Sons"])
+     "windows-1252+html", 3, [], ["Graphs & Trees: \"Quoted\" if a<b", "Jürgen Müller", "Ann O’Neil"])
 case("page_no_digest.html", b"<html><body><p>Nothing to see &amp; nothing to load.</p></body></html>\n",
      "utf-8+html", 0, [r"^unknown format \(an HTML page\)$"], [])
 
