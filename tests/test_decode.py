@@ -478,3 +478,47 @@ def test_decode_never_raises_and_returns_clean_text(raw):
     assert decoded.n_bad_bytes >= 0 and decoded.n_padding_bytes >= 0
     if decoded.is_binary or decoded.encoding == "empty":
         assert decoded.text == ""
+
+
+# ---------------------------------------------------------------------------- MIME e-mails
+def test_multipart_email_gives_its_plain_text_part():
+    from email.message import EmailMessage
+
+    m = EmailMessage()
+    m["From"], m["Subject"] = "bot@example.org", "Digest"
+    m.set_content(QP_TEXT, cte="quoted-printable")
+    m.add_alternative(f"<html><body><pre>{QP_TEXT}</pre></body></html>", subtype="html", cte="quoted-printable")
+    decoded = decode_bytes(bytes(m))
+    assert decoded.encoding == "utf-8+quoted-printable+multipart"
+    head, body = decoded.text.split("\n\n", 1)
+    assert head.startswith("From: bot@example.org") and body == QP_TEXT  # no boundary, no HTML part
+
+
+def test_multipart_email_with_only_an_html_part():
+    from email.message import EmailMessage
+
+    m = EmailMessage()
+    m["From"] = "bot@example.org"
+    m.set_content(f"<html><body><pre>{HTML_TEXT.replace('&', '&amp;').replace('<L', '&lt;L')}</pre></body></html>",
+                  subtype="html", cte="base64")
+    decoded = decode_bytes(bytes(m))
+    assert decoded.encoding == "utf-8+base64+html"
+    assert decoded.text.split("\n\n", 1)[1] == HTML_TEXT
+
+
+def test_base64_email_body():
+    from email.message import EmailMessage
+
+    m = EmailMessage()
+    m["From"] = "bot@example.org"
+    m.set_content(QP_TEXT.encode("latin-1"), maintype="text", subtype="plain", cte="base64",
+                  params={"charset": "iso-8859-1"})
+    decoded = decode_bytes(bytes(m))
+    assert decoded.encoding == "iso-8859-1+base64" and decoded.text.endswith("\n\n" + QP_TEXT)
+
+
+def test_utf8_bom_with_nul_padding():
+    decoded = decode_bytes(codecs.BOM_UTF8 + TWENTY.encode() + b"\x00" * 100)
+    assert (decoded.text, decoded.encoding, decoded.n_padding_bytes) == (TWENTY, "utf-8-sig", 100)
+    decoded = decode_bytes(codecs.BOM_UTF8 + TWENTY[:-5].encode() + b"\x00" * 100)
+    assert decoded.text == TWENTY[:-5] + REPLACEMENT and decoded.n_padding_bytes == 100

@@ -146,9 +146,13 @@ def _decode_with_nuls(raw: bytes) -> Decoded:
 
 
 def _from_unicode(text: str, label: str) -> Decoded:
-    """Text decoded from UTF-16/32: trailing U+0000 is padding, inner U+0000 is damage."""
+    """Text decoded by its BOM (or BOM-less UTF-16): trailing U+0000 is padding, inner U+0000
+    is damage, as in `_decode_with_nuls`."""
     stripped = text.rstrip("\x00")
-    n_padding = (len(text) - len(stripped)) * (4 if label == "utf-32" else 2)
+    n_nul = len(text) - len(stripped)
+    n_padding = n_nul * {"utf-32": 4, "utf-8-sig": 1}.get(label, 2)
+    if n_nul and stripped and not stripped.endswith(("\n", "\r")):
+        stripped += "\x00"  # the padding cut the last line
     n_bad = stripped.count(REPLACEMENT)
     if "\x00" in stripped:
         n_bad += stripped.count("\x00")
@@ -477,6 +481,10 @@ _HTML_BR = re.compile(r"(?i)<br\s*/?>\s*$", re.M)
 def _unwrap(decoded: Decoded, quoted_printable: bool = True) -> Decoded:
     """Quoted-printable e-mail bodies and HTML pages, decoded to the text they show."""
     head = decoded.text[:_HEAD]
+    if quoted_printable and _MIME_HEADERS.match(head) and _MIME_BODY.search(head):
+        mime = _from_mime(decoded)
+        if mime is not None:
+            return mime
     if quoted_printable and "=" in head:
         header = _QP_HEADER.search(head)
         n_soft, n_escape = len(_QP_SOFT.findall(head)), len(_QP_ESCAPE.findall(head))
@@ -486,6 +494,45 @@ def _unwrap(decoded: Decoded, quoted_printable: bool = True) -> Decoded:
         return Decoded(html_to_text(decoded.text), f"{decoded.encoding}+html", decoded.n_bad_bytes,
                        decoded.n_padding_bytes)
     return decoded
+
+
+_MIME_HEADERS = re.compile(r"(?:[!-9;-~]+:[^\n]*\n(?:[ \t][^\n]*\n)*)+\n")  # a header block first
+_MIME_BODY = re.compile(r"(?im)^(?:content-type:[ \t]*multipart/|content-transfer-encoding:[ \t]*base64)")
+
+
+def _from_mime(decoded: Decoded) -> Decoded | None:
+    """An e-mail whose body is multipart or base64: the text of its plain-text part (else its
+    HTML part), decoded by the e-mail package (transfer encoding and charset). The header
+    lines stay as they are; the other parts and the MIME boundaries are not the digest's text."""
+    import email
+    import email.policy
+
+    header = _MIME_HEADERS.match(decoded.text)
+    try:
+        message = email.message_from_string(decoded.text, policy=email.policy.default)
+        part = message.get_body(preferencelist=("plain", "html"))
+        if part is None:
+            return None
+        content = part.get_content()
+    except Exception:  # noqa: BLE001 - a broken e-mail: leave the text as it is
+        return None
+    if not isinstance(content, str):
+        return None
+    cte = str(part.get("Content-Transfer-Encoding", "7bit")).strip().lower()
+    charset = part.get_content_charset() or "us-ascii"
+    try:
+        label = _label_of(charset)
+    except LookupError:
+        label = charset
+    text = _normalise_newlines(content)
+    if part.get_content_subtype() == "html":
+        text, label = html_to_text(text), f"{label}+{cte}+html"
+    else:
+        label = f"{label}+{cte}"
+    if message.is_multipart():
+        label += "+multipart"
+    return Decoded(header.group(0) + text, label, decoded.n_bad_bytes + text.count(REPLACEMENT),
+                   decoded.n_padding_bytes)
 
 
 def _from_quoted_printable(decoded: Decoded, header: re.Match | None) -> Decoded:
