@@ -17,7 +17,7 @@ from dataclasses import asdict, replace
 from functools import partial
 from pathlib import Path
 
-from flows.settings import Settings, apply_prefect_defaults
+from flows.settings import Settings, apply_prefect_defaults, physical_memory
 
 apply_prefect_defaults()
 
@@ -228,7 +228,10 @@ class RunFailed(RuntimeError):
 
 
 def _failure_message(err: Exception, warehouse: Path, batches: list[list[extract.FoundFile]]) -> str:
-    """The error, or for a full disk what failed and roughly how much space the run needs."""
+    """The error, or for a full disk what failed and roughly how much space the run needs; for
+    a memory budget too small, the setting to raise and a size to try."""
+    if isinstance(err, duckdb.OutOfMemoryException):
+        return _out_of_memory_message(err)
     if not publish.is_disk_full(err):
         return str(err)
     published = warehouse.stat().st_size if warehouse.exists() else 0
@@ -240,6 +243,24 @@ def _failure_message(err: Exception, warehouse: Path, batches: list[list[extract
     return (f"No space left on device while writing the warehouse copy in {warehouse.parent}: this run needs "
             f"about {_mb(needed)} free (the {_mb(published)} warehouse plus {_mb(input_bytes)} of input), "
             f"{_mb(free)} is free; nothing was published")
+
+
+def _out_of_memory_message(err: Exception) -> str:
+    limit = Settings().duckdb_memory_limit
+    total = physical_memory()
+    return (f"the warehouse needed more memory than its budget DIGEST_DUCKDB_MEMORY_LIMIT={limit} allows "
+            f"(this machine has {total >> 20} MiB): run again with DIGEST_DUCKDB_MEMORY_LIMIT set to about twice "
+            f"that, e.g. {_double(limit)}; nothing was published ({str(err).splitlines()[0][:200]})")
+
+
+def _double(limit: str) -> str:
+    """Twice a DuckDB size such as '600MB' or '3072MiB' (the text itself when it does not parse)."""
+    digits = "".join(ch for ch in limit if ch.isdigit() or ch == ".")
+    unit = limit[len(digits):].strip() or "MiB"
+    try:
+        return f"{float(digits) * 2:g}{unit}"
+    except ValueError:
+        return limit
 
 
 def _mb(n: int) -> str:

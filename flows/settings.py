@@ -32,6 +32,19 @@ def _default_max_file_bytes() -> int:
     return min(max(memory // 16, 256 << 20), 2 << 30)
 
 
+def physical_memory() -> int:
+    """Bytes of memory of this machine (8 GiB when it cannot be read)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 8 << 30
+
+
+def default_memory_limit() -> str:
+    """An eighth of this machine's memory, at least 512 MiB, as DuckDB writes sizes."""
+    return f"{max(physical_memory() // 8, 512 << 20) >> 20}MiB"
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="DIGEST_", env_file=".env", extra="ignore")
 
@@ -39,7 +52,9 @@ class Settings(BaseSettings):
     samples: Path = REPO_ROOT / "data" / "samples"
     batch_bytes: int = 16 * 1024 * 1024  # files per parse task, by size: coarse tasks, bounded memory
     max_batches_in_flight: int = 2  # parsed batches waiting to be staged: caps memory
-    duckdb_memory_limit: str = "600MB"  # the warehouse spills to disk beyond it (peak RSS < 2 GB at 1M listings)
+    # The warehouse's memory budget (DuckDB spills to disk beyond it): an eighth of this machine's
+    # memory by default, not a figure fitted to one corpus.
+    duckdb_memory_limit: str = Field(default_factory=lambda: default_memory_limit())
     match_threshold: float = 0.8  # near-duplicate papers: score at or above which two abstracts are one paper
     ingest_root: Path | None = None  # paths are recorded relative to it (default: parent of the folders given)
     lock_timeout_s: float = 0.0  # a second ingest on the same warehouse waits this long, then refuses

@@ -53,3 +53,21 @@ def test_staging_in_the_open_transaction_keeps_no_copy(tmp_path):
     assert con.execute("SELECT count(*) FROM staged").fetchall()[0][0] == 20_000 * (n_batches + 1)
     assert growth < 0.5 * n_batches * batch_bytes, f"RSS grew {growth / MB:.0f} MB for {n_batches * batch_bytes / MB:.0f} MB staged"
     con.execute("ROLLBACK")
+
+
+def test_a_memory_budget_too_small_names_the_setting_and_a_size(prefect_harness, tmp_path, monkeypatch):
+    """The default budget follows the machine; a budget set too small fails with one line that
+    names the setting and a size to try, and publishes nothing (bug: DuckDB's own message only)."""
+    from typer.testing import CliRunner
+
+    from flows.cli import app
+    from flows.settings import Settings, physical_memory
+
+    assert Settings().duckdb_memory_limit == f"{max(physical_memory() // 8, 512 << 20) >> 20}MiB"
+    monkeypatch.setenv("DIGEST_DUCKDB_MEMORY_LIMIT", "1MB")
+    monkeypatch.setenv("PREFECT_LOGGING_LEVEL", "WARNING")
+    warehouse = tmp_path / "w.duckdb"
+    result = CliRunner().invoke(app, ["ingest", str(SAMPLES), "--warehouse", str(warehouse)])
+    assert result.exit_code == 1
+    (line,) = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert "DIGEST_DUCKDB_MEMORY_LIMIT=1MB" in line and "e.g. 2MB" in line
