@@ -131,6 +131,22 @@ case("qp_latin1.eml", (_headers.format("iso-8859-1") + quopri.encodestring(
      "iso-8859-1+quoted-printable", 2, [r"before the first record|preamble|header"], ["Zoë Núñez"])
 case("qp_bare.txt", quopri.encodestring(listing(records("qpbare", 3, {3: "Jürgen Müller, Anke Döring"})).encode()),
      "utf-8+quoted-printable", 3, [], ["Jürgen Müller", "Anke Döring"])
+
+
+def _multipart() -> bytes:
+    from email.message import EmailMessage
+
+    text = listing(records("multipart", 3, {2: "Jürgen Müller, Zoë Núñez"}))
+    m = EmailMessage()
+    m["From"], m["Subject"] = "digest@example.org", "Your digest"
+    m.set_content(text, cte="quoted-printable")
+    m.add_alternative(f"<html><body><pre>{html.escape(text)}</pre></body></html>", subtype="html",
+                      cte="quoted-printable")
+    return bytes(m)
+
+
+case("mime_multipart.eml", _multipart(), "utf-8+quoted-printable+multipart", 3,
+     [r"before the first record|preamble|header"], ["Jürgen Müller", "Zoë Núñez"])
 _html_text = listing(records("html", 3, {1: "Jürgen Müller, Ann O’Neil"}, {2: "Graphs & Trees: \"Quoted\" if a<b"}))
 case("page_pre.html", ("<!DOCTYPE html>\n<html><head><title>Digest</title><style>pre {color: red}</style></head>\n"
                        f"<body><h1>Today</h1>\n<pre>\n{html.escape(_html_text)}</pre>\n</body></html>\n").encode(),
