@@ -62,7 +62,7 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, run_id: str,
     scored = _score_candidates(con, threshold)
     new_keys = [k for (k,) in con.execute("SELECT paper_key FROM new_papers ORDER BY paper_key").fetchall()]
     accepted = scored.filter("is_match").select("paper_key", "other", "other_is_paper", "score")
-    rejected = scored.filter(~pl.col("is_match")).select("paper_key", "other", "other_is_paper")
+    rejected = scored.filter(~pl.col("is_match")).select("paper_key", "other", "other_is_paper", "rule")
     mapping, outcome = resolve.assign_papers(new_keys, accepted, rejected)
     key_map = pl.DataFrame({"paper_key": list(mapping), "paper_id": list(mapping.values())},
                            schema={"paper_key": pl.Int64, "paper_id": pl.Int64})

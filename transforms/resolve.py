@@ -352,6 +352,9 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
 # ----------------------------------------------------------------------------- clustering
 KEPT_APART_EXISTING = "kept_apart_existing"  # the merge would join two stored papers
 KEPT_APART_REJECTED = "kept_apart_rejected_pair"  # the merge would join two papers the scorer kept apart
+KEPT_APART_AMBIGUOUS = "kept_apart_ambiguous"  # the key fits two papers that are surely distinct
+# Rejections that say two papers are distinct (not merely "not similar enough").
+DISTINCT_RULES = ("authors_differ", "titles_differ", "boilerplate_abstract")
 
 
 def assign_papers(new_keys: list[int], edges: pl.DataFrame,
@@ -362,7 +365,9 @@ def assign_papers(new_keys: list[int], edges: pl.DataFrame,
     when other_is_paper, an existing paper_id. rejected: (paper_key, other, other_is_paper) pairs
     the scorer kept apart. Strongest edges first; an edge is skipped when it would put two
     existing papers in one cluster (existing ids are never merged away) or two nodes of a
-    rejected pair: accepted pairs never chain papers the scorer kept apart.
+    rejected pair: accepted pairs never chain papers the scorer kept apart. A key accepted with
+    two papers that the scorer found distinct (rejected for their titles or authors: an untitled
+    listing of a copied abstract) fits both: it joins neither rather than one by chance.
     Returns new key → paper_id (the existing paper's id, else the lowest key of the cluster)
     and, per accepted edge, None when applied or the reason it was skipped."""
     members: dict[tuple[bool, int], set[tuple[bool, int]]] = {}
@@ -380,8 +385,12 @@ def assign_papers(new_keys: list[int], edges: pl.DataFrame,
         return root_of[x]
 
     outcome: dict[tuple[int, int], str | None] = {}
+    ambiguous = _ambiguous_nodes(edges, rejected)
     ordered = edges.sort(["score", "paper_key", "other"], descending=[True, False, False])
     for key, other, is_paper in ordered.select("paper_key", "other", "other_is_paper").iter_rows():
+        if {(False, key), (bool(is_paper), other)} & ambiguous:
+            outcome[(key, other)] = KEPT_APART_AMBIGUOUS
+            continue
         ra, rb = root((False, key)), root((bool(is_paper), other))
         if ra == rb:
             outcome[(key, other)] = None
@@ -402,6 +411,21 @@ def assign_papers(new_keys: list[int], edges: pl.DataFrame,
         paper = _paper_of(cluster)
         mapping[k] = paper if paper is not None else min(n for is_p, n in cluster if not is_p)
     return mapping, outcome
+
+
+def _ambiguous_nodes(edges: pl.DataFrame, rejected: pl.DataFrame | None) -> set[tuple[bool, int]]:
+    """Nodes accepted with two nodes that were rejected as distinct papers."""
+    if rejected is None or rejected.is_empty() or "rule" not in rejected.columns:
+        return set()
+    distinct = {frozenset({(False, k), (bool(p), o)}) for k, o, p in rejected.filter(
+        pl.col("rule").is_in(DISTINCT_RULES)).select("paper_key", "other", "other_is_paper").iter_rows()}
+    neighbours: dict[tuple[bool, int], list[tuple[bool, int]]] = {}
+    for key, other, is_paper in edges.select("paper_key", "other", "other_is_paper").iter_rows():
+        a, b = (False, key), (bool(is_paper), other)
+        neighbours.setdefault(a, []).append(b)
+        neighbours.setdefault(b, []).append(a)
+    return {node for node, near in neighbours.items() if len(near) > 1
+            and any(frozenset({x, y}) in distinct for i, x in enumerate(near) for y in near[i + 1:])}
 
 
 def _paper_of(cluster: set[tuple[bool, int]]) -> int | None:
