@@ -194,8 +194,8 @@ def _is_strange(ch: str) -> bool:
 _SAMPLE_LINES = 4000
 # Single-byte code pages, in order of preference when they read equally well.
 _SINGLE_BYTE = (("cp1252", "windows-1252"), ("cp1250", "windows-1250"), ("cp1251", "windows-1251"),
-                ("koi8_r", "koi8-r"), ("mac_roman", "mac-roman"))
-_CJK = (("gb18030", "gb18030"), ("cp932", "shift_jis"))
+                ("koi8_r", "koi8-r"), ("mac_roman", "mac-roman"), ("cp1253", "windows-1253"))
+_CJK = (("gb18030", "gb18030"), ("cp932", "shift_jis"), ("euc_jp", "euc-jp"), ("euc_kr", "euc-kr"), ("big5", "big5"))
 # Code pages charset-normalizer may propose when none of the above reads well (Greek, Turkish,
 # Baltic, Hebrew, Arabic …); DOS code pages and the like are not offered: they read stray bytes
 # as box drawings and symbols too easily.
@@ -240,9 +240,9 @@ def _decode_8bit(raw: bytes) -> Decoded:
     # UTF-8 for "һ"); a file mixing real UTF-8 with stray bytes holds many.
     n_high = sum(len(line) - len(line.decode("ascii", "ignore")) for line in sample)
     if n_multibyte <= 0.1 * n_high:
-        for codec, label in _CJK:
-            if _cjk_evidence(sample, codec):
-                return _whole_file(raw, codec, label)
+        picked = _pick_cjk(sample)
+        if picked:
+            return _whole_file(raw, *picked)
 
     codec, label = _pick_single_byte(sample)
     n_bad = 0
@@ -301,23 +301,33 @@ def _whole_file(raw: bytes, codec: str, label: str) -> Decoded:
     return Decoded(_normalise_newlines(text), label, n_bad)
 
 
+# The common characters of each CJK encoding, as lead-byte ranges of the character encoded
+# back: level 1 of GB2312 (3,755 characters, 99.7 % of running Chinese text), of JIS X 0208
+# (2,965 kanji), Big5's frequent characters (5,401). Text in another encoding read as one of
+# these makes as many level-2 and extension characters as level-1 ones.
+_LEVEL1 = {"gb18030": ("gb2312", 0xB0, 0xD7), "cp932": ("shift_jis", 0x88, 0x98),
+           "euc_jp": ("euc_jp", 0xB0, 0xCF), "big5": ("big5", 0xA4, 0xC6)}
+_KANA_CODECS = {"cp932", "euc_jp"}
+
+
 def _cjk_class(ch: str, codec: str) -> str:
     """common / rare / neutral / bad: how much a character decoded as `codec` says for it."""
     o = ord(ch)
     if o < 128:
         return "neutral"
     if 0x3040 <= o <= 0x30FF:
-        return "common" if codec == "cp932" else "rare"  # kana
+        return "common" if codec in _KANA_CODECS else "rare"  # kana
+    if 0xAC00 <= o <= 0xD7A3:
+        return "common" if codec == "euc_kr" else "rare"  # Hangul syllables
     if 0x4E00 <= o <= 0x9FFF:
-        # The common characters: level 1 of GB2312 (3,755 characters, 99.7 % of running
-        # Chinese text) or of JIS X 0208 (2,965 kanji). Cyrillic or accented Latin read as
-        # GB / Shift-JIS makes as many level-2 and extension characters as level-1 ones.
+        if codec not in _LEVEL1:
+            return "rare"  # Hanja in Korean text
+        table, low, high = _LEVEL1[codec]
         try:
-            lead = ch.encode("gb2312" if codec == "gb18030" else "shift_jis")[0]
+            lead = ch.encode(table)[0]
         except UnicodeEncodeError:
             return "rare"
-        level1 = 0xB0 <= lead <= 0xD7 if codec == "gb18030" else 0x88 <= lead <= 0x98
-        return "common" if level1 else "rare"
+        return "common" if low <= lead <= high else "rare"
     if 0x3400 <= o <= 0x4DBF or 0x20000 <= o <= 0x2FFFF or 0xF900 <= o <= 0xFAFF:
         return "rare"
     if 0x3000 <= o <= 0x303F or 0xFF01 <= o <= 0xFF5E or 0x2000 <= o <= 0x206F:
@@ -333,33 +343,73 @@ def _cjk_class(ch: str, codec: str) -> str:
 _CJK_IN_LATIN = re.compile(r"(?<=[A-Za-z])[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]+(?=[A-Za-z])")
 
 
-def _cjk_evidence(sample: list[bytes], codec: str) -> bool:
+_CJK_BY_LATIN = re.compile(r"(?<=[A-Za-z])[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3]"
+                           r"|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3](?=[A-Za-z])")
+
+
+def _cjk_evidence(sample: list[bytes], codec: str) -> float | None:
     """Strong evidence for a CJK encoding: the lines decode strictly, and their characters are
-    CJK, mostly common ones, with (almost) nothing that stray bytes would make."""
+    CJK, mostly common ones, with (almost) nothing that stray bytes would make. The share of
+    rare characters (lower is better), or None when the evidence is not there."""
     if not sample:
-        return False
+        return None
     try:
         text = b"\n".join(sample).decode(codec)
     except UnicodeDecodeError:
-        return False
+        return None
     counts = {"common": 0, "rare": 0, "bad": 0, "neutral": 0}
     for ch in text:
         if ord(ch) > 127:
             counts[_cjk_class(ch, codec)] += 1
     # Ideographs inside a Latin word ("l痛cole" is "l’École" in Windows-1252): stray bytes.
     counts["bad"] += sum(len(m) for m in _CJK_IN_LATIN.findall(text))
+    # An ideograph glued to a Latin letter is weak evidence: a stray high byte followed by an
+    # ASCII letter is a valid Big5 / GBK / Shift-JIS pair ("©I" A9 49 is Big5 "形" or GBK "㊣").
+    glued = sum(1 for _ in _CJK_BY_LATIN.finditer(text))
+    moved = min(glued, counts["common"])
+    counts["common"] -= moved
+    counts["rare"] += moved
     cjk = counts["common"] + counts["rare"]
-    return counts["common"] >= 2 and counts["common"] >= 0.8 * cjk and counts["bad"] <= 0.02 * (cjk + counts["bad"])
+    if counts["common"] >= 2 and counts["common"] >= 0.8 * cjk and counts["bad"] <= 0.02 * (cjk + counts["bad"]):
+        return counts["rare"] / cjk
+    return None
+
+
+def _pick_cjk(sample: list[bytes]) -> tuple[str, str] | None:
+    """The CJK encoding with strong evidence and the fewest rare characters; None when none has
+    the evidence. Ties go to the first in `_CJK` order: Chinese from the first 32 rows of GB2312
+    ("李四") is also common Japanese in EUC-JP, and GB18030/GBK is the encoding our Chinese
+    sources use; Japanese with kana is EUC-JP (kana are rare in Chinese). Korean in EUC-KR
+    reads as common hanzi in GB2312 too: all-Hangul text is EUC-KR."""
+    scored = sorted((share, i) for i, (codec, _) in enumerate(_CJK)
+                    if (share := _cjk_evidence(sample, codec)) is not None)
+    if not scored:
+        return None
+    korean = [i for _, i in scored if _CJK[i][0] == "euc_kr"]
+    if korean and _hangul_share(sample) >= 0.95:
+        return _CJK[korean[0]]  # all Hangul in EUC-KR (Korean in GB2312 is common hanzi too)
+    best = min(share for share, _ in scored)
+    return _CJK[min(i for share, i in scored if share - best < 0.05)]
+
+
+def _hangul_share(sample: list[bytes]) -> float:
+    text = b"\n".join(sample).decode("euc_kr", errors="replace")
+    high = [ch for ch in text if ord(ch) > 127 and unicodedata.category(ch)[0] == "L"]
+    return sum(1 for ch in high if 0xAC00 <= ord(ch) <= 0xD7A3) / len(high) if high else 0.0
 
 
 def _pick_single_byte(sample: list[bytes]) -> tuple[str | None, str]:
-    """The single-byte code page under which the non-UTF-8 lines read best, or None."""
+    """The single-byte code page under which the non-UTF-8 lines read best, or None. Code pages
+    whose readings are equally plausible in different scripts (Cyrillic in Windows-1251 is
+    Greek in Windows-1253, and the other way round) are told apart by charset-normalizer's
+    language coherence."""
+    from charset_normalizer.cd import coherence_ratio
     from charset_normalizer.md import mess_ratio
 
-    best: tuple[float, int, str, str] | None = None
+    passing: list[tuple[float, int, str, str, str]] = []
     candidates = list(_SINGLE_BYTE)
     guess = _charset_normalizer_guess(sample)
-    if guess in _OTHER_SINGLE_BYTE:
+    if guess in _OTHER_SINGLE_BYTE and guess not in {c for c, _ in candidates}:
         candidates.append((guess, _OTHER_SINGLE_BYTE[guess]))
     for rank, (codec, label) in enumerate(candidates):
         texts = [line.decode(codec, errors="replace") for line in sample]
@@ -373,10 +423,27 @@ def _pick_single_byte(sample: list[bytes]) -> tuple[str | None, str]:
         joined = "\n".join(texts)[:100_000]
         if len(joined) >= _MIN_MESS_SAMPLE and mess_ratio(joined, maximum_threshold=1.0) > _MAX_MESS:
             continue
-        key = (share + _PREFERENCE_MARGIN * rank, rank, codec, label)
-        if best is None or key < best:
-            best = key
-    return (best[2], best[3]) if best else (None, "unknown-8bit")
+        passing.append((share + _PREFERENCE_MARGIN * rank, rank, codec, label, " ".join(words)[:20_000]))
+    if not passing:
+        return None, "unknown-8bit"
+    passing.sort()
+    contenders = [p for p in passing if p[0] - passing[0][0] <= 0.1]
+    if len({_main_script(p[4]) for p in contenders}) > 1:
+        def coherence(p: tuple) -> float:
+            return max((ratio for _, ratio in coherence_ratio(p[4], 0.1)), default=0.0)
+        best = max(contenders, key=lambda p: (coherence(p), -p[0]))
+    else:
+        best = passing[0]
+    return best[2], best[3]
+
+
+def _main_script(text: str) -> str:
+    counts: dict[str, int] = {}
+    for ch in text:
+        if not ch.isascii() and ch.isalpha():
+            script = _script(ch)
+            counts[script] = counts.get(script, 0) + 1
+    return max(counts, key=counts.get) if counts else "LATIN"
 
 
 def _charset_normalizer_guess(sample: list[bytes]) -> str | None:
