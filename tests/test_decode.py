@@ -522,3 +522,18 @@ def test_utf8_bom_with_nul_padding():
     assert (decoded.text, decoded.encoding, decoded.n_padding_bytes) == (TWENTY, "utf-8-sig", 100)
     decoded = decode_bytes(codecs.BOM_UTF8 + TWENTY[:-5].encode() + b"\x00" * 100)
     assert decoded.text == TWENTY[:-5] + REPLACEMENT and decoded.n_padding_bytes == 100
+
+
+OTHER_CJK_AND_GREEK = [
+    (digest(["張三, 李四", "陳大文, Ann Lee", "黃志明, 王小明"]), "big5", "big5"),
+    (digest(["김철수, 이영희", "박지성, Ann Lee"]), "euc_kr", "euc-kr"),
+    (digest(["やまだ たろう, 山田太郎", "さとう はなこ"]), "euc_jp", "euc-jp"),
+    (digest(["Γιώργος Παπαδόπουλος", "Νίκος Κωνσταντίνου"]), "cp1253", "windows-1253"),
+    (digest(["Łukasz Wójcik", "Paweł Żak, Jiří Dvořák"]), "iso8859_2", "windows-1250"),  # same letters
+]
+
+
+@pytest.mark.parametrize("text,codec,label", OTHER_CJK_AND_GREEK, ids=[c for _, c, _ in OTHER_CJK_AND_GREEK])
+def test_other_cjk_and_greek_encodings(text, codec, label):
+    decoded = decode_bytes(text.encode(codec))
+    assert (decoded.encoding, decoded.text, decoded.n_bad_bytes) == (label, text, 0)
