@@ -348,3 +348,49 @@ def test_the_files_artifact_escapes_paths_and_reasons():
     row = artifact_rows(files)[0]
     assert row["path"] == r"in/\[x\]\(http\://e\.vil\)\|\*\.txt"
     assert row["reason"] == r"cannot be read\: \<b\>pipe\</b\> \| \`x\`" and row["status"] == "skipped"
+
+
+# ---------------------------------------------------------------------------- SIGTERM
+ORDER = ["startup", "discover", "parse", "merge", "validate/commit", "checkpoint/publish"]  # as test_crash
+STAGES = ["discover", "parse", "merge", "validate/commit"]
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    """A rendered corpus big enough that each stage of a run can be caught."""
+    from bench.corpus import render_corpus
+
+    out = tmp_path_factory.mktemp("sigterm") / "corpus"
+    try:
+        render_corpus(out, 2000, seed=7)
+    except FileNotFoundError as err:  # no ../shared/realdata here
+        pytest.skip(str(err))
+    return out
+
+
+@pytest.mark.parametrize("moment", STAGES)
+def test_sigterm_in_any_stage_ends_the_run_at_once_and_leaves_nothing(warehouse, corpus, tmp_path, moment):
+    import fcntl
+
+    from support.processes import stage_of
+
+    target = tmp_path / "w.duckdb"
+    shutil.copyfile(warehouse, target)
+    before = checksum(target)
+    child = digest_forkserver().start(["ingest", str(corpus), "-w", str(target)],
+                                      env={"DIGEST_BATCH_BYTES": str(256 << 10)})
+    while child.running() and ORDER.index(stage_of(child.stderr(), True)) < ORDER.index(moment):
+        time.sleep(0.005)
+    reached = stage_of(child.stderr(), True)
+    assert child.running(), f"the run ended before {moment}: {child.stderr()[-2000:]}"
+    sent = time.monotonic()
+    os.kill(child.pid, signal.SIGTERM)
+    code = child.wait(timeout=30)
+    took = time.monotonic() - sent
+    print(f"SIGTERM in {reached}: exit {code} after {took:.2f} s")
+    assert code == 143 and took < 5, (reached, code, took, child.stderr()[-2000:])
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert set(left) <= {"w.duckdb", "w.duckdb.lock"}, (reached, left)
+    with open(tmp_path / "w.duckdb.lock", "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released
+    assert checksum(target) == before
