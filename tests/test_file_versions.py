@@ -91,3 +91,21 @@ def test_a_papers_title_comes_from_its_most_recent_listing(cli, tmp_path):
     cli("ingest", folder, "-w", warehouse)
     assert read_sql(warehouse, "SELECT title, n_listings FROM dim_paper").rows() == [
         ("Learning on Graphs with Attention", 2)]
+
+
+def test_a_copy_of_the_replaced_content_is_ingested_in_its_own_right(cli, tmp_path):
+    """b.txt is a copy of a.txt (skipped as a duplicate); when a.txt is edited, the content it
+    replaced still lives in b.txt: the same run ingests b.txt instead of losing its listings."""
+    folder, warehouse = tmp_path / "digests", tmp_path / "w.duckdb"
+    folder.mkdir()
+    original = listing([("Tokenizers Matter", "Carla Diaz", ABSTRACT_2)], "Oct 26, 2026")
+    (folder / "a.txt").write_text(original)
+    (folder / "b.txt").write_text(original)
+    cli("ingest", folder, "-w", warehouse)
+    assert read_sql(warehouse, "SELECT count(*) AS n FROM fact_listing")["n"].item() == 1
+    (folder / "a.txt").write_text(listing([("Sparse Solvers on GPUs", "Dan Wu", ABSTRACT_3)], "Oct 27, 2026"))
+    cli("ingest", folder, "-w", warehouse)
+    current = read_sql(warehouse, "SELECT path, n_listings FROM dim_source_file WHERE is_current ORDER BY path").rows()
+    assert [(p.rsplit("/", 1)[-1], n) for p, n in current] == [("a.txt", 1), ("b.txt", 1)]
+    assert sorted(read_sql(warehouse, "SELECT title FROM dim_paper")["title"]) == ["Sparse Solvers on GPUs",
+                                                                                   "Tokenizers Matter"]

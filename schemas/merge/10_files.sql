@@ -6,17 +6,22 @@
 -- the fullest version of each paper key of this run's listings: what the resolver compares.
 -- Parameters: $run_id, $ingested_at.
 
+-- Current versions that stay current: not at a path this run brings another content for (a copy
+-- of the replaced content elsewhere is then ingested in its own right, not skipped as a duplicate).
+CREATE OR REPLACE TEMP TABLE kept_current AS
+SELECT d.source_file_id, d.sha256 FROM dim_source_file d
+WHERE d.is_current AND NOT EXISTS (SELECT 1 FROM stg_files s WHERE s.path = d.path AND s.sha256 <> d.sha256);
+
 CREATE OR REPLACE TEMP TABLE new_files AS
 SELECT * FROM stg_files
-WHERE sha256 NOT IN (SELECT sha256 FROM dim_source_file WHERE is_current)
+WHERE sha256 NOT IN (SELECT sha256 FROM kept_current)
 QUALIFY row_number() OVER (PARTITION BY sha256 ORDER BY path) = 1;
 
 INSERT INTO skipped_file BY NAME
 SELECT $run_id AS run_id, s.path, 'content already ingested' AS reason, s.sha256,
        coalesce(d.source_file_id, n.source_file_id) AS same_as_source_file_id
 FROM stg_files s
-LEFT JOIN (SELECT sha256, min(source_file_id) AS source_file_id FROM dim_source_file WHERE is_current GROUP BY sha256) d
-  USING (sha256)
+LEFT JOIN (SELECT sha256, min(source_file_id) AS source_file_id FROM kept_current GROUP BY sha256) d USING (sha256)
 LEFT JOIN new_files n USING (sha256)
 WHERE s.source_file_id NOT IN (SELECT source_file_id FROM new_files)
 ON CONFLICT DO NOTHING;
