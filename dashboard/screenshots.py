@@ -1,7 +1,10 @@
 """Screenshots of every dashboard page, taken in a real browser (Playwright driving Debian's
 chromium; Playwright cannot download its own browser offline).
 
-    python -m dashboard.screenshots WAREHOUSE [--out docs/screenshots] [--port 8599]
+    python -m dashboard.screenshots WAREHOUSE [--out docs/screenshots] [--port 8599] [--only trends]
+
+docs/screenshots/trends.png is taken on the trends test corpus (a topic that grows week by
+week, tests/support/trends_corpus.py), the other pages on the marts test corpus.
 
 The helpers here (launching chromium, waiting for a Streamlit run to finish, searching) are
 shared with tests/test_browser.py.
@@ -84,7 +87,7 @@ PAGES: dict[str, Callable | None] = {
 }
 
 
-def take_screenshots(url: str, out_dir: Path) -> list[Path]:
+def take_screenshots(url: str, out_dir: Path, only: list[str] | None = None) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -94,6 +97,8 @@ def take_screenshots(url: str, out_dir: Path) -> list[Path]:
         try:
             page = browser.new_page(viewport=SCREENSHOT_VIEWPORT)
             for path, action in PAGES.items():
+                if only and path not in only:
+                    continue
                 page.goto(f"{url}/{'' if path == 'overview' else path}")
                 wait_idle(page)
                 if action:
@@ -113,9 +118,10 @@ def main() -> None:
     parser.add_argument("warehouse", type=Path)
     parser.add_argument("--out", type=Path, default=Path("docs/screenshots"))
     parser.add_argument("--port", type=int, default=8599)
+    parser.add_argument("--only", nargs="+", choices=list(PAGES), help="shoot these pages only")
     args = parser.parse_args()
     with running_dashboard(args.warehouse, args.port) as url:
-        for path in take_screenshots(url, args.out):
+        for path in take_screenshots(url, args.out, args.only):
             print(path)
 
 

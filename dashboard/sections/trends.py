@@ -66,10 +66,21 @@ def with_trend_lines(terms: pl.DataFrame) -> pl.DataFrame:
                                                                       return_dtype=pl.List(pl.Int64)))
 
 
+def without_echoes(rising: pl.DataFrame) -> pl.DataFrame:
+    """Drop a rising term that is a word of a longer rising term with the very same counts
+    ("annealing" beside "quantum annealing"): the same papers, said twice."""
+    rows = rising.select("term", "n_papers", "n_papers_before").rows()
+    echoes = {t for t, x, y in rows for u, x2, y2 in rows
+              if u != t and (x, y) == (x2, y2) and f" {t} " in f" {u} "}
+    return rising.filter(~pl.col("term").is_in(list(echoes)))
+
+
 def term_table(frame: pl.DataFrame, key: str) -> int | None:
     """The table with its trend lines; returns the term_id of a clicked row."""
     config = {"trend": st.column_config.LineChartColumn(f"last {n_spark} {kind}s", y_min=0),
               "term_id": None, "p_value": st.column_config.NumberColumn(format="%.1e")}
+    first = ["term_id", "term", "trend"]  # the trend line right beside its term
+    frame = frame.select(first + [c for c in frame.columns if c not in first])
     event = st.dataframe(frame, hide_index=True, column_config=config, on_select="rerun",
                          selection_mode="single-row", key=key)
     rows = event.selection.rows if event else []
@@ -77,25 +88,23 @@ def term_table(frame: pl.DataFrame, key: str) -> int | None:
 
 
 period_label = f"{kind} of {latest}" if kind == "week" else f"{latest:%B %Y}"
-rising = with_trend_lines(ui.query(RISING_SQL, {"kind": kind, "latest": latest}))
+rising = with_trend_lines(without_echoes(ui.query(RISING_SQL, {"kind": kind, "latest": latest})))
 new = with_trend_lines(ui.query(NEW_SQL, {"latest": latest}))
 m1, m2 = st.columns(2)
 m1.metric(f"Rising terms, {period_label}", ui.fmt_int(rising.height))
 m2.metric(f"New terms (2+ papers), {period_label}", ui.fmt_int(new.height))
 
-left, right = st.columns(2)
-with left:
-    st.subheader("Rising")
-    st.caption("Share of new papers above the 4 periods before: exact binomial test, p < 0.001, 3+ papers.")
-    clicked = term_table(rising, "rising_table") if rising.height else None
-    if rising.is_empty():
-        st.info("Nothing rising in this period.")
-with right:
-    st.subheader("New")
-    st.caption("First seen in this period, in 2 or more papers.")
-    clicked_new = term_table(new, "new_table") if new.height else None
-    if new.is_empty():
-        st.info("No new term with 2+ papers.")
+st.subheader("Rising")
+st.caption("Share of new papers above the 4 periods before: exact binomial test, p < 0.001, 3+ papers. "
+           "Click a row to see the term's papers.")
+clicked = term_table(rising, "rising_table") if rising.height else None
+if rising.is_empty():
+    st.info("Nothing rising in this period.")
+st.subheader("New")
+st.caption("First seen in this period, in 2 or more papers.")
+clicked_new = term_table(new, "new_table") if new.height else None
+if new.is_empty():
+    st.info("No new term with 2+ papers.")
 
 terms = pl.concat([rising.select("term_id", "term"), new.select("term_id", "term")]).unique("term_id", keep="first",
                                                                                            maintain_order=True)
