@@ -277,6 +277,6 @@ CREATE TABLE IF NOT EXISTS bridge_paper_term (
     paper_id   BIGINT NOT NULL,
     term_id    BIGINT NOT NULL,
     score      DOUBLE NOT NULL,
-    term_rank  INTEGER NOT NULL,
-    PRIMARY KEY (paper_id, term_id)
-);
+    term_rank  INTEGER NOT NULL
+);  -- no PRIMARY KEY: its index cost more than the extraction's writes are worth (bench.terms);
+    -- one row per (paper_id, term_id) holds by construction (transforms.terms groups by both)

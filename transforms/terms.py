@@ -235,16 +235,25 @@ def _chunk_terms(chunks: pl.LazyFrame) -> pl.LazyFrame:
         pl.col("whole").str.extract(r"^(\S+ \S+) \S"),
         pl.col("whole").str.extract(r"^\S+ (\S+ \S+) \S+ \S"),  # the middle two of four or more
     ]
-    return (
-        chunks.with_columns(whole=normalise_terms(pl.col("chunk")))
+    # Chunks are lower-case letters, hyphens and spaces already (_phrase_text): only the
+    # plural folding of normalise_terms is left to do. One-word chunks (most) have no parts.
+    padded = pl.concat_str(pl.col("chunk").str.replace_all(r"[- ]+", "  ").str.replace(r"^", " "), pl.lit("  "))
+    normalised = chunks.with_columns(whole=_fold_plurals(padded).str.replace_all(r"\s+", " ").str.strip_chars())
+    singles = normalised.filter(~pl.col("whole").str.contains(" ", literal=True)).select("chunk", term="whole")
+    multi = (
+        normalised.filter(pl.col("whole").str.contains(" ", literal=True))
         .with_columns(n_words=pl.col("whole").str.count_matches(" ") + 1)
         .select("chunk", pl.concat_list(parts).alias("term"))
         .explode("term")
         .drop_nulls("term")
+        # a part cut inside a hyphen compound ("of distribution data") is no phrase
+        .filter(~pl.col("term").str.extract(r"^(\S+)").is_in(pl.lit(sorted(STOPWORDS))))
+    )
+    return (
+        pl.concat([singles, multi])
         .with_columns(n_words=pl.col("term").str.count_matches(" ") + 1,
                       head=pl.col("term").str.extract(r"(\S+)$").cast(pl.Categorical))
         .filter(pl.col("term").str.len_bytes() > 2,
-                ~pl.col("term").str.extract(r"^(\S+)").is_in(pl.lit(sorted(STOPWORDS))),
                 ~((pl.col("n_words") == 1) & pl.col("term").is_in(pl.lit(sorted(GENERIC_WORDS)))))
     )
 
