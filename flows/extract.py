@@ -253,9 +253,10 @@ def read_sources(batch: list[FoundFile], limits: ReadLimits = ReadLimits()
 def _read_bounded(f: FoundFile, limit: int) -> tuple[FoundFile, bytes]:
     """The bytes of a regular file, never more than limit + 1 read. The type is checked before
     opening (a FIFO would block the open) and again on what was opened."""
-    if not stat.S_ISREG(os.stat(f.abs_path).st_mode):
-        raise Unreadable(f"{CANNOT_READ}: {_kind(os.stat(f.abs_path).st_mode)}, not a regular file")
-    with Path(f.abs_path).open("rb") as handle:
+    mode = os.stat(f.abs_path).st_mode
+    if not stat.S_ISREG(mode):
+        raise Unreadable(f"{CANNOT_READ}: {_kind(mode)}, not a regular file")
+    with Path(f.abs_path).open("rb") as handle:  # Path.open: tests stand in for it (test_bad_input)
         st = os.fstat(handle.fileno())  # of what was read, not of what was found
         if not stat.S_ISREG(st.st_mode):
             raise Unreadable(f"{CANNOT_READ}: {_kind(st.st_mode)}, not a regular file")

@@ -361,12 +361,13 @@ def corpus(tmp_path_factory) -> Path:
 
     out = tmp_path_factory.mktemp("sigterm") / "corpus"
     try:
-        render_corpus(out, 2000, seed=7)
+        render_corpus(out, 1000, seed=7)
     except FileNotFoundError as err:  # no ../shared/realdata here
         pytest.skip(str(err))
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("moment", STAGES)
 def test_sigterm_in_any_stage_ends_the_run_at_once_and_leaves_nothing(warehouse, corpus, tmp_path, moment):
     import fcntl
