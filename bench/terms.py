@@ -49,7 +49,7 @@ def time_warehouse_step(papers: pl.DataFrame) -> float:
     con.execute("CREATE TEMP TABLE touched AS SELECT paper_id FROM dim_paper")
     started = time.perf_counter()
     update_terms(con, "bench")
-    return time.perf_counter() - started
+    return time.perf_counter() - started  # wall: DuckDB's threads are not in process_time alone
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -60,14 +60,15 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     papers = real_ish_papers(args.papers)
     mb = papers.select(pl.col("abstract").str.len_bytes().sum()).item() / 1e6
-    best = float("inf")
+    best, best_cpu = float("inf"), float("inf")
     for _ in range(args.repeat):
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         terms = paper_terms(papers)
         best = min(best, time.perf_counter() - started)
+        best_cpu = min(best_cpu, time.process_time() - started_cpu)
     rate = papers.height / best
     print(f"{papers.height:,} papers ({mb:.0f} MB of abstracts) → {terms.height:,} paper terms "
-          f"in {best:.2f} s: {rate:,.0f} papers/s")
+          f"in {best:.2f} s wall, {best_cpu:.2f} s CPU: {rate:,.0f} papers/s")
     print(f"projected for the 1M benchmark's {BENCH_1M_NEW_PAPERS:,} new papers: {BENCH_1M_NEW_PAPERS / rate:.1f} s")
     if args.warehouse_step:
         seconds = time_warehouse_step(papers)
