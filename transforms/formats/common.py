@@ -49,9 +49,13 @@ def first_in_group(col: str, offset: int) -> pl.Expr:
 
 def join_after_hyphen(previous: pl.Expr, line: pl.Expr) -> pl.Expr:
     """Whether `line` continues `previous` without a space: a wrapper (e-mail clients and
-    Python's textwrap both may) broke a hyphenated word after its hyphen, "Multi-" / "Layer".
+    Python's textwrap both may) broke a hyphenated word after its hyphen, "Multi-" / "Layer",
+    or before a dash run, "linear" / "---highlighting".
     (A text that really had "pre- and" at a break loses that space: the rarer case.)"""
-    return previous.str.contains(r"[\p{L}\p{N}]-+$").fill_null(False) & line.str.contains(r"^\p{L}")
+    after_hyphen = previous.str.contains(r"[\p{L}\p{N}]-+$") & line.str.contains(r"^\p{L}")
+    # textwrap also breaks before a dash run glued to words: "linear" / "---highlighting"
+    before_dashes = previous.str.contains(r"[\p{L}\p{N}]$") & line.str.contains(r"^-{2,}[\p{L}\p{N}]")
+    return (after_hyphen | before_dashes).fill_null(False)
 
 
 # ---------------------------------------------------------------------------- names lines
@@ -65,7 +69,7 @@ _NAME_WORD = (
     r"|(?:d|l|o|al|el)['’\-]\p{L}[\p{L}\p{M}'’.\-]*"  # d'Alembert, al-Farabi
     r")" + AFFILIATION_MARKS + r"*"
 )
-_NAME_ITEM = r"(?:" + _NAME_WORD + r"(?: " + _NAME_WORD + r"){0,5}|" + AFFILIATION_MARKS + r"+)"
+NAME_ITEM = r"(?:" + _NAME_WORD + r"(?: " + _NAME_WORD + r"){0,5}|" + AFFILIATION_MARKS + r"+)"
 # Every way a list separates two names: , ; 、 & "and" (", and" too).
 LIST_SEPARATOR = r"(?i)\s*(?:[,，;；、&]\s*(?:and\s+)?|\s+and\s+)\s*"
 LIST_ENDING = r"(?i)\s*(?:,\s*)?(?:and\s+\d+\s+(?:more|others)|et\s+al\.?|and\s+others|etc\.|等人?|…|\.{3,})\s*$"
@@ -77,4 +81,4 @@ def is_names_text(text: pl.Expr) -> pl.Expr:
     search format's names line: it decides where a hard-wrapped field ends, where a line of
     prose or of a Title Case title must not pass (lower-case words do not)."""
     items = text.str.replace(LIST_ENDING, "").str.replace_all(LIST_SEPARATOR, ",")
-    return items.str.contains(r"^" + _NAME_ITEM + r"(?:," + _NAME_ITEM + r")*$").fill_null(False)
+    return items.str.contains(r"^" + NAME_ITEM + r"(?:," + NAME_ITEM + r")*$").fill_null(False)

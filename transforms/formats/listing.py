@@ -31,7 +31,7 @@ import re
 
 import polars as pl
 
-from transforms.formats.common import QUARANTINE_SCHEMA, as_quarantine, is_names_text, join_after_hyphen, split_valid
+from transforms.formats.common import LIST_ENDING, LIST_SEPARATOR, NAME_ITEM, QUARANTINE_SCHEMA, as_quarantine, is_names_text, join_after_hyphen, split_valid
 from transforms.text import clean_text
 
 NAME = "listing"
@@ -137,14 +137,17 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     c = body.filter(~pl.col("blank")).with_columns(j=pl.int_range(pl.len(), dtype=pl.Int64).over(g))
     following = pl.col("text").shift(-1).over(g)
     hyphen = join_after_hyphen(pl.col("text"), following)
+    # Widths as the wrapper saw them: on the raw line, where only ASCII blanks break a line (an
+    # NBSP glues two words into one).
+    raw = pl.col("line").str.strip_chars_end(" \t\r")
     c = c.with_columns(
-        length=pl.col("text").str.len_chars().cast(pl.Int64),
-        next_word=following.str.extract(r"^(\S+)", 1).str.len_chars().cast(pl.Int64),
+        length=raw.str.len_chars().cast(pl.Int64),
+        next_word=raw.shift(-1).over(g).str.extract(r"^[ \t]*([^ \t]+)", 1).str.len_chars().cast(pl.Int64),
         blank_after=(pl.col("line_no").shift(-1).over(g) - pl.col("line_no")) > 1,
         space=pl.when(hyphen).then(0).otherwise(1),
         piece=pl.when(hyphen.shift(1).over(g)).then(pl.col("text")).otherwise(" " + pl.col("text")),
     ).with_columns(
-        width=pl.when((pl.col("j") >= 1) & pl.col("text").str.contains(" ", literal=True))
+        width=pl.when((pl.col("j") >= 1) & raw.str.strip_chars_start(" \t").str.contains(r"[ \t]"))
         .then(pl.col("length")).max().over(g)
     )
     fits = pl.col("length") + pl.col("space") + pl.col("next_word") <= pl.col("width")
@@ -164,9 +167,16 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     )
     # Not wrapped (a line longer than any wrap width), or every field one line: fields are lines.
     by_lines = pl.col("one_per_line") | (pl.col("width").fill_null(0) > WRAP_MAX)
-    recs = recs.with_columns(
-        by_lines=by_lines,
-        m=pl.when(by_lines).then(N_LINES - 1).otherwise(pl.col("cut").fill_null(pl.col("n") + 1) - 1),
+    # One field per line, yet short enough to be wrapped: trusted only when the authors line is a
+    # names line and the abstract does not open with one (a wrapper that did not fill its lines
+    # would otherwise put a title's second line in the authors, the issue's case). A doubtful
+    # record is quarantined whole.
+    could_wrap = by_lines & (pl.col("width").fill_null(0) <= WRAP_MAX)
+    doubtful = could_wrap & (~is_names_text(_join(pl.col("pieces").list.slice(3, 1)))
+                             | may_be_names(_join(pl.col("pieces").list.slice(4, 1))))
+    recs = recs.with_columns(by_lines=by_lines, doubtful=doubtful).with_columns(
+        m=pl.when(pl.col("by_lines") & ~pl.col("doubtful")).then(N_LINES - 1)
+        .otherwise(pl.col("cut").fill_null(pl.col("n") + 1) - 1),
     )
     recs = recs.with_columns(
         certain=pl.col("ends_at").list.set_intersection(pl.int_ranges(2, pl.col("m"))).list.sort()
@@ -185,15 +195,22 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         | ((n_certain == 1) & ((a == pl.col("e1")) | (b == pl.col("e1"))))
         | ((n_certain == 2) & (a == pl.col("e1")) & (b == pl.col("e2")))
     )
-    # The authors are a names line, and the abstract does not open with one (else the
-    # authors could end later); a record is unwrapped when exactly one split is left.
+    # The authors are a names line; the abstract does not open with what may be names (else the
+    # authors could end later), nor does a title end with them (else they could start earlier).
+    # A record is unwrapped when exactly one split is left.
     first_abstract_line = pl.col("pieces").list.get(b + 1).str.strip_chars_start(" ")
+    last_title_line = pl.col("pieces").list.get(a).str.strip_chars_start(" ")
     cand = cand.filter(agrees).with_columns(
         authors_raw=_join(pl.col("pieces").list.slice(a + 1, b - a)),
-    ).filter(is_names_text(pl.col("authors_raw")) & ~is_names_text(first_abstract_line))
+    ).filter(
+        is_names_text(pl.col("authors_raw"))
+        & ~may_be_names(first_abstract_line)
+        & ((a == 2) | ~may_be_names(last_title_line, lists_only=True))
+    )
     chosen = cand.filter(pl.len().over(g) == 1).select(*g, "a", "b", "authors_raw")
 
-    recs = recs.join(chosen, on=g, how="left").with_columns(unwrappable=~pl.col("by_lines") & pl.col("a").is_null())
+    recs = recs.join(chosen, on=g, how="left").with_columns(
+        unwrappable=(~pl.col("by_lines") & pl.col("a").is_null()) | pl.col("doubtful"))
     pieces, m = pl.col("pieces"), pl.col("m")
     recs = recs.with_columns(
         a=pl.when(pl.col("by_lines")).then(2).otherwise(pl.col("a")),
@@ -221,6 +238,36 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         *g, "line_start", "line_end", "n_lines", "rank", "date_raw", "raw_text",
         "category_raw", "title", "authors_raw", "abstract", "unwrappable")
     return out, extra
+
+
+# Words of prose that no names line holds (lower-case: a name's particles are not among them).
+PROSE_WORDS = r"(?:^|\s)(?:a|an|the|of|to|in|for|with|on|by|from|as|at|into|via|using|we|our|is|are|this|that)(?:\s|,|\.|$)"
+
+
+# A list of short items (a names line's shape, lower case allowed): 1 to 5 words of letters each.
+_SHORT_ITEM = r"[\p{L}\p{M}'’.\-]+(?: [\p{L}\p{M}'’.\-]+){0,4}"
+LIST_SHAPE = r"^" + _SHORT_ITEM + r"(?:," + _SHORT_ITEM + r")*$"
+
+
+def may_be_names(text: pl.Expr, lists_only: bool = False) -> pl.Expr:
+    """Looser than `is_names_text`, to refuse a split, never to make one: also a list with
+    lower-case names ("Rizvi-Martel, danah Munos and 1 more"): short items between list
+    separators, no word of prose, and a list ending, a capitalised name among the items, or no
+    capital at all. `lists_only`: a lone capitalised phrase (a title's last line, "Regime")
+    does not count."""
+    text = text.str.strip_chars_end(" ,;，；、")  # a wrapped list's line often ends at a comma
+    ending = text.str.contains(LIST_ENDING)
+    is_list = text.str.contains(",", literal=True) | ending
+    items = text.str.replace(LIST_ENDING, "").str.replace_all(LIST_SEPARATOR, ",")
+    a_name = items.str.split(",").list.eval(pl.element().str.contains(r"^" + NAME_ITEM + r"$")).list.any()
+    loose = (
+        is_list
+        & items.str.contains(LIST_SHAPE)
+        & ~text.str.contains(PROSE_WORDS)
+        & (ending | a_name | ~text.str.contains(r"\p{Lu}"))
+    )
+    strict = is_names_text(text) & (is_list if lists_only else pl.lit(True))
+    return (strict | loose).fill_null(False)
 
 
 def _join(pieces: pl.Expr) -> pl.Expr:
