@@ -137,7 +137,9 @@ def _decode_with_nuls(raw: bytes) -> Decoded:
         # rather than loaded truncated.
         body += b"\x00"
     n_nul = body.count(b"\x00")
-    inner = _decode_ascii_compatible(_NUL_RUN.sub(b"\x00", body))
+    while b"\x00\x00" in body:  # a NUL run becomes one mark (a few fast passes, no regex)
+        body = body.replace(b"\x00\x00", b"\x00")
+    inner = _decode_ascii_compatible(body)
     if inner.is_binary or inner.encoding == "empty":
         return Decoded("", "binary")
     text = inner.text.replace("\x00", REPLACEMENT)
@@ -163,15 +165,16 @@ def _from_unicode(text: str, label: str) -> Decoded:
 def _bomless_utf16(raw: bytes) -> Decoded | None:
     """UTF-16 without a BOM: NULs at odd positions only (little-endian) or even ones only
     (big-endian), and the bytes decode to text, not to controls and unassigned code points."""
-    sample = raw[: 1 << 16]
+    sample = raw[: 1 << 16].rstrip(b"\x00")  # trailing padding says nothing about the byte order
     sample = sample[: len(sample) - len(sample) % 2]
     pairs = len(sample) // 2
     if pairs < 2:
         return None
     even, odd = sample[0::2].count(0), sample[1::2].count(0)
     for nuls, other, codec, label in ((odd, even, "utf-16-le", "utf-16-le"), (even, odd, "utf-16-be", "utf-16-be")):
-        # U+xx00 characters ("一" is 4E00) put a few NULs on the other side
-        if nuls >= max(2, pairs * 0.05) and other <= nuls / 2:
+        # U+xx00 characters ("一" is 4E00) put a few NULs on the other side; the decoded text
+        # decides (a binary read as UTF-16 is full of controls and unassigned code points)
+        if nuls >= max(2, pairs * 0.05) and other < nuls:
             text = sample.decode(codec, errors="replace").rstrip("\x00")
             strange = sum(1 for ch in text if ch == REPLACEMENT or _is_strange(ch))
             if strange <= len(text) * 0.01:
@@ -347,6 +350,11 @@ _CJK_BY_LATIN = re.compile(r"(?<=[A-Za-z])[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7
                            r"|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3](?=[A-Za-z])")
 
 
+_CJK_CHARS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7a3\uf900-\ufaff"
+_CJK_CHAR = re.compile(f"[{_CJK_CHARS}]")
+_CJK_RUN = re.compile(f"[{_CJK_CHARS}]{{2,}}")
+
+
 def _cjk_evidence(sample: list[bytes], codec: str) -> float | None:
     """Strong evidence for a CJK encoding: the lines decode strictly, and their characters are
     CJK, mostly common ones, with (almost) nothing that stray bytes would make. The share of
@@ -361,6 +369,12 @@ def _cjk_evidence(sample: list[bytes], codec: str) -> float | None:
     for ch in text:
         if ord(ch) > 127:
             counts[_cjk_class(ch, codec)] += 1
+    # A stray high byte followed by an ASCII letter or digit is a valid Big5 / GBK / Shift-JIS
+    # pair ("°C" B0 43 is Big5 "蚓", "©I" GBK "㊣"): one character alone between ASCII. CJK
+    # words and names are runs of two or more characters.
+    in_runs = sum(len(m) for m in _CJK_RUN.findall(text))
+    if in_runs < 2 or in_runs < 0.6 * sum(1 for _ in _CJK_CHAR.finditer(text)):
+        return None
     # Ideographs inside a Latin word ("l痛cole" is "l’École" in Windows-1252): stray bytes.
     counts["bad"] += sum(len(m) for m in _CJK_IN_LATIN.findall(text))
     # An ideograph glued to a Latin letter is weak evidence: a stray high byte followed by an
@@ -386,16 +400,19 @@ def _pick_cjk(sample: list[bytes]) -> tuple[str, str] | None:
     if not scored:
         return None
     korean = [i for _, i in scored if _CJK[i][0] == "euc_kr"]
-    if korean and _hangul_share(sample) >= 0.95:
+    if korean and _is_korean(sample):
         return _CJK[korean[0]]  # all Hangul in EUC-KR (Korean in GB2312 is common hanzi too)
     best = min(share for share, _ in scored)
     return _CJK[min(i for share, i in scored if share - best < 0.05)]
 
 
-def _hangul_share(sample: list[bytes]) -> float:
+def _is_korean(sample: list[bytes]) -> bool:
+    """At least 95 % Hangul and 8 distinct syllables in EUC-KR: a few Chinese characters from
+    the first 25 rows of GB2312 ("陈静") are all Hangul in EUC-KR too."""
     text = b"\n".join(sample).decode("euc_kr", errors="replace")
     high = [ch for ch in text if ord(ch) > 127 and unicodedata.category(ch)[0] == "L"]
-    return sum(1 for ch in high if 0xAC00 <= ord(ch) <= 0xD7A3) / len(high) if high else 0.0
+    hangul = [ch for ch in high if 0xAC00 <= ord(ch) <= 0xD7A3]
+    return bool(high) and len(hangul) >= 0.95 * len(high) and len(set(hangul)) >= 8
 
 
 def _pick_single_byte(sample: list[bytes]) -> tuple[str | None, str]:
