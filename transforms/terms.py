@@ -251,8 +251,7 @@ def _chunk_terms(chunks: pl.LazyFrame) -> pl.LazyFrame:
     )
     return (
         pl.concat([singles, multi])
-        .with_columns(n_words=pl.col("term").str.count_matches(" ") + 1,
-                      head=pl.col("term").str.extract(r"(\S+)$").cast(pl.Categorical))
+        .with_columns(n_words=pl.col("term").str.count_matches(" ") + 1)
         .filter(pl.col("term").str.len_bytes() > 2,
                 ~((pl.col("n_words") == 1) & pl.col("term").is_in(pl.lit(sorted(GENERIC_WORDS)))))
     )
@@ -265,30 +264,29 @@ def paper_terms(papers: pl.DataFrame, top_k: int = TOP_K) -> pl.DataFrame:
     if papers.is_empty():
         return pl.DataFrame(schema=schema)
     chunks = _chunks(papers).collect()
-    terms = _chunk_terms(chunks.lazy().select("chunk").unique()).collect()
-    # Group by an integer code of the term, not its text: cheaper hashing on the big frame.
-    codes = terms.select(pl.col("term").unique()).with_columns(term_code=pl.int_range(pl.len(), dtype=pl.UInt32))
-    terms = terms.join(codes, on="term").drop("term")
+    parts = _chunk_terms(chunks.lazy().select("chunk").unique()).collect()
+    # Every distinct term once, coded in text order: the big frame groups, ranks and breaks ties
+    # on integer codes, and the text comes back only for the top_k rows.
+    vocab = (parts.select("term", "n_words").unique("term").sort("term")
+             .with_columns(term_code=pl.int_range(pl.len(), dtype=pl.UInt32),
+                           head_code=pl.col("term").str.extract(r"(\S+)$").rank("dense").cast(pl.UInt32)))
+    parts = parts.join(vocab.select("term", "term_code"), on="term").select("chunk", "term_code")
     scored = (
-        chunks.lazy().join(terms.lazy(), on="chunk")
+        chunks.lazy().join(parts.lazy(), on="chunk")
         .group_by("paper_id", "term_code")
-        .agg(tf=pl.len(), in_title=pl.col("in_title").any(), n_words=pl.col("n_words").first(),
-             head=pl.col("head").first())
+        .agg(tf=pl.len(), in_title=pl.col("in_title").any())
+        .join(vocab.lazy().select("term_code", "n_words", "head_code"), on="term_code")
         .with_columns(score=_score())
         # One phrase per head word first: "federated prompt tuning" and "prompt tuning" name one
         # topic, so all but the best of a head give way a little to other topics.
-        .with_columns(score=pl.when(pl.col("score") == pl.col("score").max().over("paper_id", "head"))
+        .with_columns(score=pl.when(pl.col("score") == pl.col("score").max().over("paper_id", "head_code"))
                       .then(pl.col("score")).otherwise(pl.col("score") * HEAD_REPEAT_WEIGHT).round(6))
-        .join(codes.lazy(), on="term_code")
     )
-    best = (  # the top_k by score, ties broken by the term: deterministic
-        scored.group_by("paper_id")
-        .agg(pl.col("term", "score").top_k_by(["score", "term"], k=top_k, reverse=[False, True]))
-        .explode("term", "score")
-    )
-    return (
-        best.sort(["paper_id", "score", "term"], descending=[False, True, False])
+    return (  # the top_k by score, ties broken by the term (its code): deterministic
+        scored.sort(["paper_id", "score", "term_code"], descending=[False, True, False])
         .with_columns(term_rank=pl.int_range(1, pl.len() + 1, dtype=pl.Int32).over("paper_id"))
+        .filter(pl.col("term_rank") <= top_k)
+        .join(vocab.lazy().select("term_code", "term"), on="term_code", maintain_order="left")
         .select("paper_id", "term", "score", "term_rank")
         .collect()
         .cast(schema)
