@@ -24,7 +24,7 @@ LENGTH_BONUS = 0.2  # per word beyond the first
 HEAD_REPEAT_WEIGHT = 0.8  # second-best and later phrases of one head word
 # Terms come from the title and the abstract's first characters: what a paper is about is said
 # early, and the cost grows with the text (README "Topics and trends": quality vs length).
-ABSTRACT_CHARS = 700
+ABSTRACT_CHARS = 500
 
 # Function words, and the boilerplate of abstracts ("we propose a novel ... that outperforms
 # state-of-the-art ..."): they split candidate phrases and are never part of a term.
@@ -219,21 +219,19 @@ def _chunks(papers: pl.DataFrame) -> pl.LazyFrame:
 
 def _chunk_terms(chunks: pl.LazyFrame) -> pl.LazyFrame:
     """(chunk) → (chunk, term, n_words): each distinct chunk normalised once (most chunks repeat
-    across papers), as a whole (up to MAX_WORDS words) and as its shorter parts: the last 1-3
-    words (the head of an English noun phrase comes last: "federated prompt tuning" → "prompt
-    tuning"), the first 1-2 and the middle two of a long one. Parts let a paper's "privacy
-    preserving prompting" count towards "privacy" too. Generic single words are dropped, and
-    parts that start with a stopword (cut inside "out-of-distribution") too."""
+    across papers), as a whole (up to MAX_WORDS words) and as its shorter parts: the last word
+    and the last two (the head of an English noun phrase comes last: "federated prompt tuning"
+    → "prompt tuning") and the first word. Parts let a paper's "privacy preserving prompting"
+    count towards "privacy" too (more parts — the first two words, the middle ones, the last
+    three — measured worse on the ICLR keywords, and cost more). Generic single words are
+    dropped, and parts that start with a stopword (cut inside "out-of-distribution") too."""
     # Parts by regex on the normalised text (cheaper than list operations); a pattern that
     # does not match gives null, so a part exists only when the chunk is long enough.
     parts = [
         pl.when(pl.col("n_words") <= MAX_WORDS).then(pl.col("whole")),
-        pl.col("whole").str.extract(r" (\S+)$"),  # the last 1, 2, 3 words
+        pl.col("whole").str.extract(r" (\S+)$"),  # the last word and the last two
         pl.col("whole").str.extract(r" (\S+ \S+)$"),
-        pl.col("whole").str.extract(r" (\S+ \S+ \S+)$"),
-        pl.col("whole").str.extract(r"^(\S+) "),  # the first 1, 2 words
-        pl.col("whole").str.extract(r"^(\S+ \S+) \S"),
-        pl.col("whole").str.extract(r"^\S+ (\S+ \S+) \S+ \S"),  # the middle two of four or more
+        pl.col("whole").str.extract(r"^(\S+) "),  # the first word
     ]
     # Chunks are lower-case letters, hyphens and spaces already (_phrase_text): only the
     # plural folding of normalise_terms is left to do. One-word chunks (most) have no parts.
