@@ -558,7 +558,7 @@ _QP_ESCAPE = re.compile(r"=(?:[A-F][0-9A-F]|[89][A-F]|3D)")
 _QP_UTF8 = re.compile(r"=[C-F][0-9A-F]=[89AB][0-9A-F]")
 _QP_SOFT = re.compile(r"=\n")
 _CHARSET = re.compile(r"""(?im)^content-type:[^\n]*charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""")
-_HTML = re.compile(r"(?im)^\s*<(?:!doctype\s+html|html|head|body|pre)\b")
+_HTML = re.compile(r"(?im)^[ \t]*<(?:!doctype\s+html|html|head|body|pre)\b")
 _HTML_BR = re.compile(r"(?i)<br\s*/?>\s*$", re.M)
 
 
@@ -736,14 +736,20 @@ class _TextShown(HTMLParser):
         self._emit(data)
 
     def text(self) -> str:
-        lines = [line.strip(" ") for line in "".join(self.out).split("\n")]
+        lines = [line.strip(" ") for line in "".join(self.out).replace(_BR_MARK, "\n").split("\n")]
         text = "\n".join(lines).strip("\n")
         return text + "\n" if text else ""
 
 
+_BR = re.compile(r"(?i)<br\s*/?>")
+_BR_MARK = "\x00"  # no NUL is left in decoded text (they became U+FFFD)
+
+
 def html_to_text(html: str) -> str:
+    """The text an HTML page shows. <br> is swapped for a mark before parsing: a page of
+    one <br> a line is one text run for the (pure Python) parser, not two calls a line."""
     parser = _TextShown()
-    parser.feed(html)
+    parser.feed(_BR.sub(_BR_MARK, html.replace(_BR_MARK, REPLACEMENT)))
     parser.close()
     return parser.text()
 
