@@ -10,32 +10,40 @@ file's head (is it an e-mail body or an HTML page?). Everything else takes the s
   are damage: trailing NUL padding (what a crash leaves) is stripped and reported
   (``n_padding_bytes``), a NUL run inside the text becomes one U+FFFD, so only the record holding
   it is quarantined ("undecodable bytes in record") while the rest of the file loads.
-* **Not UTF-8.** Lines that are valid UTF-8 stay UTF-8; the other lines are decoded with one
-  legacy encoding chosen for the whole file from those lines:
-  - GB18030 (GBK) or Shift-JIS only on strong evidence: the search marker 论文检索, or every
-    high byte forming CJK characters, mostly common ones (in GB2312 / JIS X 0208);
+* **Not UTF-8.** Lines that are valid UTF-8 (and read as words) stay UTF-8; the other lines
+  are decoded with one legacy encoding chosen for the whole file from those lines:
+  - a CJK encoding only on strong evidence: the search marker 论文检索 (GB18030), or every high
+    byte forming CJK characters, in runs of two or more (a stray byte + an ASCII letter is a
+    valid Big5/GBK/Shift-JIS pair), mostly common ones (level 1 of GB2312 / JIS X 0208, Big5's
+    frequent set, Hangul); the fewest rare characters wins among GB18030, Shift-JIS, EUC-JP,
+    EUC-KR, Big5, ties going to GB18030 (our Chinese sources), all-Hangul text to EUC-KR;
   - otherwise the single-byte code page whose words look like words (Windows-1252 first, then
-    Windows-1251, KOI8-R, Mac Roman, then charset-normalizer's best guess): a word mixing
-    scripts ("Mьller"), changing case inside ("MŸller", "иВАН"), holding three accented
-    letters in a row ("Ïåòðîâ") or a symbol between letters ("na•ve") is implausible, and
-    charset-normalizer's mess ratio must stay low (its confidence).
+    Windows-1250, Windows-1251, KOI8-R, Mac Roman, Windows-1253, and charset-normalizer's best
+    guess among a few other Windows/ISO code pages): a word mixing scripts ("Mьller"), changing
+    case inside ("MŸller", "иВАН"), holding three accented letters in a row ("Ïåòðîâ"), a
+    symbol between letters ("na•ve") or an unusual sign glued to one ("■Information") is
+    implausible, and charset-normalizer's mess ratio must stay low (its confidence); readings
+    equally plausible in two scripts (Cyrillic / Greek) go to charset-normalizer's language
+    coherence.
   Lines that still read as nonsense in the chosen encoding keep U+FFFD instead of their
-  non-ASCII characters, so their records are quarantined ("undecodable bytes in record") and
-  never loaded as mojibake; when no encoding is plausible, the file is "unknown-8bit": every
-  non-ASCII byte is U+FFFD, the ASCII-only records still load.
-* **Quoted-printable** (a ``Content-Transfer-Encoding: quoted-printable`` header, or soft line
-  breaks ``=`` + newline together with ``=XX`` escapes) and **HTML pages** (``<html>``, ``<pre>``,
-  ``<br>`` …) are decoded to the text they show. The decoded text *is* the file's text: line
-  numbers in lineage (and the line audit) refer to it, and the encoding says so
-  ("utf-8+quoted-printable", "windows-1252+html").
+  undecodable or non-ASCII characters, so their records are quarantined ("undecodable bytes in
+  record") and never loaded as mojibake; when no encoding is plausible, the file is
+  "unknown-8bit": every non-ASCII byte is U+FFFD, the ASCII-only records still load.
+* **E-mail bodies and HTML pages** are decoded to the text they show: quoted-printable (a
+  ``Content-Transfer-Encoding: quoted-printable`` header, or a soft line break ``=`` + newline
+  with ``=XX`` escapes that plain text rarely holds), base64 and multipart MIME (the plain-text
+  part, else the HTML part, by the ``email`` package), HTML (``<html>``, ``<pre>``, ``<br>`` …,
+  by ``html.parser``). The header lines of an e-mail stay as lines (format detection accounts
+  for them); the decoded body *is* the file's text: line numbers in lineage (and the line
+  audit) refer to it, and the encoding says so ("utf-8+quoted-printable", "windows-1252+html").
 
 Encoding labels: utf-8, utf-8-sig, utf-16, utf-32 (with BOM), utf-16-le, utf-16-be (no BOM),
 utf-8-lossy (UTF-8 with bytes replaced by U+FFFD), gb18030 (GBK too), shift_jis (decoded as cp932,
-its Windows superset), iso-2022-jp (7-bit Japanese e-mail), windows-1252 (Latin-1 files too: the
-same letters), windows-1250, windows-1251, koi8-r, mac-roman, "utf-8+windows-1252" (a file mixing
-both), unknown-8bit, binary, empty; a "+quoted-printable" / "+html" suffix when the body was
-unwrapped (the charset part then comes from the Content-Type header when there is one, e.g.
-"iso-8859-1+quoted-printable").
+its Windows superset), euc-jp, euc-kr, big5, iso-2022-jp (7-bit Japanese e-mail), windows-1252
+(Latin-1 files too: the same letters), windows-1250, windows-1251, windows-1253, koi8-r, mac-roman,
+"utf-8+windows-1252" (a file mixing both), unknown-8bit, binary, empty; "+quoted-printable",
+"+base64", "+multipart", "+html" suffixes when a body was unwrapped (the charset part then comes
+from the Content-Type header when there is one, e.g. "iso-8859-1+quoted-printable").
 """
 
 from __future__ import annotations
@@ -115,10 +123,10 @@ def _decode_ascii_compatible(raw: bytes) -> Decoded:
 # ---------------------------------------------------------------------------- NUL bytes
 _MAGIC = (
     b"\x89PNG", b"%PDF-", b"\x7fELF", b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08", b"\x1f\x8b",
-    b"BZh", b"\xfd7zXZ\x00", b"7z\xbc\xaf\x27\x1c", b"GIF87a", b"GIF89a", b"\xff\xd8\xff",
+    b"BZh91AY&SY", b"\xfd7zXZ\x00", b"7z\xbc\xaf\x27\x1c", b"GIF87a", b"GIF89a", b"\xff\xd8\xff",
     b"\xd0\xcf\x11\xe0", b"SQLite format 3\x00", b"\xca\xfe\xba\xbe", b"\xcf\xfa\xed\xfe",
-    b"\xce\xfa\xed\xfe", b"MZ", b"RIFF", b"OggS", b"ID3", b"\x00\x00\x01\x00", b"wOFF", b"\x00asm",
-)
+    b"\xce\xfa\xed\xfe", b"OggS", b"\x00\x00\x01\x00", b"wOFF", b"\x00asm",
+)  # only checked on files that are not UTF-8 or hold NULs; short ones ("MZ") would hit text
 _NUL_RUN = re.compile(rb"\x00+")
 _MAX_NUL_RUNS = 8  # damage leaves a few NUL runs; binary formats scatter them everywhere
 
