@@ -49,11 +49,13 @@ CJK = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]"
 def clean_listings(records: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """records × files (file_idx, source_file_id, format) → (listings, quarantine)."""
     df = records.join(files.select("file_idx", "source_file_id", "format"), on="file_idx", how="left")
+    # The author columns in stages: each stage's columns are computed once, not once per use.
+    parts = _author_parts(pl.col("authors_raw"))
+    df = df.with_columns(**parts, **category_columns())
+    df = df.with_columns(_items=_author_items(*map(pl.col, parts)))
+    df = df.with_columns(**_author_columns(*map(pl.col, parts), pl.col("_items"))).drop(*parts, "_items")
     df = df.with_columns(
         # The parsers return clean_text()ed fields (formats/common.py): no second pass here.
-        **split_authors(pl.col("authors_raw")),
-        **category_columns(),
-    ).with_columns(
         author_keys=pl.col("authors").list.eval(fold_key(pl.element())),
         abstract_key=text_key(pl.col("abstract")),
     )
@@ -68,36 +70,51 @@ def split_authors(authors: pl.Expr) -> dict[str, pl.Expr]:
     "张三、李四", "Last, First; Last, First", a lone "Last, First", affiliation marks
     ("Smith1,2", "Smith¹", "Smith*") dropped.
     """
-    more = authors.str.extract(AND_MORE, 1).cast(pl.Int64, strict=False)
+    parts = list(_author_parts(authors).values())
+    return _author_columns(*parts, _author_items(*parts))
+
+
+def _author_parts(authors: pl.Expr) -> dict[str, pl.Expr]:
+    """The declared "and N more", whether the list is cut short, and the names part of the line."""
     shown = authors.str.replace(AND_MORE, "")
     et_al = shown.str.contains(ET_AL)
     shown = shown.str.replace(ET_AL, "")
-    cut = shown.str.contains(ELLIPSIS)
-    shown = (
-        shown.str.replace(TRAILING_ELLIPSIS, "")
+    return {
+        "_more": authors.str.extract(AND_MORE, 1).cast(pl.Int64, strict=False),
+        "_unknown_total": et_al | shown.str.contains(ELLIPSIS),
+        "_shown": shown.str.replace(TRAILING_ELLIPSIS, "")
         .str.replace_all(ELLIPSIS, ", ")
         .str.replace_all(DIGIT_MARKS, "${1}")
-        .str.replace_all(SYMBOL_MARKS, "")
+        .str.replace_all(SYMBOL_MARKS, ""),
+        "_semicolons": authors.str.contains(SEMICOLON_LIST),
+        "_cjk": authors.str.contains(CJK),
+    }
+
+
+def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr,
+                  cjk: pl.Expr) -> pl.Expr:
+    """The list's items in order (empty ones dropped)."""
+    pair = shown.str.strip_chars(", ")
+    separated = (
+        pl.when(pair.str.contains(SINGLE_LAST_FIRST) & ~cjk)
+        .then(pair.str.replace(SINGLE_LAST_FIRST, "${2} ${1}"))
+        .when(semicolons)
+        .then(shown.str.replace_all(SEMICOLON_SEPARATORS, "\x1f"))
+        .otherwise(shown.str.replace_all(NAME_SEPARATORS, "\x1f"))
     )
-    lone_pair = shown.str.strip_chars(", ").str.contains(SINGLE_LAST_FIRST) & ~shown.str.contains(CJK)
-    by_comma = shown.str.replace_all(NAME_SEPARATORS, "\x1f").str.split("\x1f")
-    by_semicolon = shown.str.replace_all(SEMICOLON_SEPARATORS, "\x1f").str.split("\x1f").list.eval(
-        pl.element().str.replace(LAST_FIRST, "${2} ${1}"))  # "Last, First" → "First Last"
-    items = (
-        pl.when(lone_pair)
-        .then(shown.str.strip_chars(", ").str.replace(SINGLE_LAST_FIRST, "${2} ${1}").str.split("\x1f"))
-        .when(shown.str.contains(SEMICOLON_LIST))
-        .then(by_semicolon)
-        .otherwise(by_comma)
-        .list.eval(pl.element().str.strip_chars().filter(pl.element() != ""))
-    )
+    items = separated.str.split("\x1f")
+    # "Last, First" → "First Last" in a semicolon list (a lone pair has no comma left)
+    items = pl.when(semicolons).then(items.list.eval(pl.element().str.replace(LAST_FIRST, "${2} ${1}"))).otherwise(items)
+    return items.list.eval(pl.element().str.strip_chars().filter(pl.element() != ""))
+
+
+def _author_columns(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr, cjk: pl.Expr,
+                    items: pl.Expr) -> dict[str, pl.Expr]:
     # An item without letters or digits (":") is no name, but the line still counted it.
     names = items.list.eval(pl.element().filter(pl.element().str.contains(r"[\p{L}\p{N}]")))
-    n_shown = names.list.len().cast(pl.Int64)
-    unknown_total = et_al | cut
     return {
         "authors": names,
-        "n_authors_shown": n_shown,
+        "n_authors_shown": names.list.len().cast(pl.Int64),
         "author_total": pl.when(unknown_total).then(None)
         .otherwise(items.list.len().cast(pl.Int64) + more.fill_null(0)),
         "is_truncated": unknown_total | more.is_not_null(),
