@@ -10,7 +10,7 @@ For each corpus size, in one run:
 2. **floor**: DuckDB's ``read_csv`` line scan of the same files (``bench.floor``), best of 3;
 3. **baseline**: the plain-Python pipeline (``bench.baseline``), its counts checked;
 4. **ours**: ``digest ingest <corpus>/listing <corpus>/search --warehouse W --json``, then the
-   same command again (no new files), ``digest ingest`` on an empty folder (Prefect's fixed
+   same command again (no new files), ``digest ingest`` of one unchanged file (Prefect's fixed
    cost), and a run adding 1 % new files (a second corpus with another seed) to a copy of W;
 5. **write floor**: DuckDB writing W's finished tables from memory into a new file
    (``bench.write_floor``). With Prefect's fixed cost and the floor's scan, it bounds from below
@@ -384,10 +384,11 @@ def bench_size(n: int, args: argparse.Namespace, env: dict) -> dict:
     ours = run_ours(digest, corpus_dirs(corpus), warehouse, args.timeout, env)
     log(f"[{n:,}] ours: no new files")
     noop = run_ours(digest, corpus_dirs(corpus), warehouse, args.timeout, env)
-    log(f"[{n:,}] ours: empty folder")
-    empty_dir = runs / "empty"
-    empty_dir.mkdir()
-    empty = run_ours(digest, [str(empty_dir)], runs / "empty.duckdb", args.timeout, env)
+    # Prefect's fixed cost: a run that finds one file, already ingested (an empty folder is an
+    # error now: a run that finds nothing says so).
+    log(f"[{n:,}] ours: one unchanged file")
+    one_file = min(Path(corpus_dirs(corpus)[0]).iterdir())
+    empty = run_ours(digest, [str(one_file)], warehouse, args.timeout, env)
     imports = import_probe(args.timeout)
     log(f"[{n:,}] write floor")
     write_floor = run_write_floor(warehouse, runs / "write_floor.duckdb", args.timeout)
@@ -678,7 +679,7 @@ def detail_table(r: dict) -> str:
         f"| ours: +1 % new files ({inc['corpus']['n_listings']:,} listings) | {inc['wall_s']:.2f} | {fmt(inc.get('cpu_s'))} | | | "
         f"{gib(inc['peak_rss_tree_bytes'])} | | flow {inc['flow_seconds']:.2f} s = {inc['vs_full_flow']:.1%} of the full flow; "
         f"{'counts exact' if inc['correct'] else 'COUNTS WRONG'} |",
-        f"| ours: empty folder (Prefect fixed cost) | {empty['wall_s']:.2f} | {fmt(empty.get('cpu_s'))} | | | {gib(empty['peak_rss_tree_bytes'])} | | "
+        f"| ours: one unchanged file (Prefect fixed cost) | {empty['wall_s']:.2f} | {fmt(empty.get('cpu_s'))} | | | {gib(empty['peak_rss_tree_bytes'])} | | "
         f"flow {empty['flow_seconds']:.2f} s; imports {r['prefect']['python_import_s']:.1f} s; "
         f"~{fmt(r['prefect']['per_task_s'], 3)} s per task |",
         "",

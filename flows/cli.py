@@ -155,13 +155,24 @@ def query(
     with read_errors():
         frame = analytics.query(target, sql, allow_files=allow_files)
     if output is OutputFormat.csv:
-        typer.echo(frame.write_csv(), nl=False)
+        typer.echo(_flat(frame).write_csv(), nl=False)
     elif output is OutputFormat.json:
         typer.echo(json.dumps(frame.to_dicts(), default=str, ensure_ascii=False, indent=2))
     else:
         with pl.Config(tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=80, tbl_hide_dataframe_shape=True,
                        tbl_hide_column_data_types=True):
             typer.echo(frame)
+
+
+def _flat(frame):
+    """CSV holds no lists or structs (an author list, a row of a struct): those cells are
+    written as JSON text instead."""
+    import polars as pl
+
+    nested = [name for name, dtype in frame.schema.items() if dtype.is_nested()]
+    return frame.with_columns(
+        pl.Series(name, [None if v is None else json.dumps(v, default=str, ensure_ascii=False)
+                         for v in frame[name].to_list()], dtype=pl.String) for name in nested)
 
 
 def _existing(warehouse: Optional[Path]) -> Path:

@@ -238,8 +238,14 @@ def test_a_file_changed_after_ingest_is_a_new_version_on_the_next_run(second_run
     after = loaded.sql("SELECT source_file_id FROM dim_source_file")
     assert after.height == before.height + 1 and set(before["source_file_id"]) <= set(after["source_file_id"])
     assert loaded.summary["n_files_new"] == 1
+    # The new version supersedes the old: its listings replace version 1's in the facts, and
+    # version 1's are kept as history.
+    assert [v["is_current"] for v in loaded.sql("SELECT is_current FROM dim_source_file WHERE path = ? "
+                                                "ORDER BY version", [changed]).to_dicts()] == [False, True]
     n_facts = loaded.sql("SELECT count(*) AS n FROM fact_listing")["n"][0]
-    assert n_facts == first_run.corpus.n_listings + versions[1]["n_listings"]
+    assert n_facts == first_run.corpus.n_listings - versions[0]["n_listings"] + versions[1]["n_listings"]
+    n_history = loaded.sql("SELECT count(*) AS n FROM fact_listing_history")["n"][0]
+    assert n_history == versions[0]["n_listings"]
     from flows.cli import app
 
     audit = CliRunner().invoke(app, ["audit", "--warehouse", str(loaded.warehouse)])

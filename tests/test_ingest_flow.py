@@ -436,6 +436,14 @@ def test_cli_query_csv(cli, seeds_warehouse):
     assert result.stdout == "format,n\nlisting,15\nsearch,40\n"
 
 
+def test_cli_query_csv_writes_lists_as_json_text(cli, seeds_warehouse):
+    """An author list in CSV (bug: a traceback, "CSV format does not support nested data")."""
+    result = cli("query", "SELECT authors FROM dim_paper WHERE title LIKE 'Quantitative Generalization%'",
+                 "--warehouse", seeds_warehouse[0], "--format", "csv")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == 'authors\n"[""Marius Henry"", ""Michael Rizvi-Martel"", ""Michael Hahn""]"\n'
+
+
 def test_cli_query_json(cli, seeds_warehouse):
     result = cli("query", "SELECT name, n_papers FROM dim_author WHERE name = 'Steve Hanneke'",
                  "-w", seeds_warehouse[0], "-f", "json")
