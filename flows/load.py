@@ -50,18 +50,6 @@ def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(schema_sql("comments.sql"))
 
 
-def known_files(path: Path) -> pl.DataFrame:
-    """(path, sha256, size_bytes, mtime_ns) of every ingested file version; empty if no warehouse."""
-    schema = {"path": pl.String, "sha256": pl.String, "size_bytes": pl.Int64, "mtime_ns": pl.Int64}
-    if not path.exists():
-        return pl.DataFrame(schema=schema)
-    with connect(path, read_only=True) as con:
-        tables = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
-        if "dim_source_file" not in tables:
-            return pl.DataFrame(schema=schema)
-        return con.sql("SELECT path, sha256, size_bytes, mtime_ns FROM dim_source_file").pl().cast(schema)
-
-
 def run_checks(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
     """Violations per check (all zero on a healthy warehouse)."""
     results = {}

@@ -331,9 +331,11 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     score = np.where(has_titles, with_title, without_title)
     authors_ok = authors >= AUTHOR_GATE
     titles_ok = ~has_titles | (title >= TITLE_GATE)
-    # A boilerplate abstract ("No abstract available.") says nothing: only titles shown on both
-    # sides that agree can identify the paper then.
-    boilerplate_ok = (sizes["short_words"].to_numpy() >= BOILERPLATE_WORDS) | (has_titles & titles_ok)
+    # A short abstract may be boilerplate ("No abstract available.") and says little: it merges
+    # with two titles that agree, or, without two titles, only as the same text shown with the
+    # same authors at every position both lists show (a short real abstract on a search page).
+    same_people = (authors == 1.0) & (jaccard == 1.0)
+    boilerplate_ok = (sizes["short_words"].to_numpy() >= BOILERPLATE_WORDS) | np.where(has_titles, titles_ok, same_people)
     is_match = authors_ok & titles_ok & boilerplate_ok & (score >= threshold)
     rule = np.select(
         [is_match & (contained - jaccard > CONTAINED_MARGIN), is_match, score < threshold, ~authors_ok, ~titles_ok],
