@@ -16,6 +16,7 @@ from transforms import resolve
 WITHDRAWN = "This paper has been withdrawn by the author."
 NO_ABSTRACT = "No abstract available."
 # A real abstract, copied by a second paper of other people (a template reused by a lab).
+SHORT = "We release ten thousand chest radiographs annotated by three radiologists with findings and reports."
 COPIED = (
     "We study the sample complexity of learning halfspaces under Massart noise and show that a simple "
     "reweighting of the hinge loss achieves the optimal rate up to logarithmic factors. Our analysis relies "
@@ -69,13 +70,16 @@ def test_placeholder_and_copied_abstracts_never_merge_papers_that_disagree(cli, 
         ("Optimal Rates for Noisy Halfspaces", "Lena Vogel, Marc Petit", COPIED),
         # the same author copying an abstract into a second paper: the titles disagree
         ("Hinge Loss Reweighting Revisited", "Jun Park, Kai Wu", COPIED),
+        # a short real abstract: its untitled listing (same text, same authors) is this paper
+        ("A Chest X-ray Dataset", "Pia Nowak, Quinn Ross", SHORT),
     ]
     warehouse = ingest(cli, tmp_path / "placeholders", {
         "day1.txt": listing(papers),
         # the same papers listed again on another day: still one paper each
         "day2.txt": listing(papers[:3] + papers[7:8], day="Oct 27, 2026"),
         # untitled (search format): other people's withdrawn paper, and a relisting of a real one
-        "search.txt": search([("Nora Berg, Omar Haddad", WITHDRAWN), ("Jun Park, Kai Wu", COPIED)]),
+        "search.txt": search([("Nora Berg, Omar Haddad", WITHDRAWN), ("Jun Park, Kai Wu", COPIED),
+                              ("Pia Nowak, Quinn Ross", SHORT)]),
     })
     n_papers = read_sql(warehouse, "SELECT count(*) AS n FROM dim_paper")["n"].item()
     # + the search page's withdrawn paper by other people, + its untitled copied abstract: it fits
@@ -86,7 +90,8 @@ def test_placeholder_and_copied_abstracts_never_merge_papers_that_disagree(cli, 
     listed = dict(read_sql(warehouse, "SELECT title, n_listings FROM dim_paper WHERE title IS NOT NULL").rows())
     relisted = {t for t, _, _ in papers[:3] + papers[7:8]}
     assert {t for t, n in listed.items() if n > 1} >= relisted
-    assert sum(listed.values()) == 10 + 4  # two days
+    assert sum(listed.values()) == 11 + 4 + 1  # two days, and the short abstract's search listing
+    assert listed["A Chest X-ray Dataset"] == 2
     titles = set(read_sql(warehouse, "SELECT title FROM dim_paper")["title"].drop_nulls())
     assert titles == {t for t, _, _ in papers}
     # every titled paper keeps its own authors
