@@ -87,14 +87,13 @@ def _author_parts(authors: pl.Expr) -> dict[str, pl.Expr]:
         .str.replace_all(DIGIT_MARKS, "${1}")
         .str.replace_all(SYMBOL_MARKS, ""),
         "_semicolons": authors.str.contains(SEMICOLON_LIST),
-        "_cjk": authors.str.contains(CJK),
     }
 
 
-def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr,
-                  cjk: pl.Expr) -> pl.Expr:
+def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr) -> pl.Expr:
     """The list's items in order (empty ones dropped)."""
     pair = shown.str.strip_chars(", ")
+    cjk = shown.str.contains(CJK)  # of the names: "Anderson, Ann 等" is a Last, First
     separated = (
         pl.when(pair.str.contains(SINGLE_LAST_FIRST) & ~cjk)
         .then(pair.str.replace(SINGLE_LAST_FIRST, "${2} ${1}"))
@@ -108,7 +107,7 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
     return items.list.eval(pl.element().str.strip_chars().filter(pl.element() != ""))
 
 
-def _author_columns(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr, cjk: pl.Expr,
+def _author_columns(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr,
                     items: pl.Expr) -> dict[str, pl.Expr]:
     # An item without letters or digits (":") is no name, but the line still counted it.
     names = items.list.eval(pl.element().filter(pl.element().str.contains(r"[\p{L}\p{N}]")))
