@@ -37,10 +37,11 @@ Output of :func:`render_corpus` (``out_dir``)::
 Truth identity
 --------------
 A paper's truth id is its source id (arXiv id without version, ICLR uid).  The pipeline under test
-identifies a paper by its *abstract key* (:func:`abstract_key`: drop U+200B, NBSP → space, NFKC,
-casefold, non-alphanumeric runs → one space, strip), so records whose keys coincide are merged into
-one truth paper (the first id wins; the others are kept in ``alias_ids`` and still rendered with
-their own title/authors).
+matches listings by their *abstract key* (:func:`abstract_key`: drop U+200B, NBSP → space, NFKC,
+casefold, non-alphanumeric runs → one space, strip) together with their titles and authors, so
+records whose abstract keys and titles coincide are merged into one truth paper (the first id wins;
+the others are kept in ``alias_ids`` and still rendered with their own title/authors); the same
+abstract under another title is another paper.
 
 Real-data quirks found and how they are handled (counts are recomputed on every load and reported
 in ``summary.json["realdata"]``; the numbers below are those of the shipped snapshot):
@@ -56,7 +57,9 @@ in ``summary.json["realdata"]``; the numbers below are those of the shipped snap
   ``authors_parsed`` (already decoded: "Balázs"), rendered as ``first last [suffix]`` (e.g.
   "Neal J. Evans II", "The BABAR Collaboration").  Listing date = first version's ``created``.
   **0704.0026 and 0704.0112 share one abstract** (parts II and III of a series, different titles):
-  merged into truth 0704.0026 — the only cross-id abstract collision in all sources.
+  two truth papers, told apart by their titles only, so both are rendered in the listing format
+  only (an untitled search record of that abstract would fit either) — the only cross-id
+  abstract collision in all sources.
 * ICLR 2024 (airas): 2,382 records, 2,287 ids.  21 abstracts are empty/null: skipped (before
   de-duplication, so an id whose first record is empty uses its non-empty one).  95 ids occur twice:
   30 are exact copies and 55 differ only in ``topic`` (oral/spotlight second event, often topic null)
@@ -171,6 +174,9 @@ class Paper:
     # natural events: (format, date | None, category line | None, text)
     events: list[tuple[str, dt.date | None, str | None, Text]]
     aliases: list[str]
+    # Another paper has the same abstract (a series' parts II and III): only its title tells
+    # them apart, so it is rendered in the listing format only (a search page shows no title).
+    shares_abstract: bool = False
 
 
 @dataclass(slots=True)
@@ -244,14 +250,18 @@ def load_realdata(realdata: Path) -> RealData:
             return
         kd = _key_digest(text.abstract)
         canon = by_key.get(kd)
-        if canon is not None:  # another id with the same abstract key: merge into the first
-            stats["abstract_key_merges"] += 1
+        if canon is not None and abstract_key(canon.text.title) == abstract_key(text.title):
+            stats["abstract_key_merges"] += 1  # another id of the same paper: merge into the first
             canon.aliases.append(rid)
             canon.events.append(event)
             by_id[rid] = canon
             return
         paper = Paper(rid, "iclr" if source == "iclr" else "arxiv", text, [event], [])
-        by_id[rid] = by_key[kd] = paper
+        if canon is not None:  # the same abstract under another title: a distinct paper
+            stats["shared_abstract_other_title"] += 1
+            canon.shares_abstract = paper.shares_abstract = True
+        by_id[rid] = paper
+        by_key.setdefault(kd, paper)
         order.append(paper)
 
     for r in _read_jsonl(files["daydayarxiv"]):
@@ -576,7 +586,7 @@ def _epoch_events(
         if p.source == "arxiv":
             _, d0, c0, _ = p.events[0]
             home[tid] = (d0 + shift, c0)
-        if rng.random() < CROSS_FORMAT:
+        if rng.random() < CROSS_FORMAT and not p.shares_abstract:
             text = syn or p.text
             if p.source == "arxiv":
                 events.append(("search", None, None, text, tid))
@@ -589,7 +599,7 @@ def _epoch_events(
         weights = [min(rng.paretovariate(2.5), 15.0) for _ in papers]  # heavy tail, capped
         for tid, p, syn in rng.choices(papers, weights=weights, k=n_extra):
             text = syn or p.text
-            if rng.random() < (0.2 if p.source == "arxiv" else 0.85):
+            if not p.shares_abstract and rng.random() < (0.2 if p.source == "arxiv" else 0.85):
                 # a repeat in search format (ICLR papers keep their first category line); 30 % of
                 # them go into the same search file as the paper's first search block
                 fmt = "search+same" if rng.random() < 0.3 else "search"

@@ -177,11 +177,14 @@ def test_default_corpus_matches_answer(default_corpus):
     answer = pl.read_parquet(out / "answer.parquet")
     assert summary["n_listings"] > 5000 and summary["n_papers"] > 5000
     # every real record is there: all dwdengwei/daydayarxiv/kaggle ids and the ICLR ids with abstracts
-    assert summary["realdata"]["papers_arxiv"] == 3399 and summary["realdata"]["papers_iclr"] == 2271
+    assert summary["realdata"]["papers_arxiv"] == 3400 and summary["realdata"]["papers_iclr"] == 2271
     assert papers.filter(pl.col("is_synthetic")).height == 0
-    # the abstract collision in the Kaggle sample is merged into one truth paper
-    merged = papers.filter(pl.col("truth_id") == "0704.0026")
-    assert merged["alias_ids"].to_list() == [["0704.0112"]]
+    # the abstract collision in the Kaggle sample (parts II and III, other titles) is two papers,
+    # both shown with their titles only
+    series = papers.filter(pl.col("truth_id").is_in(["0704.0026", "0704.0112"]))
+    assert series.height == 2 and series["title"].n_unique() == 2
+    formats = answer.filter(pl.col("truth_id").is_in(["0704.0026", "0704.0112"]))["format"].unique().to_list()
+    assert formats == ["listing"]
     # cross-format: papers in both formats; repetition inside one file and across files
     both = answer.group_by("truth_id").agg(pl.col("format").n_unique().alias("n")).filter(pl.col("n") == 2)
     assert both.height > 300
@@ -228,7 +231,9 @@ def test_n_listings_honoured_and_fast(tmp_path):
     # beyond the real papers: synthetic ones with unique ids and unique abstract keys
     assert papers.filter(pl.col("is_synthetic")).height > 0
     assert papers["truth_id"].is_unique().all()
-    assert papers["abstract"].map_elements(abstract_key, return_dtype=pl.String).is_unique().all()
+    keyed = papers.with_columns(key=pl.col("abstract").map_elements(abstract_key, return_dtype=pl.String),
+                                title_key=pl.col("title").map_elements(abstract_key, return_dtype=pl.String))
+    assert keyed.select("key", "title_key").is_unique().all()
     assert 2.5 < summary["n_listings"] / summary["n_papers"] < 3.5
 
 
