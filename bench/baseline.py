@@ -2,7 +2,8 @@
 
 Read every file, decode it (UTF-8 with or without BOM, UTF-16, else GB18030), walk its lines
 in a loop parsing both digest formats, dedupe papers with a dict keyed by the normalised
-abstract, keep authors and categories in dicts, then build the warehouse tables (dim_paper,
+abstract (and the title, when one abstract comes with two titles), keep authors and categories
+in dicts, then build the warehouse tables (dim_paper,
 fact_listing, dim_author, bridge_paper_author, dim_category, bridge_paper_category,
 dim_source_file) as Arrow tables and write them into a DuckDB file.
 
@@ -211,6 +212,9 @@ def run(roots: list[Path], warehouse: Path) -> dict:
                 quarantine.append((file_id, str(path), start, end, "no author names or empty abstract"))
                 continue
             paper = papers.get(key)
+            if paper is not None and title and paper["title"] and fold(title) != fold(paper["title"]):
+                key += "\x1f" + fold(title)  # the same abstract under another title: another paper
+                paper = papers.get(key)
             if paper is None:
                 paper = papers[key] = {
                     "paper_id": len(papers) + 1, "title": None, "abstract": abstract, "authors": names,
