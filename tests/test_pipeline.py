@@ -216,9 +216,17 @@ def test_bad_records_are_quarantined_with_their_file_and_lines():
     assert result.quarantine["raw_text"].to_list()[0].startswith("#03Feb 30, 2026")
 
 
-def test_undecodable_bytes_quarantine_only_their_record():
+def test_a_latin1_byte_in_a_utf8_file_is_read_as_windows_1252():
     text = SEARCH_SEEDS[0].read_text(encoding="utf-8")
     raw = text.encode("utf-8").replace(b"Erdem Koyuncu", b"Erdem Koy\xfcncu")  # one Latin-1 byte
+    result = process_batch([SourceFile(1, "s.txt", raw)])
+    assert result.files["encoding"].item() == "utf-8+windows-1252"
+    assert result.listings.height == 20 and "Erdem Koyüncu" in result.authors["name"].to_list()
+
+
+def test_undecodable_bytes_quarantine_only_their_record():
+    text = SEARCH_SEEDS[0].read_text(encoding="utf-8")
+    raw = text.encode("utf-8").replace(b"Erdem Koyuncu", b"Erdem Koy\x81\x8dncu")  # bytes no code page reads
     result = process_batch([SourceFile(1, "s.txt", raw)])
     assert result.files["encoding"].item() == "utf-8-lossy"
     assert result.listings.height == 19

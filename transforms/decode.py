@@ -250,6 +250,8 @@ def _decode_8bit(raw: bytes) -> Decoded:
     # A CJK file can hold a few lines that happen to be valid UTF-8 ("一" in GB18030 is D2 BB,
     # UTF-8 for "һ"); a file mixing real UTF-8 with stray bytes holds many.
     n_high = sum(len(line) - len(line.decode("ascii", "ignore")) for line in sample)
+    if n_multibyte == 0 and _is_western_gb18030(sample):
+        return _whole_file(raw, "gb18030", "gb18030")
     if n_multibyte <= 0.1 * n_high:
         picked = _pick_cjk(sample)
         if picked:
@@ -412,6 +414,23 @@ def _pick_cjk(sample: list[bytes]) -> tuple[str, str] | None:
         return _CJK[korean[0]]  # all Hangul in EUC-KR (Korean in GB2312 is common hanzi too)
     best = min(share for share, _ in scored)
     return _CJK[min(i for share, i in scored if share - best < 0.05)]
+
+
+def _is_western_gb18030(sample: list[bytes]) -> bool:
+    """Accented Latin, Greek or Cyrillic letters written in GB18030 (a Chinese site's page of
+    Western names: "ö" is A8 B4; "TD($λ$)"): every line decodes and every non-ASCII character is
+    a letter of those scripts, which single-byte text almost never gives (its accented letters are
+    C0-FF, and one before an ASCII letter makes a hanzi). A single-byte code
+    page reads those pairs as symbol + letter ("D¨´ring"); CJK symbols ("©I" = A9 49 = "㊣") fail."""
+    try:
+        texts = [line.decode("gb18030") for line in sample]
+    except UnicodeDecodeError:
+        return False
+    high = [ch for t in texts for ch in t if not ch.isascii()]
+    return bool(high) and all(ch.isalpha() and _script(ch) in _WESTERN_SCRIPTS for ch in high)
+
+
+_WESTERN_SCRIPTS = {"LATIN", "GREEK", "CYRILLIC"}
 
 
 def _is_korean(sample: list[bytes]) -> bool:

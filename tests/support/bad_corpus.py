@@ -156,13 +156,14 @@ def build_bad_corpus(rendered: Path, root: Path, seed: int = 3) -> BadCorpus:
     cut = sentinel_listing("cut_off", len(L1) + 1)
     cut = cut[:2] + [cut[2][:12]]
     b.listing_file("cut_off.txt", good(L1) + [(cut, r"cut off at end of file")])
-    # A record with a missing line (no title) and one with an empty field (authors).
+    # A record with a missing line (no title) and one with an empty field (authors): a blank line
+    # inside a record is skipped, so that record too has four of its five lines.
     missing = sentinel_listing("missing_field", 2)
     del missing[2]
     empty = sentinel_listing("empty_field", 3)
     empty[3] = ""
     b.listing_file("missing_and_empty_field.txt",
-                   good(L2[:1]) + [(missing, r"4 of 5 lines"), (empty, r"empty field")] + good(L2[3:]))
+                   good(L2[:1]) + [(missing, r"4 of 5 lines"), (empty, r"4 of 5 lines")] + good(L2[3:]))
     # A listing header with an impossible date.
     b.listing_file("impossible_date.txt",
                    good(L2[:1]) + [(sentinel_listing("impossible_date", 2, "Feb 30, 2026"), r"impossible.*date")]
