@@ -64,11 +64,23 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, run_id: str,
     accepted = scored.filter("is_match").select("paper_key", "other", "other_is_paper", "score")
     rejected = scored.filter(~pl.col("is_match")).select("paper_key", "other", "other_is_paper", "rule")
     mapping, outcome = resolve.assign_papers(new_keys, accepted, rejected)
+    mapping = resolve.name_new_papers(mapping, *_id_keys(con))
     key_map = pl.DataFrame({"paper_key": list(mapping), "paper_id": list(mapping.values())},
                            schema={"paper_key": pl.Int64, "paper_id": pl.Int64})
     insert_frame(con, "paper_key_map", key_map, conflict="ON CONFLICT DO NOTHING")
     con.execute("INSERT INTO paper_signature BY NAME SELECT * FROM new_signature")
     _record_matches(con, scored, key_map, outcome, run_id)
+
+
+def _id_keys(con: duckdb.DuckDBPyConnection) -> tuple[dict[int, int], set[int]]:
+    """Each new key's id key (its abstract and first author's surname, without the title), and
+    the id keys already taken by stored papers."""
+    id_keys = dict(con.execute(
+        "SELECT paper_key, stable_id(concat_ws(chr(31), lower(abstract), "
+        "coalesce(list_last(string_split(author_keys[1], ' ')), ''))) FROM new_papers").fetchall())
+    wanted = ",".join(str(v) for v in set(id_keys.values())) or "NULL"
+    taken = {p for (p,) in con.execute(f"SELECT DISTINCT paper_id FROM paper_key_map WHERE paper_id IN ({wanted})").fetchall()}
+    return id_keys, taken
 
 
 def _backfill_signatures(con: duckdb.DuckDBPyConnection) -> None:

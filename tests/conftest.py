@@ -84,7 +84,7 @@ RUN_COLUMNS = {"ingested_at", "run_id", "mtime_ns", "ctime_ns", "inode"}  # stat
 # Tables that log what each run did rather than what the data is: a re-run adds to them
 # (skipped_file: "content already ingested"), and the near-duplicate decision log records
 # what a new key was compared with, which depends on the order files arrived in.
-RUN_LOG_TABLES = {"ingest_run", "skipped_file", "paper_match"}
+RUN_LOG_TABLES = {"ingest_run", "skipped_file", "paper_match", "resolve_capped_block"}
 
 
 def read_sql(warehouse: Path, sql: str) -> pl.DataFrame:

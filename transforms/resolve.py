@@ -415,6 +415,26 @@ def assign_papers(new_keys: list[int], edges: pl.DataFrame,
     return mapping, outcome
 
 
+def name_new_papers(mapping: dict[int, int], id_keys: dict[int, int], taken: set[int]) -> dict[int, int]:
+    """The id of each new paper: the smallest *id key* (abstract and first author, no title) of
+    its keys, so a paper listed with and without a title gets one id whichever listing arrived
+    first (a fresh load and an incremental load agree). When that id is taken (a stored paper, or
+    another new paper of the same abstract and first author under another title) the paper keeps
+    the lowest of its own keys. Keys that joined a stored paper keep its id."""
+    clusters: dict[int, list[int]] = {}
+    for key, paper in mapping.items():
+        clusters.setdefault(paper, []).append(key)
+    claimed, renamed = set(taken), {}
+    for paper in sorted(clusters):  # deterministic: by each cluster's lowest key
+        keys = clusters[paper]
+        if paper not in keys:  # joined a stored paper
+            continue
+        wanted = min(id_keys[k] for k in keys)
+        renamed[paper] = wanted if wanted not in claimed else paper
+        claimed.add(renamed[paper])
+    return {key: renamed.get(paper, paper) for key, paper in mapping.items()}
+
+
 def _ambiguous_nodes(edges: pl.DataFrame, rejected: pl.DataFrame | None) -> set[tuple[bool, int]]:
     """Nodes accepted with two nodes that were rejected as distinct papers."""
     if rejected is None or rejected.is_empty() or "rule" not in rejected.columns:
