@@ -48,4 +48,6 @@ def test_harness_meets_the_targets_on_a_small_corpus(run_ingest, tmp_path: Path)
     for kind, counts in result["variants_merged"].items():
         assert counts["merged"] >= 0.9 * counts["n"], (kind, counts)
     titles = result["titles"]
-    assert titles["have_title"] >= 0.999 * titles["papers_with_a_listing"]  # search records linked to their listing
+    # Search records linked to their listing; an untitled record that fits two papers told apart
+    # by their titles joins neither (issue 12: no wrong merge), so a few stay without a title.
+    assert titles["have_title"] >= 0.995 * titles["papers_with_a_listing"]
