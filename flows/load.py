@@ -13,12 +13,12 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from importlib import resources
-from pathlib import Path
 
 import duckdb
 import polars as pl
 
 from flows.sql import connect, run_sql_file, schema_sql, write_frame  # noqa: F401 (connect, schema_sql: used by the flow)
+from flows.terms import update_terms
 from transforms.pipeline import BatchResult
 
 # A resolver maps every paper key of stg_listings in paper_key_map (given the run id, for the
@@ -110,7 +110,7 @@ class RunLoader:
         run_sql_file(self.con, "merge/10_files.sql", params)
         self.resolver(self.con, self.run_id)
         run_sql_file(self.con, "merge/20_papers.sql", params)
-        from flows.terms import update_terms; update_terms(self.con, self.run_id)  # noqa: E702 (issue 16; local import: flows.terms is a later stage)
+        update_terms(self.con)
         ensure_marts(self.con)
         new, seen = self._count("new_files"), self._count("stg_files")
         n_listings = self._count("stg_listings")

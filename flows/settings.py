@@ -25,11 +25,7 @@ PREFECT_DEFAULTS = {
 def _default_max_file_bytes() -> int:
     """A sixteenth of this machine's memory, between 256 MiB and 2 GiB: far above any digest,
     and a file (or an unpacked archive) that large could not be parsed in memory anyway."""
-    try:
-        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        memory = 8 << 30
-    return min(max(memory // 16, 256 << 20), 2 << 30)
+    return min(max(physical_memory() // 16, 256 << 20), 2 << 30)
 
 
 def physical_memory() -> int:

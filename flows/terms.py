@@ -11,16 +11,17 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
+from flows.sql import write_frame
 from transforms.ids import with_stable_ids
 from transforms.terms import paper_terms
 
 BATCH_PAPERS = 50_000  # papers extracted at once: bounds the memory of a large first load
 
 
-def update_terms(con: duckdb.DuckDBPyConnection, run_id: str) -> int:
+def update_terms(con: duckdb.DuckDBPyConnection) -> int:
     """Re-extract the terms of the touched papers (all papers, on the first run after terms were
-    added to an existing warehouse); returns the number of papers extracted. `run_id` is kept
-    for symmetry with the other load steps (terms carry no run: they are a function of the text)."""
+    added to an existing warehouse); returns the number of papers extracted. Terms carry no run:
+    they are a function of the text."""
     con.execute(_TODO_SQL)
     # Terms these papers had before: their paper counts change, and some may lose their last paper.
     con.execute("CREATE OR REPLACE TEMP TABLE changed_terms AS "
@@ -37,14 +38,13 @@ def update_terms(con: duckdb.DuckDBPyConnection, run_id: str) -> int:
 
 
 def _insert_terms(con: duckdb.DuckDBPyConnection, terms: pl.DataFrame) -> None:
-    """Write one batch; the SQL reads `terms` by name (DuckDB's replacement scan of locals, as
-    flows.load.write_frame: no registered view kept until the commit)."""
-    assert isinstance(terms, pl.DataFrame)
-    con.execute("INSERT INTO bridge_paper_term BY NAME SELECT paper_id, term_id, score, term_rank FROM terms")
+    """Write one batch of extracted terms."""
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE term_batch AS SELECT * FROM frame", terms)
+    con.execute("INSERT INTO bridge_paper_term BY NAME SELECT paper_id, term_id, score, term_rank FROM term_batch")
     con.execute("INSERT INTO dim_term BY NAME "
                 "SELECT DISTINCT term_id, term, length(term) - length(replace(term, ' ', '')) + 1 AS n_words, "
-                "0 AS n_papers FROM terms ON CONFLICT DO NOTHING")
-    con.execute("INSERT INTO changed_terms SELECT DISTINCT term_id FROM terms")
+                "0 AS n_papers FROM term_batch ON CONFLICT DO NOTHING")
+    con.execute("INSERT INTO changed_terms SELECT DISTINCT term_id FROM term_batch")
 
 
 # Papers to extract: the touched ones; on the first run after an upgrade (papers but no terms

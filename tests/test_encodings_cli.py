@@ -19,6 +19,7 @@ import zlib
 from pathlib import Path
 
 import pytest
+from tests.support.cli import digest_cli, json_query
 
 pytestmark = pytest.mark.usefixtures("prefect_harness")
 
@@ -173,14 +174,8 @@ def corpus(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def cli():
-    from typer.testing import CliRunner
-
-    from flows.cli import app
-
-    runner = CliRunner()
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PREFECT_LOGGING_LEVEL", "WARNING")
-        yield lambda *args: runner.invoke(app, [str(a) for a in args])
+    with digest_cli() as run:
+        yield run
 
 
 @pytest.fixture(scope="module")
@@ -193,11 +188,7 @@ def warehouse(cli, corpus, tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def query(cli, warehouse):
-    def run(sql: str) -> list[dict]:
-        result = cli("query", sql, "--warehouse", warehouse, "--format", "json")
-        assert result.exit_code == 0, result.output
-        return json.loads(result.stdout)
-    return run
+    return json_query(cli, warehouse)
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ any case and cross-listed, month names and impossible dates, digests after a pre
 
 from __future__ import annotations
 
-import json
 import random
 import textwrap
 from pathlib import Path
@@ -16,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import LISTING_SEEDS, SEARCH_SEEDS, parse_text
+from tests.support.cli import digest_cli, json_query
 
 pytestmark = pytest.mark.usefixtures("prefect_harness")
 
@@ -124,14 +124,8 @@ def corpus(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def cli():
-    from typer.testing import CliRunner
-
-    from flows.cli import app
-
-    runner = CliRunner()
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("PREFECT_LOGGING_LEVEL", "WARNING")
-        yield lambda *args: runner.invoke(app, [str(a) for a in args])
+    with digest_cli() as run:
+        yield run
 
 
 @pytest.fixture(scope="module")
@@ -144,11 +138,7 @@ def warehouse(cli, corpus, tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def query(cli, warehouse):
-    def run(sql: str) -> list[dict]:
-        result = cli("query", sql, "--warehouse", warehouse, "--format", "json")
-        assert result.exit_code == 0, result.output
-        return json.loads(result.stdout)
-    return run
+    return json_query(cli, warehouse)
 
 
 def per_file(query) -> dict[str, tuple[int, int]]:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import read_sql
+from tests.support.cli import digest_cli
 
 ABSTRACT_1 = ("We propose a graph attention model that learns node representations from neighbourhoods and show "
               "strong results on citation benchmarks with fewer parameters than prior work in every setting.")
@@ -25,20 +26,14 @@ def listing(records: list[tuple[str, str, str]], day: str) -> str:
 
 
 @pytest.fixture()
-def cli(monkeypatch, prefect_harness):
-    from typer.testing import CliRunner
-
-    from flows.cli import app
-
-    monkeypatch.setenv("PREFECT_LOGGING_LEVEL", "WARNING")
-    runner = CliRunner()
-
-    def run(*args):
-        result = runner.invoke(app, [str(a) for a in args])
-        assert result.exit_code == 0, result.output
-        return result
-
-    return run
+def cli(prefect_harness):
+    """digest(*args), failing the test on a non-zero exit."""
+    with digest_cli() as digest:
+        def run(*args):
+            result = digest(*args)
+            assert result.exit_code == 0, result.output
+            return result
+        yield run
 
 
 def write_keeping_stat(path: Path, text: str) -> None:
@@ -109,3 +104,26 @@ def test_a_copy_of_the_replaced_content_is_ingested_in_its_own_right(cli, tmp_pa
     assert [(p.rsplit("/", 1)[-1], n) for p, n in current] == [("a.txt", 1), ("b.txt", 1)]
     assert sorted(read_sql(warehouse, "SELECT title FROM dim_paper")["title"]) == ["Sparse Solvers on GPUs",
                                                                                    "Tokenizers Matter"]
+
+
+def test_a_member_gone_from_a_new_version_of_its_archive_leaves_the_facts(cli, tmp_path):
+    """Another member of the kind "a new version supersedes the old": a zip re-saved without one
+    of its digests. The member's listings leave the facts (kept as history)."""
+    import zipfile
+
+    folder, warehouse = tmp_path / "digests", tmp_path / "w.duckdb"
+    folder.mkdir()
+    day26 = listing([("Tokenizers Matter", "Carla Diaz", ABSTRACT_2)], "Oct 26, 2026")
+    day27 = listing([("Sparse Solvers on GPUs", "Dan Wu", ABSTRACT_3)], "Oct 27, 2026")
+    with zipfile.ZipFile(folder / "2026-10.zip", "w") as z:
+        z.writestr("daily-26.txt", day26)
+        z.writestr("daily-27.txt", day27)
+    cli("ingest", folder, "-w", warehouse)
+    assert read_sql(warehouse, "SELECT count(*) AS n FROM fact_listing")["n"].item() == 2
+    with zipfile.ZipFile(folder / "2026-10.zip", "w") as z:
+        z.writestr("daily-26.txt", day26)
+    cli("ingest", folder, "-w", warehouse)
+    current = read_sql(warehouse, "SELECT path FROM dim_source_file WHERE is_current")["path"].to_list()
+    assert [p.rsplit("!/", 1)[-1] for p in current] == ["daily-26.txt"]
+    assert read_sql(warehouse, "SELECT title FROM dim_paper")["title"].to_list() == ["Tokenizers Matter"]
+    assert "0 files with problems" in cli("audit", "-w", warehouse).output

@@ -58,12 +58,20 @@ def test_staging_in_the_open_transaction_keeps_no_copy(tmp_path):
 def test_a_memory_budget_too_small_names_the_setting_and_a_size(prefect_harness, tmp_path, monkeypatch):
     """The default budget follows the machine; a budget set too small fails with one line that
     names the setting and a size to try, and publishes nothing (bug: DuckDB's own message only)."""
+    import duckdb
     from typer.testing import CliRunner
 
+    from flows import settings as settings_module
     from flows.cli import app
-    from flows.settings import Settings, physical_memory
+    from flows.settings import Settings
 
-    assert Settings().duckdb_memory_limit == f"{max(physical_memory() // 8, 512 << 20) >> 20}MiB"
+    budgets = {}
+    for gib in (4, 64):  # the default follows the machine, not one corpus
+        monkeypatch.setattr(settings_module, "physical_memory", lambda gib=gib: gib << 30)
+        budgets[gib] = Settings().duckdb_memory_limit
+        duckdb.connect().execute("SET memory_limit = ?", [budgets[gib]])  # a size DuckDB reads
+    assert budgets[4] != budgets[64] and "600MB" not in budgets.values()
+    monkeypatch.undo()
     monkeypatch.setenv("DIGEST_DUCKDB_MEMORY_LIMIT", "1MB")
     monkeypatch.setenv("PREFECT_LOGGING_LEVEL", "WARNING")
     warehouse = tmp_path / "w.duckdb"

@@ -12,6 +12,7 @@ import pytest
 
 from tests.conftest import SEED_FILES, read_sql
 from transforms import resolve
+from tests.support.cli import digest_cli
 
 WITHDRAWN = "This paper has been withdrawn by the author."
 NO_ABSTRACT = "No abstract available."
@@ -26,14 +27,9 @@ COPIED = (
 
 
 @pytest.fixture()
-def cli(monkeypatch, prefect_harness):
-    from typer.testing import CliRunner
-
-    from flows.cli import app
-
-    monkeypatch.setenv("PREFECT_LOGGING_LEVEL", "WARNING")
-    runner = CliRunner()
-    return lambda *args: runner.invoke(app, [str(a) for a in args])
+def cli(prefect_harness):
+    with digest_cli() as run:
+        yield run
 
 
 def listing(records: list[tuple[str, str, str]], day: str = "Oct 26, 2026") -> str:

@@ -57,7 +57,12 @@ FROM dim_source_file d JOIN (
     SELECT path, arg_max(source_file_id, version) AS latest_id, max(version) AS latest
     FROM dim_source_file WHERE is_current GROUP BY path HAVING count(*) > 1
 ) l USING (path)
-WHERE d.is_current AND d.version < l.latest AND d.path NOT IN (SELECT path FROM new_files);
+WHERE d.is_current AND d.version < l.latest AND d.path NOT IN (SELECT path FROM new_files)
+UNION ALL  -- a member gone from the new version of its archive (this run read the archive again)
+SELECT d.source_file_id, NULL
+FROM dim_source_file d
+WHERE d.is_current AND contains(d.path, '!/') AND d.path NOT IN (SELECT path FROM stg_files)
+  AND split_part(d.path, '!/', 1) IN (SELECT split_part(path, '!/', 1) FROM stg_files WHERE contains(path, '!/'));
 
 INSERT INTO fact_listing_history BY NAME
 SELECT f.*, s.by_id AS superseded_by_source_file_id, $run_id AS superseded_run_id
