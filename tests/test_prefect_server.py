@@ -128,7 +128,7 @@ def test_a_server_that_cannot_start_leaves_prefect_to_start_its_own(tmp_path):
         summary = ingest(paths=[Path({str(SAMPLES)!r})], warehouse=Path("w.duckdb"))
         print(json.dumps({{**before, "n_listings": summary["n_listings"],
                           "prefects_own": "prefect.server.api.server" in sys.modules}}))
-    """, tmp_path)
+    """, tmp_path, PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS="240")  # a second server beside the suite's
     assert out["env"] is None and out["url"] is None
     assert out["n_listings"] > 0 and out["prefects_own"]
 
