@@ -52,6 +52,7 @@ class Settings(BaseSettings):
     # memory by default, not a figure fitted to one corpus.
     duckdb_memory_limit: str = Field(default_factory=lambda: default_memory_limit())
     match_threshold: float = 0.8  # near-duplicate papers: score at or above which two abstracts are one paper
+    person_split_threshold: float = -1.0  # namesakes: log-odds a mention needs to join a known person of its name (higher: more persons)
     ingest_root: Path | None = None  # paths are recorded relative to it (default: parent of the folders given)
     lock_timeout_s: float = 0.0  # a second ingest on the same warehouse waits this long, then refuses
     landing: Path = REPO_ROOT / "data" / "landing"  # `digest serve` ingests what arrives here...
