@@ -1,8 +1,8 @@
 """The warehouse writer: one DuckDB transaction per run.
 
 Batches are staged as they finish parsing (temp tables), then merged into the star with set
-SQL (schemas/merge/10_files.sql, then the resolver, then schemas/merge/20_papers.sql): the
-warehouse does the set work, so memory follows the batch, not the corpus. Merge rules
+SQL (schemas/merge/10_files.sql, then the resolver, then schemas/merge/20_papers.sql, the person
+step of flows/persons.py, schemas/merge/30_authors.sql): the warehouse does the set work, so memory follows the batch, not the corpus. Merge rules
 are the same order-independent rules as `transforms.dedupe`, so a re-run or an incremental run
 ends where a fresh load of the same files would. Blocking checks run before the commit.
 """
@@ -18,7 +18,9 @@ import duckdb
 import polars as pl
 
 from flows.sql import connect, run_sql_file, schema_sql, write_frame  # noqa: F401 (connect, schema_sql: used by the flow)
+from flows.persons import decide_persons
 from flows.terms import update_terms
+from transforms.persons import PersonSettings
 from transforms.pipeline import BatchResult
 
 # A resolver maps every paper key of stg_listings in paper_key_map (given the run id, for the
@@ -46,8 +48,23 @@ class RunStats:
 
 
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
+    _drop_unique_name_key(con)
     con.execute(schema_sql("warehouse.sql"))
     con.execute(schema_sql("comments.sql"))
+
+
+def _drop_unique_name_key(con: duckdb.DuckDBPyConnection) -> None:
+    """Warehouses from before persons held one author per name key (UNIQUE). DuckDB cannot drop a
+    constraint, so the table is rebuilt once, rows and ids as they were."""
+    unique = con.execute("SELECT count(*) FROM duckdb_constraints() WHERE table_name = 'dim_author' "
+                         "AND constraint_type = 'UNIQUE' AND constraint_column_names = ['name_key']").fetchall()[0][0]
+    if unique:
+        con.execute("BEGIN TRANSACTION")
+        con.execute("ALTER TABLE dim_author RENAME TO dim_author_before_persons")
+        con.execute(schema_sql("warehouse.sql"))
+        con.execute("INSERT INTO dim_author BY NAME SELECT * FROM dim_author_before_persons")
+        con.execute("DROP TABLE dim_author_before_persons")
+        con.execute("COMMIT")
 
 
 def run_checks(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
@@ -82,8 +99,8 @@ class RunLoader:
     """Stage batches, then merge, check and commit, all in one transaction."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, run_id: str,
-                 resolver: Resolver = resolve_exact):
-        self.con, self.run_id, self.resolver = con, run_id, resolver
+                 resolver: Resolver = resolve_exact, persons: PersonSettings = PersonSettings()):
+        self.con, self.run_id, self.resolver, self.persons = con, run_id, resolver, persons
         self.staged = False
         self.open = False
 
@@ -110,6 +127,8 @@ class RunLoader:
         run_sql_file(self.con, "merge/10_files.sql", params)
         self.resolver(self.con, self.run_id)
         run_sql_file(self.con, "merge/20_papers.sql", params)
+        decide_persons(self.con, self.run_id, self.persons)
+        run_sql_file(self.con, "merge/30_authors.sql", params)
         update_terms(self.con)
         ensure_marts(self.con)
         new, seen = self._count("new_files"), self._count("stg_files")

@@ -218,9 +218,11 @@ def _drop_ambiguous(con: duckdb.DuckDBPyConnection, pairs: pl.DataFrame) -> pl.D
 
 def _merge_people(pairs: pl.DataFrame, ids: pl.DataFrame) -> pl.DataFrame:
     """Union the ids of aliased keys; each group keeps one id: the lowest stored id, else the id
-    of its fullest key. Returns (name_key, drop_id, keep_id, rule) for every key whose id goes."""
+    of its fullest key. Returns (name_key, drop_id, keep_id, keep_key, rule) for every key whose id
+    goes; keep_key is the name key the kept id was made from (author_alias.to_name_key)."""
     id_of = dict(ids.select("name_key", "author_id").iter_rows())
     stored = dict(ids.select("author_id", "is_stored").iter_rows())
+    key_of = dict(ids.select("author_id", "base_key").iter_rows())  # the key each id was made from
     parent: dict[int, int] = {}
 
     def find(x: int) -> int:
@@ -251,9 +253,9 @@ def _merge_people(pairs: pl.DataFrame, ids: pl.DataFrame) -> pl.DataFrame:
             keep = id_of[fulls[0]] if fulls else min(members)
         for name_key, author_id in id_of.items():
             if author_id in members and author_id != keep:
-                rows.append((name_key, author_id, keep, rule_of.get(author_id, "initials")))
-    return pl.DataFrame(rows, schema={"name_key": pl.String, "drop_id": pl.Int64, "keep_id": pl.Int64, "rule": pl.String},
-                        orient="row")
+                rows.append((name_key, author_id, keep, key_of[keep], rule_of.get(author_id, "initials")))
+    return pl.DataFrame(rows, schema={"name_key": pl.String, "drop_id": pl.Int64, "keep_id": pl.Int64,
+                                      "keep_key": pl.String, "rule": pl.String}, orient="row")
 
 
 # ----------------------------------------------------------------------------- helpers

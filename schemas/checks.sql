@@ -18,16 +18,19 @@ WHERE b.paper_id NOT IN (SELECT paper_id FROM dim_paper) OR b.category_id NOT IN
 -- name: every paper has its listings counted
 SELECT count(*) FROM dim_paper p LEFT JOIN (SELECT paper_id, count(*) AS n FROM fact_listing GROUP BY ALL) f USING (paper_id)
 WHERE coalesce(f.n, 0) <> p.n_listings OR p.n_listings = 0;
--- name: every paper has its author list in the bridge
-SELECT count(*) FROM dim_paper p LEFT JOIN (SELECT paper_id, count(*) AS n FROM bridge_paper_author GROUP BY ALL) b USING (paper_id)
-LEFT JOIN (
-    -- a key's person: its alias, else the author row holding that key (an md5 per key is 2x slower)
-    SELECT k.paper_id, count(DISTINCT coalesce(a.author_id, d.author_id)) AS n
-    FROM (SELECT paper_id, unnest(author_keys) AS name_key FROM dim_paper) k
-    LEFT JOIN author_alias a USING (name_key) LEFT JOIN dim_author d USING (name_key)
-    GROUP BY ALL
-) e USING (paper_id)
-WHERE coalesce(b.n, 0) <> coalesce(e.n, 0);
+-- name: every shown author of every paper has a decided person (author_mention), at its position
+SELECT count(*) FROM (
+    SELECT paper_id, unnest(author_keys) AS mention_key, unnest(range(1, len(author_keys) + 1)) AS author_position
+    FROM dim_paper
+) k FULL JOIN author_mention m USING (paper_id, author_position)
+WHERE k.mention_key IS DISTINCT FROM m.mention_key;
+-- name: the bridge holds each paper's persons, one row each
+SELECT count(*) FROM (SELECT DISTINCT paper_id, author_id FROM author_mention) m
+FULL JOIN bridge_paper_author b USING (paper_id, author_id)
+WHERE m.paper_id IS NULL OR b.paper_id IS NULL;
+-- name: every decided person has an author row, and merged persons none
+SELECT (SELECT count(*) FROM author_mention ANTI JOIN dim_author USING (author_id))
+     + (SELECT count(*) FROM dim_author WHERE author_id IN (SELECT from_author_id FROM person_alias));
 -- name: no author row for a name key that is an alias
 SELECT count(*) FROM dim_author WHERE name_key IN (SELECT name_key FROM author_alias);
 -- name: paper_match rows point at mapped keys

@@ -159,12 +159,12 @@ COMMENT ON TABLE paper_version IS 'The fullest text each matcher key was seen wi
 CREATE TABLE IF NOT EXISTS dim_author (
     author_id BIGINT PRIMARY KEY,
     name      VARCHAR NOT NULL,
-    name_key  VARCHAR NOT NULL UNIQUE,
+    name_key  VARCHAR NOT NULL,
     n_papers  INTEGER NOT NULL
 );
-COMMENT ON TABLE dim_author IS 'One person, as best known: every spelling with the same name_key, plus the keys aliased to it.';
+COMMENT ON TABLE dim_author IS 'One person, as best known (transforms.persons): several persons may wear one name_key (namesakes, split on evidence: author_mention says why); every spelling of the key and of the keys aliased to it names them.';
 COMMENT ON COLUMN dim_author.name IS 'Best display form: mixed case over CAPITALS, accents kept.';
-COMMENT ON COLUMN dim_author.name_key IS 'Matching key the id was made from (no accents, case or punctuation); other keys of the person are in author_alias.';
+COMMENT ON COLUMN dim_author.name_key IS 'The name the person wears (no accents, case or punctuation); several persons may share it. Other keys of the name are in author_alias.';
 
 CREATE TABLE IF NOT EXISTS author_name_variant (
     name_key     VARCHAR NOT NULL,
@@ -180,6 +180,11 @@ CREATE TABLE IF NOT EXISTS author_alias (
     rule      VARCHAR NOT NULL,
     run_id    VARCHAR
 );
+ALTER TABLE author_alias ADD COLUMN IF NOT EXISTS to_name_key VARCHAR;
+-- Warehouses from before persons: the key is the one of the author row the alias points at.
+UPDATE author_alias SET to_name_key = d.name_key FROM dim_author d
+WHERE author_alias.to_name_key IS NULL AND d.author_id = author_alias.author_id;
+COMMENT ON COLUMN author_alias.to_name_key IS 'The name key the alias stands for: its mentions are decided among the persons of this key.';
 COMMENT ON TABLE author_alias IS 'Name keys that name a person whose id was made from another key ("r munos" → the author of "remi munos"); a key not listed here is its own person, stable_id(name_key).';
 COMMENT ON COLUMN author_alias.rule IS 'initials (same surname, given names as initials, one full name fits) or spacing (same letters, spaces differ); seen at the same position of the same paper.';
 
@@ -189,7 +194,63 @@ CREATE TABLE IF NOT EXISTS bridge_paper_author (
     author_position INTEGER NOT NULL,
     PRIMARY KEY (paper_id, author_position)
 );
-COMMENT ON TABLE bridge_paper_author IS 'Paper × author, in author order (1-based), from dim_paper.authors.';
+COMMENT ON TABLE bridge_paper_author IS 'Paper × author, in author order (1-based), from dim_paper.authors: each shown name''s person (author_mention).';
+
+CREATE TABLE IF NOT EXISTS author_mention (
+    paper_id         BIGINT NOT NULL,
+    author_position  INTEGER NOT NULL,
+    mention_key      VARCHAR NOT NULL,
+    name_key         VARCHAR NOT NULL,
+    author_id        BIGINT NOT NULL,
+    decided_id       BIGINT NOT NULL,
+    rule             VARCHAR NOT NULL,
+    score            DOUBLE,
+    name_lambda      DOUBLE,
+    prior            DOUBLE,
+    n_persons        INTEGER,
+    n_candidates     INTEGER,
+    candidates       BIGINT[],
+    candidate_scores DOUBLE[],
+    coauthors_shared INTEGER,
+    category_level   VARCHAR,
+    words_shared     INTEGER,
+    years_apart      INTEGER,
+    run_id           VARCHAR,
+    PRIMARY KEY (paper_id, author_position)
+);
+COMMENT ON TABLE author_mention IS 'Every shown author of every paper and the decision that made it a person (transforms.persons): the name key, the candidates scored, their scores, the features of the best one and the rule.';
+COMMENT ON COLUMN author_mention.mention_key IS 'The name key as shown; name_key is the key it stands for after author_alias.';
+COMMENT ON COLUMN author_mention.author_id IS 'The person (dim_author), after person_alias; decided_id is the person the decision chose.';
+COMMENT ON COLUMN author_mention.rule IS 'rare_name (a rare name is one person), joined (the best person scored at least the split threshold), joined_merged (two persons did: they are one, person_alias), new_person (none did), one_name_one_person (decided before persons existed).';
+COMMENT ON COLUMN author_mention.name_lambda IS 'How common the name is: expected other wearers among 100,000 distinct names (given-name x surname frequencies over the warehouse).';
+COMMENT ON COLUMN author_mention.candidates IS 'The persons scored (dim_author ids), in the order of candidate_scores.';
+COMMENT ON COLUMN author_mention.category_level IS 'Against the chosen person: same (category), parent (archive or area), other, or none.';
+
+CREATE TABLE IF NOT EXISTS author_person (
+    author_id   BIGINT PRIMARY KEY,
+    name_key    VARCHAR NOT NULL,
+    founded_key VARCHAR,
+    first_on    DATE,
+    last_on     DATE,
+    n_mentions  BIGINT,
+    paper_ids   BIGINT[],
+    coauthors   VARCHAR[],
+    categories  VARCHAR[],
+    words       VARCHAR[]
+);
+COMMENT ON TABLE author_person IS 'What the person model knows of each person: when it was founded, and for persons of common names the evidence later mentions are scored against (co-authors, categories, words, dates); null evidence is read again from author_mention when needed.';
+
+CREATE TABLE IF NOT EXISTS person_alias (
+    from_author_id  BIGINT PRIMARY KEY,
+    to_author_id    BIGINT NOT NULL,
+    name_key        VARCHAR NOT NULL,
+    paper_id        BIGINT,
+    author_position INTEGER,
+    score           DOUBLE,
+    rule            VARCHAR,
+    run_id          VARCHAR
+);
+COMMENT ON TABLE person_alias IS 'Two persons of one name found to be one by a later mention (paper_id, author_position, scoring both): the younger id points at the elder; ids are never renumbered.';
 
 CREATE TABLE IF NOT EXISTS dim_category (
     category_id BIGINT PRIMARY KEY,

@@ -160,7 +160,7 @@ def test_data_quality_facts(warehouse):
     ]
     runs = read(warehouse, "SELECT run_number, n_files_loaded, n_files_unknown_format, n_quarantined_spans "
                            "FROM marts.dq_runs ORDER BY run_number")
-    assert runs.rows() == [(1, 8, 0, 0), (2, 4, 1, 4)]
+    assert runs.rows() == [(1, 9, 0, 0), (2, 5, 1, 4)]
     notes = read(warehouse, "SELECT format, share_lines_quarantined, quarantine_reasons FROM marts.dq_files "
                             "WHERE path = 'corpus/run2/notes.txt'")
     assert notes.rows() == [("unknown", 1.0, "unknown format")]

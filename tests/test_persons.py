@@ -61,13 +61,33 @@ def two_wei_wangs() -> Corpus:
 
 
 def test_commonness_is_a_frequency():
-    lam = dict(name_commonness(pl.concat([KNOWN, pl.Series(["wei wang", "tongliang liu"])])).select(
-        "name_key", "lam").iter_rows())
+    lam = dict(name_commonness(pl.concat([KNOWN, pl.Series(["wei wang", "tongliang liu"])]), reference_weight=0)
+               .select("name_key", "lam").iter_rows())
     assert lam["wei wang"] > 100 and lam["tongliang liu"] < 0.1
     # doubling a warehouse with the same given-name and surname distribution (other keys: a
     # middle name) leaves commonness where it was
     doubled = pl.concat([KNOWN, KNOWN.str.replace(" ", " m "), pl.Series(["wei wang", "tongliang liu"])])
-    assert abs(dict(name_commonness(doubled).select("name_key", "lam").iter_rows())["wei wang"] / lam["wei wang"] - 1) < 0.05
+    lam2 = dict(name_commonness(doubled, reference_weight=0).select("name_key", "lam").iter_rows())
+    assert abs(lam2["wei wang"] / lam["wei wang"] - 1) < 0.05
+    smoothed = dict(name_commonness(pl.concat([KNOWN, pl.Series(["wei wang", "tongliang liu"])]))
+                    .select("name_key", "lam").iter_rows())
+    assert smoothed["wei wang"] > 10 and smoothed["tongliang liu"] < 1
+
+
+def test_a_small_warehouse_does_not_make_every_name_common():
+    """In 200 names every name is 1/200 by the warehouse's own counts, so every name looked common
+    and a sample of five digests split "Julia Kempe" into three people. The reference
+    frequencies decide while the warehouse is small: a rare name stays one person, a common one
+    is still common."""
+    keys = pl.Series([f"given{i} surname{i}" for i in range(200)] + ["julia kempe", "wei wang", "tat seng chua"])
+    lam = dict(name_commonness(keys).select("name_key", "lam").iter_rows())
+    assert lam["julia kempe"] < 1 and lam["tat seng chua"] < 1 and lam["wei wang"] > 1
+    c = Corpus()
+    c.paper(1, ["julia kempe", "alice smith"], "cs.LG", 1, "scaling laws")
+    c.paper(2, ["bob jones", "julia kempe"], "quant-ph", 2, "quantum walks")
+    m, p, cats = c.frames()
+    r = assign_persons(m, p, cats, known_name_keys=keys)
+    assert len(set(person_of(r, 1, "julia kempe") + person_of(r, 2, "julia kempe"))) == 1
 
 
 def test_namesakes_split_each_whole():

@@ -87,6 +87,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 
 import polars as pl
 
@@ -175,21 +176,46 @@ def name_parts(keys: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
     return keys.str.extract(r"^(\S+)"), keys.str.extract(r"(\S+)$")
 
 
-def name_commonness(keys: pl.Series) -> pl.DataFrame:
+def name_commonness(keys: pl.Series, reference_weight: float | None = None) -> pl.DataFrame:
     """lam per distinct name key: the expected number of other people wearing it in a population
-    of REF_NAMES distinct names, from given-name and surname frequencies over the distinct keys
-    given (n_given / N * n_surname / N * REF_NAMES). A frequency, not a count: it does not grow as
-    the warehouse grows, so a name is common or rare the same way in a first chunk and in the
-    whole corpus. A one-word name says little about who it is: common."""
+    of REF_NAMES distinct names, from given-name and surname frequencies (f_given * f_surname *
+    REF_NAMES). A frequency, not a count: it does not grow as the warehouse grows, so a name is
+    common or rare the same way in a first chunk and in the whole corpus. A one-word name says
+    little about who it is: common.
+
+    Frequencies are the distinct keys given, smoothed toward the reference frequencies of
+    transforms/name_parts.csv (`eval.name_reference`), which count as `reference_weight`
+    keys: f = (n_part + W * ref_share) / (N + W). A small warehouse cannot tell a rare name from a
+    common one by its own counts (in 200 names every name is 1/200): the reference decides
+    there, and the warehouse's own counts take over as it grows."""
+    w = REFERENCE_WEIGHT if reference_weight is None else reference_weight
     k = pl.DataFrame({"name_key": keys}).unique().with_columns(
         given=name_parts(pl.col("name_key"))[0], surname=name_parts(pl.col("name_key"))[1],
         n_tokens=pl.col("name_key").str.count_matches(" ") + 1)
-    n = max(k.filter(pl.col("n_tokens") >= 2).height, 1)
+    n = k.filter(pl.col("n_tokens") >= 2).height
+    given_ref, surname_ref = reference_shares()
     k = (k.join(k.group_by("given").agg(n_given=pl.len()), on="given")
-         .join(k.group_by("surname").agg(n_surname=pl.len()), on="surname"))
+         .join(k.group_by("surname").agg(n_surname=pl.len()), on="surname")
+         .join(given_ref, left_on="given", right_on="part", how="left")
+         .join(surname_ref, left_on="surname", right_on="part", how="left", suffix="_surname"))
+    f_given = (pl.col("n_given") + w * pl.col("share").fill_null(0.0)) / max(n + w, 1)
+    f_surname = (pl.col("n_surname") + w * pl.col("share_surname").fill_null(0.0)) / max(n + w, 1)
     return k.select("name_key", "given", "surname", lam=pl.when(pl.col("n_tokens") >= 2)
-                    .then(pl.col("n_given").cast(pl.Float64) * pl.col("n_surname") / n / n * REF_NAMES)
-                    .otherwise(pl.lit(ONE_WORD_LAMBDA)))
+                    .then(f_given * f_surname * REF_NAMES).otherwise(pl.lit(ONE_WORD_LAMBDA)))
+
+
+REFERENCE_PATH = Path(__file__).with_name("name_parts.csv")
+REFERENCE_WEIGHT = 5_000.0  # the reference counts as this many name keys beside the warehouse's own
+
+
+@cache
+def reference_shares() -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(given, surname) frames of part, share: the share of the reference's name keys carrying it."""
+    with REFERENCE_PATH.open(encoding="utf-8") as f:
+        n_keys = int(f.readline().rsplit(":", 1)[1])
+        parts = pl.read_csv(f, schema={"kind": pl.String, "part": pl.String, "n": pl.Int64})
+    parts = parts.with_columns(share=pl.col("n") / n_keys)
+    return tuple(parts.filter(pl.col("kind") == kind).select("part", "share") for kind in ("given", "surname"))
 
 
 # ----------------------------------------------------------------------------- evidence
@@ -496,6 +522,7 @@ def assign_persons(
     known_name_keys: pl.Series | None = None,
     settings: PersonSettings = PersonSettings(),
     timings: dict[str, float] | None = None,
+    context_mentions: pl.DataFrame | None = None,
 ) -> PersonsResult:
     """Assign every mention of `mentions` to a person.
 
@@ -512,6 +539,8 @@ def assign_persons(
     known_name_keys: every distinct name key of the warehouse before this batch (name
         commonness); the batch's and stored keys are added.
     timings: if given, filled with seconds per stage.
+    context_mentions: the mentions of the batch's papers decided earlier (same columns): read as
+        co-authors, not assigned (a paper listed again with a longer author list).
     """
     clock = [time.perf_counter(), time.process_time()]
 
@@ -542,7 +571,9 @@ def assign_persons(
 
     # ---- common names: the bounded per-name loop
     common_papers = common_m.select("paper_id").unique()
-    ev = mention_evidence(mentions.join(common_papers, on="paper_id", how="semi"),
+    every_mention = mentions if context_mentions is None else pl.concat(
+        [mentions, context_mentions.select(mentions.columns).cast(mentions.schema)]).unique()
+    ev = mention_evidence(every_mention.join(common_papers, on="paper_id", how="semi"),
                           papers.join(common_papers, on="paper_id", how="semi"),
                           paper_categories.join(common_papers, on="paper_id", how="semi"))
     ev = ev.join(common_m, on=["paper_id", "author_position", "name_key"], how="semi")
@@ -551,16 +582,22 @@ def assign_persons(
     tokens = common_tbl.select("name_key", "given", "surname")
     counts: list[dict] = []
 
-    def lam_of(key: str) -> float:  # commonness of a co-author's name, on demand
+    def lam_of(key: str) -> float:  # commonness of a co-author's name, on demand (as name_commonness)
         v = lam.get(key)
         if v is None:
             if not counts:
                 two = tokens.filter(pl.col("name_key").str.contains(" "))
                 counts.append(dict(two.group_by("given").len().iter_rows()))
                 counts.append(dict(two.group_by("surname").len().iter_rows()))
+                counts.extend(dict(ref.iter_rows()) for ref in reference_shares())
             t = key.split(" ")
-            v = lam[key] = (counts[0].get(t[0], 1) * counts[1].get(t[-1], 1) / n_keys / n_keys * REF_NAMES
-                            if len(t) >= 2 else ONE_WORD_LAMBDA)
+            if len(t) < 2:
+                v = ONE_WORD_LAMBDA
+            else:
+                w, n = REFERENCE_WEIGHT, n_keys
+                v = ((counts[0].get(t[0], 1) + w * counts[2].get(t[0], 0.0)) / (n + w)
+                     * (counts[1].get(t[-1], 1) + w * counts[3].get(t[-1], 0.0)) / (n + w) * REF_NAMES)
+            lam[key] = v
         return v
 
     common_stored = stored.join(common_m.select("name_key").unique(), on="name_key", how="semi")

@@ -12,6 +12,15 @@ WITH papers AS (
     SELECT b.author_id, count(DISTINCT f.source_file_id) AS n_digests
     FROM main.bridge_paper_author b JOIN main.fact_listing f USING (paper_id)
     GROUP BY b.author_id
+), top_category AS (  -- namesakes are told apart by their main category
+    SELECT author_id, first(code ORDER BY n DESC, code) AS code FROM (
+        SELECT b.author_id, c.code, count(*) AS n
+        FROM main.bridge_paper_author b JOIN main.bridge_paper_category pc USING (paper_id)
+        JOIN main.dim_category c USING (category_id)
+        WHERE b.author_id IN (SELECT author_id FROM main.dim_author
+                              WHERE name_key IN (SELECT name_key FROM main.dim_author GROUP BY 1 HAVING count(*) > 1))
+        GROUP BY b.author_id, c.code
+    ) GROUP BY author_id
 ), coauthors AS (
     SELECT x.author_id, count(DISTINCT y.author_id) AS n_coauthors
     FROM main.bridge_paper_author x
@@ -21,11 +30,16 @@ WITH papers AS (
 SELECT a.author_id, a.name, p.n_papers, p.n_first_author_papers, p.n_listings, d.n_digests,
        coalesce(c.n_coauthors, 0) AS n_coauthors, p.first_listed_on, p.last_listed_on,
        rank() OVER (ORDER BY p.n_papers DESC) AS rank_by_papers,
-       rank() OVER (ORDER BY p.n_listings DESC) AS rank_by_listings
+       rank() OVER (ORDER BY p.n_listings DESC) AS rank_by_listings,
+       a.name_key, count(*) OVER (PARTITION BY a.name_key) AS n_persons_of_name,
+       CASE WHEN count(*) OVER (PARTITION BY a.name_key) = 1 THEN a.name
+            ELSE a.name || ' (' || coalesce(t.code || ', ', '') || coalesce(year(p.first_listed_on)::VARCHAR, '?') || '–'
+                 || coalesce(year(p.last_listed_on)::VARCHAR, '?') || ')' END AS label
 FROM main.dim_author a
 JOIN papers p USING (author_id)
 JOIN digests d USING (author_id)
-LEFT JOIN coauthors c USING (author_id);
+LEFT JOIN coauthors c USING (author_id)
+LEFT JOIN top_category t USING (author_id);
 
 COMMENT ON VIEW marts.top_authors IS 'Authors ranked by papers and by listings, with first-author papers, digests and co-authors.';
 COMMENT ON COLUMN marts.top_authors.author_id IS 'The author (dim_author).';
@@ -39,3 +53,6 @@ COMMENT ON COLUMN marts.top_authors.first_listed_on IS 'Earliest listing date of
 COMMENT ON COLUMN marts.top_authors.last_listed_on IS 'Latest listing date of the author''s papers.';
 COMMENT ON COLUMN marts.top_authors.rank_by_papers IS 'Rank by n_papers, 1 = most (ties share a rank).';
 COMMENT ON COLUMN marts.top_authors.rank_by_listings IS 'Rank by n_listings, 1 = most (ties share a rank).';
+COMMENT ON COLUMN marts.top_authors.name_key IS 'The name (matching key); several persons may wear it (marts.namesakes).';
+COMMENT ON COLUMN marts.top_authors.n_persons_of_name IS 'Persons wearing this name among the ranked authors.';
+COMMENT ON COLUMN marts.top_authors.label IS 'The name, with the main category and years when several persons wear it (for charts).';

@@ -1,6 +1,7 @@
 -- Merge, part 2 (after the resolver has mapped every paper key of stg_listings in
--- paper_key_map): facts, papers, authors, bridges and dates of the papers this run touched.
--- Parameters: $run_id.
+-- paper_key_map): facts, papers, spellings, categories and dates of the papers this run touched.
+-- Leaves `touched` (paper_id) and `merged` (their author lists) for the person step
+-- (flows/persons.py) and merge/30_authors.sql. Parameters: $run_id.
 
 INSERT INTO fact_listing BY NAME
 SELECT l.listing_id, m.paper_id, l.source_file_id, l.position, l.rank, l.listed_on, l.category_id,
@@ -18,9 +19,9 @@ CREATE OR REPLACE TEMP TABLE touched AS
 SELECT DISTINCT m.paper_id FROM stg_listings JOIN paper_key_map m USING (paper_key)
 UNION  -- papers that lost listings to a newer version of their file
 SELECT paper_id FROM superseded_papers
-UNION -- papers naming an author merged away by this run's aliases (their bridge rows change)
-SELECT DISTINCT paper_id FROM bridge_paper_author
-WHERE author_id IN (SELECT stable_id(name_key) FROM author_alias WHERE run_id = $run_id);
+UNION -- papers naming a key this run aliased to another name: their mentions are decided again
+SELECT DISTINCT paper_id FROM author_mention
+WHERE mention_key IN (SELECT name_key FROM author_alias WHERE run_id = $run_id);
 
 -- The stored version of every key with a current listing of a touched paper, and that key's most
 -- recent listing date. Keys stored before paper_version existed stand in with the stored paper.
@@ -64,55 +65,6 @@ FROM merged m JOIN (
 
 INSERT INTO author_name_variant BY NAME SELECT DISTINCT name_key, name, display_rank FROM stg_authors
 ON CONFLICT DO NOTHING;
-
--- The person of each name key of this run: its alias (author_alias), else its own id.
-CREATE OR REPLACE TEMP TABLE key_author AS
-SELECT k.name_key, coalesce(a.author_id, stable_id(k.name_key)) AS author_id
-FROM (SELECT DISTINCT unnest(author_keys) AS name_key FROM merged UNION SELECT name_key FROM stg_authors) k
-LEFT JOIN author_alias a USING (name_key);
-
--- Authors whose paper count or name may change: on the old or the new lists of touched papers,
--- given a new spelling, or merged by this run's aliases.
-CREATE OR REPLACE TEMP TABLE touched_authors AS
-SELECT DISTINCT author_id FROM bridge_paper_author SEMI JOIN touched USING (paper_id)
-UNION
-SELECT author_id FROM key_author
-WHERE name_key IN (SELECT unnest(author_keys) FROM merged) OR author_id IN (SELECT author_id FROM dim_author)
-UNION
-SELECT author_id FROM author_alias WHERE run_id = $run_id;
-
-DELETE FROM bridge_paper_author WHERE paper_id IN (SELECT paper_id FROM touched);
-INSERT INTO bridge_paper_author BY NAME
-SELECT paper_id, author_id, min(author_position) AS author_position FROM (
-    SELECT paper_id, unnest(author_keys) AS name_key, unnest(range(1, len(author_keys) + 1)) AS author_position
-    FROM merged
-) JOIN key_author USING (name_key) GROUP BY paper_id, author_id;
-
--- Every key of a touched author (its own key, its aliases), resolved again: a merged-away id has none.
-CREATE OR REPLACE TEMP TABLE author_keys_touched AS
-SELECT k.name_key, coalesce(a.author_id, stable_id(k.name_key)) AS author_id
-FROM (  -- candidates only: stored keys whose row or alias names a touched author (not every author)
-    SELECT name_key FROM key_author
-    UNION SELECT name_key FROM dim_author SEMI JOIN touched_authors USING (author_id)
-    UNION SELECT name_key FROM author_alias SEMI JOIN touched_authors USING (author_id)
-) k LEFT JOIN author_alias a USING (name_key)
-WHERE coalesce(a.author_id, stable_id(k.name_key)) IN (SELECT author_id FROM touched_authors);
-
-CREATE OR REPLACE TEMP TABLE author_rows AS
-SELECT v.author_id, v.name, v.name_key, coalesce(p.n_papers, 0) AS n_papers
-FROM (
-    SELECT k.author_id,
-           first(n.name ORDER BY n.display_rank DESC, length(n.name_key) DESC, n.name DESC) AS name,
-           first(k.name_key) FILTER (WHERE stable_id(k.name_key) = k.author_id) AS name_key
-    FROM author_keys_touched k JOIN author_name_variant n USING (name_key) GROUP BY k.author_id
-) v LEFT JOIN (
-    SELECT author_id, count(DISTINCT paper_id) AS n_papers FROM bridge_paper_author
-    WHERE author_id IN (SELECT author_id FROM touched_authors) GROUP BY author_id
-) p USING (author_id)
-WHERE v.name_key IS NOT NULL;
-DELETE FROM dim_author WHERE author_id IN (SELECT author_id FROM author_rows);
-INSERT INTO dim_author BY NAME SELECT * FROM author_rows;
-DELETE FROM dim_author WHERE n_papers = 0 OR name_key IN (SELECT name_key FROM author_alias);
 
 -- A touched paper's categories: the primary and cross-listed categories of its current listings.
 DELETE FROM bridge_paper_category WHERE paper_id IN (SELECT paper_id FROM touched);

@@ -1,0 +1,84 @@
+"""The person step of the load: every new author mention gets a person (issue 13).
+
+Runs inside the load's transaction between merge/20_papers.sql and merge/30_authors.sql. The
+decisions are `transforms.persons.assign_persons` (pure); this module only moves frames:
+the new mentions and their evidence out of the warehouse, the decisions, persons and person
+aliases back in. Stored decisions are never revisited, unless what they decided on changed (the
+paper's list at that position, or the shown key now stands for another name): then the mention
+is decided again, as a new one.
+"""
+
+from __future__ import annotations
+
+import duckdb
+import polars as pl
+
+from flows.sql import insert_frame, read_frame, run_sql_file, write_frame
+from transforms.persons import PERSON_SCHEMA, PersonSettings, assign_persons, name_classes, person_profiles
+
+EVIDENCE = [c for c in PERSON_SCHEMA if c not in ("person_id", "name_key", "founded_key")]
+
+
+def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: PersonSettings = PersonSettings()) -> int:
+    """Assign a person to every new mention of this run's papers; returns how many were decided."""
+    run_sql_file(con, "resolve/person_mentions.sql")
+    new = read_frame(con, "SELECT paper_id, author_position, name_key, mention_key FROM new_mentions")
+    if new.is_empty():
+        return 0
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE batch_keys AS SELECT DISTINCT name_key FROM frame", new)
+    stored = read_frame(con, "SELECT author_id AS person_id, * EXCLUDE (author_id) FROM author_person "
+                             "SEMI JOIN batch_keys USING (name_key)")
+    known = read_frame(con, "SELECT DISTINCT name_key FROM author_person")["name_key"]
+    stored = _with_evidence(con, stored, name_classes(new["name_key"], stored, known, settings))
+    papers = read_frame(con, "SELECT paper_id, title, abstract, first_listed_on FROM dim_paper "
+                             "SEMI JOIN (SELECT DISTINCT paper_id FROM new_mentions) USING (paper_id)")
+    result = assign_persons(new.drop("mention_key"), papers, _categories(con, "new_mentions"), stored, known,
+                            settings, context_mentions=read_frame(con, "SELECT * FROM context_mentions"))
+    decisions = result.assignments.join(new.select("paper_id", "author_position", "mention_key"),
+                                        on=["paper_id", "author_position"])
+    insert_frame(con, "author_mention", decisions.rename({"person_id": "author_id"}).with_columns(
+        decided_id=pl.col("author_id"), run_id=pl.lit(run_id)))
+    insert_frame(con, "author_person", result.persons.drop("is_new").rename({"person_id": "author_id"}),
+                 "ON CONFLICT DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in ["founded_key", *EVIDENCE]))
+    _apply_person_aliases(con, result.aliases.with_columns(run_id=pl.lit(run_id)))
+    return decisions.height
+
+
+def _with_evidence(con: duckdb.DuckDBPyConnection, stored: pl.DataFrame, classes: pl.DataFrame) -> pl.DataFrame:
+    """Stored persons of common names need their evidence; those without it (a name that was
+    rare, or a person that lost a mention) get it from their stored mentions."""
+    common = classes.filter(~pl.col("is_rare"))["name_key"]
+    missing = stored.filter(pl.col("name_key").is_in(common.implode()) & pl.col("paper_ids").is_null())
+    if missing.is_empty():
+        return stored
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE profile_persons AS SELECT person_id AS author_id FROM frame",
+                missing)
+    con.execute("CREATE OR REPLACE TEMP TABLE profile_papers AS SELECT DISTINCT paper_id FROM author_mention "
+                "SEMI JOIN profile_persons USING (author_id)")
+    assigned = read_frame(con, "SELECT paper_id, author_position, name_key, author_id AS person_id FROM author_mention "
+                               "SEMI JOIN profile_persons USING (author_id)")
+    mentions = read_frame(con, "SELECT paper_id, author_position, name_key FROM author_mention "
+                               "SEMI JOIN profile_papers USING (paper_id)")
+    papers = read_frame(con, "SELECT paper_id, title, abstract, first_listed_on FROM dim_paper "
+                             "SEMI JOIN profile_papers USING (paper_id)")
+    profiles = person_profiles(assigned, mentions, papers, _categories(con, "profile_papers"))
+    founded = missing.select("person_id", old_key="founded_key")
+    profiles = profiles.join(founded, on="person_id").with_columns(
+        founded_key=pl.coalesce("old_key", "founded_key")).drop("old_key")  # a stored founding stays
+    return pl.concat([stored.join(missing, on="person_id", how="anti"), profiles.select(stored.columns)
+                      .cast(stored.schema)])
+
+
+def _categories(con: duckdb.DuckDBPyConnection, papers_table: str) -> pl.DataFrame:
+    return read_frame(con, f"SELECT b.paper_id, c.code FROM bridge_paper_category b JOIN dim_category c USING (category_id) "
+                           f"SEMI JOIN (SELECT DISTINCT paper_id FROM {papers_table}) USING (paper_id)")
+
+
+def _apply_person_aliases(con: duckdb.DuckDBPyConnection, aliases: pl.DataFrame) -> None:
+    """Persons a mention showed to be one: the younger id points at the elder (person_alias), its
+    mentions follow, and the papers of those mentions get their bridge rows again."""
+    if aliases.is_empty():
+        return
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE new_person_aliases AS SELECT * FROM frame",
+                aliases.rename({"from_person_id": "from_author_id", "to_person_id": "to_author_id"}))
+    run_sql_file(con, "resolve/person_aliases.sql")

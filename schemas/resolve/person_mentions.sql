@@ -1,0 +1,47 @@
+-- The author mentions of this run (after merge/20_papers.sql): which are new and need a person.
+-- Leaves run_mentions (every mention of the touched papers as merged), new_mentions (those with
+-- no stored decision) and context_mentions (the other mentions of the papers of new ones).
+
+-- A warehouse from before persons: its stored mentions are decided as they were (one name key,
+-- one person), so no id moves.
+INSERT INTO author_mention BY NAME
+SELECT k.paper_id, k.author_position, k.mention_key, coalesce(a.to_name_key, k.mention_key) AS name_key,
+       coalesce(a.author_id, stable_id(k.mention_key)) AS author_id,
+       coalesce(a.author_id, stable_id(k.mention_key)) AS decided_id, 'one_name_one_person' AS rule
+FROM (SELECT paper_id, unnest(author_keys) AS mention_key, unnest(range(1, len(author_keys) + 1)) AS author_position
+      FROM dim_paper ANTI JOIN touched USING (paper_id)
+      WHERE NOT EXISTS (SELECT 1 FROM author_mention) AND EXISTS (SELECT 1 FROM bridge_paper_author)) k
+LEFT JOIN author_alias a ON a.name_key = k.mention_key;
+INSERT INTO author_person BY NAME
+SELECT author_id, name_key FROM dim_author
+WHERE NOT EXISTS (SELECT 1 FROM author_person) AND EXISTS (SELECT 1 FROM bridge_paper_author);
+
+-- Every shown author of every touched paper: the key shown and the name it stands for.
+CREATE OR REPLACE TEMP TABLE run_mentions AS
+SELECT k.paper_id, k.author_position::INTEGER AS author_position, k.mention_key,
+       coalesce(a.to_name_key, k.mention_key) AS name_key
+FROM (SELECT paper_id, unnest(author_keys) AS mention_key, unnest(range(1, len(author_keys) + 1)) AS author_position
+      FROM merged) k
+LEFT JOIN author_alias a ON a.name_key = k.mention_key;
+
+-- Stored decisions that no longer hold: the paper left, its list changed at that position, or the
+-- shown key now stands for another name. Their persons' evidence is read again when needed.
+CREATE OR REPLACE TEMP TABLE stale_mentions AS
+SELECT m.paper_id, m.author_position, m.author_id FROM author_mention m SEMI JOIN touched USING (paper_id)
+ANTI JOIN run_mentions r USING (paper_id, author_position, mention_key, name_key);
+DELETE FROM author_mention USING stale_mentions s
+WHERE author_mention.paper_id = s.paper_id AND author_mention.author_position = s.author_position;
+UPDATE author_person SET first_on = NULL, last_on = NULL, n_mentions = NULL, paper_ids = NULL, coauthors = NULL,
+                         categories = NULL, words = NULL
+WHERE author_id IN (SELECT author_id FROM stale_mentions);
+
+CREATE OR REPLACE TEMP TABLE new_mentions AS
+SELECT r.* FROM run_mentions r ANTI JOIN author_mention m USING (paper_id, author_position);
+
+CREATE OR REPLACE TEMP TABLE context_mentions AS
+SELECT r.paper_id, r.author_position, r.name_key FROM run_mentions r
+SEMI JOIN (SELECT DISTINCT paper_id FROM new_mentions) n USING (paper_id)
+ANTI JOIN new_mentions USING (paper_id, author_position);
+
+-- Papers whose bridge rows a person merge may move (filled by the person step).
+CREATE OR REPLACE TEMP TABLE moved_papers (paper_id BIGINT);
