@@ -78,8 +78,10 @@ epoch k ≥ 1 uses synthetic variants ``<id>~<k>`` of them: a few seeded word sw
 title (every synthetic abstract key is checked unique) and author names re-drawn per epoch from the
 real first-name × last-name pools (a consistent mapping inside the epoch, so co-author structure is
 kept; 10 % of names stay real, making some authors prolific across epochs).  Dates shift by 28 days
-per epoch (weekdays kept).  Unique papers ≈ n_listings / 3; the remaining listings are natural
-re-listings plus heavy-tailed extra repeats (next days, other search files, the same search file).
+per epoch (weekdays kept).  Unique papers ≈ n_listings / 3 (``shape="repeats"``, the default) or
+≈ 0.8 n_listings (``shape="distinct"``: a group archiving many categories; ~2.4× the epochs, so
+~2.4× the distinct author names); the remaining listings are natural re-listings plus heavy-tailed
+extra repeats (next days, other search files, the same search file).
 ``n_listings`` is honoured exactly unless it is so small that natural re-listings exceed it.
 """
 
@@ -114,7 +116,13 @@ LISTING_MIN_OWN_FILE = 25  # a (day, category) with fewer listings goes into the
 SEARCH_BLOCKS = (20, 100)  # blocks per search file (uniform)
 CROSS_FORMAT = 0.10  # share of arXiv papers also in search files / ICLR papers also in listings
 NATURAL_EXTRA = 0.05  # n_listings=None: extra repeats as a share of the natural events
-LISTINGS_PER_PAPER = 3  # n_listings given: unique papers ≈ n_listings / 3
+LISTINGS_PER_PAPER = 3  # n_listings given, shape "repeats": unique papers ≈ n_listings / 3
+# Corpus shapes (n_listings given): listings per unique paper. "repeats" is a group following a
+# few categories (every paper re-listed, ~1/3 of the listings distinct papers); "distinct" a group
+# archiving many categories (~80 % of the listings distinct papers, so ~2.4x the papers and
+# distinct author names of "repeats" at the same size: more epochs of synthetic papers, each
+# with its own re-drawn names).
+SHAPES = {"repeats": float(LISTINGS_PER_PAPER), "distinct": 1.25}
 EPOCH_SHIFT_DAYS = 28
 KEEP_REAL_AUTHOR = 0.10  # synthetic epochs: share of names kept real
 FILE_NOISE = ("utf8_bom", "utf16", "gb18030", "crlf")
@@ -677,16 +685,20 @@ def render_corpus(
     seed: int = 0,
     noise: float | Mapping[str, float] = 0.05,
     realdata: Path | None = None,
+    shape: str = "repeats",
 ) -> dict:
     """Render a corpus into ``out_dir`` and return its summary (also written to summary.json).
 
     n_listings=None: every real record at least once, with its natural repetition (a few thousand
     listings).  Otherwise about ``n_listings`` listings (exact unless very small), ≈ n/3 unique
-    papers, synthetic variants beyond the real ones.  ``noise``: one probability for every noise
+    papers (``shape="repeats"``) or ≈ 0.8 n (``shape="distinct"``), synthetic variants beyond the
+    real ones.  ``noise``: one probability for every noise
     kind, or a mapping kind → probability (kinds: ``NOISE_KINDS``).  Deterministic for a seed.
     """
     if n_listings is not None and n_listings < 1:
         raise ValueError("n_listings must be >= 1")
+    if shape not in SHAPES:
+        raise ValueError(f"unknown corpus shape {shape!r}; known: {', '.join(SHAPES)}")
     real = load_realdata(Path(realdata) if realdata is not None else default_realdata())
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -699,26 +711,27 @@ def render_corpus(
     if n_listings is None:
         plan = [(0, list(range(n_real)), None)]
     else:
-        unique = max(1, round(n_listings / LISTINGS_PER_PAPER))
+        unique = max(1, round(n_listings / SHAPES[shape]))
         full, rem = divmod(unique, n_real)
         sizes = [(k, None) for k in range(full)] + ([(full, rem)] if rem else [])
-        plan, done, cum = [], 0, 0
+        plan, cum = [], 0
         for k, size in sizes:
             sel = list(range(n_real)) if size is None else sorted(master.sample(range(n_real), size))
             cum += len(sel)
-            target = round(n_listings * cum / unique) - done
-            done += target
-            plan.append((k, sel, target))
+            # cumulative: an epoch whose natural listings exceed its share (the distinct shape has
+            # ~1.24 natural listings per paper against 1.25) is made up for by the next ones
+            plan.append((k, sel, round(n_listings * cum / unique)))
 
     keys = {_key_digest(p.text.abstract) for p in papers}
     synth = _Synth(real, seed, keys)
     w = _Writer(out_dir, _Noise(probs))
     authors_seen: set[str] = set()
-    n_papers = 0
+    n_papers = n_rendered = 0
     ans_writer = pq.ParquetWriter(out_dir / "answer.parquet", ANSWER_SCHEMA, compression="zstd")
     pap_writer = pq.ParquetWriter(out_dir / "papers.parquet", PAPERS_SCHEMA, compression="zstd")
     try:
-        for k, sel, target in plan:
+        for k, sel, cum_target in plan:
+            target = None if cum_target is None else max(0, cum_target - n_rendered)
             rng = random.Random(f"{seed}:epoch:{k}")
             w.noise.rng = random.Random(f"{seed}:noise:{k}")
             synth.start_epoch(k)
@@ -732,6 +745,7 @@ def render_corpus(
             events = _epoch_events(rng, chosen, k, real.days, target)
             _render_epoch(w, rng, k, events)
             ans = w.answer_table()
+            n_rendered += ans.num_rows
             ans_writer.write_table(ans)
             n_list = Counter(ans.column("truth_id").to_pylist())
             in_listing = {
@@ -770,6 +784,8 @@ def render_corpus(
         "n_epochs": len(plan),
         "bytes": w.bytes,
         "seed": seed,
+        "shape": shape,
+        "listings_per_paper": round(sum(w.files["n_records"]) / max(n_papers, 1), 3),
         "n_listings_requested": n_listings,
         "noise": {
             "probabilities": probs,
@@ -789,10 +805,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--noise", type=float, default=0.05, help="probability of each noise kind")
     ap.add_argument("--realdata", type=Path, default=None)
+    ap.add_argument("--shape", choices=sorted(SHAPES), default="repeats",
+                    help="repeats: ~1/3 of the listings distinct papers (default); distinct: ~80 %%")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     try:
-        summary = render_corpus(args.out_dir, args.listings, args.seed, args.noise, args.realdata)
+        summary = render_corpus(args.out_dir, args.listings, args.seed, args.noise, args.realdata, args.shape)
     except (FileNotFoundError, FileExistsError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
