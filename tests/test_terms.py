@@ -3,6 +3,9 @@ depend on the other papers of the frame, and readable text from LaTeX."""
 
 from __future__ import annotations
 
+import functools
+import re
+
 import polars as pl
 import pytest
 from hypothesis import assume, given
@@ -108,3 +111,98 @@ def test_no_text_no_terms():
 ])
 def test_readable_text_from_latex(source, shown):
     assert readable_text(source) == shown
+
+
+def test_phrases_of_one_head_word_that_tie_both_keep_their_score():
+    # The four-word title phrase scores (1 + 2) × 1.6 and its last two words (2 + 2) × 1.2: both 4.8,
+    # so neither is "all but the best" of the head word "generation". Scores in floating point made
+    # the first 4.800000000000001, and "augmented generation" lost a fifth of its score (3.84).
+    paper = pl.DataFrame({"paper_id": [1], "title": ["Robust Retrieval-Augmented Generation"],
+                          "abstract": ["We study retrieval-augmented generation."]})
+    scores = dict(paper_terms(paper).select("term", "score").iter_rows())
+    assert scores["robust retrieval augmented generation"] == scores["augmented generation"] == 4.8
+    assert scores["retrieval augmented generation"] == 1.12  # 1.4, not the best of its head word
+
+
+def test_phrase_cuts_and_one_word_phrases():
+    # A dash between words ("--", " - ") and double spaces do not cut a phrase; a stopword, a single
+    # letter and punctuation do. A one-word phrase is kept even when its singular is a stopword
+    # ("developments" → "development"); a phrase or part that starts with one is not ("out of ...").
+    paper = pl.DataFrame({"paper_id": [7], "title": ["Flingo -- Instilling  Expressiveness: Recent Developments"],
+                          "abstract": ["Out-of-distribution detection, a survey of x calibration."]})
+    terms = paper_terms(paper, top_k=50)["term"].to_list()
+    assert "flingo instilling expressiveness" in terms and "development" in terms
+    assert "distribution detection" in terms and "detection" in terms
+    assert not [t for t in terms if t.startswith(("out", "of ", "a ", "x "))]
+    assert "survey" in terms and "calibration" in terms and "survey calibration" not in terms
+
+
+# ---------------------------------------------------------------------------- against a plain reference
+def reference_terms(title: str | None, abstract: str | None, top_k: int = 10) -> list[tuple[str, float]]:
+    """The rules of transforms.terms written out plainly, one paper at a time, in exact fractions."""
+    from fractions import Fraction
+    from transforms.terms import _CUT_RE, ABSTRACT_CHARS, GENERIC_WORDS, MAX_WORDS, STOPWORDS
+    cuts = STOPWORDS | set("abcdefghijklmnopqrstuvwxyz|")
+    tf: dict[str, int] = {}
+    in_title: set[str] = set()
+    for is_title, text in ((True, title), (False, None if abstract is None else abstract[:ABSTRACT_CHARS])):
+        phrases, phrase = [], []
+        for token in re.sub(_CUT_RE, " | ", (text or "").lower()).split(" ") + ["|"]:
+            if token in cuts:
+                phrases, phrase = phrases + [phrase] if phrase else phrases, []
+            else:
+                phrase += [_fold(word) for word in token.split("-") if word]
+        for words in phrases:
+            if len(words) == 1:
+                parts = [words]
+            else:
+                parts = ([words] if len(words) <= MAX_WORDS else []) + [words[-1:]] \
+                    + ([words[-2:]] if len(words) >= 3 else []) + [words[:1]]
+                parts = [p for p in parts if p[0] not in STOPWORDS]
+            for part in parts:
+                term = " ".join(part)
+                if len(term) > 2 and not (len(part) == 1 and term in GENERIC_WORDS):
+                    tf[term] = tf.get(term, 0) + 1
+                    if is_title:
+                        in_title.add(term)
+    score = {t: (n + 2 * (t in in_title)) * (1 + Fraction(1, 5) * t.count(" ")) for t, n in tf.items()}
+    best = {}
+    for t, s in score.items():
+        best[t.split(" ")[-1]] = max(s, best.get(t.split(" ")[-1], 0))
+    score = {t: s if s == best[t.split(" ")[-1]] else s * Fraction(4, 5) for t, s in score.items()}
+    return [(t, round(float(s), 6)) for t, s in sorted(score.items(), key=lambda ts: (-ts[1], ts[0]))[:top_k]]
+
+
+_fold = functools.cache(normalise_term)
+
+
+def _ours(papers: pl.DataFrame) -> dict[int, list[tuple[str, float]]]:
+    terms = paper_terms(papers)
+    return {pid: list(zip(rows["term"], rows["score"])) for (pid,), rows in terms.sort("term_rank").group_by("paper_id")}
+
+
+TEXT = st.lists(st.sampled_from([
+    "Diffusion", "models", "model", "of", "the", "a", "x", "graph", "neural", "networks", "out-of-distribution",
+    "state-of-the-art", "--", "-", "-based", "self-", ",", ".", "(GNNs)", "$O(n)$", "\\alpha", "2024", "studies",
+    "analyses", "physics", "developments", "approaches", "language", "large", "Language", "attention", "",
+]), max_size=40).map(" ".join)
+
+
+@given(st.lists(st.tuples(st.one_of(st.none(), TEXT), st.one_of(st.none(), TEXT)), min_size=1, max_size=4))
+def test_terms_follow_the_plain_rules(texts):
+    papers = pl.DataFrame({"paper_id": range(len(texts)), "title": [t for t, _ in texts],
+                           "abstract": [a for _, a in texts]},
+                          schema={"paper_id": pl.Int64, "title": pl.String, "abstract": pl.String})
+    ours = _ours(papers)
+    for pid, (title, abstract) in enumerate(texts):
+        assert ours.get(pid, []) == reference_terms(title, abstract)
+
+
+def test_real_abstracts_follow_the_plain_rules():
+    from eval.keywords import REALDATA, load_iclr
+    if not (REALDATA / "iclr2024_openreview_primary_area_dotd.tsv").is_file():
+        pytest.skip("ICLR keywords file not found (../shared/realdata)")
+    papers = load_iclr(REALDATA).head(300).select("paper_id", "title", "abstract")
+    ours = _ours(papers)
+    for pid, title, abstract in papers.iter_rows():
+        assert ours.get(pid, []) == reference_terms(title, abstract), title

@@ -8,12 +8,16 @@ Scores use only the paper itself (how often the term and its words occur, whethe
 holds it, how many words it has), never corpus statistics: a paper gets the same terms in a
 fresh load and in an incremental run, and loading other papers never changes them.
 
-Everything is vectorised string work on whole columns (regex replace, split, explode, group
-by); no Python loop per paper (`python -m bench.terms` measures the throughput).
+No Python loop per paper, and text is handled once per distinct token: Polars lower-cases,
+cuts and splits the whole column into tokens and numbers the distinct ones; each distinct word is
+plural-folded once; phrases, their parts, counts and the top terms of every paper are then numpy
+work on integers (word numbers, terms packed into one UInt64), a few sorts of plain integers
+instead of group-bys on strings (`python -m bench.terms` measures the throughput).
 """
 
 from __future__ import annotations
 
+import numpy as np
 import polars as pl
 
 MAX_WORDS = 4  # longer stopword-free runs are mostly run-on noun piles ("multi agent rl based ...")
@@ -182,77 +186,20 @@ def readable_text(text: str | None) -> str | None:
     return pl.select(plain_text(pl.lit(text, pl.String))).item()
 
 
-_BOUNDARY = " | "
-# Stopwords and single letters, each padded by the spaces around a word: matched by one
-# Aho-Corasick pass (`str.replace_many`), far faster than a regex alternation of 600 words.
-_PADDED_STOPWORDS = [f" {w} " for w in sorted(STOPWORDS | set("abcdefghijklmnopqrstuvwxyz"))]
+# A phrase ends at punctuation, digits, inline math, a URL or a LaTeX command (one regex turns
+# them all into the token "|"), and at a stopword or a single letter.
+_CUT_RE = r"\$[^$]*\$|https?://\S+|\\[a-z]+|[^a-z\- ]+"
+_BOUNDARY_TOKENS = sorted(STOPWORDS | set("abcdefghijklmnopqrstuvwxyz|"))
+# Words are numbered 1..W in text order (0 = no word) and a term is its up to MAX_WORDS word
+# numbers packed into one integer, first word highest: the packed keys sort as the terms' text
+# does ("a b" < "ab" < "ab c", as " " sorts before any letter), so ties are broken by the text
+# without comparing text. Whole runs of work are then sorts of plain integers.
+WORD_BITS = 16
+_BASE = 1 << WORD_BITS
 
 
-def _phrase_text(text: pl.Expr) -> pl.Expr:
-    """Lower-case text in which every phrase boundary (punctuation, digits, inline math, URL,
-    stopword, single letter) is "|". Hyphenated words stay whole ("out-of-distribution")."""
-    spaced = (
-        text.str.to_lowercase()
-        .str.replace_all(r"\$[^$]*\$|https?://\S+|\\[a-z]+|[^a-z\- ]+", _BOUNDARY)
-        .str.replace_all(" ", "  ", literal=True)  # two spaces between words: each stopword match owns its own
-    )
-    padded = pl.concat_str(pl.lit(" "), spaced, pl.lit(" "))
-    return padded.str.replace_many(_PADDED_STOPWORDS, [_BOUNDARY] * len(_PADDED_STOPWORDS))
-
-
-def _chunks(papers: pl.DataFrame) -> pl.LazyFrame:
-    """(paper_id, in_title, chunk): every stopword-free run of words of the title and abstract,
-    one row per occurrence (a chunk rarely repeats within a paper, so counting here would not
-    shrink the frame; counts are taken per term after the join with `_chunk_terms`)."""
-    fields = pl.concat([
-        papers.lazy().select("paper_id", pl.lit(True).alias("in_title"), pl.col("title").alias("text")),
-        papers.lazy().select("paper_id", pl.lit(False).alias("in_title"),
-                             pl.col("abstract").str.slice(0, ABSTRACT_CHARS).alias("text")),
-    ]).drop_nulls("text")
-    return (
-        fields.select("paper_id", "in_title", _phrase_text(pl.col("text")).str.split("|").alias("chunk"))
-        .explode("chunk")
-        .with_columns(pl.col("chunk").str.strip_chars(" -"))
-        .filter(pl.col("chunk").str.len_bytes() > 2)
-    )
-
-
-def _chunk_terms(chunks: pl.LazyFrame) -> pl.LazyFrame:
-    """(chunk) → (chunk, term, n_words): each distinct chunk normalised once (most chunks repeat
-    across papers), as a whole (up to MAX_WORDS words) and as its shorter parts: the last word
-    and the last two (the head of an English noun phrase comes last: "federated prompt tuning"
-    → "prompt tuning") and the first word. Parts let a paper's "privacy preserving prompting"
-    count towards "privacy" too (more parts — the first two words, the middle ones, the last
-    three — measured worse on the ICLR keywords, and cost more). Generic single words are
-    dropped, and parts that start with a stopword (cut inside "out-of-distribution") too."""
-    # Parts by regex on the normalised text (cheaper than list operations); a pattern that
-    # does not match gives null, so a part exists only when the chunk is long enough.
-    parts = [
-        pl.when(pl.col("n_words") <= MAX_WORDS).then(pl.col("whole")),
-        pl.col("whole").str.extract(r" (\S+)$"),  # the last word and the last two
-        pl.col("whole").str.extract(r" (\S+ \S+)$"),
-        pl.col("whole").str.extract(r"^(\S+) "),  # the first word
-    ]
-    # Chunks are lower-case letters, hyphens and spaces already (_phrase_text): only the
-    # plural folding of normalise_terms is left to do. One-word chunks (most) have no parts.
-    padded = pl.concat_str(pl.col("chunk").str.replace_all(r"[- ]+", "  ").str.replace(r"^", " "), pl.lit("  "))
-    normalised = chunks.with_columns(whole=_fold_plurals(padded).str.replace_all(r"\s+", " ").str.strip_chars())
-    singles = normalised.filter(~pl.col("whole").str.contains(" ", literal=True)).select("chunk", term="whole")
-    multi = (
-        normalised.filter(pl.col("whole").str.contains(" ", literal=True))
-        .with_columns(n_words=pl.col("whole").str.count_matches(" ") + 1)
-        .select("chunk", pl.concat_list(parts).alias("term"))
-        .explode("term")
-        .drop_nulls("term")
-        # a part cut inside a hyphen compound ("of distribution data") is no phrase
-        .filter(~pl.col("term").str.extract(r"^(\S+)").is_in(pl.lit(sorted(STOPWORDS))))
-    )
-    return (
-        pl.concat([singles, multi])
-        .with_columns(n_words=pl.col("term").str.count_matches(" ") + 1)
-        .filter(pl.col("term").str.len_bytes() > 2,
-                ~((pl.col("n_words") == 1) & pl.col("term").is_in(pl.lit(sorted(GENERIC_WORDS)))))
-    )
+class _TooLarge(Exception):
+    """The frame has more distinct words, terms or papers than the packed integers can hold."""
 
 
 def paper_terms(papers: pl.DataFrame, top_k: int = TOP_K) -> pl.DataFrame:
@@ -261,38 +208,190 @@ def paper_terms(papers: pl.DataFrame, top_k: int = TOP_K) -> pl.DataFrame:
     schema = {"paper_id": pl.Int64, "term": pl.String, "score": pl.Float64, "term_rank": pl.Int32}
     if papers.is_empty():
         return pl.DataFrame(schema=schema)
-    chunks = _chunks(papers).collect()
-    parts = _chunk_terms(chunks.lazy().select("chunk").unique()).collect()
-    # Every distinct term once, coded in text order: the big frame groups, ranks and breaks ties
-    # on integer codes, and the text comes back only for the top_k rows.
-    vocab = (parts.select("term", "n_words").unique("term").sort("term")
-             .with_columns(term_code=pl.int_range(pl.len(), dtype=pl.UInt32),
-                           head_code=pl.col("term").str.extract(r"(\S+)$").rank("dense").cast(pl.UInt32)))
-    parts = parts.join(vocab.select("term", "term_code"), on="term").select("chunk", "term_code")
-    scored = (
-        chunks.lazy().join(parts.lazy(), on="chunk")
-        .group_by("paper_id", "term_code")
-        .agg(tf=pl.len(), in_title=pl.col("in_title").any())
-        .join(vocab.lazy().select("term_code", "n_words", "head_code"), on="term_code")
-        .with_columns(score=_score())
-        # One phrase per head word first: "federated prompt tuning" and "prompt tuning" name one
-        # topic, so all but the best of a head give way a little to other topics.
-        .with_columns(score=pl.when(pl.col("score") == pl.col("score").max().over("paper_id", "head_code"))
-                      .then(pl.col("score")).otherwise(pl.col("score") * HEAD_REPEAT_WEIGHT).round(6))
-    )
-    return (  # the top_k by score, ties broken by the term (its code): deterministic
-        scored.sort(["paper_id", "score", "term_code"], descending=[False, True, False])
-        .with_columns(term_rank=pl.int_range(1, pl.len() + 1, dtype=pl.Int32).over("paper_id"))
-        .filter(pl.col("term_rank") <= top_k)
-        .join(vocab.lazy().select("term_code", "term"), on="term_code", maintain_order="left")
-        .select("paper_id", "term", "score", "term_rank")
-        .collect()
-        .cast(schema)
+    papers = papers.select("paper_id", "title", "abstract").sort("paper_id")
+    try:
+        return _paper_terms(papers, top_k).cast(schema)
+    except _TooLarge:  # terms are per paper: the two halves give the rows of the whole
+        if papers.height < 2:
+            raise
+        half = papers.height // 2
+        return pl.concat([paper_terms(papers.head(half), top_k), paper_terms(papers.tail(-half), top_k)])
+
+
+def _tokens(papers: pl.DataFrame) -> pl.DataFrame:
+    """(field, token): every space-separated token, lower case, of each paper's title (field =
+    its row) and of its abstract's first ABSTRACT_CHARS characters (field = row + height), in
+    text order; what cuts a phrase (_CUT_RE) is the token "|", a missing text the token ""."""
+    texts = pl.concat([papers.get_column("title"), papers.get_column("abstract").str.slice(0, ABSTRACT_CHARS)])
+    return (
+        pl.DataFrame({"text": texts.fill_null("")}).with_row_index("field")
+        .select("field", pl.col("text").str.to_lowercase().str.replace_all(_CUT_RE, " | ").str.split(" ").alias("token"))
+        .explode("token")
     )
 
 
-def _score() -> pl.Expr:
-    """Within-paper salience: occurrences (as a whole phrase or inside a longer one), a title
-    bonus, and a small bonus per extra word (a phrase is more specific than its words)."""
-    in_title = pl.col("in_title").cast(pl.Float64)
-    return (pl.col("tf") + TITLE_WEIGHT * in_title) * (1.0 + LENGTH_BONUS * (pl.col("n_words") - 1))
+class _Tokens:
+    """Each distinct token once: whether it cuts a phrase, and its words (split at hyphens, plural
+    folded, as word numbers) in CSR form (`offsets`, `counts` into `flat`); and the words: text
+    (index = number, 0 = none), length, stopword, generic. Folding each distinct word equals folding
+    the phrase: every folding rule works within one word."""
+
+    def __init__(self, distinct: pl.Series):
+        n_tokens = len(distinct)
+        self.boundary = distinct.is_in(_BOUNDARY_TOKENS).to_numpy()
+        pieces = (
+            pl.DataFrame({"token": distinct}).with_row_index("code")
+            .filter(~pl.col("token").is_in(_BOUNDARY_TOKENS))
+            .select("code", pl.col("token").str.split("-").alias("raw"))
+            .explode("raw")
+            .filter(pl.col("raw") != "")
+        )
+        padded = pl.concat_str(pl.lit(" "), pl.col("raw"), pl.lit("  "))
+        folded = pieces.select("raw").unique().with_columns(word=_fold_plurals(padded).str.strip_chars())
+        words = folded.select("word").unique().sort("word").with_row_index("number", offset=1)
+        if words.height >= _BASE:
+            raise _TooLarge
+        pieces = (pieces.join(folded, on="raw", maintain_order="left")
+                  .join(words, on="word", maintain_order="left"))  # in token order, then word order
+        self.flat = pieces.get_column("number").to_numpy().astype(np.uint32)
+        counts = np.bincount(pieces.get_column("code").to_numpy(), minlength=n_tokens)
+        self.offsets = np.cumsum(counts) - counts
+        self.counts = np.where(self.boundary, -1, counts).astype(np.int32)
+        text = pl.concat([pl.Series([None], dtype=pl.String), words.get_column("word")])
+        self.text = text
+        self.length = text.str.len_bytes().fill_null(0).to_numpy()
+        self.stop = text.is_in(sorted(STOPWORDS)).fill_null(False).to_numpy()
+        generic = text.is_in(sorted(GENERIC_WORDS)).fill_null(False).to_numpy()
+        # a term of one word (a part of a phrase) has 3+ letters and is neither a stopword nor generic
+        self.single_ok = ~self.stop & (self.length > 2) & ~generic
+        self.one_word_ok = (self.length > 2) & ~generic  # a one-word phrase may fold onto a stopword
+        self.n_words = len(words) + 1
+
+
+def _phrases(tokens: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, _Tokens]:
+    """Every maximal run of words between boundaries: (field, start, n) into `words`, the word
+    numbers of all phrases in text order."""
+    # this call's own token codes (the categories live as long as the column that uses them)
+    categorical = tokens.get_column("token").cast(pl.Categorical(pl.Categories.random()))
+    table = _Tokens(categorical.dtype.categories.to_series())
+    code = categorical.to_physical().to_numpy()
+    field = tokens.get_column("field").to_numpy()
+    counts = table.counts[code]  # -1: a boundary, 0: no word ("-"), else the token's words
+    cut = counts < 0
+    cut[1:] |= field[1:] != field[:-1]  # a new field starts a new phrase
+    cut[0] = True
+    phrase = np.cumsum(cut, dtype=np.uint32)
+    keep = np.flatnonzero(counts > 0)
+    code, phrase, field, counts = code[keep], phrase[keep], field[keep], counts[keep]
+    words = table.flat[table.offsets[code]]
+    if (counts > 1).any():  # hyphen compounds: one row per word
+        token = np.repeat(np.arange(len(code)), counts)
+        within = np.arange(len(token)) - np.repeat(np.cumsum(counts) - counts, counts)
+        words = table.flat[table.offsets[code][token] + within]
+        phrase, field = phrase[token], field[token]
+    start = np.flatnonzero(np.concatenate([[True], phrase[1:] != phrase[:-1]])) if len(words) else keep[:0]
+    n = np.diff(np.append(start, len(words)))
+    return field[start], start, n, words, table
+
+
+def _candidates(papers: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, _Tokens]:
+    """(field, key) for every term occurrence (one row per phrase and part of it), and the
+    token table. Parts of a phrase: the whole (up to MAX_WORDS words), and for 2+ words the last
+    word and the last two (the head of an English noun phrase comes last: "federated prompt
+    tuning" → "prompt tuning") and the first word; a part that starts with a stopword (cut inside
+    "out-of-distribution") is dropped, and so are one-word terms of 1-2 letters or generic."""
+    field, start, n, words, table = _phrases(_tokens(papers))
+    w = np.concatenate([words, np.zeros(MAX_WORDS, np.uint32)])  # start + 3 stays in range
+    w0, last = w[start], w[start + n - 1]
+    multi = n >= 2
+    ok_whole = np.where(multi, (n <= MAX_WORDS) & ~table.stop[w0], table.one_word_ok[w0])
+    ok_last = multi & table.single_ok[last]
+    three = np.flatnonzero(n >= 3)
+    ok_two = three[~table.stop[w[start[three] + n[three] - 2]]]
+    ok_first = multi & table.single_ok[w0]
+
+    def pack(*parts: np.ndarray) -> np.ndarray:
+        key = np.zeros(len(parts[0]), np.uint64)
+        for i, part in enumerate(parts):
+            key |= part.astype(np.uint64) << np.uint64(WORD_BITS * (MAX_WORDS - 1 - i))
+        return key
+
+    whole = np.flatnonzero(ok_whole)
+    ws, wn = start[whole], n[whole]
+    keys = [
+        pack(w[ws], w[ws + 1] * (wn >= 2), w[ws + 2] * (wn >= 3), w[ws + 3] * (wn >= 4)),
+        pack(last[ok_last]),
+        pack(w[start[ok_two] + n[ok_two] - 2], last[ok_two]),
+        pack(w0[ok_first]),
+    ]
+    fields = np.concatenate([field[whole], field[ok_last], field[ok_two], field[ok_first]])
+    return fields, np.concatenate(keys), table
+
+
+def _paper_terms(papers: pl.DataFrame, top_k: int) -> pl.DataFrame:
+    n_papers = papers.height
+    fields, keys, table = _candidates(papers)
+    if not len(keys):
+        return pl.DataFrame({"paper_id": [], "term": [], "score": [], "term_rank": []})
+    # Every distinct term numbered in text order (its key order): the sorts below hold paper,
+    # score and term in one integer.
+    terms = pl.Series("key", keys).unique().sort()
+    code = (pl.DataFrame({"key": keys})
+            .join(terms.to_frame().with_row_index("code"), on="key", maintain_order="left")
+            .get_column("code").to_numpy().astype(np.uint64))
+    term_words = np.stack([(terms.to_numpy() >> np.uint64(WORD_BITS * (MAX_WORDS - 1 - i))) & np.uint64(_BASE - 1)
+                           for i in range(MAX_WORDS)])
+    n_words = (term_words > 0).sum(axis=0)
+    head = term_words[n_words - 1, np.arange(len(terms))]  # the last word
+    paper = (fields % n_papers).astype(np.uint64)
+    in_title = fields < n_papers
+    paper_bits, code_bits = _bits(n_papers - 1), _bits(len(terms) - 1)
+    if paper_bits + code_bits + 1 > 64:
+        raise _TooLarge
+    # tf and "in the title" per (paper, term): sort (paper, term, not in title), count runs
+    v = np.sort((paper << np.uint64(code_bits + 1)) | (code << np.uint64(1)) | (~in_title).astype(np.uint64))
+    group = v >> np.uint64(1)
+    first = np.flatnonzero(np.concatenate([[True], group[1:] != group[:-1]]))
+    tf = np.diff(np.append(first, len(v)))
+    title = (v[first] & np.uint64(1)) == 0
+    paper = group[first] >> np.uint64(code_bits)
+    code = group[first] & np.uint64((1 << code_bits) - 1)
+    # 25 × score, exact in integers: (tf + 2 if in the title) × (1 + 0.2 per extra word) is
+    # (tf + 2·title) × (n + 4) / 5; all but the best phrase of a head word get × 0.8 (4/5 not 5/5).
+    s = ((tf + 2 * title) * (n_words[code] + 4)).astype(np.uint64)
+    head_bits, s_bits = _bits(table.n_words), _bits(int(s.max()) * 5)
+    if paper_bits + head_bits + s_bits + code_bits > 64:
+        raise _TooLarge
+    v = np.sort((((paper << np.uint64(head_bits)) | head[code]) << np.uint64(s_bits + code_bits))
+                | (s << np.uint64(code_bits)) | code)  # by paper and head word, then score
+    ph = v >> np.uint64(s_bits + code_bits)
+    last = np.flatnonzero(np.append(ph[1:] != ph[:-1], True))  # the best of each (paper, head)
+    best = np.repeat(last, np.diff(np.append(-1, last)))
+    s = (v >> np.uint64(code_bits)) & np.uint64((1 << s_bits) - 1)
+    s = np.where(s == s[best], s * np.uint64(5), s * np.uint64(4))
+    paper = ph >> np.uint64(head_bits)
+    code = v & np.uint64((1 << code_bits) - 1)
+    top = np.uint64((1 << s_bits) - 1)
+    # the top_k of each paper: by paper, score (high first), term text
+    v = np.sort((paper << np.uint64(s_bits + code_bits)) | ((top - s) << np.uint64(code_bits)) | code)
+    paper = v >> np.uint64(s_bits + code_bits)
+    first = np.flatnonzero(np.concatenate([[True], paper[1:] != paper[:-1]]))
+    rank = np.arange(len(v)) - np.repeat(first, np.diff(np.append(first, len(v)))) + 1
+    keep = rank <= top_k
+    v, paper, rank = v[keep], paper[keep], rank[keep]
+    s = top - ((v >> np.uint64(code_bits)) & top)
+    code = (v & np.uint64((1 << code_bits) - 1)).astype(np.int64)
+    text = table.text
+    term_text = pl.select(pl.concat_str([text.gather(pl.Series(term_words[i][code].astype(np.int64)))
+                                         for i in range(MAX_WORDS)], separator=" ", ignore_nulls=True)).to_series()
+    return pl.DataFrame({
+        "paper_id": papers.get_column("paper_id").gather(pl.Series(paper.astype(np.int64))),
+        "term": term_text,
+        "score": pl.Series(s.astype(np.float64) / 25).round(6),
+        "term_rank": pl.Series(rank, dtype=pl.Int32),
+    })
+
+
+def _bits(n: int) -> int:
+    """Bits to hold 0..n."""
+    return max(int(n).bit_length(), 1)
