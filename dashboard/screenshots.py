@@ -76,15 +76,17 @@ def metrics(page) -> dict[str, str]:
     return {label.strip(): value.strip() for label, value in zip(labels, values)}
 
 
-# page url path → what to do before the screenshot
+# screenshot name (the page's url path unless URL_PATH says otherwise) → what to do before it
 PAGES: dict[str, Callable | None] = {
     "overview": None,
     "authors": lambda page: search(page, "Search authors by name", "kempe"),
+    "namesakes": lambda page: search(page, "Search authors by name", "wei wang"),  # a name worn by two people
     "categories": None,
     "papers": lambda page: search(page, "Search titles and abstracts", "diffusion"),
     "trends": None,
     "data_quality": None,
 }
+URL_PATH = {"overview": "", "namesakes": "authors"}
 
 
 def take_screenshots(url: str, out_dir: Path, only: list[str] | None = None) -> list[Path]:
@@ -99,7 +101,7 @@ def take_screenshots(url: str, out_dir: Path, only: list[str] | None = None) -> 
             for path, action in PAGES.items():
                 if only and path not in only:
                     continue
-                page.goto(f"{url}/{'' if path == 'overview' else path}")
+                page.goto(f"{url}/{URL_PATH.get(path, path)}")
                 wait_idle(page)
                 if action:
                     action(page)

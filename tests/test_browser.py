@@ -4,13 +4,15 @@ warehouse. CI installs chromium (.ci/run); without it locally these tests are sk
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
 from pathlib import Path
 
 import duckdb
 import pytest
 
-from dashboard.screenshots import CHROMIUM, VIEWPORT, launch, metrics, search, wait_idle
+from dashboard.screenshots import CHROMIUM, SCREENSHOT_VIEWPORT, VIEWPORT, launch, metrics, search, wait_idle
 from flows import analytics
 from tests.support import marts as corpus
 
@@ -82,6 +84,28 @@ def test_search_an_author_and_check_the_numbers(page, dashboard_url, warehouse):
         warehouse, "SELECT coalesce(p.title, left(p.abstract, 80) || '…') AS paper FROM bridge_paper_author b "
                    "JOIN dim_paper p USING (paper_id) WHERE b.author_id = ?", [author["author_id"]])["paper"]
     assert sorted(grid_column(page, 0, 0)) == sorted(titles)
+
+
+def test_a_name_worn_by_two_people_shows_both(page, dashboard_url, warehouse, tmp_path):
+    """Two Wei Wangs (one in cs.CV, one in math.AP, told apart by their co-authors): the page
+    says so, lists both with what distinguishes them, and docs/screenshots/namesakes.png is it."""
+    page.goto(f"{dashboard_url}/authors")
+    wait_idle(page)
+    search(page, "Search authors by name", "wei wang")
+    assert page.get_by_text("2 people named Wei Wang").count() == 1
+    persons = analytics.query(warehouse, "SELECT * FROM marts.namesakes WHERE name_key = 'wei wang' ORDER BY person_rank")
+    assert persons.height == 2 and sorted(persons["top_categories"]) == ["cs.CV", "math.AP"]
+    # as dashboard/screenshots.py draws it (PAGES["namesakes"]), on this test's browser
+    page.set_viewport_size(SCREENSHOT_VIEWPORT)
+    wait_idle(page)
+    shot = tmp_path / "namesakes.png"
+    page.screenshot(path=str(shot))
+    page.set_viewport_size(VIEWPORT)
+    assert shot.stat().st_size > 20_000
+    committed = Path(__file__).resolve().parent.parent / "docs" / "screenshots" / "namesakes.png"
+    if os.environ.get("DIGEST_UPDATE_GOLDEN") == "1":
+        shutil.copyfile(shot, committed)
+    assert committed.is_file(), "no docs/screenshots/namesakes.png: run this test with DIGEST_UPDATE_GOLDEN=1"
 
 
 def test_the_dashboard_never_holds_the_warehouse(page, dashboard_url, warehouse):

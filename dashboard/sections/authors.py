@@ -12,9 +12,15 @@ st.title("Authors")
 
 # Names match on the folded key (so "schonlieb" finds "Schönlieb") or on the display form.
 SEARCH_SQL = """
-SELECT author_id, name, n_papers FROM dim_author
-WHERE name_key LIKE $key ESCAPE '\\' OR name ILIKE $raw ESCAPE '\\'
-ORDER BY n_papers DESC, name, author_id LIMIT 200
+SELECT a.author_id, a.name, a.name_key, a.n_papers, coalesce(t.label, a.name) AS label
+FROM dim_author a LEFT JOIN marts.top_authors t USING (author_id)
+WHERE a.name_key LIKE $key ESCAPE '\\' OR a.name ILIKE $raw ESCAPE '\\'
+ORDER BY a.n_papers DESC, a.name, a.author_id LIMIT 200
+"""
+# Several persons wear one name (namesakes, split on evidence): what tells them apart.
+NAMESAKES_SQL = """
+SELECT person_rank AS person, n_papers, top_categories, top_coauthors, first_year, last_year
+FROM marts.namesakes WHERE name_key = $key ORDER BY person_rank
 """
 STATS_SQL = """
 WITH mine AS (SELECT paper_id, author_position FROM bridge_paper_author WHERE author_id = $author)
@@ -52,6 +58,15 @@ def fold(text: str) -> str:
     return pl.select(fold_key(pl.lit(text))).item()
 
 
+def show_namesakes(name_key: str, name: str) -> None:
+    """"3 people named Wei Wang": the persons of one name side by side."""
+    persons = ui.query(NAMESAKES_SQL, {"key": name_key})
+    if persons.height > 1:
+        st.info(f"{persons.height} people named {name}: told apart by their co-authors, categories and years "
+                "(each decision is in the author_mention table).")
+        ui.table(persons)
+
+
 def show_author(author_id: int) -> None:
     stats = ui.scalar_row(STATS_SQL, {"author": author_id})
     cols = st.columns(5)
@@ -86,14 +101,15 @@ if needle:
         st.info("No author matches that name.")
         st.stop()
     st.caption(f"{matches.height} matching authors" + (" (first 200)" if matches.height == 200 else ""))
-    names = dict(zip(matches["author_id"], zip(matches["name"], matches["n_papers"])))
+    names = {r["author_id"]: r for r in matches.iter_rows(named=True)}
     chosen = st.selectbox("Author", list(names), key="author_pick",
-                          format_func=lambda a: f"{names[a][0]} ({names[a][1]} papers)")
+                          format_func=lambda a: f"{names[a]['label']} ({names[a]['n_papers']} papers)")
+    show_namesakes(names[chosen]["name_key"], names[chosen]["name"])
     show_author(chosen)
 else:
     st.caption("Type a name to see an author's papers and co-authors. Top authors:")
-    columns = ("SELECT name, n_papers, n_listings, n_digests, n_coauthors, first_listed_on, last_listed_on, "
-               "rank_by_papers, rank_by_listings FROM marts.top_authors ")
+    columns = ("SELECT label AS name, n_papers, n_listings, n_digests, n_coauthors, first_listed_on, last_listed_on, "
+               "rank_by_papers, rank_by_listings FROM marts.top_authors ")  # label: namesakes told apart
     by_papers = ui.query(columns + "ORDER BY rank_by_papers, rank_by_listings, name LIMIT 50")
     by_listings = ui.query(columns + "ORDER BY rank_by_listings, rank_by_papers, name LIMIT 15")
     left, right = st.columns(2)
