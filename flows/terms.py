@@ -11,9 +11,9 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from flows.sql import write_frame
-from transforms.ids import with_stable_ids
-from transforms.terms import paper_terms
+from flows.sql import read_frame, write_frame
+from transforms.ids import ID_SQL
+from transforms.terms import ABSTRACT_CHARS, paper_term_codes
 
 BATCH_PAPERS = 50_000  # papers extracted at once: bounds the memory of a large first load
 
@@ -29,21 +29,22 @@ def update_terms(con: duckdb.DuckDBPyConnection) -> int:
     con.execute("DELETE FROM bridge_paper_term WHERE paper_id IN (SELECT paper_id FROM term_todo)")
     n_batches = con.execute("SELECT coalesce(max(batch), 0) FROM term_todo").fetchall()[0][0]
     for batch in range(1, n_batches + 1):
-        papers = con.sql("SELECT paper_id, title, abstract FROM dim_paper "
-                         "WHERE paper_id IN (SELECT paper_id FROM term_todo WHERE batch = $batch)",
-                         params={"batch": batch}).pl()
-        _insert_terms(con, with_stable_ids(paper_terms(papers), {"term_id": ["term"]}))
+        # only the text the extraction reads: the title and the abstract's first characters
+        papers = read_frame(con, f"SELECT paper_id, title, left(abstract, {ABSTRACT_CHARS}) AS abstract FROM dim_paper "
+                                 f"WHERE paper_id IN (SELECT paper_id FROM term_todo WHERE batch = {batch:d})")
+        _insert_terms(con, *paper_term_codes(papers))
     con.execute(_REFRESH_SQL)
     return con.execute("SELECT count(*) FROM term_todo").fetchall()[0][0]
 
 
-def _insert_terms(con: duckdb.DuckDBPyConnection, terms: pl.DataFrame) -> None:
-    """Write one batch of extracted terms."""
-    write_frame(con, "CREATE OR REPLACE TEMP TABLE term_batch AS SELECT * FROM frame", terms)
-    con.execute("INSERT INTO bridge_paper_term BY NAME SELECT paper_id, term_id, score, term_rank FROM term_batch")
-    con.execute("INSERT INTO dim_term BY NAME "
-                "SELECT DISTINCT term_id, term, length(term) - length(replace(term, ' ', '')) + 1 AS n_words, "
-                "0 AS n_papers FROM term_batch ON CONFLICT DO NOTHING")
+def _insert_terms(con: duckdb.DuckDBPyConnection, rows: pl.DataFrame, terms: pl.DataFrame) -> None:
+    """Write one batch of extracted terms: each distinct term's id is hashed once, in DuckDB."""
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE term_batch AS "
+                     f"SELECT term_code, term, n_words, {ID_SQL.format('term')} AS term_id FROM frame", terms)
+    write_frame(con, "INSERT INTO bridge_paper_term BY NAME SELECT paper_id, term_id, score, term_rank "
+                     "FROM frame JOIN term_batch USING (term_code)", rows)
+    con.execute("INSERT INTO dim_term BY NAME SELECT DISTINCT term_id, term, n_words, 0 AS n_papers FROM term_batch "
+                "ON CONFLICT DO NOTHING")
     con.execute("INSERT INTO changed_terms SELECT DISTINCT term_id FROM term_batch")
 
 

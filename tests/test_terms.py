@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
 
 from transforms.terms import (IRREGULAR_PLURALS, KEEP_FINAL_S, normalise_term, normalise_terms, paper_terms,
                               readable_text)
@@ -206,3 +207,15 @@ def test_real_abstracts_follow_the_plain_rules():
     ours = _ours(papers)
     for pid, title, abstract in papers.iter_rows():
         assert ours.get(pid, []) == reference_terms(title, abstract), title
+
+
+def test_too_many_words_for_one_pass_split_the_papers(monkeypatch):
+    # Word numbers are 16 bits; a frame with more distinct words is done in halves, same rows.
+    import transforms.terms as terms
+    papers = pl.concat([PAPERS, PAPERS.with_columns(pl.col("paper_id") + 10, pl.col("title").str.to_uppercase())])
+    whole = paper_terms(papers)
+    monkeypatch.setattr(terms, "_WORD_LIMIT", 12)
+    assert_frame_equal(paper_terms(papers), whole)
+    rows, table = terms.paper_term_codes(papers)
+    assert table["term_code"].to_list() == list(range(table.height))
+    assert rows.select(pl.lit(table["term"]).gather(pl.col("term_code")))["term"].to_list() == whole["term"].to_list()

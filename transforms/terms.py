@@ -196,6 +196,7 @@ _BOUNDARY_TOKENS = sorted(STOPWORDS | set("abcdefghijklmnopqrstuvwxyz|"))
 # without comparing text. Whole runs of work are then sorts of plain integers.
 WORD_BITS = 16
 _BASE = 1 << WORD_BITS
+_WORD_LIMIT = _BASE - 1  # distinct words one call numbers; more, and the papers are split in two
 
 
 class _TooLarge(Exception):
@@ -205,17 +206,35 @@ class _TooLarge(Exception):
 def paper_terms(papers: pl.DataFrame, top_k: int = TOP_K) -> pl.DataFrame:
     """(paper_id, title, abstract) → (paper_id, term, score, term_rank): the paper's `top_k` terms,
     best first, scored within the paper only. Deterministic: ties broken by the term text."""
-    schema = {"paper_id": pl.Int64, "term": pl.String, "score": pl.Float64, "term_rank": pl.Int32}
+    rows, terms = paper_term_codes(papers, top_k)
+    return rows.select(
+        "paper_id", pl.lit(terms.get_column("term")).gather(pl.col("term_code")).alias("term"), "score", "term_rank")
+
+
+def paper_term_codes(papers: pl.DataFrame, top_k: int = TOP_K) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """`paper_terms` with each term's text once: (paper_id, term_code, score, term_rank) in paper
+    and rank order, and (term_code, term, n_words) for codes 0, 1, ... (numbers of this call only)."""
     if papers.is_empty():
-        return pl.DataFrame(schema=schema)
+        return _frames([], [], [], [], [], [])
     papers = papers.select("paper_id", "title", "abstract").sort("paper_id")
     try:
-        return _paper_terms(papers, top_k).cast(schema)
+        return _paper_terms(papers, top_k)
     except _TooLarge:  # terms are per paper: the two halves give the rows of the whole
         if papers.height < 2:
             raise
         half = papers.height // 2
-        return pl.concat([paper_terms(papers.head(half), top_k), paper_terms(papers.tail(-half), top_k)])
+        (rows1, terms1), (rows2, terms2) = (paper_term_codes(papers.head(half), top_k),
+                                            paper_term_codes(papers.tail(-half), top_k))
+        offset = pl.col("term_code") + terms1.height
+        return (pl.concat([rows1, rows2.with_columns(offset)]), pl.concat([terms1, terms2.with_columns(offset)]))
+
+
+def _frames(paper_id, term_code, score, term_rank, term, n_words) -> tuple[pl.DataFrame, pl.DataFrame]:
+    rows = pl.DataFrame({"paper_id": paper_id, "term_code": term_code, "score": score, "term_rank": term_rank},
+                        schema={"paper_id": pl.Int64, "term_code": pl.UInt32, "score": pl.Float64, "term_rank": pl.Int32})
+    terms = pl.DataFrame({"term_code": pl.int_range(len(term), dtype=pl.UInt32, eager=True), "term": term,
+                          "n_words": n_words}, schema={"term_code": pl.UInt32, "term": pl.String, "n_words": pl.Int32})
+    return rows, terms
 
 
 def _tokens(papers: pl.DataFrame) -> pl.DataFrame:
@@ -249,7 +268,7 @@ class _Tokens:
         padded = pl.concat_str(pl.lit(" "), pl.col("raw"), pl.lit("  "))
         folded = pieces.select("raw").unique().with_columns(word=_fold_plurals(padded).str.strip_chars())
         words = folded.select("word").unique().sort("word").with_row_index("number", offset=1)
-        if words.height >= _BASE:
+        if words.height > _WORD_LIMIT:
             raise _TooLarge
         pieces = (pieces.join(folded, on="raw", maintain_order="left")
                   .join(words, on="word", maintain_order="left"))  # in token order, then word order
@@ -328,11 +347,11 @@ def _candidates(papers: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, _Tokens]:
     return fields, np.concatenate(keys), table
 
 
-def _paper_terms(papers: pl.DataFrame, top_k: int) -> pl.DataFrame:
+def _paper_terms(papers: pl.DataFrame, top_k: int) -> tuple[pl.DataFrame, pl.DataFrame]:
     n_papers = papers.height
     fields, keys, table = _candidates(papers)
     if not len(keys):
-        return pl.DataFrame({"paper_id": [], "term": [], "score": [], "term_rank": []})
+        return _frames([], [], [], [], [], [])
     # Every distinct term numbered in text order (its key order): the sorts below hold paper,
     # score and term in one integer.
     terms = pl.Series("key", keys).unique().sort()
@@ -381,15 +400,16 @@ def _paper_terms(papers: pl.DataFrame, top_k: int) -> pl.DataFrame:
     v, paper, rank = v[keep], paper[keep], rank[keep]
     s = top - ((v >> np.uint64(code_bits)) & top)
     code = (v & np.uint64((1 << code_bits) - 1)).astype(np.int64)
-    text = table.text
-    term_text = pl.select(pl.concat_str([text.gather(pl.Series(term_words[i][code].astype(np.int64)))
-                                         for i in range(MAX_WORDS)], separator=" ", ignore_nulls=True)).to_series()
-    return pl.DataFrame({
-        "paper_id": papers.get_column("paper_id").gather(pl.Series(paper.astype(np.int64))),
-        "term": term_text,
-        "score": pl.Series(s.astype(np.float64) / 25).round(6),
-        "term_rank": pl.Series(rank, dtype=pl.Int32),
-    })
+    # the text of each term kept, once
+    used = np.zeros(len(terms), bool)
+    used[code] = True
+    kept = np.flatnonzero(used)
+    renumber = np.cumsum(used) - 1
+    words = term_words[:, kept].astype(np.int64)
+    text = pl.select(pl.concat_str([table.text.gather(pl.Series(words[i])) for i in range(MAX_WORDS)],
+                                   separator=" ", ignore_nulls=True)).to_series()
+    return _frames(papers.get_column("paper_id").gather(pl.Series(paper.astype(np.int64))), renumber[code],
+                   pl.Series(s.astype(np.float64) / 25).round(6), rank, text, n_words[kept])
 
 
 def _bits(n: int) -> int:
