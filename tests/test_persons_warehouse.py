@@ -1,0 +1,104 @@
+"""Persons in the warehouse (issue 13), through the real flow: namesakes split on evidence across
+runs with the same persons as a fresh load, every decision stored, and a warehouse built
+before persons existed (one author per name key, UNIQUE) upgraded in place without moving an id."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import duckdb
+
+from flows.load import run_checks
+from tests.support import marts as corpus
+
+REPO = Path(__file__).resolve().parent.parent
+
+# Two papers each for two people named Wei Wang (vision with Yuki Tanaka, PDEs with Henrik
+# Solberg), and a rare name on papers of both fields: one person whatever the context.
+DAY1 = """#01Mar 2, 2027
+cs.CV
+Event Cameras for Low-Light Depth Estimation
+Wei Wang, Yuki Tanaka
+Event cameras report brightness changes with microsecond latency and a high dynamic range, which makes them attractive for depth estimation at night. We fuse events with sparse lidar returns through a recurrent network and halve the depth error of frame-based methods in low light.
+#02Mar 2, 2027
+math.AP
+Liouville Theorems for Degenerate Parabolic Equations
+Henrik Solberg, Wei Wang, Ottoline Fairweather-Quist
+We prove Liouville theorems for ancient solutions of degenerate parabolic equations with bounded measurable coefficients. The argument rests on a parabolic Harnack chain adapted to the intrinsic geometry of the equation.
+"""
+DAY2 = """#01Mar 3, 2027
+cs.CV
+Self-Supervised Stereo from Event Streams
+Yuki Tanaka, Wei Wang
+Stereo matching from event streams lacks dense ground truth. We train a stereo network by warping events between the two cameras and enforcing temporal consistency, and reach the accuracy of supervised methods on two driving datasets.
+#02Mar 3, 2027
+math.AP
+Gradient Estimates for Porous Medium Type Equations
+Wei Wang, Henrik Solberg
+We derive sharp gradient estimates for nonnegative solutions of porous medium type equations in bounded domains and use them to bound the waiting time of the free boundary.
+#03Mar 3, 2027
+cs.CV
+Benchmarks for Depth Completion at Night
+Ottoline Fairweather-Quist, Pablo Ibarra
+We release a benchmark of night-time driving scenes with dense depth and evaluate twelve depth completion methods under low light.
+"""
+
+
+def persons(warehouse: Path) -> dict[str, list[tuple]]:
+    with duckdb.connect(str(warehouse), read_only=True) as con:
+        rows = con.execute("SELECT a.name_key, a.author_id, list(b.paper_id ORDER BY b.paper_id) FROM dim_author a "
+                           "JOIN bridge_paper_author b USING (author_id) GROUP BY ALL ORDER BY ALL").fetchall()
+    out: dict[str, list[tuple]] = {}
+    for key, author_id, papers in rows:
+        out.setdefault(key, []).append((author_id, tuple(papers)))
+    return out
+
+
+def write(folder: Path, name: str, text: str) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(text, encoding="utf-8")
+
+
+def test_namesakes_are_split_the_same_way_fresh_and_incremental(run_ingest, tmp_path):
+    daily = tmp_path / "daily"
+    write(daily, "2027-03-02_arxiv.txt", DAY1)
+    run_ingest([daily], tmp_path / "incremental.duckdb")
+    write(daily, "2027-03-03_arxiv.txt", DAY2)
+    run_ingest([daily], tmp_path / "incremental.duckdb")
+    run_ingest([daily], tmp_path / "fresh.duckdb")
+    incremental, fresh = persons(tmp_path / "incremental.duckdb"), persons(tmp_path / "fresh.duckdb")
+    assert incremental == fresh
+    wei = incremental["wei wang"]
+    assert len(wei) == 2 and sorted(len(papers) for _, papers in wei) == [2, 2]
+    assert len(incremental["ottoline fairweather quist"]) == 1  # rare: one person across fields
+    with duckdb.connect(str(tmp_path / "incremental.duckdb"), read_only=True) as con:
+        decided = con.execute("SELECT rule, count(*) FROM author_mention WHERE name_key = 'wei wang' "
+                              "GROUP BY ALL ORDER BY ALL").fetchall()
+        assert decided == [("joined", 2), ("new_person", 2)]
+        shown = con.execute("SELECT n_persons, top_categories FROM marts.namesakes ORDER BY top_categories").fetchall()
+        assert shown == [(2, "cs.CV"), (2, "math.AP")]
+
+
+def test_a_warehouse_from_before_persons_is_upgraded_without_moving_an_id(run_ingest, tmp_path):
+    folder = tmp_path / "corpus"
+    shutil.copytree(corpus.SAMPLES, folder / "samples")
+    warehouse = tmp_path / "warehouse.duckdb"
+    run_ingest([folder], warehouse)
+    with duckdb.connect(str(warehouse)) as con:  # make it what the previous release wrote
+        before = con.execute("SELECT author_id, name, name_key, n_papers FROM dim_author ORDER BY ALL").fetchall()
+        con.execute("DROP TABLE author_mention; DROP TABLE author_person; DROP TABLE person_alias")
+        con.execute("CREATE TABLE old_author AS SELECT * FROM dim_author; DROP TABLE dim_author")
+        con.execute("CREATE TABLE dim_author (author_id BIGINT PRIMARY KEY, name VARCHAR NOT NULL, "
+                    "name_key VARCHAR NOT NULL UNIQUE, n_papers INTEGER NOT NULL)")
+        con.execute("INSERT INTO dim_author SELECT * FROM old_author; DROP TABLE old_author")
+        con.execute("ALTER TABLE author_alias DROP COLUMN to_name_key")
+    shutil.copytree(corpus.CORPUS / "run1", folder / "run1")  # new papers, and a second Wei Wang later
+    run_ingest([folder], warehouse)
+    with duckdb.connect(str(warehouse)) as con:
+        kept = con.execute("SELECT author_id, name, name_key FROM dim_author "
+                           "WHERE author_id IN (SELECT unnest(?))", [[r[0] for r in before]]).fetchall()
+        assert sorted(kept) == sorted((a, n, k) for a, n, k, _ in before)
+        assert con.execute("SELECT count(*) FROM author_mention WHERE rule = 'one_name_one_person'").fetchall()[0][0] > 0
+        con.execute(f"CREATE OR REPLACE TEMP MACRO stable_id(k) AS {__import__('transforms.ids').ids.ID_SQL.format('k')}")
+        assert {k: v for k, v in run_checks(con).items() if v} == {}
