@@ -16,6 +16,7 @@ from collections import deque
 from dataclasses import asdict, replace
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from flows.settings import Settings, apply_prefect_defaults, physical_memory
 
@@ -35,9 +36,11 @@ from prefect.runtime import flow_run  # noqa: E402
 import duckdb  # noqa: E402
 import polars as pl  # noqa: E402
 
-from flows import extract, load, progress, publish, resolve, shutdown  # noqa: E402
+from flows import extract, load, progress, publish, shutdown  # noqa: E402
 from flows import report as rpt  # noqa: E402
-from transforms.pipeline import BatchResult, process_batch  # noqa: E402
+
+if TYPE_CHECKING:
+    from transforms.pipeline import BatchResult
 
 
 class NothingFound(ValueError):
@@ -77,6 +80,10 @@ def _known_files(warehouse: Path) -> pl.DataFrame:
 @task(name="parse-clean", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=1,
       retry_condition_fn=lambda task, run, state: _is_transient(state))
 def parse_batch(batch: list[extract.FoundFile], limits: extract.ReadLimits = extract.ReadLimits()) -> BatchResult:
+    # The parsers and their frame checks (Pandera, which imports pandas: ~0.9 s) load when a
+    # file is read, not in a run that finds nothing new.
+    from transforms.pipeline import process_batch
+
     started = time.perf_counter()
     sources, meta, skipped = extract.read_sources(batch, limits)
     read_s = time.perf_counter() - started
@@ -182,6 +189,8 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
                       started_at: dt.datetime, n_unchanged: int, settings: Settings):
     """Load into a private copy, then publish it; a failed run publishes only its run row.
     A SIGTERM (or Ctrl-C) publishes nothing and leaves no staging file behind."""
+    from flows import resolve  # numpy, rapidfuzz: only for a run that loads something
+
     n_seen = sum(len(b) for b in batches) + n_unchanged
     staging = publish.staging_path(warehouse)
     con = None
