@@ -196,7 +196,8 @@ _BOUNDARY_TOKENS = sorted(STOPWORDS | set("abcdefghijklmnopqrstuvwxyz|"))
 # without comparing text. Whole runs of work are then sorts of plain integers.
 WORD_BITS = 16
 _BASE = 1 << WORD_BITS
-_WORD_LIMIT = _BASE - 1  # distinct words one call numbers; more, and the papers are split in two
+_LONG = _BASE - 1  # the fourth number of a phrase of more than MAX_WORDS words: no word has it
+_WORD_LIMIT = _BASE - 2  # distinct words one call numbers; more, and the papers are split in two
 
 
 class _TooLarge(Exception):
@@ -216,17 +217,28 @@ def paper_term_codes(papers: pl.DataFrame, top_k: int = TOP_K) -> tuple[pl.DataF
     and rank order, and (term_code, term, n_words) for codes 0, 1, ... (numbers of this call only)."""
     if papers.is_empty():
         return _frames([], [], [], [], [], [])
-    papers = papers.select("paper_id", "title", "abstract").sort("paper_id")
+    return _paper_term_codes(papers.select("paper_id", "title", "abstract").sort("paper_id"), top_k)
+
+
+def _paper_term_codes(papers: pl.DataFrame, top_k: int) -> tuple[pl.DataFrame, pl.DataFrame]:
     try:
         return _paper_terms(papers, top_k)
     except _TooLarge:  # terms are per paper: the two halves give the rows of the whole
         if papers.height < 2:
             raise
         half = papers.height // 2
-        (rows1, terms1), (rows2, terms2) = (paper_term_codes(papers.head(half), top_k),
-                                            paper_term_codes(papers.tail(-half), top_k))
-        offset = pl.col("term_code") + terms1.height
-        return (pl.concat([rows1, rows2.with_columns(offset)]), pl.concat([terms1, terms2.with_columns(offset)]))
+        return _concat([_paper_term_codes(papers.head(half), top_k), _paper_term_codes(papers.tail(-half), top_k)])
+
+
+def _concat(parts: list[tuple[pl.DataFrame, pl.DataFrame]]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The (rows, terms) of consecutive parts as one: term numbers shifted past the earlier parts'
+    (a term found in two parts has two numbers)."""
+    rows, terms, offset = [], [], 0
+    for part_rows, part_terms in parts:
+        rows.append(part_rows.with_columns(pl.col("term_code") + offset))
+        terms.append(part_terms.with_columns(pl.col("term_code") + offset))
+        offset += part_terms.height
+    return pl.concat(rows), pl.concat(terms)
 
 
 def _frames(paper_id, term_code, score, term_rank, term, n_words) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -237,16 +249,14 @@ def _frames(paper_id, term_code, score, term_rank, term, n_words) -> tuple[pl.Da
     return rows, terms
 
 
-def _tokens(papers: pl.DataFrame) -> pl.DataFrame:
-    """(field, token): every space-separated token, lower case, of each paper's title (field =
+def _tokens(papers: pl.DataFrame) -> tuple[np.ndarray, pl.Series]:
+    """(field, token) of every space-separated token, lower case, of each paper's title (field =
     its row) and of its abstract's first ABSTRACT_CHARS characters (field = row + height), in
     text order; what cuts a phrase (_CUT_RE) is the token "|", a missing text the token ""."""
     texts = pl.concat([papers.get_column("title"), papers.get_column("abstract").str.slice(0, ABSTRACT_CHARS)])
-    return (
-        pl.DataFrame({"text": texts.fill_null("")}).with_row_index("field")
-        .select("field", pl.col("text").str.to_lowercase().str.replace_all(_CUT_RE, " | ").str.split(" ").alias("token"))
-        .explode("token")
-    )
+    tokens = texts.fill_null("").str.to_lowercase().str.replace_all(_CUT_RE, " | ").str.split(" ")
+    field = np.repeat(np.arange(len(tokens), dtype=np.uint32), tokens.list.len().to_numpy())
+    return field, tokens.explode()
 
 
 class _Tokens:
@@ -287,14 +297,13 @@ class _Tokens:
         self.n_words = len(words) + 1
 
 
-def _phrases(tokens: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, _Tokens]:
+def _phrases(field: np.ndarray, tokens: pl.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, _Tokens]:
     """Every maximal run of words between boundaries: (field, start, n) into `words`, the word
     numbers of all phrases in text order."""
     # this call's own token codes (the categories live as long as the column that uses them)
-    categorical = tokens.get_column("token").cast(pl.Categorical(pl.Categories.random()))
+    categorical = tokens.cast(pl.Categorical(pl.Categories.random()))
     table = _Tokens(categorical.dtype.categories.to_series())
     code = categorical.to_physical().to_numpy()
-    field = tokens.get_column("field").to_numpy()
     counts = table.counts[code]  # -1: a boundary, 0: no word ("-"), else the token's words
     cut = counts < 0
     cut[1:] |= field[1:] != field[:-1]  # a new field starts a new phrase
@@ -302,104 +311,126 @@ def _phrases(tokens: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     phrase = np.cumsum(cut, dtype=np.uint32)
     keep = np.flatnonzero(counts > 0)
     code, phrase, field, counts = code[keep], phrase[keep], field[keep], counts[keep]
-    words = table.flat[table.offsets[code]]
     if (counts > 1).any():  # hyphen compounds: one row per word
-        token = np.repeat(np.arange(len(code)), counts)
-        within = np.arange(len(token)) - np.repeat(np.cumsum(counts) - counts, counts)
-        words = table.flat[table.offsets[code][token] + within]
-        phrase, field = phrase[token], field[token]
+        first = np.cumsum(counts) - counts  # of each token's words in the output
+        words = table.flat[np.arange(first[-1] + counts[-1]) + np.repeat(table.offsets[code] - first, counts)]
+        phrase, field = np.repeat(phrase, counts), np.repeat(field, counts)
+    else:
+        words = table.flat[table.offsets[code]]
     start = np.flatnonzero(np.concatenate([[True], phrase[1:] != phrase[:-1]])) if len(words) else keep[:0]
     n = np.diff(np.append(start, len(words)))
     return field[start], start, n, words, table
 
 
-def _candidates(papers: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, _Tokens]:
-    """(field, key) for every term occurrence (one row per phrase and part of it), and the
-    token table. Parts of a phrase: the whole (up to MAX_WORDS words), and for 2+ words the last
-    word and the last two (the head of an English noun phrase comes last: "federated prompt
-    tuning" → "prompt tuning") and the first word; a part that starts with a stopword (cut inside
-    "out-of-distribution") is dropped, and so are one-word terms of 1-2 letters or generic."""
-    field, start, n, words, table = _phrases(_tokens(papers))
+def _candidates(papers: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, _Tokens]:
+    """(field, term) for every term occurrence (one row per phrase and part of it), the terms
+    (packed keys in text order: `term` indexes them), and the token table.
+
+    Parts of a phrase: the whole (up to MAX_WORDS words), and for 2+ words the last word and the
+    last two (the head of an English noun phrase comes last: "federated prompt tuning" → "prompt
+    tuning") and the first word; a part that starts with a stopword (cut inside
+    "out-of-distribution") is dropped, and so are one-word terms of 1-2 letters or generic.
+    Parts depend on a phrase's first four words, or for a longer one on its first and last two:
+    those (packed like a term) are its signature, and parts are cut once per distinct signature."""
+    field, start, n, words, table = _phrases(*_tokens(papers))
     w = np.concatenate([words, np.zeros(MAX_WORDS, np.uint32)])  # start + 3 stays in range
-    w0, last = w[start], w[start + n - 1]
-    multi = n >= 2
-    ok_whole = np.where(multi, (n <= MAX_WORDS) & ~table.stop[w0], table.one_word_ok[w0])
-    ok_last = multi & table.single_ok[last]
-    three = np.flatnonzero(n >= 3)
-    ok_two = three[~table.stop[w[start[three] + n[three] - 2]]]
-    ok_first = multi & table.single_ok[w0]
+    long = n > MAX_WORDS
+    signature = _pack(w[start], w[np.where(long, start + n - 2, start + 1)] * (n >= 2),
+                      w[np.where(long, start + n - 1, start + 2)] * (n >= 3),
+                      np.where(long, _LONG, w[start + 3] * (n >= 4)))
+    occurrences = pl.DataFrame({"signature": signature})
+    distinct = occurrences.get_column("signature").unique()
+    phrase = (occurrences.join(distinct.to_frame().with_row_index("phrase"), on="signature", maintain_order="left")
+              .get_column("phrase").to_numpy())
+    # the parts of each distinct phrase
+    sig = distinct.to_numpy()
+    first, second, third, fourth = ((sig >> np.uint64(WORD_BITS * (MAX_WORDS - 1 - i))) & np.uint64(_BASE - 1)
+                                    for i in range(MAX_WORDS))
+    long = fourth == _LONG
+    n_words = np.where(long, MAX_WORDS + 1, (first > 0).astype(int) + (second > 0) + (third > 0) + (fourth > 0))
+    last = np.choose(np.minimum(n_words, MAX_WORDS) - 1, [first, second, third, np.where(long, third, fourth)])
+    before_last = np.choose(np.clip(n_words - 2, 0, 2), [first, second, np.where(long, second, third)])
+    multi = n_words >= 2
+    ok = np.stack([
+        np.where(multi, ~long & ~table.stop[first], table.one_word_ok[first]),  # the whole
+        multi & table.single_ok[last],
+        (n_words >= 3) & ~table.stop[before_last],
+        multi & table.single_ok[first],
+    ], axis=1)
+    zero = np.zeros_like(first)
+    keys = np.stack([sig, _pack(last, zero, zero, zero), _pack(before_last, last, zero, zero),
+                     _pack(first, zero, zero, zero)], axis=1)
+    terms, term = np.unique(keys[ok], return_inverse=True)  # row by row: each phrase's parts together
+    n_parts = ok.sum(axis=1)
+    offsets = np.cumsum(n_parts) - n_parts
+    # every occurrence's parts
+    counts = n_parts[phrase]
+    out = np.cumsum(counts) - counts
+    total = int(out[-1] + counts[-1]) if len(out) else 0
+    source = np.arange(total) + np.repeat(offsets[phrase] - out, counts)
+    return np.repeat(field, counts), term[source], terms, table
 
-    def pack(*parts: np.ndarray) -> np.ndarray:
-        key = np.zeros(len(parts[0]), np.uint64)
-        for i, part in enumerate(parts):
-            key |= part.astype(np.uint64) << np.uint64(WORD_BITS * (MAX_WORDS - 1 - i))
-        return key
 
-    whole = np.flatnonzero(ok_whole)
-    ws, wn = start[whole], n[whole]
-    keys = [
-        pack(w[ws], w[ws + 1] * (wn >= 2), w[ws + 2] * (wn >= 3), w[ws + 3] * (wn >= 4)),
-        pack(last[ok_last]),
-        pack(w[start[ok_two] + n[ok_two] - 2], last[ok_two]),
-        pack(w0[ok_first]),
-    ]
-    fields = np.concatenate([field[whole], field[ok_last], field[ok_two], field[ok_first]])
-    return fields, np.concatenate(keys), table
+def _pack(*words: np.ndarray) -> np.ndarray:
+    """Up to MAX_WORDS word numbers packed into one UInt64, the first highest."""
+    key = np.zeros(len(words[0]), np.uint64)
+    for i, word in enumerate(words):
+        key |= np.asarray(word).astype(np.uint64) << np.uint64(WORD_BITS * (MAX_WORDS - 1 - i))
+    return key
 
 
 def _paper_terms(papers: pl.DataFrame, top_k: int) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """`paper_term_codes` of papers sorted by paper_id, in one pass."""
     n_papers = papers.height
-    fields, keys, table = _candidates(papers)
-    if not len(keys):
+    fields, code, terms, table = _candidates(papers)
+    if not len(code):
         return _frames([], [], [], [], [], [])
-    # Every distinct term numbered in text order (its key order): the sorts below hold paper,
-    # score and term in one integer.
-    terms = pl.Series("key", keys).unique().sort()
-    code = (pl.DataFrame({"key": keys})
-            .join(terms.to_frame().with_row_index("code"), on="key", maintain_order="left")
-            .get_column("code").to_numpy().astype(np.uint64))
-    term_words = np.stack([(terms.to_numpy() >> np.uint64(WORD_BITS * (MAX_WORDS - 1 - i))) & np.uint64(_BASE - 1)
+    term_words = np.stack([(terms >> np.uint64(WORD_BITS * (MAX_WORDS - 1 - i))) & np.uint64(_BASE - 1)
                            for i in range(MAX_WORDS)])
     n_words = (term_words > 0).sum(axis=0)
     head = term_words[n_words - 1, np.arange(len(terms))]  # the last word
-    paper = (fields % n_papers).astype(np.uint64)
-    in_title = fields < n_papers
-    paper_bits, code_bits = _bits(n_papers - 1), _bits(len(terms) - 1)
-    if paper_bits + code_bits + 1 > 64:
+    paper_bits, head_bits, code_bits = _bits(n_papers - 1), _bits(table.n_words - 1), _bits(len(terms) - 1)
+    if paper_bits + head_bits + code_bits + 1 > 64:
         raise _TooLarge
-    # tf and "in the title" per (paper, term): sort (paper, term, not in title), count runs
-    v = np.sort((paper << np.uint64(code_bits + 1)) | (code << np.uint64(1)) | (~in_title).astype(np.uint64))
-    group = v >> np.uint64(1)
+    u64 = np.uint64
+    # One sort by (paper, head word, term, not in the title): a run of equal (paper, term) is the
+    # term's occurrences in the paper (tf; in the title if its first row is), and the runs of one
+    # (paper, head word) lie together.
+    v = (fields % n_papers).astype(u64) << u64(head_bits)
+    v |= head[code]
+    v <<= u64(code_bits + 1)
+    v |= code.astype(u64) << u64(1)
+    v |= fields >= n_papers
+    v.sort()
+    group = v >> u64(1)
     first = np.flatnonzero(np.concatenate([[True], group[1:] != group[:-1]]))
     tf = np.diff(np.append(first, len(v)))
-    title = (v[first] & np.uint64(1)) == 0
-    paper = group[first] >> np.uint64(code_bits)
-    code = group[first] & np.uint64((1 << code_bits) - 1)
+    in_title = (v[first] & u64(1)) == 0
+    group = group[first]
+    code = group & u64((1 << code_bits) - 1)
+    paper_head = group >> u64(code_bits)
     # 25 × score, exact in integers: (tf + 2 if in the title) × (1 + 0.2 per extra word) is
-    # (tf + 2·title) × (n + 4) / 5; all but the best phrase of a head word get × 0.8 (4/5 not 5/5).
-    s = ((tf + 2 * title) * (n_words[code] + 4)).astype(np.uint64)
-    head_bits, s_bits = _bits(table.n_words), _bits(int(s.max()) * 5)
-    if paper_bits + head_bits + s_bits + code_bits > 64:
+    # (tf + 2·title) × (n + 4) / 5; all but the best phrase of a head word get × 0.8 (4/5, not 5/5).
+    s = (tf + 2 * in_title) * (n_words[code] + 4)
+    head_first = np.flatnonzero(np.concatenate([[True], paper_head[1:] != paper_head[:-1]]))
+    best = np.repeat(np.maximum.reduceat(s, head_first), np.diff(np.append(head_first, len(s))))
+    s = (s * np.where(s == best, 5, 4)).astype(u64)
+    s_bits = _bits(int(s.max()))
+    if paper_bits + s_bits + code_bits > 64:
         raise _TooLarge
-    v = np.sort((((paper << np.uint64(head_bits)) | head[code]) << np.uint64(s_bits + code_bits))
-                | (s << np.uint64(code_bits)) | code)  # by paper and head word, then score
-    ph = v >> np.uint64(s_bits + code_bits)
-    last = np.flatnonzero(np.append(ph[1:] != ph[:-1], True))  # the best of each (paper, head)
-    best = np.repeat(last, np.diff(np.append(-1, last)))
-    s = (v >> np.uint64(code_bits)) & np.uint64((1 << s_bits) - 1)
-    s = np.where(s == s[best], s * np.uint64(5), s * np.uint64(4))
-    paper = ph >> np.uint64(head_bits)
-    code = v & np.uint64((1 << code_bits) - 1)
-    top = np.uint64((1 << s_bits) - 1)
-    # the top_k of each paper: by paper, score (high first), term text
-    v = np.sort((paper << np.uint64(s_bits + code_bits)) | ((top - s) << np.uint64(code_bits)) | code)
-    paper = v >> np.uint64(s_bits + code_bits)
+    # the top_k of each paper: one sort by (paper, score high first, term text)
+    top = u64((1 << s_bits) - 1)
+    v = (paper_head >> u64(head_bits)) << u64(s_bits + code_bits)
+    v |= (top - s) << u64(code_bits)
+    v |= code
+    v.sort()
+    paper = v >> u64(s_bits + code_bits)
     first = np.flatnonzero(np.concatenate([[True], paper[1:] != paper[:-1]]))
     rank = np.arange(len(v)) - np.repeat(first, np.diff(np.append(first, len(v)))) + 1
     keep = rank <= top_k
     v, paper, rank = v[keep], paper[keep], rank[keep]
-    s = top - ((v >> np.uint64(code_bits)) & top)
-    code = (v & np.uint64((1 << code_bits) - 1)).astype(np.int64)
+    s = top - ((v >> u64(code_bits)) & top)
+    code = (v & u64((1 << code_bits) - 1)).astype(np.int64)
     # the text of each term kept, once
     used = np.zeros(len(terms), bool)
     used[code] = True
