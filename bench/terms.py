@@ -94,8 +94,10 @@ def main(argv: list[str] | None = None) -> None:
               f"{f', {args.existing:,} papers already in' if args.existing else ''}): {cpu:.2f} s CPU, {wall:.2f} s wall, "
               f"{papers.height / cpu:,.0f} papers per CPU second")
         per_paper = [cpu / papers.height, wall / papers.height]
-    print(f"projected for the 1M benchmark's {BENCH_1M_NEW_PAPERS:,} new papers: {BENCH_1M_NEW_PAPERS * per_paper[0]:.1f} s CPU, "
-          f"{BENCH_1M_NEW_PAPERS * per_paper[1]:.1f} s wall; load average after: {_load()}")
+    if not args.existing:
+        print(f"projected for the 1M benchmark's {BENCH_1M_NEW_PAPERS:,} new papers: "
+              f"{BENCH_1M_NEW_PAPERS * per_paper[0]:.1f} s CPU, {BENCH_1M_NEW_PAPERS * per_paper[1]:.1f} s wall")
+    print(f"load average after: {_load()}")
 
 
 def _load() -> str:
