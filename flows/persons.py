@@ -29,11 +29,22 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     stored = read_frame(con, "SELECT author_id AS person_id, * EXCLUDE (author_id) FROM author_person "
                              "SEMI JOIN batch_keys USING (name_key)")
     known = read_frame(con, "SELECT DISTINCT name_key FROM author_person")["name_key"]
-    stored = _with_evidence(con, stored, name_classes(new["name_key"], stored, known, settings))
+    classes = name_classes(new["name_key"], stored, known, settings)
+    reopened = _reopen_names_turned_common(con, pl.concat([
+        classes.filter(~pl.col("is_rare")).select("name_key"),
+        _stored_names_turned_common(con, pl.concat([known, new["name_key"]]), settings)]).unique())
+    if not reopened.is_empty():
+        new = pl.concat([new, reopened])
+        stored = stored.filter(~pl.col("name_key").is_in(reopened["name_key"].unique().implode()))
+    stored = _with_evidence(con, stored, classes)
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE decide_papers AS SELECT DISTINCT paper_id FROM frame", new)
     papers = read_frame(con, "SELECT paper_id, title, abstract, first_listed_on FROM dim_paper "
-                             "SEMI JOIN (SELECT DISTINCT paper_id FROM new_mentions) USING (paper_id)")
-    result = assign_persons(new.drop("mention_key"), papers, _categories(con, "new_mentions"), stored, known,
-                            settings, context_mentions=read_frame(con, "SELECT * FROM context_mentions"))
+                             "SEMI JOIN decide_papers USING (paper_id)")
+    # the other names on these papers (decided earlier: co-authors, read as evidence only)
+    context = read_frame(con, "SELECT paper_id, author_position, name_key FROM author_mention "
+                              "SEMI JOIN decide_papers USING (paper_id)")
+    result = assign_persons(new.drop("mention_key"), papers, _categories(con, "decide_papers"), stored, known,
+                            settings, context_mentions=context)
     decisions = result.assignments.join(new.select("paper_id", "author_position", "mention_key"),
                                         on=["paper_id", "author_position"])
     insert_frame(con, "author_mention", decisions.rename({"person_id": "author_id"}).with_columns(
@@ -42,6 +53,34 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
                  "ON CONFLICT DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in ["founded_key", *EVIDENCE]))
     _apply_person_aliases(con, result.aliases.with_columns(run_id=pl.lit(run_id)))
     return decisions.height
+
+
+def _stored_names_turned_common(con: duckdb.DuckDBPyConnection, known: pl.Series,
+                                settings: PersonSettings) -> pl.DataFrame:
+    """Stored names decided only as rare that this batch's names make common (they share a given
+    name or a surname with them), though the batch does not mention them."""
+    run_sql_file(con, "resolve/person_rare_names.sql")
+    candidates = read_frame(con, "SELECT name_key FROM rare_name_candidates")
+    if candidates.is_empty():
+        return candidates
+    stored = read_frame(con, "SELECT author_id AS person_id, name_key FROM author_person "
+                             "SEMI JOIN (SELECT name_key FROM rare_name_candidates) USING (name_key)")
+    return name_classes(candidates["name_key"], stored, known, settings).filter(~pl.col("is_rare")).select("name_key")
+
+
+def _reopen_names_turned_common(con: duckdb.DuckDBPyConnection, common: pl.DataFrame) -> pl.DataFrame:
+    """A name decided only as rare (one person, no evidence read), or before persons existed, that
+    is common by today's statistics: its stored mentions are decided again with the new ones, in
+    the canonical order a fresh load uses, so namesakes an early, small load could not tell
+    apart are split now. The name's first person keeps its id (stable_id(name_key)); returns the
+    reopened mentions."""
+    if common.is_empty():
+        return pl.DataFrame(schema={"paper_id": pl.Int64, "author_position": pl.Int32, "name_key": pl.String,
+                                    "mention_key": pl.String})
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE common_keys AS SELECT * FROM frame", common)
+    run_sql_file(con, "resolve/person_reopen.sql")
+    return read_frame(con, "SELECT paper_id, author_position::INTEGER AS author_position, name_key, mention_key "
+                           "FROM reopened_mentions")
 
 
 def _with_evidence(con: duckdb.DuckDBPyConnection, stored: pl.DataFrame, classes: pl.DataFrame) -> pl.DataFrame:

@@ -102,3 +102,42 @@ def test_a_warehouse_from_before_persons_is_upgraded_without_moving_an_id(run_in
         assert con.execute("SELECT count(*) FROM author_mention WHERE rule = 'one_name_one_person'").fetchall()[0][0] > 0
         con.execute(f"CREATE OR REPLACE TEMP MACRO stable_id(k) AS {__import__('transforms.ids').ids.ID_SQL.format('k')}")
         assert {k: v for k, v in run_checks(con).items() if v} == {}
+
+
+def _listing(day: str, records: list[tuple[str, str, list[str], str]]) -> str:
+    return "\n".join(f"#{i:02d}{day}\n{cat}\n{title}\n{', '.join(names)}\n{abstract}"
+                     for i, (cat, title, names, abstract) in enumerate(records, 1)) + "\n"
+
+
+def test_a_name_that_turns_common_is_decided_again_on_evidence(run_ingest, tmp_path):
+    """Zorblax Quintaro is a rare name in a first, small load (neither part is known), so its two
+    mentions there, a chemist and a topologist with nothing in common, are one person. A later
+    load full of Zorblaxes and Quintaros makes the name common: the stored mentions are decided
+    again with the new ones, as a fresh load of both would decide them, and the name's first
+    person keeps its id."""
+    folder = tmp_path / "digests"
+    write(folder, "day1_arxiv.txt", _listing("Mar 2, 2027", [
+        ("physics.chem-ph", "Solvent Effects on Proton Transfer in Enzymes", ["Zorblax Quintaro", "Ada Lindqvist"],
+         "We compute free energy profiles of proton transfer in three enzymes with explicit solvent and show that "
+         "solvent reorganisation accounts for most of the barrier."),
+        ("math.GT", "Knot Floer Homology of Twisted Torus Knots", ["Bruno Vasquez-Ortega", "Zorblax Quintaro"],
+         "We determine the knot Floer homology of an infinite family of twisted torus knots and deduce their "
+         "genera and fiberedness."),
+    ]))
+    run_ingest([folder], tmp_path / "incremental.duckdb")
+    with duckdb.connect(str(tmp_path / "incremental.duckdb"), read_only=True) as con:
+        first = con.execute("SELECT author_id FROM dim_author WHERE name_key = 'zorblax quintaro'").fetchall()
+    assert len(first) == 1  # rare: one person
+    def word(n: int) -> str:  # a made-up name part: letters only, as names are
+        return "".join(chr(97 + (n // 26 ** k) % 26) for k in range(3)).capitalize() + "ev"
+
+    crowd = [("cs.LG", f"Benchmark Study {word(i)} of Sparse Models",
+              [f"Zorblax {word(10 * i + j)}" for j in range(5)] + [f"{word(10 * i + j)}a Quintaro" for j in range(5)],
+              f"Study {word(i)} measures how sparse models behave on benchmark suite {word(i)} and reports variance.")
+             for i in range(60)]
+    write(folder, "day2_arxiv.txt", _listing("Mar 3, 2027", crowd))
+    run_ingest([folder], tmp_path / "incremental.duckdb")
+    run_ingest([folder], tmp_path / "fresh.duckdb")
+    incremental, fresh = persons(tmp_path / "incremental.duckdb"), persons(tmp_path / "fresh.duckdb")
+    assert len(incremental["zorblax quintaro"]) == 2 and incremental == fresh
+    assert first[0][0] in [author_id for author_id, _ in incremental["zorblax quintaro"]]

@@ -1,6 +1,6 @@
 -- The author mentions of this run (after merge/20_papers.sql): which are new and need a person.
--- Leaves run_mentions (every mention of the touched papers as merged), new_mentions (those with
--- no stored decision) and context_mentions (the other mentions of the papers of new ones).
+-- Leaves run_mentions (every mention of the touched papers as merged) and new_mentions (those
+-- with no stored decision).
 
 -- A warehouse from before persons: its stored mentions are decided as they were (one name key,
 -- one person), so no id moves.
@@ -37,11 +37,6 @@ WHERE author_id IN (SELECT author_id FROM stale_mentions);
 
 CREATE OR REPLACE TEMP TABLE new_mentions AS
 SELECT r.* FROM run_mentions r ANTI JOIN author_mention m USING (paper_id, author_position);
-
-CREATE OR REPLACE TEMP TABLE context_mentions AS
-SELECT r.paper_id, r.author_position, r.name_key FROM run_mentions r
-SEMI JOIN (SELECT DISTINCT paper_id FROM new_mentions) n USING (paper_id)
-ANTI JOIN new_mentions USING (paper_id, author_position);
 
 -- Papers whose bridge rows a person merge may move (filled by the person step).
 CREATE OR REPLACE TEMP TABLE moved_papers (paper_id BIGINT);
