@@ -206,6 +206,7 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
             timed = time.perf_counter()
             stats = dedupe(loader, started_at)
             timings["merge_and_resolve"] = time.perf_counter() - timed
+            timings.update({f"merge.{step}": seconds for step, seconds in loader.step_seconds.items()})
             timed = time.perf_counter()
             validate(loader)
             timings["checks"] = time.perf_counter() - timed
