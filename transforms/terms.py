@@ -188,7 +188,9 @@ def readable_text(text: str | None) -> str | None:
 
 # A phrase ends at punctuation, digits, inline math, a URL or a LaTeX command (one regex turns
 # them all into the token "|"), and at a stopword or a single letter.
-_CUT_RE = r"\$[^$]*\$|https?://\S+|\\[a-z]+|[^a-z\- ]+"
+# (A space on either side goes with the cut: "a, b" becomes "a | b", not "a |  b" with an empty
+# token to number.)
+_CUT_RE = r" ?(?:\$[^$]*\$|https?://\S+|\\[a-z]+|[^a-z\- ]+) ?"
 _BOUNDARY_TOKENS = sorted(STOPWORDS | set("abcdefghijklmnopqrstuvwxyz|"))
 # Words are numbered 1..W in text order (0 = no word) and a term is its up to MAX_WORDS word
 # numbers packed into one integer, first word highest: the packed keys sort as the terms' text
@@ -338,12 +340,8 @@ def _candidates(papers: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarra
     signature = _pack(w[start], w[np.where(long, start + n - 2, start + 1)] * (n >= 2),
                       w[np.where(long, start + n - 1, start + 2)] * (n >= 3),
                       np.where(long, _LONG, w[start + 3] * (n >= 4)))
-    occurrences = pl.DataFrame({"signature": signature})
-    distinct = occurrences.get_column("signature").unique()
-    phrase = (occurrences.join(distinct.to_frame().with_row_index("phrase"), on="signature", maintain_order="left")
-              .get_column("phrase").to_numpy())
+    sig, phrase = np.unique(signature, return_inverse=True)
     # the parts of each distinct phrase
-    sig = distinct.to_numpy()
     first, second, third, fourth = ((sig >> np.uint64(WORD_BITS * (MAX_WORDS - 1 - i))) & np.uint64(_BASE - 1)
                                     for i in range(MAX_WORDS))
     long = fourth == _LONG
