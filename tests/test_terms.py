@@ -142,7 +142,10 @@ def test_phrase_cuts_and_one_word_phrases():
 def reference_terms(title: str | None, abstract: str | None, top_k: int = 10) -> list[tuple[str, float]]:
     """The rules of transforms.terms written out plainly, one paper at a time, in exact fractions."""
     from fractions import Fraction
+    from transforms import terms
     from transforms.terms import _CUT_RE, ABSTRACT_CHARS, GENERIC_WORDS, MAX_WORDS, STOPWORDS
+    title_weight, length_bonus, repeat_weight = (Fraction(str(w)) for w in (
+        terms.TITLE_WEIGHT, terms.LENGTH_BONUS, terms.HEAD_REPEAT_WEIGHT))
     cuts = STOPWORDS | set("abcdefghijklmnopqrstuvwxyz|")
     tf: dict[str, int] = {}
     in_title: set[str] = set()
@@ -166,11 +169,11 @@ def reference_terms(title: str | None, abstract: str | None, top_k: int = 10) ->
                     tf[term] = tf.get(term, 0) + 1
                     if is_title:
                         in_title.add(term)
-    score = {t: (n + 2 * (t in in_title)) * (1 + Fraction(1, 5) * t.count(" ")) for t, n in tf.items()}
+    score = {t: (n + title_weight * (t in in_title)) * (1 + length_bonus * t.count(" ")) for t, n in tf.items()}
     best = {}
     for t, s in score.items():
         best[t.split(" ")[-1]] = max(s, best.get(t.split(" ")[-1], 0))
-    score = {t: s if s == best[t.split(" ")[-1]] else s * Fraction(4, 5) for t, s in score.items()}
+    score = {t: s if s == best[t.split(" ")[-1]] else s * repeat_weight for t, s in score.items()}
     return [(t, round(float(s), 6)) for t, s in sorted(score.items(), key=lambda ts: (-ts[1], ts[0]))[:top_k]]
 
 
@@ -196,6 +199,16 @@ def test_terms_follow_the_plain_rules(texts):
                           schema={"paper_id": pl.Int64, "title": pl.String, "abstract": pl.String})
     ours = _ours(papers)
     for pid, (title, abstract) in enumerate(texts):
+        assert ours.get(pid, []) == reference_terms(title, abstract)
+
+
+@pytest.mark.parametrize("weights", [(1.5, 0.25, 0.5), (3.0, 0.0, 1.0)])
+def test_other_weights_follow_the_plain_rules(monkeypatch, weights):
+    import transforms.terms as terms
+    for name, value in zip(("TITLE_WEIGHT", "LENGTH_BONUS", "HEAD_REPEAT_WEIGHT"), weights):
+        monkeypatch.setattr(terms, name, value)
+    ours = _ours(PAPERS)
+    for pid, title, abstract in PAPERS.iter_rows():
         assert ours.get(pid, []) == reference_terms(title, abstract)
 
 

@@ -1,4 +1,4 @@
-"""Key terms of each paper, from its title and abstract: pure Polars, frame in, frame out.
+"""Key terms of each paper, from its title and abstract: Polars and numpy, frame in, frame out.
 
 A candidate term is a run of 1-4 words between stopwords and punctuation (the RAKE idea), with
 LaTeX, URLs and numbers cut out first. Words are normalised (lower case, hyphens as spaces, a
@@ -16,6 +16,8 @@ instead of group-bys on strings (`python -m bench.terms` measures the throughput
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 import numpy as np
 import polars as pl
@@ -407,12 +409,16 @@ def _paper_terms(papers: pl.DataFrame, top_k: int) -> tuple[pl.DataFrame, pl.Dat
     group = group[first]
     code = group & u64((1 << code_bits) - 1)
     paper_head = group >> u64(code_bits)
-    # 25 × score, exact in integers: (tf + 2 if in the title) × (1 + 0.2 per extra word) is
-    # (tf + 2·title) × (n + 4) / 5; all but the best phrase of a head word get × 0.8 (4/5, not 5/5).
-    s = (tf + 2 * in_title) * (n_words[code] + 4)
+    # scale × score, exact in integers (the weights as fractions): (tf + TITLE_WEIGHT if in the
+    # title) × (1 + LENGTH_BONUS per extra word), × HEAD_REPEAT_WEIGHT for all but the best
+    # phrase(s) of a head word in the paper
+    title_w, length_w, repeat_w = (Fraction(str(w)) for w in (TITLE_WEIGHT, LENGTH_BONUS, HEAD_REPEAT_WEIGHT))
+    scale = title_w.denominator * length_w.denominator * repeat_w.denominator
+    s = ((tf * title_w.denominator + title_w.numerator * in_title)
+         * (length_w.denominator + length_w.numerator * (n_words[code].astype(np.int64) - 1)))
     head_first = np.flatnonzero(np.concatenate([[True], paper_head[1:] != paper_head[:-1]]))
     best = np.repeat(np.maximum.reduceat(s, head_first), np.diff(np.append(head_first, len(s))))
-    s = (s * np.where(s == best, 5, 4)).astype(u64)
+    s = (s * np.where(s == best, repeat_w.denominator, repeat_w.numerator)).astype(u64)
     s_bits = _bits(int(s.max()))
     if paper_bits + s_bits + code_bits > 64:
         raise _TooLarge
@@ -438,7 +444,7 @@ def _paper_terms(papers: pl.DataFrame, top_k: int) -> tuple[pl.DataFrame, pl.Dat
     text = pl.select(pl.concat_str([table.text.gather(pl.Series(words[i])) for i in range(MAX_WORDS)],
                                    separator=" ", ignore_nulls=True)).to_series()
     return _frames(papers.get_column("paper_id").gather(pl.Series(paper.astype(np.int64))), renumber[code],
-                   pl.Series(s.astype(np.float64) / 25).round(6), rank, text, n_words[kept])
+                   pl.Series(s.astype(np.float64) / scale).round(6), rank, text, n_words[kept])
 
 
 def _bits(n: int) -> int:
