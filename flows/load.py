@@ -129,7 +129,7 @@ class RunLoader:
         steps = [("merge_files", lambda: run_sql_file(self.con, "merge/10_files.sql", params)),
                  ("resolve_papers", lambda: self.resolver(self.con, self.run_id)),
                  ("merge_papers", lambda: run_sql_file(self.con, "merge/20_papers.sql", params)),
-                 ("persons", lambda: decide_persons(self.con, self.run_id, self.persons)),
+                 ("persons", lambda: decide_persons(self.con, self.run_id, self.persons, self.step_seconds)),
                  ("merge_authors", lambda: run_sql_file(self.con, "merge/30_authors.sql", params)),
                  ("terms", lambda: update_terms(self.con)),
                  ("marts", lambda: ensure_marts(self.con))]
