@@ -75,11 +75,13 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, run_id: str,
 def _id_keys(con: duckdb.DuckDBPyConnection) -> tuple[dict[int, int], set[int]]:
     """Each new key's id key (its abstract and first author's surname, without the title), and
     the id keys already taken by stored papers."""
-    id_keys = dict(con.execute(
-        "SELECT paper_key, stable_id(concat_ws(chr(31), lower(abstract), "
-        "coalesce(list_last(string_split(author_keys[1], ' ')), ''))) FROM new_papers").fetchall())
-    wanted = ",".join(str(v) for v in set(id_keys.values())) or "NULL"
-    taken = {p for (p,) in con.execute(f"SELECT DISTINCT paper_id FROM paper_key_map WHERE paper_id IN ({wanted})").fetchall()}
+    id_key = ("stable_id(concat_ws(chr(31), lower(abstract), "
+              "coalesce(list_last(string_split(author_keys[1], ' ')), '')))")
+    id_keys = dict(con.execute(f"SELECT paper_key, {id_key} FROM new_papers").fetchall())
+    # A semi-join, not the id keys spelled out as an IN list: 800k literals in one statement took
+    # DuckDB's parser 2.2 GB (outside its memory limit) and 14 s (issue 15, distinct shape at 1M).
+    taken = {p for (p,) in con.execute(
+        f"SELECT DISTINCT paper_id FROM paper_key_map WHERE paper_id IN (SELECT {id_key} FROM new_papers)").fetchall()}
     return id_keys, taken
 
 
