@@ -84,15 +84,15 @@ def main(argv: list[str] | None = None) -> None:
         rows, _terms = paper_term_codes(papers)
         best_wall = min(best_wall, time.perf_counter() - started)
         best_cpu = min(best_cpu, time.process_time() - started_cpu)
-    print(f"extraction (transforms.terms) → {rows.height:,} paper terms: {best_cpu:.2f} s CPU, {best_wall:.2f} s wall "
-          f"(best of {args.repeat}): {papers.height / best_cpu:,.0f} papers per CPU second")
+    print(f"extraction (transforms.terms) → {rows.height:,} paper terms: {best_cpu:.2f} s CPU, "
+          f"{best_wall:.2f} s wall (best of {args.repeat}): {papers.height / best_cpu:,.0f} papers per CPU second")
     per_paper = [best_cpu / papers.height, best_wall / papers.height]
     if args.warehouse_step:
         existing = real_ish_papers(args.existing) if args.existing else None
         cpu, wall = time_warehouse_step(papers, existing)
-        print(f"warehouse step (flows.terms.update_terms, these papers touched"
-              f"{f', {args.existing:,} papers already in' if args.existing else ''}): {cpu:.2f} s CPU, {wall:.2f} s wall, "
-              f"{papers.height / cpu:,.0f} papers per CPU second")
+        already = f", {args.existing:,} papers already in" if args.existing else ""
+        print(f"warehouse step (flows.terms.update_terms, these papers touched{already}): {cpu:.2f} s CPU, "
+              f"{wall:.2f} s wall, {papers.height / cpu:,.0f} papers per CPU second")
         per_paper = [cpu / papers.height, wall / papers.height]
     if not args.existing:
         print(f"projected for the 1M benchmark's {BENCH_1M_NEW_PAPERS:,} new papers: "

@@ -182,7 +182,8 @@ _fold = functools.cache(normalise_term)
 
 def _ours(papers: pl.DataFrame) -> dict[int, list[tuple[str, float]]]:
     terms = paper_terms(papers)
-    return {pid: list(zip(rows["term"], rows["score"])) for (pid,), rows in terms.sort("term_rank").group_by("paper_id")}
+    by_paper = terms.sort("term_rank").group_by("paper_id")
+    return {pid: list(zip(rows["term"], rows["score"])) for (pid,), rows in by_paper}
 
 
 TEXT = st.lists(st.sampled_from([

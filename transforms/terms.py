@@ -247,7 +247,8 @@ def _concat(parts: list[tuple[pl.DataFrame, pl.DataFrame]]) -> tuple[pl.DataFram
 
 def _frames(paper_id, term_code, score, term_rank, term, n_words) -> tuple[pl.DataFrame, pl.DataFrame]:
     rows = pl.DataFrame({"paper_id": paper_id, "term_code": term_code, "score": score, "term_rank": term_rank},
-                        schema={"paper_id": pl.Int64, "term_code": pl.UInt32, "score": pl.Float64, "term_rank": pl.Int32})
+                        schema={"paper_id": pl.Int64, "term_code": pl.UInt32, "score": pl.Float64,
+                                "term_rank": pl.Int32})
     terms = pl.DataFrame({"term_code": pl.int_range(len(term), dtype=pl.UInt32, eager=True), "term": term,
                           "n_words": n_words}, schema={"term_code": pl.UInt32, "term": pl.String, "n_words": pl.Int32})
     return rows, terms
