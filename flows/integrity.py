@@ -15,7 +15,14 @@ from flows.analytics import open_read_only
 VOLATILE_COLUMNS = {"run_id", "ingested_at", "mtime_ns", "ctime_ns", "inode", "started_at", "finished_at"}
 # Logs of what each run did: the resolver's decisions record what a new key was compared with,
 # which depends on the order files arrived in (the papers they give do not).
-VOLATILE_TABLES = {"ingest_run", "skipped_file", "paper_match", "resolve_capped_block"}
+VOLATILE_TABLES = {"ingest_run", "skipped_file", "paper_match", "resolve_capped_block", "person_alias"}
+# The person decisions: which person each mention is stays in; how the decision was reached (the
+# candidates met, their scores, the evidence gathered so far) depends on the order too.
+DECISION_COLUMNS = {
+    "author_mention": {"decided_id", "rule", "score", "name_lambda", "prior", "n_persons", "n_candidates", "candidates",
+                       "candidate_scores", "coauthors_shared", "category_level", "words_shared", "years_apart"},
+    "author_person": {"founded_key", "first_on", "last_on", "n_mentions", "paper_ids", "coauthors", "categories", "words"},
+}
 
 
 def audit_report(warehouse: Path) -> pl.DataFrame:
@@ -36,7 +43,8 @@ def content_checksums(warehouse: Path) -> dict[str, tuple[int, str]]:
         for table, cols in columns:
             if table not in tables or table in VOLATILE_TABLES:
                 continue
-            kept = ", ".join(f'"{c}"' for c in cols if c not in VOLATILE_COLUMNS)
+            left_out = VOLATILE_COLUMNS | DECISION_COLUMNS.get(table, set())
+            kept = ", ".join(f'"{c}"' for c in cols if c not in left_out)
             # A sum, not an XOR: two equal rows must not cancel out.
             n, digest = con.execute(
                 f'SELECT count(*), sum(md5_number_lower(t::VARCHAR)::HUGEINT) FROM (SELECT {kept} FROM "{table}") t'

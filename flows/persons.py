@@ -17,7 +17,7 @@ import polars as pl
 
 from flows.sql import insert_frame, read_frame, run_sql_file, write_frame
 from transforms.persons import (PERSON_SCHEMA, WORDS_FROM, PersonSettings, assign_persons, name_classes,
-                                person_profiles)
+                                name_commonness, person_profiles)
 
 EVIDENCE = [c for c in PERSON_SCHEMA if c not in ("person_id", "name_key", "founded_key")]
 
@@ -36,16 +36,23 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
 
     run_sql_file(con, "resolve/person_mentions.sql")
     new = read_frame(con, "SELECT paper_id, author_position, name_key, mention_key FROM new_mentions")
-    if new.is_empty():
-        return 0
     write_frame(con, "CREATE OR REPLACE TEMP TABLE batch_keys AS SELECT DISTINCT name_key FROM frame", new)
     stored = read_frame(con, "SELECT author_id AS person_id, * EXCLUDE (author_id) FROM author_person "
                              "SEMI JOIN batch_keys USING (name_key)")
     known = read_frame(con, "SELECT DISTINCT name_key FROM author_person")["name_key"]
-    classes = name_classes(new["name_key"], stored, known, settings)
-    reopened = _reopen_names_turned_common(con, pl.concat([
-        classes.filter(~pl.col("is_rare")).select("name_key"),
-        _stored_names_turned_common(con, pl.concat([known, new["name_key"]]), settings)]).unique())
+    if new.is_empty():  # no new mention: only names an older listing re-ordered may need deciding again
+        classes = pl.DataFrame(schema={"name_key": pl.String, "lam": pl.Float64, "n_stored": pl.Int64, "is_rare": pl.Boolean})
+        common = classes.select("name_key")
+        rare_again = common
+    else:
+        classes = name_classes(new["name_key"], stored, known, settings)
+        turned_common, turned_rare = _stored_names_flipped(con, pl.concat([known, new["name_key"]]), settings)
+        common = pl.concat([classes.filter(~pl.col("is_rare")).select("name_key"), turned_common])
+        rare_again = pl.concat([classes.filter((pl.col("lam") < settings.rare_lambda) & (pl.col("n_stored") > 1))
+                                .select("name_key"), turned_rare])
+    reopened = _reopen_names(con, common, rare_again)
+    if new.is_empty() and reopened.is_empty():
+        return 0
     if not reopened.is_empty():
         new = pl.concat([new, reopened])
         stored = stored.filter(~pl.col("name_key").is_in(reopened["name_key"].unique().implode()))
@@ -71,29 +78,27 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     return decisions.height
 
 
-def _stored_names_turned_common(con: duckdb.DuckDBPyConnection, known: pl.Series,
-                                settings: PersonSettings) -> pl.DataFrame:
-    """Stored names decided only as rare that this batch's names make common (they share a given
-    name or a surname with them), though the batch does not mention them."""
-    run_sql_file(con, "resolve/person_rare_names.sql")
-    candidates = read_frame(con, "SELECT name_key FROM rare_name_candidates")
-    if candidates.is_empty():
-        return candidates
-    stored = read_frame(con, "SELECT author_id AS person_id, name_key FROM author_person "
-                             "SEMI JOIN (SELECT name_key FROM rare_name_candidates) USING (name_key)")
-    return name_classes(candidates["name_key"], stored, known, settings).filter(~pl.col("is_rare")).select("name_key")
+def _stored_names_flipped(con: duckdb.DuckDBPyConnection, known: pl.Series,
+                          settings: PersonSettings) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Stored names this batch does not mention but makes common or rare (they share a given name
+    or a surname with its names), decided the other way: (now common, now rare) name keys."""
+    run_sql_file(con, "resolve/person_flip_candidates.sql")
+    candidates = read_frame(con, "SELECT name_key, decided_rare FROM flip_candidates")
+    lam = name_commonness(pl.concat([known, candidates["name_key"]])).select("name_key", "lam")
+    now = candidates.join(lam, on="name_key").with_columns(rare_now=pl.col("lam") < settings.rare_lambda)
+    return (now.filter(pl.col("decided_rare") & ~pl.col("rare_now")).select("name_key"),
+            now.filter(~pl.col("decided_rare") & pl.col("rare_now")).select("name_key"))
 
 
-def _reopen_names_turned_common(con: duckdb.DuckDBPyConnection, common: pl.DataFrame) -> pl.DataFrame:
-    """A name decided only as rare (one person, no evidence read), or before persons existed, that
-    is common by today's statistics: its stored mentions are decided again with the new ones, in
-    the canonical order a fresh load uses, so namesakes an early, small load could not tell
-    apart are split now. The name's first person keeps its id (stable_id(name_key)); returns the
-    reopened mentions."""
-    if common.is_empty():
-        return pl.DataFrame(schema={"paper_id": pl.Int64, "author_position": pl.Int32, "name_key": pl.String,
-                                    "mention_key": pl.String})
+def _reopen_names(con: duckdb.DuckDBPyConnection, common: pl.DataFrame, rare_again: pl.DataFrame) -> pl.DataFrame:
+    """Names whose stored decisions a fresh load of everything would not have made: a common name
+    decided only as rare (or before persons existed, or by a small early load), a common name this
+    run mentions earlier in the canonical order than a stored mention (older files loaded later),
+    a name decided on evidence on a paper an older listing moved earlier in that order, a name
+    several persons wear that is rare now. Their stored mentions are decided again with
+    the new ones, in the order a fresh load uses; returns them."""
     write_frame(con, "CREATE OR REPLACE TEMP TABLE common_keys AS SELECT * FROM frame", common)
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE rare_again_keys AS SELECT * FROM frame", rare_again)
     run_sql_file(con, "resolve/person_reopen.sql")
     return read_frame(con, "SELECT paper_id, author_position::INTEGER AS author_position, name_key, mention_key "
                            "FROM reopened_mentions")

@@ -52,6 +52,10 @@ SELECT paper_id,
 FROM paper_lists GROUP BY paper_id;
 
 -- Delete and insert: an upsert rewrites the wide rows (abstracts) through the index; this does not.
+-- Their first listing dates before this run: the person step re-decides a name whose mentions'
+-- canonical order (first listing date first) an older file loaded now has changed.
+CREATE OR REPLACE TEMP TABLE paper_dates_before AS
+SELECT paper_id, first_listed_on FROM dim_paper SEMI JOIN touched USING (paper_id);
 DELETE FROM dim_paper WHERE paper_id IN (SELECT paper_id FROM touched);
 INSERT INTO dim_paper BY NAME
 SELECT m.paper_id, m.title, m.abstract, m.authors, m.author_keys,

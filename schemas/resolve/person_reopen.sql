@@ -1,10 +1,29 @@
--- Names that were decided without evidence (every stored mention by the rare-name rule, or from
--- before persons existed) and are common now (common_keys): their stored mentions are taken
--- back to be decided again (reopened_mentions), their persons dropped (the first is founded
--- again with the same id), and their papers' bridge rows rebuilt.
+-- Names whose stored decisions a fresh load would not have made, decided again with this run's
+-- mentions (reopened_mentions), in the canonical order a fresh load uses: a name common now
+-- (common_keys) that was decided without evidence (every stored mention by the rare-name rule,
+-- or from before persons existed), or that this run mentions earlier in the canonical order
+-- (listing date, undated last, then paper id and position) than a stored mention (older files
+-- loaded later); and a name several persons wear that is rare by today's statistics
+-- (rare_again_keys). Their persons are dropped (a name's first person is founded again with the
+-- same id) and their papers' bridge rows rebuilt.
+CREATE OR REPLACE TEMP TABLE canonical_new AS
+SELECT n.name_key, min(strftime(coalesce(p.first_listed_on, DATE '9999-12-31'), '%Y-%m-%d') || '|'
+                       || lpad(n.paper_id::VARCHAR, 19, '0') || '|' || lpad(n.author_position::VARCHAR, 5, '0')) AS first_key
+FROM new_mentions n SEMI JOIN common_keys USING (name_key) JOIN dim_paper p USING (paper_id)
+GROUP BY n.name_key;
 CREATE OR REPLACE TEMP TABLE reopened_keys AS
-SELECT name_key FROM author_mention SEMI JOIN common_keys USING (name_key)
-GROUP BY name_key HAVING bool_and(rule IN ('rare_name', 'one_name_one_person')) AND count(*) > 1;
+SELECT m.name_key FROM author_mention m SEMI JOIN common_keys USING (name_key)
+JOIN dim_paper p USING (paper_id) LEFT JOIN canonical_new c USING (name_key)
+GROUP BY m.name_key
+HAVING (bool_and(m.rule IN ('rare_name', 'one_name_one_person')) AND count(*) > 1)
+    OR max(strftime(coalesce(p.first_listed_on, DATE '9999-12-31'), '%Y-%m-%d') || '|'
+           || lpad(m.paper_id::VARCHAR, 19, '0') || '|' || lpad(m.author_position::VARCHAR, 5, '0')) > any_value(c.first_key)
+UNION
+SELECT name_key FROM rare_again_keys
+UNION  -- decided on evidence, on a paper an older listing loaded now moved earlier in that order
+SELECT DISTINCT m.name_key FROM author_mention m JOIN paper_dates_before b USING (paper_id) JOIN dim_paper p USING (paper_id)
+WHERE coalesce(p.first_listed_on, DATE '9999-12-31') < coalesce(b.first_listed_on, DATE '9999-12-31')
+  AND m.rule NOT IN ('rare_name', 'one_name_one_person');
 CREATE OR REPLACE TEMP TABLE reopened_mentions AS
 SELECT paper_id, author_position, name_key, mention_key FROM author_mention SEMI JOIN reopened_keys USING (name_key);
 INSERT INTO moved_papers SELECT DISTINCT paper_id FROM reopened_mentions;
