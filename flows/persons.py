@@ -1,11 +1,12 @@
 """The person step of the load: every new author mention gets a person (issue 13).
 
 Runs inside the load's transaction between merge/20_papers.sql and merge/30_authors.sql. The
-decisions are `transforms.persons.assign_persons` (pure); this module only moves frames:
-the new mentions and their evidence out of the warehouse, the decisions, persons and person
-aliases back in. Stored decisions are never revisited, unless what they decided on changed (the
-paper's list at that position, or the shown key now stands for another name): then the mention
-is decided again, as a new one.
+decisions are `transforms.persons.assign_persons` (pure); this module only moves frames: the
+mentions to decide and their evidence out of the warehouse, the decisions, persons and person
+aliases back in. Stored decisions stand, except where a fresh load of all the files would decide
+otherwise (`_reopen_names`): the paper's list changed at that position or the shown key now
+stands for another name (then the mention is new again), or the name's canonical order or its
+rare/common class changed (then all its mentions are decided again, in that order).
 """
 
 from __future__ import annotations
@@ -40,17 +41,7 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     stored = read_frame(con, "SELECT author_id AS person_id, * EXCLUDE (author_id) FROM author_person "
                              "SEMI JOIN batch_keys USING (name_key)")
     known = read_frame(con, "SELECT DISTINCT name_key FROM author_person")["name_key"]
-    if new.is_empty():  # no new mention: only names an older listing re-ordered may need deciding again
-        classes = pl.DataFrame(schema={"name_key": pl.String, "lam": pl.Float64, "n_stored": pl.Int64, "is_rare": pl.Boolean})
-        common = classes.select("name_key")
-        rare_again = common
-    else:
-        classes = name_classes(new["name_key"], stored, known, settings)
-        turned_common, turned_rare = _stored_names_flipped(con, pl.concat([known, new["name_key"]]), settings)
-        common = pl.concat([classes.filter(~pl.col("is_rare")).select("name_key"), turned_common])
-        rare_again = pl.concat([classes.filter((pl.col("lam") < settings.rare_lambda) & (pl.col("n_stored") > 1))
-                                .select("name_key"), turned_rare])
-    reopened = _reopen_names(con, common, rare_again)
+    classes, reopened = _reopen_names(con, new, stored, known, settings)
     if new.is_empty() and reopened.is_empty():
         return 0
     if not reopened.is_empty():
@@ -84,24 +75,37 @@ def _stored_names_flipped(con: duckdb.DuckDBPyConnection, known: pl.Series,
     or a surname with its names), decided the other way: (now common, now rare) name keys."""
     run_sql_file(con, "resolve/person_flip_candidates.sql")
     candidates = read_frame(con, "SELECT name_key, decided_rare FROM flip_candidates")
+    if candidates.is_empty():
+        return candidates.select("name_key"), candidates.select("name_key")
     lam = name_commonness(pl.concat([known, candidates["name_key"]])).select("name_key", "lam")
     now = candidates.join(lam, on="name_key").with_columns(rare_now=pl.col("lam") < settings.rare_lambda)
     return (now.filter(pl.col("decided_rare") & ~pl.col("rare_now")).select("name_key"),
             now.filter(~pl.col("decided_rare") & pl.col("rare_now")).select("name_key"))
 
 
-def _reopen_names(con: duckdb.DuckDBPyConnection, common: pl.DataFrame, rare_again: pl.DataFrame) -> pl.DataFrame:
+def _reopen_names(con: duckdb.DuckDBPyConnection, new: pl.DataFrame, stored: pl.DataFrame, known: pl.Series,
+                  settings: PersonSettings) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Names whose stored decisions a fresh load of everything would not have made: a common name
-    decided only as rare (or before persons existed, or by a small early load), a common name this
+    decided only as rare (before persons existed, or by a small early load), a common name this
     run mentions earlier in the canonical order than a stored mention (older files loaded later),
     a name decided on evidence on a paper an older listing moved earlier in that order, a name
-    several persons wear that is rare now. Their stored mentions are decided again with
-    the new ones, in the order a fresh load uses; returns them."""
+    several persons wear that is rare now. Their stored mentions are taken back, to be decided
+    again with the new ones in the order a fresh load uses. Returns (the classes of the batch's
+    names, the reopened mentions)."""
+    classes = pl.DataFrame(schema={"name_key": pl.String, "lam": pl.Float64, "n_stored": pl.Int64,
+                                   "is_rare": pl.Boolean})
+    common = rare_again = classes.select("name_key")
+    if not new.is_empty():  # without new mentions only a re-ordered name may reopen
+        classes = name_classes(new["name_key"], stored, known, settings)
+        turned_common, turned_rare = _stored_names_flipped(con, pl.concat([known, new["name_key"]]), settings)
+        common = pl.concat([classes.filter(~pl.col("is_rare")).select("name_key"), turned_common])
+        rare_again = pl.concat([classes.filter((pl.col("lam") < settings.rare_lambda) & (pl.col("n_stored") > 1))
+                                .select("name_key"), turned_rare])
     write_frame(con, "CREATE OR REPLACE TEMP TABLE common_keys AS SELECT * FROM frame", common)
     write_frame(con, "CREATE OR REPLACE TEMP TABLE rare_again_keys AS SELECT * FROM frame", rare_again)
     run_sql_file(con, "resolve/person_reopen.sql")
-    return read_frame(con, "SELECT paper_id, author_position::INTEGER AS author_position, name_key, mention_key "
-                           "FROM reopened_mentions")
+    return classes, read_frame(con, "SELECT paper_id, author_position::INTEGER AS author_position, name_key, "
+                                    "mention_key FROM reopened_mentions")
 
 
 def _with_evidence(con: duckdb.DuckDBPyConnection, stored: pl.DataFrame, classes: pl.DataFrame) -> pl.DataFrame:
