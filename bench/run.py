@@ -520,8 +520,11 @@ def bench_size(n: int, args: argparse.Namespace, servers: Servers, shape: str = 
     # Prefect's fixed cost: a run that finds one file, already ingested (an empty folder is an
     # error now: a run that finds nothing says so).
     log(f"{tag} ours: one unchanged file (running server)")
-    one_file = min(Path(corpus_dirs(corpus)[0]).iterdir())
-    empty = run_ours(digest, [str(one_file)], warehouse, args.timeout, running, servers)
+    # One file, recorded under the corpus root as in the full run (paths are relative to the
+    # ingest root; given alone, a file's root would be its own folder, a new path to read).
+    one_file = min(Path(corpus_dirs(corpus)[0]).rglob("*.txt"))
+    one_root = {"DIGEST_INGEST_ROOT": str(corpus)}
+    empty = run_ours(digest, [str(one_file)], warehouse, args.timeout, {**running, **one_root}, servers)
     imports = import_probe(args.timeout)
     log(f"{tag} write floor")
     write_floor = run_write_floor(warehouse, runs / "write_floor.duckdb", args.timeout)
@@ -545,7 +548,7 @@ def bench_size(n: int, args: argparse.Namespace, servers: Servers, shape: str = 
             temp["full"].update(rates(n, summary["bytes"], temp["full"]["wall_s"]))
         log(f"{tag} ours: no new files, one unchanged file (temporary server)")
         temp["noop"] = run_ours(digest, corpus_dirs(corpus), target, args.timeout, temporary)
-        temp["empty"] = run_ours(digest, [str(one_file)], target, args.timeout, temporary)
+        temp["empty"] = run_ours(digest, [str(one_file)], target, args.timeout, {**temporary, **one_root})
         if target != warehouse and not args.keep:
             target.unlink(missing_ok=True)
 

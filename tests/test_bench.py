@@ -77,6 +77,10 @@ def test_harness_measures_all_pipelines_on_a_small_corpus(prefect_harness, tmp_p
     assert result["floor"]["scan"]["files"] == result["corpus"]["n_files"]
     assert result["floor"]["scan"]["lines"] == result["ours"]["warehouse_counts"]["n_lines"]
     assert result["noop"]["summary"]["n_files_new"] == 0
+    # Prefect's fixed cost is a run that reads nothing: its one file is known, under the same root
+    # (it was a whole epoch folder, recorded under another root and read again: flow 3 s at 100k).
+    assert result["empty"]["summary"]["files_seen"] == 1 and result["empty"]["summary"]["n_files_new"] == 0
+    assert result["temporary_server"]["empty"]["summary"]["n_files_new"] == 0
     assert all(result[step]["correct"] is True for step in ("baseline", "ours", "noop", "incremental"))
     inc = result["incremental"]
     assert inc["warehouse_counts"]["n_listings"] == inc["answer"]["n_listings"] > N_LISTINGS
