@@ -472,11 +472,15 @@ def import_probe(timeout: float) -> dict:
 def incremental_answer(big: Path, small: Path) -> dict:
     """The known answer after ingesting `small` on top of `big`: union of truth papers; listings
     of the small corpus's files whose bytes are not already in the big one (same content = same
-    file, by design)."""
+    file, by design). A paper is its truth id *and* its abstract: a synthetic paper ("<id>~k",
+    epochs k >= 1) is drawn from the corpus's seed, so another seed's "<id>~1" is another paper
+    (the +1 % corpus of the distinct shape reaches epoch 1; counting it as known under-counted by
+    its 2,329 epoch-1 papers at 1M)."""
     import pyarrow.parquet as pq
 
-    def truth(corpus: Path) -> set[str]:
-        return set(pq.read_table(corpus / "papers.parquet", columns=["truth_id"]).column(0).to_pylist())
+    def truth(corpus: Path) -> set[tuple[str, str]]:
+        t = pq.read_table(corpus / "papers.parquet", columns=["truth_id", "abstract"]).to_pydict()
+        return set(zip(t["truth_id"], t["abstract"]))
 
     def files(corpus: Path) -> dict[str, int]:
         t = pq.read_table(corpus / "files.parquet", columns=["path", "n_records"]).to_pydict()

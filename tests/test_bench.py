@@ -161,3 +161,21 @@ def test_bench_names_corpora_and_results_by_shape():
     assert bench_run.corpus_name(10_000, "distinct", 1) == "10000-distinct-seed1"
     assert bench_run.result_name(100_000) == "bench-100000.json"
     assert bench_run.result_name(100_000, "distinct") == "bench-100000-distinct.json"
+
+
+def test_incremental_answer_counts_another_seeds_synthetic_papers_as_new(tmp_path):
+    """Synthetic papers ("<id>~1") depend on the seed: the +1 % corpus (seed + 1) brings its own
+    epoch-1 papers, which the answer counted as known when their ids matched (distinct shape at
+    1M: 2,329 papers short, and the run was reported wrong)."""
+    import pyarrow.parquet as pq
+
+    from bench.corpus import render_corpus
+
+    big, small = tmp_path / "big", tmp_path / "small"
+    render_corpus(big, 8000, seed=0, shape="distinct")  # 6,400 papers: epoch 0 and part of epoch 1
+    render_corpus(small, 8000, seed=1, shape="distinct")
+    synthetic = pq.read_table(small / "papers.parquet", columns=["is_synthetic"]).column(0).to_pylist()
+    answer = bench_run.incremental_answer(big, small)
+    assert sum(synthetic) > 0
+    assert answer["n_new_papers"] == sum(synthetic)  # real papers are known, every synthetic one is new
+    assert answer["n_papers"] == 6400 + sum(synthetic)
