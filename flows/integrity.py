@@ -21,7 +21,8 @@ VOLATILE_TABLES = {"ingest_run", "skipped_file", "paper_match", "resolve_capped_
 DECISION_COLUMNS = {
     "author_mention": {"decided_id", "rule", "score", "name_lambda", "prior", "n_persons", "n_candidates", "candidates",
                        "candidate_scores", "coauthors_shared", "category_level", "words_shared", "years_apart"},
-    "author_person": {"founded_key", "first_on", "last_on", "n_mentions", "paper_ids", "coauthors", "categories", "words"},
+    "author_person": {"founded_key", "first_on", "last_on", "n_mentions", "paper_ids", "coauthors", "categories", "words",
+                      "name_lambda"},
 }
 
 

@@ -17,16 +17,20 @@ import duckdb
 import polars as pl
 
 from flows.sql import insert_frame, read_frame, run_sql_file, write_frame
-from transforms.persons import (PERSON_SCHEMA, WORDS_FROM, PersonSettings, assign_persons, name_classes,
-                                name_commonness, person_profiles)
+from transforms.persons import (PERSON_SCHEMA, WORDS_FROM, PersonSettings, assign_persons, commonness_from_counts,
+                                name_classes, person_profiles)
 
 EVIDENCE = [c for c in PERSON_SCHEMA if c not in ("person_id", "name_key", "founded_key")]
+# A run that adds at most this share of new name keys moves a name's commonness by far less than
+# FLIP_BAND: only stored names decided within that factor of the rare/common line are re-checked.
+SMALL_RUN_SHARE = 0.05
+FLIP_BAND = 2.0
 
 
 def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: PersonSettings = PersonSettings(),
                    timings: dict[str, float] | None = None) -> int:
     """Assign a person to every new mention of this run's papers; returns how many were decided.
-    `timings`, if given, gets the seconds of reading, deciding and writing."""
+    `timings`, if given, gets the seconds of each phase (persons.<phase>)."""
     clock = [time.perf_counter()]
 
     def lap(phase: str) -> None:
@@ -37,26 +41,33 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
 
     run_sql_file(con, "resolve/person_mentions.sql")
     new = read_frame(con, "SELECT paper_id, author_position, name_key, mention_key FROM new_mentions")
+    lap("mentions")
     write_frame(con, "CREATE OR REPLACE TEMP TABLE batch_keys AS SELECT DISTINCT name_key FROM frame", new)
     stored = read_frame(con, "SELECT author_id AS person_id, * EXCLUDE (author_id) FROM author_person "
                              "SEMI JOIN batch_keys USING (name_key)")
-    known = read_frame(con, "SELECT DISTINCT name_key FROM author_person")["name_key"]
-    classes, reopened = _reopen_names(con, new, stored, known, settings)
+    run_sql_file(con, "resolve/person_name_total.sql")
+    n_keys = con.execute("SELECT n FROM n_name_keys").fetchall()[0][0]
+    lap("name_stats")
+    classes, reopened = _reopen_names(con, new, stored, n_keys, settings)
     if new.is_empty() and reopened.is_empty():
         return 0
     if not reopened.is_empty():
         new = pl.concat([new, reopened])
         stored = stored.filter(~pl.col("name_key").is_in(reopened["name_key"].unique().implode()))
+    lap("reopen")
     stored = _with_evidence(con, stored, classes)
+    lap("evidence")
     write_frame(con, "CREATE OR REPLACE TEMP TABLE decide_papers AS SELECT DISTINCT paper_id FROM frame", new)
     papers = _papers(con, "decide_papers")
     # the other names on these papers (decided earlier: co-authors, read as evidence only)
     context = read_frame(con, "SELECT paper_id, author_position, name_key FROM author_mention "
                               "SEMI JOIN decide_papers USING (paper_id)")
     categories = _categories(con, "decide_papers")
+    every_key = pl.concat([new["name_key"], context["name_key"], stored["name_key"]]).unique().to_frame()
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE every_key AS SELECT * FROM frame", every_key)
     lap("read")
-    result = assign_persons(new.drop("mention_key"), papers, categories, stored, known, settings,
-                            context_mentions=context)
+    result = assign_persons(new.drop("mention_key"), papers, categories, stored, settings=settings,
+                            context_mentions=context, commonness=_commonness(con, "every_key", n_keys))
     lap("decide")
     decisions = result.assignments.join(new.select("paper_id", "author_position", "mention_key"),
                                         on=["paper_id", "author_position"])
@@ -65,25 +76,39 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     insert_frame(con, "author_person", result.persons.drop("is_new").rename({"person_id": "author_id"}),
                  "ON CONFLICT DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in ["founded_key", *EVIDENCE]))
     _apply_person_aliases(con, result.aliases.with_columns(run_id=pl.lit(run_id)))
+    lams = decisions.group_by("name_key").agg(pl.col("name_lambda").first())
+    write_frame(con, "UPDATE author_person SET name_lambda = l.name_lambda FROM frame l "
+                     "WHERE author_person.name_key = l.name_key", lams)
+    con.execute("UPDATE author_person SET given = regexp_extract(name_key, '^(\\S+)', 1), "
+                "surname = regexp_extract(name_key, '(\\S+)$', 1) WHERE given IS NULL")
     lap("write")
     return decisions.height
 
 
-def _stored_names_flipped(con: duckdb.DuckDBPyConnection, known: pl.Series,
+def _commonness(con: duckdb.DuckDBPyConnection, keys_table: str, n_keys: int) -> pl.DataFrame:
+    """The commonness of the name keys of `keys_table`, from counts the warehouse computes."""
+    run_sql_file(con, "resolve/person_name_stats.sql", keys=keys_table)
+    return commonness_from_counts(read_frame(con, "SELECT * FROM name_counts"), n_keys)
+
+
+def _stored_names_flipped(con: duckdb.DuckDBPyConnection, n_keys: int,
                           settings: PersonSettings) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Stored names this batch does not mention but makes common or rare (they share a given name
     or a surname with its names), decided the other way: (now common, now rare) name keys."""
-    run_sql_file(con, "resolve/person_flip_candidates.sql")
+    n_new = con.execute("SELECT count(*) FROM batch_keys WHERE name_key NOT IN (SELECT name_key FROM author_person)"
+                        ).fetchall()[0][0]
+    band = FLIP_BAND if n_new <= SMALL_RUN_SHARE * n_keys else 0  # a large run may move any name
+    run_sql_file(con, "resolve/person_flip_candidates.sql", {"rare_lambda": settings.rare_lambda}, band=band)
     candidates = read_frame(con, "SELECT name_key, decided_rare FROM flip_candidates")
     if candidates.is_empty():
         return candidates.select("name_key"), candidates.select("name_key")
-    lam = name_commonness(pl.concat([known, candidates["name_key"]])).select("name_key", "lam")
+    lam = _commonness(con, "flip_candidates", n_keys).select("name_key", "lam")
     now = candidates.join(lam, on="name_key").with_columns(rare_now=pl.col("lam") < settings.rare_lambda)
     return (now.filter(pl.col("decided_rare") & ~pl.col("rare_now")).select("name_key"),
             now.filter(~pl.col("decided_rare") & pl.col("rare_now")).select("name_key"))
 
 
-def _reopen_names(con: duckdb.DuckDBPyConnection, new: pl.DataFrame, stored: pl.DataFrame, known: pl.Series,
+def _reopen_names(con: duckdb.DuckDBPyConnection, new: pl.DataFrame, stored: pl.DataFrame, n_keys: int,
                   settings: PersonSettings) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Names whose stored decisions a fresh load of everything would not have made: a common name
     decided only as rare (before persons existed, or by a small early load), a common name this
@@ -96,8 +121,8 @@ def _reopen_names(con: duckdb.DuckDBPyConnection, new: pl.DataFrame, stored: pl.
                                    "is_rare": pl.Boolean})
     common = rare_again = classes.select("name_key")
     if not new.is_empty():  # without new mentions only a re-ordered name may reopen
-        classes = name_classes(new["name_key"], stored, known, settings)
-        turned_common, turned_rare = _stored_names_flipped(con, pl.concat([known, new["name_key"]]), settings)
+        classes = name_classes(new["name_key"], stored, settings=settings, commonness=_commonness(con, "batch_keys", n_keys))
+        turned_common, turned_rare = _stored_names_flipped(con, n_keys, settings)
         common = pl.concat([classes.filter(~pl.col("is_rare")).select("name_key"), turned_common])
         rare_again = pl.concat([classes.filter((pl.col("lam") < settings.rare_lambda) & (pl.col("n_stored") > 1))
                                 .select("name_key"), turned_rare])

@@ -238,6 +238,11 @@ CREATE TABLE IF NOT EXISTS author_person (
     categories  VARCHAR[],
     words       VARCHAR[]
 );
+-- A name's given name and surname (first and last word), for name statistics without a scan.
+ALTER TABLE author_person ADD COLUMN IF NOT EXISTS given VARCHAR;
+ALTER TABLE author_person ADD COLUMN IF NOT EXISTS surname VARCHAR;
+ALTER TABLE author_person ADD COLUMN IF NOT EXISTS name_lambda DOUBLE;
+COMMENT ON COLUMN author_person.name_lambda IS 'How common the name was when its mentions were last decided (author_mention.name_lambda); a later run re-checks names near the rare/common line.';
 COMMENT ON TABLE author_person IS 'What the person model knows of each person: when it was founded, and for persons of common names the evidence later mentions are scored against (co-authors, categories, words, dates); null evidence is read again from author_mention when needed.';
 
 CREATE TABLE IF NOT EXISTS person_alias (

@@ -188,18 +188,25 @@ def name_commonness(keys: pl.Series, reference_weight: float | None = None) -> p
     keys: f = (n_part + W * ref_share) / (N + W). A small warehouse cannot tell a rare name from a
     common one by its own counts (in 200 names every name is 1/200): the reference decides
     there, and the warehouse's own counts take over as it grows."""
-    w = REFERENCE_WEIGHT if reference_weight is None else reference_weight
     k = pl.DataFrame({"name_key": keys}).unique().with_columns(
         given=name_parts(pl.col("name_key"))[0], surname=name_parts(pl.col("name_key"))[1],
         n_tokens=pl.col("name_key").str.count_matches(" ") + 1)
     n = k.filter(pl.col("n_tokens") >= 2).height
-    given_ref, surname_ref = reference_shares()
     k = (k.join(k.group_by("given").agg(n_given=pl.len()), on="given")
-         .join(k.group_by("surname").agg(n_surname=pl.len()), on="surname")
-         .join(given_ref, left_on="given", right_on="part", how="left")
+         .join(k.group_by("surname").agg(n_surname=pl.len()), on="surname"))
+    return commonness_from_counts(k, n, reference_weight)
+
+
+def commonness_from_counts(counts: pl.DataFrame, n_keys: int, reference_weight: float | None = None) -> pl.DataFrame:
+    """`name_commonness` from counts a warehouse computes itself (without shipping every key):
+    counts = name_key, given, surname, n_tokens, n_given and n_surname (distinct keys of the
+    population carrying that given name / surname), n_keys = distinct keys of two words or more."""
+    w = REFERENCE_WEIGHT if reference_weight is None else reference_weight
+    given_ref, surname_ref = reference_shares()
+    k = (counts.join(given_ref, left_on="given", right_on="part", how="left")
          .join(surname_ref, left_on="surname", right_on="part", how="left", suffix="_surname"))
-    f_given = (pl.col("n_given") + w * pl.col("share").fill_null(0.0)) / max(n + w, 1)
-    f_surname = (pl.col("n_surname") + w * pl.col("share_surname").fill_null(0.0)) / max(n + w, 1)
+    f_given = (pl.col("n_given") + w * pl.col("share").fill_null(0.0)) / max(n_keys + w, 1)
+    f_surname = (pl.col("n_surname") + w * pl.col("share_surname").fill_null(0.0)) / max(n_keys + w, 1)
     return k.select("name_key", "given", "surname", lam=pl.when(pl.col("n_tokens") >= 2)
                     .then(f_given * f_surname * REF_NAMES).otherwise(pl.lit(ONE_WORD_LAMBDA)))
 
@@ -523,6 +530,7 @@ def assign_persons(
     settings: PersonSettings = PersonSettings(),
     timings: dict[str, float] | None = None,
     context_mentions: pl.DataFrame | None = None,
+    commonness: pl.DataFrame | None = None,
 ) -> PersonsResult:
     """Assign every mention of `mentions` to a person.
 
@@ -541,6 +549,9 @@ def assign_persons(
     timings: if given, filled with seconds per stage.
     context_mentions: the mentions of the batch's papers decided earlier (same columns): read as
         co-authors, not assigned (a paper listed again with a longer author list).
+    commonness: lam of every name key of the mentions, context mentions and stored persons
+        (name_key, given, surname, lam: `commonness_from_counts`), when the caller computed it
+        from counts it holds; then known_name_keys is not read.
     """
     clock = [time.perf_counter(), time.process_time()]
 
@@ -558,7 +569,8 @@ def assign_persons(
     papers = papers.select(pl.col("paper_id").cast(pl.Int64), pl.col("title").cast(pl.String),
                            pl.col("abstract").cast(pl.String), pl.col("first_listed_on").cast(pl.Date))
     paper_categories = paper_categories.select(pl.col("paper_id").cast(pl.Int64), pl.col("code").cast(pl.String))
-    common_tbl = _commonness_of(mentions["name_key"], stored["name_key"], known_name_keys)
+    common_tbl = (commonness.select("name_key", "given", "surname", "lam") if commonness is not None
+                  else _commonness_of(mentions["name_key"], stored["name_key"], known_name_keys))
     n_keys = max(common_tbl.filter(pl.col("name_key").str.contains(" ")).height, 1)
     rare_keys = _classes(mentions["name_key"], stored, common_tbl, settings).filter("is_rare")
     is_rare = pl.col("name_key").is_in(rare_keys["name_key"].implode())
@@ -577,7 +589,9 @@ def assign_persons(
                           papers.join(common_papers, on="paper_id", how="semi"),
                           paper_categories.join(common_papers, on="paper_id", how="semi"))
     ev = ev.join(common_m, on=["paper_id", "author_position", "name_key"], how="semi")
-    lam = dict(common_tbl.join(common_m.select("name_key").unique(), on="name_key", how="semi")
+    # the common names' lam; a co-author's on demand (all of them when the caller gave the table)
+    lam = dict((common_tbl if commonness is not None else
+                common_tbl.join(common_m.select("name_key").unique(), on="name_key", how="semi"))
                .select("name_key", "lam").iter_rows())
     tokens = common_tbl.select("name_key", "given", "surname")
     counts: list[dict] = []
@@ -655,12 +669,12 @@ def _classes(batch_keys: pl.Series, stored: pl.DataFrame, common_tbl: pl.DataFra
 
 
 def name_classes(batch_keys: pl.Series, stored: pl.DataFrame, known_name_keys: pl.Series | None = None,
-                 settings: PersonSettings = PersonSettings()) -> pl.DataFrame:
+                 settings: PersonSettings = PersonSettings(), commonness: pl.DataFrame | None = None) -> pl.DataFrame:
     """Which name keys of a batch are rare (one person, no evidence read) and which are common
     (their stored persons' evidence is needed): name_key, lam, n_stored, is_rare. `stored` needs
     only person_id and name_key (dim_author's rows of these keys). The loader calls this first, then
     reads the evidence of the common keys' persons only."""
-    tbl = _commonness_of(batch_keys, stored["name_key"], known_name_keys)
+    tbl = commonness if commonness is not None else _commonness_of(batch_keys, stored["name_key"], known_name_keys)
     return _classes(batch_keys, stored.select("person_id", "name_key"), tbl, settings)
 
 
