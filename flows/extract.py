@@ -22,11 +22,14 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
 from transforms.ids import with_stable_ids
-from transforms.pipeline import SourceFile
+
+if TYPE_CHECKING:  # transforms.pipeline (the parsers, Pandera, pandas) loads when files are read
+    from transforms.pipeline import SourceFile
 
 # Warehouse files (the published file, its WAL, lock and half-built copy) and exports.
 SKIP_SUFFIXES = (".duckdb", ".wal", ".tmp", ".parquet", ".lock", ".building")
@@ -246,6 +249,8 @@ def read_sources(batch: list[FoundFile], limits: ReadLimits = ReadLimits()
         "inode": [f.inode for f, _ in read],
     }, schema=META_SCHEMA)
     meta = with_stable_ids(meta, {"source_file_id": ["path", "sha256"]})
+    from transforms.pipeline import SourceFile
+
     sources = [SourceFile(fid, f.path, d) for (f, d), fid in zip(read, meta["source_file_id"])]
     return sources, meta, pl.DataFrame(skipped, schema=SKIPPED_SCHEMA)
 

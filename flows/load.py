@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 from dataclasses import asdict, dataclass
 from importlib import resources
 
@@ -22,7 +23,9 @@ from flows.sql import connect, run_sql_file, schema_sql, write_frame  # noqa: F4
 from flows.persons import decide_persons
 from flows.terms import update_terms
 from transforms.persons import PersonSettings
-from transforms.pipeline import BatchResult
+
+if TYPE_CHECKING:  # the parsers load when a run reads a file, not for a run with nothing new
+    from transforms.pipeline import BatchResult
 
 # A resolver maps every paper key of stg_listings in paper_key_map (given the run id, for the
 # decisions it records).

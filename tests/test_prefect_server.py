@@ -158,8 +158,6 @@ def test_the_server_ends_with_a_killed_command(tmp_path, sig):
             proc.kill()
 
 
-@pytest.mark.xfail(strict=True, reason="flows/load.py (BatchResult, an annotation) and flows/extract.py (SourceFile, "
-                                       "used in read_sources) import transforms.pipeline at module level")
 def test_a_run_with_nothing_new_loads_no_parser(tmp_path):
     """Fixed cost (issue 15): the CLI and the flow module load without the parsers, their Pandera
     checks (which import pandas: ~0.9 s of every run) and the resolver (numpy, rapidfuzz); a run
