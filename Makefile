@@ -7,10 +7,12 @@ UV_VERSION := 0.13.8
 
 .PHONY: run test bench clean lock
 
+# Compiled bytecode: every `digest` run (and test subprocess) imports Prefect; without .pyc files
+# (PYTHONDONTWRITEBYTECODE, read-only installs) each one compiled ~12k modules again.
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
-	$(BIN)/uv pip sync --quiet --python $(BIN)/python requirements.lock
+	$(BIN)/uv pip sync --quiet --compile-bytecode --python $(BIN)/python requirements.lock
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
 	touch $(STAMP)
 
