@@ -5,10 +5,13 @@
 -- (listing date, undated last, then paper id and position) than a stored mention (older files
 -- loaded later); and a name several persons wear that is rare by today's statistics
 -- (rare_again_keys). Their persons are dropped (a name's first person is founded again with the
--- same id) and their papers' bridge rows rebuilt.
+-- same id), so are their merges (person_alias: made again if the evidence still says so), and
+-- their papers' bridge rows are rebuilt.
+CREATE OR REPLACE TEMP MACRO canonical_key(listed_on, paper_id, author_position) AS  -- transforms.persons._founded_key
+    strftime(coalesce(listed_on, DATE '9999-12-31'), '%Y-%m-%d') || '|' || lpad(paper_id::VARCHAR, 19, '0') || '|'
+    || lpad(author_position::VARCHAR, 5, '0');
 CREATE OR REPLACE TEMP TABLE canonical_new AS
-SELECT n.name_key, min(strftime(coalesce(p.first_listed_on, DATE '9999-12-31'), '%Y-%m-%d') || '|'
-                       || lpad(n.paper_id::VARCHAR, 19, '0') || '|' || lpad(n.author_position::VARCHAR, 5, '0')) AS first_key
+SELECT n.name_key, min(canonical_key(p.first_listed_on, n.paper_id, n.author_position)) AS first_key
 FROM new_mentions n SEMI JOIN common_keys USING (name_key) JOIN dim_paper p USING (paper_id)
 GROUP BY n.name_key;
 CREATE OR REPLACE TEMP TABLE reopened_keys AS
@@ -16,8 +19,7 @@ SELECT m.name_key FROM author_mention m SEMI JOIN common_keys USING (name_key)
 JOIN dim_paper p USING (paper_id) LEFT JOIN canonical_new c USING (name_key)
 GROUP BY m.name_key
 HAVING (bool_and(m.rule IN ('rare_name', 'one_name_one_person')) AND count(*) > 1)
-    OR max(strftime(coalesce(p.first_listed_on, DATE '9999-12-31'), '%Y-%m-%d') || '|'
-           || lpad(m.paper_id::VARCHAR, 19, '0') || '|' || lpad(m.author_position::VARCHAR, 5, '0')) > any_value(c.first_key)
+    OR max(canonical_key(p.first_listed_on, m.paper_id, m.author_position)) > any_value(c.first_key)
 UNION
 SELECT name_key FROM rare_again_keys
 UNION  -- decided on evidence, on a paper an older listing loaded now moved earlier in that order
@@ -30,3 +32,4 @@ INSERT INTO moved_papers SELECT DISTINCT paper_id FROM reopened_mentions;
 DELETE FROM author_mention USING reopened_mentions r
 WHERE author_mention.paper_id = r.paper_id AND author_mention.author_position = r.author_position;
 DELETE FROM author_person WHERE name_key IN (SELECT name_key FROM reopened_keys);
+DELETE FROM person_alias WHERE name_key IN (SELECT name_key FROM reopened_keys);
