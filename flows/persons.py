@@ -18,7 +18,7 @@ import polars as pl
 
 from flows.sql import insert_frame, read_frame, run_sql_file, write_frame
 from transforms.persons import (PERSON_SCHEMA, WORDS_FROM, PersonSettings, assign_persons, commonness_from_counts,
-                                name_classes, person_profiles)
+                                name_classes, name_parts, person_profiles)
 
 EVIDENCE = [c for c in PERSON_SCHEMA if c not in ("person_id", "name_key", "founded_key")]
 # A run that adds at most this share of new name keys moves a name's commonness by far less than
@@ -73,14 +73,16 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
                                         on=["paper_id", "author_position"])
     insert_frame(con, "author_mention", decisions.rename({"person_id": "author_id"}).with_columns(
         decided_id=pl.col("author_id"), run_id=pl.lit(run_id)))
-    insert_frame(con, "author_person", result.persons.drop("is_new").rename({"person_id": "author_id"}),
-                 "ON CONFLICT DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in ["founded_key", *EVIDENCE]))
-    _apply_person_aliases(con, result.aliases.with_columns(run_id=pl.lit(run_id)))
     lams = decisions.group_by("name_key").agg(pl.col("name_lambda").first())
-    write_frame(con, "UPDATE author_person SET name_lambda = l.name_lambda FROM frame l "
-                     "WHERE author_person.name_key = l.name_key", lams)
-    con.execute("UPDATE author_person SET given = regexp_extract(name_key, '^(\\S+)', 1), "
-                "surname = regexp_extract(name_key, '(\\S+)$', 1) WHERE given IS NULL")
+    given, surname = name_parts(pl.col("name_key"))
+    persons = (result.persons.drop("is_new").rename({"person_id": "author_id"})
+               .join(lams, on="name_key", how="left").with_columns(given=given, surname=surname))
+    insert_frame(con, "author_person", persons, "ON CONFLICT DO UPDATE SET " + ", ".join(
+        f"{c} = excluded.{c}" for c in ["founded_key", *EVIDENCE, "name_lambda"]))
+    # the other persons of the names decided now: how common their name was when last decided
+    write_frame(con, "UPDATE author_person SET name_lambda = l.name_lambda FROM frame l WHERE author_person.name_key "
+                     "= l.name_key AND author_person.name_lambda IS DISTINCT FROM l.name_lambda", lams)
+    _apply_person_aliases(con, result.aliases.with_columns(run_id=pl.lit(run_id)))
     lap("write")
     return decisions.height
 
