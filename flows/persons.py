@@ -21,6 +21,7 @@ from transforms.persons import (PERSON_SCHEMA, WORDS_FROM, PersonSettings, assig
                                 name_classes, name_parts, person_profiles)
 
 EVIDENCE = [c for c in PERSON_SCHEMA if c not in ("person_id", "name_key", "founded_key")]
+STORED_COLUMNS = [c for c in PERSON_SCHEMA if c != "person_id"]  # what the model reads of a stored person
 # A run that adds at most this share of new name keys moves a name's commonness by far less than
 # FLIP_BAND: only stored names decided within that factor of the rare/common line are re-checked.
 SMALL_RUN_SHARE = 0.05
@@ -43,7 +44,7 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     new = read_frame(con, "SELECT paper_id, author_position, name_key, mention_key FROM new_mentions")
     lap("mentions")
     write_frame(con, "CREATE OR REPLACE TEMP TABLE batch_keys AS SELECT DISTINCT name_key FROM frame", new)
-    stored = read_frame(con, "SELECT author_id AS person_id, * EXCLUDE (author_id) FROM author_person "
+    stored = read_frame(con, f"SELECT author_id AS person_id, {', '.join(STORED_COLUMNS)} FROM author_person "
                              "SEMI JOIN batch_keys USING (name_key)")
     run_sql_file(con, "resolve/person_name_total.sql")
     n_keys = con.execute("SELECT n FROM n_name_keys").fetchall()[0][0]
@@ -55,7 +56,7 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
         new = pl.concat([new, reopened])
         stored = stored.filter(~pl.col("name_key").is_in(reopened["name_key"].unique().implode()))
     lap("reopen")
-    stored = _with_evidence(con, stored, classes)
+    stored = _with_evidence(con, stored, classes, new)
     lap("evidence")
     write_frame(con, "CREATE OR REPLACE TEMP TABLE decide_papers AS SELECT DISTINCT paper_id FROM frame", new)
     papers = _papers(con, "decide_papers")
@@ -135,9 +136,11 @@ def _reopen_names(con: duckdb.DuckDBPyConnection, new: pl.DataFrame, stored: pl.
                                     "mention_key FROM reopened_mentions")
 
 
-def _with_evidence(con: duckdb.DuckDBPyConnection, stored: pl.DataFrame, classes: pl.DataFrame) -> pl.DataFrame:
+def _with_evidence(con: duckdb.DuckDBPyConnection, stored: pl.DataFrame, classes: pl.DataFrame,
+                   new: pl.DataFrame) -> pl.DataFrame:
     """Stored persons of common names need their evidence; those without it (a name that was
-    rare, or a person that lost a mention) get it from their stored mentions."""
+    rare, a person that lost a mention or whose paper's list grew) get it from their stored
+    mentions, with every name now on their papers (this run's new ones too) as co-authors."""
     common = classes.filter(~pl.col("is_rare"))["name_key"]
     missing = stored.filter(pl.col("name_key").is_in(common.implode()) & pl.col("paper_ids").is_null())
     if missing.is_empty():
@@ -148,8 +151,9 @@ def _with_evidence(con: duckdb.DuckDBPyConnection, stored: pl.DataFrame, classes
                 "SEMI JOIN profile_persons USING (author_id)")
     assigned = read_frame(con, "SELECT paper_id, author_position, name_key, author_id AS person_id FROM author_mention "
                                "SEMI JOIN profile_persons USING (author_id)")
-    mentions = read_frame(con, "SELECT paper_id, author_position, name_key FROM author_mention "
-                               "SEMI JOIN profile_papers USING (paper_id)")
+    mentions = pl.concat([read_frame(con, "SELECT paper_id, author_position, name_key FROM author_mention "
+                                          "SEMI JOIN profile_papers USING (paper_id)"),
+                          new.select("paper_id", "author_position", "name_key")])
     papers = _papers(con, "profile_papers")
     profiles = person_profiles(assigned, mentions, papers, _categories(con, "profile_papers"))
     founded = missing.select("person_id", old_key="founded_key")

@@ -84,7 +84,7 @@ RUN_COLUMNS = {"ingested_at", "run_id", "mtime_ns", "ctime_ns", "inode"}  # stat
 # Tables that log what each run did rather than what the data is: a re-run adds to them
 # (skipped_file: "content already ingested"), and the near-duplicate decision log records
 # what a new key was compared with, which depends on the order files arrived in.
-RUN_LOG_TABLES = {"ingest_run", "skipped_file", "paper_match", "resolve_capped_block"}
+RUN_LOG_TABLES = {"ingest_run", "skipped_file", "paper_match", "resolve_capped_block", "person_alias"}
 
 
 def read_sql(warehouse: Path, sql: str) -> pl.DataFrame:
@@ -95,6 +95,8 @@ def read_sql(warehouse: Path, sql: str) -> pl.DataFrame:
 def table_contents(warehouse: Path, drop_run_columns: bool = False,
                    exclude: set[str] = frozenset({"ingest_run"})) -> dict[str, pl.DataFrame]:
     """Every base table but `exclude`, rows sorted, for whole-warehouse comparisons."""
+    from flows.integrity import DECISION_COLUMNS
+
     with duckdb.connect(str(warehouse), read_only=True) as con:
         names = [r[0] for r in con.execute(
             "SELECT table_name FROM duckdb_tables() WHERE schema_name = 'main' AND NOT temporary "
@@ -104,8 +106,8 @@ def table_contents(warehouse: Path, drop_run_columns: bool = False,
             if name in exclude:
                 continue
             df = con.sql(f'SELECT * FROM "{name}"').pl()
-            if drop_run_columns:
-                df = df.drop([c for c in df.columns if c in RUN_COLUMNS])
+            if drop_run_columns:  # and how person decisions were reached (as `digest verify`)
+                df = df.drop([c for c in df.columns if c in RUN_COLUMNS | DECISION_COLUMNS.get(name, set())])
             sortable = [c for c, t in df.schema.items() if not isinstance(t, (pl.List, pl.Array, pl.Struct))]
             tables[name] = df.sort(sortable, nulls_last=True)
     return tables

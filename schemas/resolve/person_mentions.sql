@@ -38,5 +38,11 @@ WHERE author_id IN (SELECT author_id FROM stale_mentions);
 CREATE OR REPLACE TEMP TABLE new_mentions AS
 SELECT r.* FROM run_mentions r ANTI JOIN author_mention m USING (paper_id, author_position);
 
+-- A paper whose list grew (a fuller listing): its stored persons gain co-authors, so their
+-- evidence is read again (with the new names) when needed, as a fresh load would have it.
+UPDATE author_person SET first_on = NULL, last_on = NULL, n_mentions = NULL, paper_ids = NULL, coauthors = NULL,
+                         categories = NULL, words = NULL
+WHERE author_id IN (SELECT author_id FROM author_mention SEMI JOIN (SELECT DISTINCT paper_id FROM new_mentions) USING (paper_id));
+
 -- Papers whose bridge rows a person merge may move (filled by the person step).
 CREATE OR REPLACE TEMP TABLE moved_papers (paper_id BIGINT);
