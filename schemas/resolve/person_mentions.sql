@@ -24,6 +24,13 @@ FROM (SELECT paper_id, unnest(author_keys) AS mention_key, unnest(range(1, len(a
       FROM merged) k
 LEFT JOIN author_alias a ON a.name_key = k.mention_key;
 
+-- A touched paper changed in some way a person's evidence reads (its author list, categories,
+-- dates, title or abstract, or it left): the evidence of the persons on it is read again from
+-- their mentions when needed, as a fresh load would gather it. One rule for every kind of change.
+UPDATE author_person SET first_on = NULL, last_on = NULL, n_mentions = NULL, paper_ids = NULL, coauthors = NULL,
+                         categories = NULL, words = NULL
+WHERE author_id IN (SELECT author_id FROM author_mention SEMI JOIN touched USING (paper_id)) AND paper_ids IS NOT NULL;
+
 -- Stored decisions that no longer hold: the paper left, its list changed at that position, or the
 -- shown key now stands for another name. Their persons' evidence is read again when needed.
 CREATE OR REPLACE TEMP TABLE stale_mentions AS
@@ -31,18 +38,9 @@ SELECT m.paper_id, m.author_position, m.author_id FROM author_mention m SEMI JOI
 ANTI JOIN run_mentions r USING (paper_id, author_position, mention_key, name_key);
 DELETE FROM author_mention USING stale_mentions s
 WHERE author_mention.paper_id = s.paper_id AND author_mention.author_position = s.author_position;
-UPDATE author_person SET first_on = NULL, last_on = NULL, n_mentions = NULL, paper_ids = NULL, coauthors = NULL,
-                         categories = NULL, words = NULL
-WHERE author_id IN (SELECT author_id FROM stale_mentions);
 
 CREATE OR REPLACE TEMP TABLE new_mentions AS
 SELECT r.* FROM run_mentions r ANTI JOIN author_mention m USING (paper_id, author_position);
-
--- A paper whose list grew (a fuller listing): its stored persons gain co-authors, so their
--- evidence is read again (with the new names) when needed, as a fresh load would have it.
-UPDATE author_person SET first_on = NULL, last_on = NULL, n_mentions = NULL, paper_ids = NULL, coauthors = NULL,
-                         categories = NULL, words = NULL
-WHERE author_id IN (SELECT author_id FROM author_mention SEMI JOIN (SELECT DISTINCT paper_id FROM new_mentions) USING (paper_id));
 
 -- Papers whose bridge rows a person merge may move (filled by the person step).
 CREATE OR REPLACE TEMP TABLE moved_papers (paper_id BIGINT);
