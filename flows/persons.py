@@ -17,15 +17,12 @@ import duckdb
 import polars as pl
 
 from flows.sql import insert_frame, read_frame, run_sql_file, write_frame
-from transforms.persons import (PERSON_SCHEMA, WORDS_FROM, PersonSettings, assign_persons, commonness_from_counts,
-                                name_classes, name_parts, person_profiles)
+from transforms.persons import (ONE_WORD_LAMBDA, PERSON_SCHEMA, REF_NAMES, REFERENCE_WEIGHT, WORDS_FROM, PersonSettings,
+                                assign_persons, commonness_from_counts, name_classes, name_parts, person_profiles,
+                                reference_shares)
 
 EVIDENCE = [c for c in PERSON_SCHEMA if c not in ("person_id", "name_key", "founded_key")]
 STORED_COLUMNS = [c for c in PERSON_SCHEMA if c != "person_id"]  # what the model reads of a stored person
-# A run that adds at most this share of new name keys moves a name's commonness by far less than
-# FLIP_BAND: only stored names decided within that factor of the rare/common line are re-checked.
-SMALL_RUN_SHARE = 0.05
-FLIP_BAND = 2.0
 
 
 def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: PersonSettings = PersonSettings(),
@@ -41,12 +38,13 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
         clock[0] = now
 
     run_sql_file(con, "resolve/person_mentions.sql")
+    run_sql_file(con, "resolve/person_marks.sql")
     new = read_frame(con, "SELECT paper_id, author_position, name_key, mention_key FROM new_mentions")
     lap("mentions")
     write_frame(con, "CREATE OR REPLACE TEMP TABLE batch_keys AS SELECT DISTINCT name_key FROM frame", new)
     stored = read_frame(con, f"SELECT author_id AS person_id, {', '.join(STORED_COLUMNS)} FROM author_person "
                              "SEMI JOIN batch_keys USING (name_key)")
-    run_sql_file(con, "resolve/person_name_total.sql")
+    run_sql_file(con, "resolve/person_names.sql")
     n_keys = con.execute("SELECT n FROM n_name_keys").fetchall()[0][0]
     lap("name_stats")
     classes, reopened = _reopen_names(con, new, stored, n_keys, settings)
@@ -79,7 +77,7 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     persons = (result.persons.drop("is_new").rename({"person_id": "author_id"})
                .join(lams, on="name_key", how="left").with_columns(given=given, surname=surname))
     insert_frame(con, "author_person", persons, "ON CONFLICT DO UPDATE SET " + ", ".join(
-        f"{c} = excluded.{c}" for c in ["founded_key", *EVIDENCE, "name_lambda"]))
+        f"{c} = excluded.{c}" for c in ["founded_key", *EVIDENCE, "name_lambda"]))  # a stored mark stays
     # the other persons of the names decided now: how common their name was when last decided
     write_frame(con, "UPDATE author_person SET name_lambda = l.name_lambda FROM frame l WHERE author_person.name_key "
                      "= l.name_key AND author_person.name_lambda IS DISTINCT FROM l.name_lambda", lams)
@@ -96,19 +94,16 @@ def _commonness(con: duckdb.DuckDBPyConnection, keys_table: str, n_keys: int) ->
 
 def _stored_names_flipped(con: duckdb.DuckDBPyConnection, n_keys: int,
                           settings: PersonSettings) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Stored names this batch does not mention but makes common or rare (they share a given name
-    or a surname with its names), decided the other way: (now common, now rare) name keys."""
-    n_new = con.execute("SELECT count(*) FROM batch_keys WHERE name_key NOT IN (SELECT name_key FROM author_person)"
-                        ).fetchall()[0][0]
-    band = FLIP_BAND if n_new <= SMALL_RUN_SHARE * n_keys else 0  # a large run may move any name
-    run_sql_file(con, "resolve/person_flip_candidates.sql", {"rare_lambda": settings.rare_lambda}, band=band)
-    candidates = read_frame(con, "SELECT name_key, decided_rare FROM flip_candidates")
-    if candidates.is_empty():
-        return candidates.select("name_key"), candidates.select("name_key")
-    lam = _commonness(con, "flip_candidates", n_keys).select("name_key", "lam")
-    now = candidates.join(lam, on="name_key").with_columns(rare_now=pl.col("lam") < settings.rare_lambda)
-    return (now.filter(pl.col("decided_rare") & ~pl.col("rare_now")).select("name_key"),
-            now.filter(~pl.col("decided_rare") & pl.col("rare_now")).select("name_key"))
+    """Stored names this batch does not mention whose class (rare or common) by today's
+    statistics is not the one they were decided in: (now common, now rare) name keys."""
+    given_ref, surname_ref = reference_shares()
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE ref_given AS SELECT * FROM frame", given_ref)
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE ref_surname AS SELECT * FROM frame", surname_ref)
+    run_sql_file(con, "resolve/person_flips.sql", {
+        "rare_lambda": settings.rare_lambda, "n_keys": n_keys, "weight": REFERENCE_WEIGHT, "ref_names": REF_NAMES,
+        "one_word": ONE_WORD_LAMBDA})
+    flipped = read_frame(con, "SELECT name_key, decided_rare FROM flipped_names")
+    return flipped.filter("decided_rare").select("name_key"), flipped.filter(~pl.col("decided_rare")).select("name_key")
 
 
 def _reopen_names(con: duckdb.DuckDBPyConnection, new: pl.DataFrame, stored: pl.DataFrame, n_keys: int,

@@ -153,7 +153,8 @@ ALIAS_SCHEMA = {"from_person_id": pl.Int64, "to_person_id": pl.Int64, "name_key"
                 "paper_id": pl.Int64, "author_position": pl.Int32, "score": pl.Float64, "rule": pl.String}
 
 
-PERSONS_SCHEMA = {**PERSON_SCHEMA, "is_new": pl.Boolean}
+# is_new: founded by this batch; first_of_name (new persons only, else null): the name's first person
+PERSONS_SCHEMA = {**PERSON_SCHEMA, "is_new": pl.Boolean, "first_of_name": pl.Boolean}
 
 
 @dataclass(frozen=True)
@@ -645,7 +646,8 @@ def assign_persons(
         "last_on": [p.last_on for p in touched], "n_mentions": [p.n for p in touched],
         "paper_ids": [sorted(p.papers) for p in touched], "coauthors": [p.coauthors for p in touched],
         "categories": [sorted(p.cats) for p in touched], "words": [p.words for p in touched],
-        "is_new": [isinstance(p.pid, tuple) for p in touched]}, PERSONS_SCHEMA)
+        "is_new": [isinstance(p.pid, tuple) for p in touched],
+        "first_of_name": [founders[p.pid[1]][3] if isinstance(p.pid, tuple) else None for p in touched]}, PERSONS_SCHEMA)
     alias_df = pl.DataFrame([(fix(a), _resolve(fix(b), alias_of), *rest) for a, b, *rest in aliases],
                             schema=ALIAS_SCHEMA, orient="row")
     assignments = pl.concat([rare_assign, common_assign])  # row order carries no meaning (sorting 1M rows costs)
@@ -695,8 +697,9 @@ def _assign_rare(rare_m, papers, stored, rare_keys):
     dated = m.select("person_id", "name_key", "is_new", "old_key", "paper_id", "author_position").join(
         papers.select("paper_id", listed_on=pl.col("first_listed_on")), on="paper_id", how="left")
     founders = dated.sort(CANONICAL, nulls_last=True).unique("person_id", keep="first")  # canonical order's first
-    persons = founders.with_columns(founded_key=pl.coalesce("old_key", _founded_key_expr())).select(
-        *(pl.col(c) if c in ("person_id", "name_key", "founded_key", "is_new") else pl.lit(None, t).alias(c)
+    persons = founders.with_columns(founded_key=pl.coalesce("old_key", _founded_key_expr()),
+                                    first_of_name=pl.when("is_new").then(True)).select(
+        *(pl.col(c) if c in ("person_id", "name_key", "founded_key", "is_new", "first_of_name") else pl.lit(None, t).alias(c)
           for c, t in PERSONS_SCHEMA.items()))
     return assign, persons.cast(PERSONS_SCHEMA)
 
