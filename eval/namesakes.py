@@ -284,6 +284,7 @@ def score(mentions: pl.DataFrame, pred: pl.DataFrame, groups: list[dict]) -> dic
     multi = persons.filter(pl.col("n_papers") >= 2)
     whole = lambda f: (f.filter(pl.col("n_ids") == 1).height, f.height)  # noqa: E731
     excluded = m.filter(pl.col("excluded"))
+    res["wrong_merges"] = wrong_merges(mentions, scored)
     res.update({
         "groups": {"n": len(split), "split_exactly": sum(split.values()),
                    "share": sum(split.values()) / max(len(split), 1),
@@ -294,6 +295,28 @@ def score(mentions: pl.DataFrame, pred: pl.DataFrame, groups: list[dict]) -> dic
         "excluded_common_names": {"mentions": excluded.height, "name_keys": excluded["truth"].n_unique()},
     })
     return res
+
+
+def wrong_merges(mentions: pl.DataFrame, scored: pl.DataFrame) -> dict:
+    """The wrong pairs of predicted persons that join several real people, by what tied them:
+    `renamed_coauthor` when every name the joined people share on their papers is itself an
+    injected name (two namesake groups whose members wrote with each other: "Wei Wang with Yang
+    Liu" on papers of two different pairs of people, which co-authors alone cannot tell apart),
+    `other` otherwise (lab-mates sharing real co-authors, categories, words)."""
+    injected = set(mentions.filter(pl.col("injected"))["name_key"].unique().to_list())
+    names_on = dict(mentions.group_by("paper_id").agg(pl.col("name_key").unique()).iter_rows())
+    out = {"clusters": 0, "wrong_pairs": 0, "renamed_coauthor": 0, "other": 0}
+    mixed = scored.group_by("person_id").agg(n_truths=pl.col("truth").n_unique()).filter(pl.col("n_truths") > 1)
+    for (_, g) in scored.join(mixed, on="person_id", how="semi").group_by("person_id"):
+        sizes = g.group_by("truth").len()["len"].to_list()
+        wrong = (sum(sizes) ** 2 - sum(n * n for n in sizes)) // 2
+        shared = set.intersection(*(set().union(*(names_on[p] for p in t["paper_id"])) for _, t in g.group_by("truth")))
+        shared -= set(g["name_key"].unique().to_list())
+        kind = "renamed_coauthor" if shared and shared <= injected else "other"
+        out["clusters"] += 1
+        out["wrong_pairs"] += wrong
+        out[kind] += wrong
+    return out
 
 
 def evaluate(seed: int, settings: PersonSettings = PersonSettings(), incremental: bool = True) -> dict:

@@ -13,7 +13,7 @@ search pages), and each mention's person is read from author_mention. Scores as 
 `eval.namesakes` (pairwise and B-cubed over mentions, groups split exactly, multi-paper persons
 whole; real people already wearing a common name left out). Mentions whose paper the warehouse
 merged with another, or whose position moved, cannot be read back: they are counted and left out.
-Results: eval/results/namesakes_warehouse_seed<S>.{json,md}.
+Results: eval/results/namesakes_warehouse_seed<S>.{json,md}; `--summary` prints a row per seed saved.
 """
 
 from __future__ import annotations
@@ -139,8 +139,28 @@ def markdown(res: dict) -> str:
              f"{s['multi_paper_persons']['whole']}/{s['multi_paper_persons']['n']} ({s['multi_paper_persons']['share']:.1%}) |",
              "", f"Left out of the scores (real people already wearing a common name): "
              f"{s['excluded_common_names']['mentions']} mentions of {s['excluded_common_names']['name_keys']} name keys.",
+             "", wrong_line(s["wrong_merges"]),
              "", "| target | value | met |", "|---|---|---|"]
     lines += [f"| {k} ≥ {t['target']} | {t['value']:.4f} | {'yes' if t['met'] else 'NO'} |" for k, t in res["targets"].items()]
+    return "\n".join(lines) + "\n"
+
+
+def wrong_line(w: dict) -> str:
+    return (f"Wrong pairs: {w['wrong_pairs']} in {w['clusters']} persons joining several real people; "
+            f"{w['renamed_coauthor']} of them tied only by a co-author name that is itself injected "
+            f"(two namesake groups whose members wrote together), {w['other']} otherwise.")
+
+
+def summary() -> str:
+    """One row per seed saved in eval/results (every seed run so far), worst precision first."""
+    rows = [json.loads(f.read_text(encoding="utf-8")) for f in sorted(RESULTS.glob("namesakes_warehouse_seed*.json"))]
+    lines = ["| seed | pairwise P | pairwise R | groups split exactly | multi-paper persons whole | wrong pairs "
+             "(via an injected co-author) |", "|---|---|---|---|---|---|"]
+    for r in sorted(rows, key=lambda r: r["persons"]["pairwise"]["precision"]):
+        s, w = r["persons"], r["persons"].get("wrong_merges", {})
+        lines.append(f"| {r['corpus']['seed']} | {s['pairwise']['precision']:.4f} | {s['pairwise']['recall']:.4f} | "
+                     f"{s['groups']['split_exactly']}/{s['groups']['n']} ({s['groups']['share']:.1%}) | "
+                     f"{s['multi_paper_persons']['share']:.1%} | {w.get('wrong_pairs', '–')} ({w.get('renamed_coauthor', '–')}) |")
     return "\n".join(lines) + "\n"
 
 
@@ -148,7 +168,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=HELDOUT_SEED)
     parser.add_argument("--work", type=Path, help="keep the corpus and warehouse here (default: a temporary folder)")
+    parser.add_argument("--summary", action="store_true", help="print the saved results of every seed run, one row each")
     args = parser.parse_args(argv)
+    if args.summary:
+        print(summary())
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         work = args.work or Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
