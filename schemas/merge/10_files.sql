@@ -93,12 +93,14 @@ INSERT INTO dim_category BY NAME SELECT DISTINCT * FROM stg_categories ON CONFLI
 
 -- The fullest version of each paper key of this run's listings, with what the key showed before
 -- (paper_version): what the resolver compares, and the key's new stored version.
+-- key_lists is stg_papers itself with the stored versions appended, not a copy of it: a temp
+-- table's memory is held until the load commits, and this one holds every abstract of the run.
 DELETE FROM stg_papers WHERE paper_key NOT IN (SELECT paper_key FROM stg_listings);
-CREATE OR REPLACE TEMP TABLE key_lists AS
-SELECT paper_key, title, abstract, authors, author_keys, author_total, has_complete_listing FROM stg_papers
-UNION ALL
+INSERT INTO stg_papers BY NAME
 SELECT paper_key, title, abstract, authors, author_keys, author_total, has_complete_listing
 FROM paper_version SEMI JOIN stg_papers USING (paper_key);
+CREATE OR REPLACE TEMP VIEW key_lists AS
+SELECT rowid AS row_ref, paper_key, title, abstract, authors, author_keys, author_total, has_complete_listing FROM stg_papers;
 
 -- The fullest version of each key: the longest title, abstract and author list of key_lists and
 -- the largest declared author total; equal lengths broken by the larger text (mixed case beats
@@ -115,7 +117,7 @@ lengths AS (
     SELECT s.paper_key,
            max(s.title) FILTER (WHERE length(s.title) = l.n_title) AS title,
            max(s.abstract) FILTER (WHERE length(s.abstract) = l.n_abstract) AS abstract,
-           arg_max(s.rowid, array_to_string(s.authors, ', ')) FILTER (WHERE len(s.authors) = l.n_authors) AS authors_row,
+           arg_max(s.row_ref, array_to_string(s.authors, ', ')) FILTER (WHERE len(s.authors) = l.n_authors) AS authors_row,
            max(s.author_total) AS author_count, bool_or(s.has_complete_listing) AS has_complete_listing
     FROM key_lists s JOIN lengths l USING (paper_key) GROUP BY s.paper_key
 )
@@ -123,4 +125,4 @@ SELECT paper_key, title, abstract, authors, author_keys, author_total AS author_
 FROM key_lists ANTI JOIN repeated USING (paper_key)
 UNION ALL
 SELECT f.paper_key, f.title, f.abstract, a.authors, a.author_keys, f.author_count, f.has_complete_listing
-FROM fullest f JOIN key_lists a ON a.rowid = f.authors_row;
+FROM fullest f JOIN key_lists a ON a.row_ref = f.authors_row;

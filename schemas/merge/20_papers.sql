@@ -28,20 +28,29 @@ WHERE mention_key IN (SELECT name_key FROM author_alias WHERE run_id = $run_id);
 CREATE OR REPLACE TEMP TABLE key_recency AS
 SELECT paper_id, paper_key, max(listed_on) AS last_on
 FROM fact_listing SEMI JOIN touched USING (paper_id) GROUP BY paper_id, paper_key;
-CREATE OR REPLACE TEMP TABLE paper_lists AS
-SELECT r.paper_id, r.last_on, v.title, v.abstract, v.authors, v.author_keys, v.author_total AS author_count,
-       v.has_complete_listing
-FROM key_recency r JOIN paper_version v USING (paper_key)
-UNION ALL
-SELECT p.paper_id, r.last_on, p.title, p.abstract, p.authors, p.author_keys, p.author_count, p.has_complete_listing
-FROM (SELECT paper_id, max(last_on) AS last_on FROM key_recency ANTI JOIN paper_version USING (paper_key)
-      GROUP BY paper_id) r
-JOIN dim_paper p USING (paper_id);
 
 -- Title and abstract: of the most recent listing that has one (undated search pages last), ties to
 -- the longest, then the larger text; the author list: the longest. A paper with no current
 -- listing (its file superseded) has no row here and leaves dim_paper.
+-- A paper with one list (most of them) passes through as it is, which is what the aggregates give
+-- for one row: ordered aggregates over every paper took 52 s of a 1M-listing load (800k groups,
+-- each sorting its own wide rows; `python -m bench.profile`). The lists are a CTE, not a temp
+-- table: a temp table's memory is held until the load commits (DROP frees nothing inside the
+-- transaction), a query's is freed when it ends, and these rows hold every touched abstract.
 CREATE OR REPLACE TEMP TABLE merged AS
+WITH paper_lists AS (
+    SELECT r.paper_id, r.last_on, v.title, v.abstract, v.authors, v.author_keys, v.author_total AS author_count,
+           v.has_complete_listing
+    FROM key_recency r JOIN paper_version v USING (paper_key)
+    UNION ALL
+    SELECT p.paper_id, r.last_on, p.title, p.abstract, p.authors, p.author_keys, p.author_count, p.has_complete_listing
+    FROM (SELECT paper_id, max(last_on) AS last_on FROM key_recency ANTI JOIN paper_version USING (paper_key)
+          GROUP BY paper_id) r
+    JOIN dim_paper p USING (paper_id)
+), repeated AS (SELECT paper_id FROM paper_lists GROUP BY paper_id HAVING count(*) > 1)
+SELECT paper_id, title, abstract, authors, author_keys, author_count, has_complete_listing
+FROM paper_lists ANTI JOIN repeated USING (paper_id)
+UNION ALL
 SELECT paper_id,
        first(title ORDER BY last_on DESC NULLS LAST, length(title) DESC, title DESC)
            FILTER (WHERE title IS NOT NULL) AS title,
@@ -49,7 +58,7 @@ SELECT paper_id,
        first(authors ORDER BY len(authors) DESC, array_to_string(authors, ', ') DESC) AS authors,
        first(author_keys ORDER BY len(authors) DESC, array_to_string(authors, ', ') DESC) AS author_keys,
        max(author_count) AS author_count, bool_or(has_complete_listing) AS has_complete_listing
-FROM paper_lists GROUP BY paper_id;
+FROM paper_lists SEMI JOIN repeated USING (paper_id) GROUP BY paper_id;
 
 -- Delete and insert: an upsert rewrites the wide rows (abstracts) through the index; this does not.
 -- Their first listing dates before this run: the person step re-decides a name whose mentions'
