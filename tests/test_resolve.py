@@ -106,6 +106,27 @@ def test_latex_and_unicode_math_give_one_match_text(tokens):
     assert resolve.normalize_math_py(latex) == resolve.normalize_math_py(unicode)
 
 
+def reference_normalize_math(expr: pl.Expr) -> pl.Expr:
+    """normalize_math as first written: every LaTeX pass over every row (its fast path, which
+    runs them on the rows holding a backslash only, must agree)."""
+    spelled = expr.str.replace_all(resolve.LATEX_STYLE, "").str.replace_many(
+        list(resolve._UNICODE_MATH), list(resolve._UNICODE_MATH.values()))
+    for name, word in resolve.LATEX_SYNONYMS.items():
+        spelled = spelled.str.replace_all(rf"\\{name}\b", f" {word} ")
+    return spelled.str.replace_all(resolve._LATEX_COMMAND, " ${1} ").str.replace_all(r"[$\\{}^_]", "")
+
+
+LATEX_BITS = [t for pair in MATH for t in pair] + ["\\", "\\le", "\\left(", "\\mathrm{d}", "\\textbf x", "\\foo", "{", "^", "_", "$"]
+
+
+@given(st.lists(st.one_of(st.none(), st.lists(st.one_of(WORDS, st.sampled_from(LATEX_BITS), st.text(max_size=4)),
+                                               max_size=12).map(" ".join)), max_size=8))
+def test_normalize_math_fast_path_agrees_with_every_pass_on_every_row(values):
+    df = pl.DataFrame({"v": values}, schema={"v": pl.String})
+    assert (df.select(resolve.normalize_math(pl.col("v")))["v"].to_list()
+            == df.select(reference_normalize_math(pl.col("v")))["v"].to_list())
+
+
 @given(st.text(min_size=0, max_size=200))
 def test_match_text_is_folded_words(text):
     out = resolve.normalize_math_py(text)

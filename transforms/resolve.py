@@ -107,15 +107,29 @@ _LATEX_COMMAND = r"\\([A-Za-z]+)"
 
 def normalize_math(expr: pl.Expr) -> pl.Expr:
     """Math written in LaTeX and rendered as Unicode, spelled one way (before folding)."""
-    names = list(LATEX_SYNONYMS)
-    spelled = expr.str.replace_all(LATEX_STYLE, "").str.replace_many(list(_UNICODE_MATH), list(_UNICODE_MATH.values()))
-    for name in names:  # few, and each needs word boundaries
-        spelled = spelled.str.replace_all(rf"\\{name}\b", f" {LATEX_SYNONYMS[name]} ")
-    return (
-        spelled.str.replace_all(_LATEX_COMMAND, " ${1} ")
-        # sub/superscripts glue to their base in Unicode ("n²" → NFKD "n2"): glue them in LaTeX too
-        .str.replace_all(r"[$\\{}^_]", "")
-    )
+    return expr.map_batches(_normalize_math_rows, return_dtype=pl.String, is_elementwise=True)
+
+
+def _normalize_math_rows(text: pl.Series) -> pl.Series:
+    """The LaTeX passes run on the rows holding a backslash only: each of them needs one (and the
+    Unicode spellings bring none), and most abstracts have none (~84 % of the bench corpus), so
+    whole-column passes were most of `match_text`'s time, which blocking and scoring pay for every
+    abstract (`tests/test_resolve.py` checks it against every pass on every row)."""
+    spelled = text.str.replace_many(list(_UNICODE_MATH), list(_UNICODE_MATH.values()))
+    has_latex = text.str.contains("\\", literal=True).fill_null(False)
+    if has_latex.any():
+        rows = has_latex.arg_true()
+        spelled = spelled.scatter(rows, _latex_passes(text.gather(rows)))
+    # sub/superscripts glue to their base in Unicode ("n²" → NFKD "n2"): glue them in LaTeX too
+    return spelled.str.replace_all(r"[$\\{}^_]", "")
+
+
+def _latex_passes(text: pl.Series) -> pl.Series:
+    """Styles dropped, Unicode math and LaTeX names spelled as words (in this order)."""
+    spelled = text.str.replace_all(LATEX_STYLE, "").str.replace_many(list(_UNICODE_MATH), list(_UNICODE_MATH.values()))
+    for name, word in LATEX_SYNONYMS.items():  # few, and each needs word boundaries
+        spelled = spelled.str.replace_all(rf"\\{name}\b", f" {word} ")
+    return spelled.str.replace_all(_LATEX_COMMAND, " ${1} ")
 
 
 def match_text(expr: pl.Expr) -> pl.Expr:
@@ -409,6 +423,9 @@ def assign_papers(new_keys: list[int], edges: pl.DataFrame,
             outcome[(key, other)] = None
     mapping = {}
     for k in new_keys:
+        if (False, k) not in root_of:  # in no applied edge (most keys): its own paper, no set built
+            mapping[k] = k
+            continue
         cluster = members[root((False, k))]
         paper = _paper_of(cluster)
         mapping[k] = paper if paper is not None else min(n for is_p, n in cluster if not is_p)
