@@ -77,11 +77,13 @@ def _id_keys(con: duckdb.DuckDBPyConnection) -> tuple[dict[int, int], set[int]]:
     the id keys already taken by stored papers."""
     id_key = ("stable_id(concat_ws(chr(31), lower(abstract), "
               "coalesce(list_last(string_split(author_keys[1], ' ')), '')))")
-    id_keys = dict(con.execute(f"SELECT paper_key, {id_key} FROM new_papers").fetchall())
+    # Hashed once (every new abstract) into a narrow table that both reads below use.
+    con.execute(f"CREATE OR REPLACE TEMP TABLE new_id_keys AS SELECT paper_key, {id_key} AS id_key FROM new_papers")
+    id_keys = dict(con.execute("SELECT paper_key, id_key FROM new_id_keys").fetchall())
     # A semi-join, not the id keys spelled out as an IN list: 800k literals in one statement took
     # DuckDB's parser 2.2 GB (outside its memory limit) and 14 s (issue 15, distinct shape at 1M).
     taken = {p for (p,) in con.execute(
-        f"SELECT DISTINCT paper_id FROM paper_key_map WHERE paper_id IN (SELECT {id_key} FROM new_papers)").fetchall()}
+        "SELECT DISTINCT paper_id FROM paper_key_map WHERE paper_id IN (SELECT id_key FROM new_id_keys)").fetchall()}
     return id_keys, taken
 
 
@@ -263,13 +265,11 @@ def _merge_people(pairs: pl.DataFrame, ids: pl.DataFrame) -> pl.DataFrame:
 # ----------------------------------------------------------------------------- helpers
 def _chunks(con: duckdb.DuckDBPyConnection, query: str, size: int = CHUNK_KEYS):
     """The query's rows, `size` at a time, as Polars frames: materialised once, then read by
-    row-number ranges (cheap zone-map scans) so only one chunk is in Python at a time."""
-    con.execute(f"CREATE OR REPLACE TEMP TABLE resolve_chunks AS SELECT row_number() OVER () AS chunk_row, * FROM ({query})")
-    n_rows = con.execute("SELECT count(*) FROM resolve_chunks").fetchall()[0][0]
-    for start in range(0, n_rows, size):
-        yield read_frame(
-            con, f"SELECT * EXCLUDE (chunk_row) FROM resolve_chunks WHERE chunk_row > {start} AND chunk_row <= {start + size}"
-        )
+    row-id ranges (cheap zone-map scans) so only one chunk is in Python at a time. Row ids, not
+    a row_number() column: no window pass over every pair's two abstracts (the callers do not
+    use the order of the rows)."""
+    con.execute(f"CREATE OR REPLACE TEMP TABLE resolve_chunks AS {query}")
+    yield from _table_chunks(con, "resolve_chunks", "*", "true", size)
     con.execute("DROP TABLE resolve_chunks")
 
 
