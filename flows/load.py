@@ -133,7 +133,7 @@ class RunLoader:
                  ("resolve_papers", lambda: self.resolver(self.con, self.run_id)),
                  ("merge_papers", lambda: run_sql_file(self.con, "merge/20_papers.sql", params)),
                  ("persons", lambda: decide_persons(self.con, self.run_id, self.persons, self.step_seconds)),
-                 ("merge_authors", lambda: run_sql_file(self.con, "merge/30_authors.sql", params)),
+                 ("merge_authors", lambda: self._merge_authors(params)),
                  ("terms", lambda: update_terms(self.con)),
                  ("marts", lambda: ensure_marts(self.con))]
         for name, step in steps:  # seconds per step: the benchmark reports them
@@ -147,6 +147,10 @@ class RunLoader:
         skipped = seen - new + self._count("stg_skipped")
         return RunStats(new, skipped, n_listings, papers - n_papers_before, papers, authors, n_quarantined,
                         max(authors - n_authors_before, 0))
+
+    def _merge_authors(self, params: dict) -> None:
+        run_sql_file(self.con, "merge/30_authors.sql", params)
+        run_sql_file(self.con, "resolve/person_marks.sql")  # a name whose marked person left marks another
 
     def check(self) -> None:
         failed = {name: n for name, n in run_checks(self.con).items() if n}

@@ -47,7 +47,8 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     run_sql_file(con, "resolve/person_names.sql")
     n_keys = con.execute("SELECT n FROM n_name_keys").fetchall()[0][0]
     lap("name_stats")
-    classes, reopened = _reopen_names(con, new, stored, n_keys, settings)
+    batch_lam = _commonness(con, "batch_keys", n_keys)
+    classes, reopened = _reopen_names(con, new, stored, n_keys, settings, batch_lam)
     if new.is_empty() and reopened.is_empty():
         return 0
     if not reopened.is_empty():
@@ -62,11 +63,14 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     context = read_frame(con, "SELECT paper_id, author_position, name_key FROM author_mention "
                               "SEMI JOIN decide_papers USING (paper_id)")
     categories = _categories(con, "decide_papers")
-    every_key = pl.concat([new["name_key"], context["name_key"], stored["name_key"]]).unique().to_frame()
-    write_frame(con, "CREATE OR REPLACE TEMP TABLE every_key AS SELECT * FROM frame", every_key)
+    # the commonness of every name the model reads: the batch's is known (the counts have not moved since)
+    other_keys = (pl.concat([new["name_key"], context["name_key"], stored["name_key"]]).unique().to_frame()
+                  .join(batch_lam.select("name_key"), on="name_key", how="anti"))
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE other_keys AS SELECT * FROM frame", other_keys)
+    lam = pl.concat([batch_lam, _commonness(con, "other_keys", n_keys)]) if other_keys.height else batch_lam
     lap("read")
     result = assign_persons(new.drop("mention_key"), papers, categories, stored, settings=settings,
-                            context_mentions=context, commonness=_commonness(con, "every_key", n_keys))
+                            context_mentions=context, commonness=lam)
     lap("decide")
     decisions = result.assignments.join(new.select("paper_id", "author_position", "mention_key"),
                                         on=["paper_id", "author_position"])
@@ -107,7 +111,7 @@ def _stored_names_flipped(con: duckdb.DuckDBPyConnection, n_keys: int,
 
 
 def _reopen_names(con: duckdb.DuckDBPyConnection, new: pl.DataFrame, stored: pl.DataFrame, n_keys: int,
-                  settings: PersonSettings) -> tuple[pl.DataFrame, pl.DataFrame]:
+                  settings: PersonSettings, batch_lam: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Names whose stored decisions a fresh load of everything would not have made: a common name
     decided only as rare (before persons existed, or by a small early load), a common name this
     run mentions earlier in the canonical order than a stored mention (older files loaded later),
@@ -119,7 +123,7 @@ def _reopen_names(con: duckdb.DuckDBPyConnection, new: pl.DataFrame, stored: pl.
                                    "is_rare": pl.Boolean})
     common = rare_again = classes.select("name_key")
     if not new.is_empty():  # without new mentions only a re-ordered name may reopen
-        classes = name_classes(new["name_key"], stored, settings=settings, commonness=_commonness(con, "batch_keys", n_keys))
+        classes = name_classes(new["name_key"], stored, settings=settings, commonness=batch_lam)
         turned_common, turned_rare = _stored_names_flipped(con, n_keys, settings)
         common = pl.concat([classes.filter(~pl.col("is_rare")).select("name_key"), turned_common])
         rare_again = pl.concat([classes.filter((pl.col("lam") < settings.rare_lambda) & (pl.col("n_stored") > 1))

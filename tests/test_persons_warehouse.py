@@ -182,3 +182,21 @@ def test_a_name_that_turns_rare_without_sharing_a_part_with_the_run_is_decided_a
     run_ingest([folder], tmp_path / "fresh.duckdb")
     incremental, fresh = persons(tmp_path / "incremental.duckdb"), persons(tmp_path / "fresh.duckdb")
     assert len(fresh["zorblax quintaro"]) == 1 and incremental == fresh
+
+
+def test_a_name_whose_first_person_leaves_keeps_one_marked_row(run_ingest, tmp_path):
+    """The vision Wei Wang is the name's first person (its id is stable_id("wei wang")). New
+    versions of both files drop the vision papers: that person has no mention left and goes, and
+    the PDE Wei Wang, still there, becomes the row that counts the name in the statistics."""
+    daily = tmp_path / "daily"
+    write(daily, "2027-03-02_arxiv.txt", DAY1)
+    write(daily, "2027-03-03_arxiv.txt", DAY2)
+    warehouse = tmp_path / "w.duckdb"
+    run_ingest([daily], warehouse)
+    assert len(persons(warehouse)["wei wang"]) == 2
+    without_vision = [r for r in DAY1.split("#")[1:] if "cs.CV" not in r]
+    write(daily, "2027-03-02_arxiv.txt", "".join("#" + r for r in without_vision))
+    write(daily, "2027-03-03_arxiv.txt", "".join("#" + r for r in DAY2.split("#")[1:] if "Wei Wang" not in r or "math.AP" in r))
+    run_ingest([daily], warehouse)
+    wei = persons(warehouse)["wei wang"]  # persons() checks one marked row per name
+    assert len(wei) == 1 and len(wei[0][1]) == 2

@@ -1,8 +1,8 @@
 -- Name statistics without reading every name: for the keys of {keys} (name_key), how many
 -- distinct name keys carry each one's given name (first word) and surname (last word): stored
--- names (their marked row, person_marks.sql), the run's new keys (new_name_keys), and these keys
--- themselves when neither (a name being decided again has no stored person now), counted over the
--- names that share one of those parts. transforms.persons.commonness_from_counts turns them into
+-- names (their marked row, person_marks.sql), the run's new keys (new_name_keys) and the names
+-- taken back (taken_back_keys), counted over the names that share one of those parts. The same
+-- counts whenever it is called in a run, whatever keys it is asked for. transforms.persons.commonness_from_counts turns them into
 -- commonness.
 CREATE OR REPLACE TEMP TABLE stat_keys AS
 SELECT DISTINCT name_key, regexp_extract(name_key, '^(\S+)', 1) AS given, regexp_extract(name_key, '(\S+)$', 1) AS surname,
@@ -10,10 +10,12 @@ SELECT DISTINCT name_key, regexp_extract(name_key, '^(\S+)', 1) AS given, regexp
 FROM {keys};
 CREATE OR REPLACE TEMP TABLE unstored_names AS
 SELECT name_key, given, surname FROM new_name_keys
-UNION ALL
+UNION ALL  -- names taken back to be decided again (person_reopen.sql): no stored person now
+SELECT name_key, regexp_extract(name_key, '^(\S+)', 1), regexp_extract(name_key, '(\S+)$', 1) FROM taken_back_keys
+UNION ALL  -- any other of these keys without a stored person
 SELECT name_key, given, surname FROM stat_keys
 WHERE name_key NOT IN (SELECT name_key FROM author_person SEMI JOIN stat_keys USING (name_key))
-  AND name_key NOT IN (SELECT name_key FROM new_name_keys);
+  AND name_key NOT IN (SELECT name_key FROM new_name_keys) AND name_key NOT IN (SELECT name_key FROM taken_back_keys);
 CREATE OR REPLACE TEMP TABLE name_counts AS
 WITH n_given AS (
     SELECT given, count(*) AS n FROM (

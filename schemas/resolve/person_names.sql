@@ -7,3 +7,6 @@ FROM (SELECT name_key FROM batch_keys EXCEPT SELECT name_key FROM author_person 
 CREATE OR REPLACE TEMP TABLE n_name_keys AS
 SELECT (SELECT count(*) FROM author_person WHERE first_of_name AND contains(name_key, ' '))
      + (SELECT count(*) FROM new_name_keys WHERE contains(name_key, ' ')) AS n;
+-- Names person_reopen.sql takes back to decide again (their stored persons are dropped): still
+-- names of the warehouse for the statistics of this run.
+CREATE OR REPLACE TEMP TABLE taken_back_keys (name_key VARCHAR);

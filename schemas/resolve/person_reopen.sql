@@ -26,6 +26,7 @@ UNION  -- decided on evidence, on a paper an older listing loaded now moved earl
 SELECT DISTINCT m.name_key FROM author_mention m JOIN paper_dates_before b USING (paper_id) JOIN dim_paper p USING (paper_id)
 WHERE coalesce(p.first_listed_on, DATE '9999-12-31') < coalesce(b.first_listed_on, DATE '9999-12-31')
   AND m.rule NOT IN ('rare_name', 'one_name_one_person');
+INSERT INTO taken_back_keys SELECT name_key FROM reopened_keys;
 CREATE OR REPLACE TEMP TABLE reopened_mentions AS
 SELECT paper_id, author_position, name_key, mention_key FROM author_mention SEMI JOIN reopened_keys USING (name_key);
 INSERT INTO moved_papers SELECT DISTINCT paper_id FROM reopened_mentions;
