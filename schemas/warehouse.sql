@@ -243,7 +243,7 @@ ALTER TABLE author_person ADD COLUMN IF NOT EXISTS given VARCHAR;
 ALTER TABLE author_person ADD COLUMN IF NOT EXISTS surname VARCHAR;
 ALTER TABLE author_person ADD COLUMN IF NOT EXISTS name_lambda DOUBLE;
 ALTER TABLE author_person ADD COLUMN IF NOT EXISTS first_of_name BOOLEAN;
-COMMENT ON COLUMN author_person.first_of_name IS 'One row per name key is marked (its first person, or the eldest left when that one is gone): name statistics count names by it, without a DISTINCT over every person.';
+COMMENT ON COLUMN author_person.first_of_name IS 'One row per name key is marked (its first person, or another of its persons when that one is gone): name statistics count names by it, without a DISTINCT over every person.';
 COMMENT ON COLUMN author_person.name_lambda IS 'How common the name was when its mentions were last decided (author_mention.name_lambda); every run re-checks each stored name against the rare/common line.';
 COMMENT ON TABLE author_person IS 'What the person model knows of each person: when it was founded, and for persons of common names the evidence later mentions are scored against (co-authors, categories, words, dates); null evidence is read again from author_mention when needed.';
 
