@@ -1,14 +1,17 @@
 """Where a full load spends its time and memory, statement by statement, without Prefect.
 
-    .venv/bin/python -m bench.profile /tmp/digest-bench/1000000 [--batch-bytes N] [--memory-limit 600MB]
+    .venv/bin/python -m bench.profile /tmp/digest-bench/1000000 [--batch-bytes N] [--memory-limit 3GiB]
     .venv/bin/python -m bench.profile /tmp/digest-bench/10000-seed1 --onto W.duckdb   # a daily run onto W
 
 Parses the corpus in batches on --threads threads (default 2, as the flow; the flow's parse
 task, called directly), stages
 them, runs the merge with the resolver, checks and commits into a scratch warehouse, and
-prints: parse+stage time, the merge's SQL statements over --min-seconds (with peak RSS so far),
-the Python time between them (the resolver's blocking and scoring), and the commit. With --onto,
-the load goes onto a copy of that warehouse: the incremental case.
+prints: parse+stage time, the merge's SQL statements over --min-seconds (with peak RSS so far,
+and what DuckDB holds in memory and has spilled to disk when each ends), the Python time between
+them (the resolver's blocking and scoring), and the commit. With --onto, the load goes onto a copy
+of that warehouse: the incremental case. The memory limit defaults to the flow's (an eighth of the
+machine's memory, `flows.settings`): over it, DuckDB spills temp tables and operators to disk,
+and the "spilled" column shows where.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import psutil
 
 from flows import extract, load, resolve
 from flows.ingest import parse_batch
+from flows.settings import default_memory_limit
 
 MB = 1024 * 1024
 
@@ -44,10 +48,21 @@ class PeakRss:
 
 
 class TimedConnection:
-    """A DuckDB connection that times every execute/sql call."""
+    """A DuckDB connection that times every execute/sql call. Each log entry: seconds, the
+    statement, peak RSS so far, and DuckDB's memory in use and bytes spilled after it (read
+    through a second connection: the caller may still fetch this one's result)."""
 
     def __init__(self, con, rss: PeakRss) -> None:
         self._con, self._rss, self.log = con, rss, []
+        self._probe = con.cursor()
+
+    def _memory(self) -> tuple[int, int]:
+        used, spilled = self._probe.execute(
+            "SELECT sum(memory_usage_bytes), sum(temporary_storage_bytes) FROM duckdb_memory()").fetchall()[0]
+        return used or 0, spilled or 0
+
+    def close_probe(self) -> None:
+        self._probe.close()
 
     def __getattr__(self, name):
         return getattr(self._con, name)
@@ -55,13 +70,13 @@ class TimedConnection:
     def execute(self, query, *args, **kwargs):
         started = time.perf_counter()
         result = self._con.execute(query, *args, **kwargs)
-        self.log.append((time.perf_counter() - started, " ".join(str(query).split()), self._rss.peak))
+        self.log.append((time.perf_counter() - started, " ".join(str(query).split()), self._rss.peak, *self._memory()))
         return result
 
     def sql(self, query, *args, **kwargs):
         started = time.perf_counter()
         result = self._con.sql(query, *args, **kwargs)
-        self.log.append((time.perf_counter() - started, " ".join(str(query).split()), self._rss.peak))
+        self.log.append((time.perf_counter() - started, " ".join(str(query).split()), self._rss.peak, *self._memory()))
         return result
 
 
@@ -69,7 +84,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("corpus", type=Path, help="a bench.corpus folder (listing/ and search/)")
     ap.add_argument("--batch-bytes", type=int, default=16 * MB)
-    ap.add_argument("--memory-limit", default="600MB")
+    ap.add_argument("--memory-limit", default=default_memory_limit(), help="DuckDB's (default: the flow's)")
     ap.add_argument("--min-seconds", type=float, default=0.3, help="statements shorter than this are not listed")
     ap.add_argument("--onto", type=Path, help="load onto a copy of this warehouse (the incremental case)")
     ap.add_argument("--threads", type=int, default=2, help="parse threads (the flow runs two batches at a time)")
@@ -102,9 +117,10 @@ def main(argv: list[str] | None = None) -> None:
         in_sql = sum(entry[0] for entry in timed.log)
         print(f"merge         {merged - parsed:6.1f} s   peak RSS {rss.peak / MB:,.0f} MB   "
               f"(SQL {in_sql:.1f} s; Python and reads between: {merged - parsed - in_sql:.1f} s)")
-        for seconds, query, peak in timed.log:
+        print(f"  {'seconds':>8}  {'peak RSS':>9}  {'DuckDB':>9}  {'spilled':>9}  statement (memory limit {args.memory_limit})")
+        for seconds, query, peak, used, spilled in timed.log:
             if seconds >= args.min_seconds:
-                print(f"  {seconds:6.2f} s  {peak / MB:6,.0f} MB  {query[:110]}")
+                print(f"  {seconds:6.2f} s  {peak / MB:6,.0f} MB  {used / MB:6,.0f} MB  {spilled / MB:6,.0f} MB  {query[:100]}")
         loader.check()
         checked = time.perf_counter()
         loader.commit()
@@ -112,6 +128,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"checks        {checked - merged:6.1f} s")
         print(f"commit        {time.perf_counter() - checked:6.1f} s   peak RSS {rss.peak / MB:,.0f} MB")
         print(f"{stats.n_listings:,} listings, {stats.n_papers:,} papers, {stats.n_authors:,} authors")
+        timed.close_probe()
         con.close()
 
 
