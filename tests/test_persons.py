@@ -234,3 +234,21 @@ def test_row_order_does_not_matter(papers, rnd):
     key = ["paper_id", "author_position"]
     assert base.assignments.sort(key).equals(shuffled.assignments.sort(key))
     assert base.persons.sort("person_id").equals(shuffled.persons.sort("person_id"))
+
+
+def test_a_collaboration_list_reads_a_bounded_window_of_co_authors():
+    """Three papers of a 400-name collaboration, every name common ("wei w{i}"): each mention
+    reads at most MAX_COAUTHORS co-authors, the nearest on the list, so a person's stored
+    co-authors grow by at most that per paper (not by the whole list: work and storage were
+    quadratic in the list), and every name is still one person across the three papers."""
+    from transforms.persons import MAX_COAUTHORS
+    names = [f"wei w{i}" for i in range(400)]
+    c = Corpus()
+    for pid in (1, 2, 3):
+        c.paper(pid, names, "hep-ex", pid, "measurement of a cross section")
+    m, p, cat = c.frames()
+    r = assign_persons(m, p, cat, known_name_keys=pl.Series(names * 3 + [f"rare{i} x{i}" for i in range(50)]))
+    assert r.assignments.group_by("name_key").agg(pl.col("person_id").n_unique())["person_id"].max() == 1
+    assert r.persons.height == 400
+    assert r.persons["coauthors"].list.len().max() <= MAX_COAUTHORS
+    assert r.assignments["coauthors_shared"].max() <= MAX_COAUTHORS

@@ -123,6 +123,9 @@ ONE_WORD_LAMBDA = 10.0
 MAX_WORDS = 24  # content words kept per paper (first seen, title first)
 WORDS_FROM = 500  # characters of the abstract read for them
 MAX_PROFILE_WORDS = 600  # content words kept per person
+# co-authors read per mention: on a collaboration's list of thousands, every mention would read every
+# other name (work and stored evidence quadratic in the list); the nearest by position tell as much
+MAX_COAUTHORS = 50
 _WORD = r"[a-z][a-z\-]{4,}"
 STOPWORDS = frozenset("""
 about above across after again against algorithm algorithms allow allows along already also although always among
@@ -249,21 +252,44 @@ def _paper_words(papers: pl.DataFrame) -> pl.DataFrame:
 
 def mention_evidence(mentions: pl.DataFrame, papers: pl.DataFrame, paper_categories: pl.DataFrame,
                      with_words: bool = True) -> pl.DataFrame:
-    """One row per mention: its co-author keys (the other keys on the paper), the paper's
-    category codes, content words (title, then abstract) and first listing date."""
-    keys = mentions.group_by("paper_id").agg(paper_keys=pl.col("name_key").unique().sort())
+    """One row per mention: its co-author keys (the other keys on the paper; on a list longer than
+    MAX_COAUTHORS + 1, the MAX_COAUTHORS nearest by position), the paper's category codes, content
+    words (title, then abstract) and first listing date."""
     cats = paper_categories.group_by("paper_id").agg(categories=pl.col("code").unique().sort())
-    ev = (mentions.join(keys, on="paper_id", how="left")
+    ev = (_coauthors(mentions)
           .join(cats, on="paper_id", how="left")
           .join(papers.select("paper_id", listed_on=pl.col("first_listed_on")), on="paper_id", how="left")
-          .with_columns(coauthors=pl.col("paper_keys").list.set_difference(pl.concat_list("name_key")).list.sort(),
-                        categories=pl.col("categories").fill_null(pl.lit([], pl.List(pl.String))))
-          .drop("paper_keys"))
+          .with_columns(categories=pl.col("categories").fill_null(pl.lit([], pl.List(pl.String)))))
     if with_words:
         words = _paper_words(papers.join(mentions.select("paper_id").unique(), on="paper_id", how="semi"))
         ev = ev.join(words, on="paper_id", how="left").with_columns(
             words=pl.col("words").fill_null(pl.lit([], pl.List(pl.String))))
     return ev
+
+
+def _coauthors(mentions: pl.DataFrame) -> pl.DataFrame:
+    """mentions + coauthors: the other keys of the paper, sorted; on a long list, those of the
+    window of MAX_COAUTHORS + 1 positions around the mention (at the list's ends, the first or
+    last ones). Built exploded (one row per mention and key): sorting a million small lists
+    (`list.sort`) costs seconds, the exploded rows a tenth of one."""
+    window = MAX_COAUTHORS + 1
+    m = mentions.with_row_index("row")
+    n_keys = m.group_by("paper_id").agg(n_keys=pl.len())
+    is_long = pl.col("paper_id").is_in(n_keys.filter(pl.col("n_keys") > window)["paper_id"].implode())
+    short = m.filter(~is_long)
+    pairs = [short.join(short.group_by("paper_id").agg(key=pl.col("name_key").unique().sort()), on="paper_id")
+             .select("row", "name_key", "key").explode("key")]  # sorted within each mention
+    lists = m.filter(is_long).sort("paper_id", "author_position")
+    if lists.height:
+        lists = lists.with_columns(index=pl.int_range(pl.len()).over("paper_id")).join(
+            lists.group_by("paper_id", maintain_order=True).agg(keys=pl.col("name_key"), n_keys=pl.len()), on="paper_id")
+        start = (pl.col("index") - MAX_COAUTHORS // 2).clip(0, pl.col("n_keys") - window)
+        pairs.append(lists.select("row", "name_key", key=pl.col("keys").list.slice(start, window)).explode("key")
+                     .unique(["row", "key"]).sort("row", "key"))
+    coauthors = (pl.concat(pairs).filter(pl.col("key") != pl.col("name_key"))
+                 .group_by("row", maintain_order=True).agg(coauthors="key"))
+    return (m.join(coauthors, on="row", how="left", maintain_order="left").drop("row")
+            .with_columns(pl.col("coauthors").fill_null(pl.lit([], pl.List(pl.String)))))
 
 
 def _founded_key_expr() -> pl.Expr:
