@@ -112,6 +112,17 @@ def _listing(day: str, records: list[tuple[str, str, list[str], str]]) -> str:
                      for i, (cat, title, names, abstract) in enumerate(records, 1)) + "\n"
 
 
+# Two papers of "Zorblax Quintaro" with nothing in common: a chemist and a topologist.
+ZORBLAX_CHEMIST_AND_TOPOLOGIST = [
+    ("physics.chem-ph", "Solvent Effects on Proton Transfer in Enzymes", ["Zorblax Quintaro", "Ada Lindqvist"],
+     "We compute free energy profiles of proton transfer in three enzymes with explicit solvent and show that "
+     "solvent reorganisation accounts for most of the barrier."),
+    ("math.GT", "Knot Floer Homology of Twisted Torus Knots", ["Bruno Vasquez-Ortega", "Zorblax Quintaro"],
+     "We determine the knot Floer homology of an infinite family of twisted torus knots and deduce their "
+     "genera and fiberedness."),
+]
+
+
 def test_a_name_that_turns_common_is_decided_again_on_evidence(run_ingest, tmp_path):
     """Zorblax Quintaro is a rare name in a first, small load (neither part is known), so its two
     mentions there, a chemist and a topologist with nothing in common, are one person. A later
@@ -119,24 +130,16 @@ def test_a_name_that_turns_common_is_decided_again_on_evidence(run_ingest, tmp_p
     again with the new ones, as a fresh load of both would decide them, and the name's first
     person keeps its id."""
     folder = tmp_path / "digests"
-    write(folder, "day1_arxiv.txt", _listing("Mar 2, 2027", [
-        ("physics.chem-ph", "Solvent Effects on Proton Transfer in Enzymes", ["Zorblax Quintaro", "Ada Lindqvist"],
-         "We compute free energy profiles of proton transfer in three enzymes with explicit solvent and show that "
-         "solvent reorganisation accounts for most of the barrier."),
-        ("math.GT", "Knot Floer Homology of Twisted Torus Knots", ["Bruno Vasquez-Ortega", "Zorblax Quintaro"],
-         "We determine the knot Floer homology of an infinite family of twisted torus knots and deduce their "
-         "genera and fiberedness."),
-    ]))
+    write(folder, "day1_arxiv.txt", _listing("Mar 2, 2027", ZORBLAX_CHEMIST_AND_TOPOLOGIST))
     run_ingest([folder], tmp_path / "incremental.duckdb")
     with duckdb.connect(str(tmp_path / "incremental.duckdb"), read_only=True) as con:
         first = con.execute("SELECT author_id FROM dim_author WHERE name_key = 'zorblax quintaro'").fetchall()
     assert len(first) == 1  # rare: one person
-    def word(n: int) -> str:  # a made-up name part: letters only, as names are
-        return "".join(chr(97 + (n // 26 ** k) % 26) for k in range(3)).capitalize() + "ev"
-
-    crowd = [("cs.LG", f"Benchmark Study {word(i)} of Sparse Models",
-              [f"Zorblax {word(10 * i + j)}" for j in range(5)] + [f"{word(10 * i + j)}a Quintaro" for j in range(5)],
-              f"Study {word(i)} measures how sparse models behave on benchmark suite {word(i)} and reports variance.")
+    crowd = [("cs.LG", f"Benchmark Study {_made_up(i, 'ev')} of Sparse Models",
+              [f"Zorblax {_made_up(10 * i + j, 'ev')}" for j in range(5)]
+              + [f"{_made_up(10 * i + j, 'ev')}a Quintaro" for j in range(5)],
+              f"Study {_made_up(i, 'ev')} measures how sparse models behave on benchmark suite "
+              f"{_made_up(i, 'ev')} and reports variance.")
              for i in range(60)]
     write(folder, "day2_arxiv.txt", _listing("Mar 3, 2027", crowd))
     run_ingest([folder], tmp_path / "incremental.duckdb")
@@ -161,12 +164,7 @@ def test_a_name_that_turns_rare_without_sharing_a_part_with_the_run_is_decided_a
     zorblaxes = [f"Zorblax {_made_up(j, 'ov')}" for j in range(16)]
     quintaros = [f"{_made_up(j, 'ix')} Quintaro" for j in range(16)]
     write(folder, "day1_arxiv.txt", _listing("Mar 2, 2027", [
-        ("physics.chem-ph", "Solvent Effects on Proton Transfer in Enzymes", ["Zorblax Quintaro", "Ada Lindqvist"],
-         "We compute free energy profiles of proton transfer in three enzymes with explicit solvent and show that "
-         "solvent reorganisation accounts for most of the barrier."),
-        ("math.GT", "Knot Floer Homology of Twisted Torus Knots", ["Bruno Vasquez-Ortega", "Zorblax Quintaro"],
-         "We determine the knot Floer homology of an infinite family of twisted torus knots and deduce their "
-         "genera and fiberedness."),
+        *ZORBLAX_CHEMIST_AND_TOPOLOGIST,
         *[("cs.LG", f"Sparse Model Study {_made_up(i, 'um')}", (zorblaxes + quintaros)[8 * i:8 * i + 8],
            f"Study {_made_up(i, 'um')} measures how sparse models behave on a benchmark suite and reports variance.")
           for i in range(4)],
