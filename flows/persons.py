@@ -76,15 +76,17 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
                                         on=["paper_id", "author_position"])
     insert_frame(con, "author_mention", decisions.rename({"person_id": "author_id"}).with_columns(
         decided_id=pl.col("author_id"), run_id=pl.lit(run_id)))
-    lams = decisions.group_by("name_key").agg(pl.col("name_lambda").first())
+    lams = decisions.group_by("name_key").agg(pl.col("name_lambda").first(), rare=(pl.col("rule") == "rare_name").all())
     given, surname = name_parts(pl.col("name_key"))
     persons = (result.persons.drop("is_new").rename({"person_id": "author_id"})
-               .join(lams, on="name_key", how="left").with_columns(given=given, surname=surname))
+               .join(lams.drop("rare"), on="name_key", how="left").with_columns(given=given, surname=surname))
     insert_frame(con, "author_person", persons, "ON CONFLICT DO UPDATE SET " + ", ".join(
         f"{c} = excluded.{c}" for c in ["founded_key", *EVIDENCE, "name_lambda"]))  # a stored mark stays
-    # the other persons of the names decided now: how common their name was when last decided
+    # the other persons of the common names decided now: how common their name was when last decided
+    # (a rare name's one person is in `persons`)
     write_frame(con, "UPDATE author_person SET name_lambda = l.name_lambda FROM frame l WHERE author_person.name_key "
-                     "= l.name_key AND author_person.name_lambda IS DISTINCT FROM l.name_lambda", lams)
+                     "= l.name_key AND author_person.name_lambda IS DISTINCT FROM l.name_lambda",
+                lams.filter(~pl.col("rare")).drop("rare"))
     _apply_person_aliases(con, result.aliases.with_columns(run_id=pl.lit(run_id)))
     lap("write")
     return decisions.height
