@@ -22,6 +22,7 @@ from transforms.persons import (ONE_WORD_LAMBDA, PERSON_SCHEMA, REF_NAMES, REFER
                                 reference_shares)
 
 EVIDENCE = [c for c in PERSON_SCHEMA if c not in ("person_id", "name_key", "founded_key")]
+CHUNK_MENTIONS = 200_000  # mentions decided and written at a time (Python's frames beside DuckDB's budget)
 STORED_COLUMNS = [c for c in PERSON_SCHEMA if c != "person_id"]  # what the model reads of a stored person
 
 
@@ -58,21 +59,45 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     stored = _with_evidence(con, stored, classes, new)
     lap("evidence")
     write_frame(con, "CREATE OR REPLACE TEMP TABLE decide_papers AS SELECT DISTINCT paper_id FROM frame", new)
-    papers = _papers(con, "decide_papers")
     # the other names on these papers (decided earlier: co-authors, read as evidence only)
     context = read_frame(con, "SELECT paper_id, author_position, name_key FROM author_mention "
                               "SEMI JOIN decide_papers USING (paper_id)")
-    categories = _categories(con, "decide_papers")
     # the commonness of every name the model reads: the batch's is known (the counts have not moved since)
     other_keys = (pl.concat([new["name_key"], context["name_key"], stored["name_key"]]).unique().to_frame()
                   .join(batch_lam.select("name_key"), on="name_key", how="anti"))
     write_frame(con, "CREATE OR REPLACE TEMP TABLE other_keys AS SELECT * FROM frame", other_keys)
     lam = pl.concat([batch_lam, _commonness(con, "other_keys", n_keys)]) if other_keys.height else batch_lam
+    co_authors = pl.concat([context, new.select(context.columns).cast(context.schema)])
     lap("read")
-    result = assign_persons(new.drop("mention_key"), papers, categories, stored, settings=settings,
-                            context_mentions=context, commonness=lam)
-    lap("decide")
-    decisions = result.assignments.join(new.select("paper_id", "author_position", "mention_key"),
+    for names in _name_chunks(new):
+        part = new.filter(pl.col("name_key").is_in(names.implode()))
+        _decide_chunk(con, run_id, part, co_authors, stored.filter(pl.col("name_key").is_in(names.implode())), lam,
+                      settings)
+    lap("decide_write")
+    return new.height
+
+
+def _name_chunks(new: pl.DataFrame) -> list[pl.Series]:
+    """The run's names in groups of about CHUNK_MENTIONS mentions. Names are decided independently
+    (their commonness is computed for all first), so deciding them group by group gives the same
+    persons, and the frames in memory beside DuckDB's budget follow the group, not the run."""
+    n_chunks = -(-new.height // CHUNK_MENTIONS)
+    if n_chunks <= 1:
+        return [new["name_key"].unique()]
+    names = new.select("name_key").unique().with_columns(chunk=pl.col("name_key").hash(seed=0) % n_chunks)
+    return [g["name_key"] for _, g in names.group_by("chunk")]
+
+
+def _decide_chunk(con: duckdb.DuckDBPyConnection, run_id: str, part: pl.DataFrame, co_authors: pl.DataFrame,
+                  stored: pl.DataFrame, lam: pl.DataFrame, settings: PersonSettings) -> None:
+    """Decide the mentions of `part` (all mentions of its names) and write the decisions, persons
+    and person aliases. co_authors: every mention of the run's papers, decided or not."""
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE chunk_papers AS SELECT DISTINCT paper_id FROM frame", part)
+    papers = _papers(con, "chunk_papers")
+    context = co_authors.join(papers.select("paper_id"), on="paper_id", how="semi")
+    result = assign_persons(part.drop("mention_key"), papers, _categories(con, "chunk_papers"), stored,
+                            settings=settings, context_mentions=context, commonness=lam)
+    decisions = result.assignments.join(part.select("paper_id", "author_position", "mention_key"),
                                         on=["paper_id", "author_position"])
     insert_frame(con, "author_mention", decisions.rename({"person_id": "author_id"}).with_columns(
         decided_id=pl.col("author_id"), run_id=pl.lit(run_id)))
@@ -88,8 +113,6 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
                      "= l.name_key AND author_person.name_lambda IS DISTINCT FROM l.name_lambda",
                 lams.filter(~pl.col("rare")).drop("rare"))
     _apply_person_aliases(con, result.aliases.with_columns(run_id=pl.lit(run_id)))
-    lap("write")
-    return decisions.height
 
 
 def _commonness(con: duckdb.DuckDBPyConnection, keys_table: str, n_keys: int) -> pl.DataFrame:

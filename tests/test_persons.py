@@ -252,3 +252,22 @@ def test_a_collaboration_list_reads_a_bounded_window_of_co_authors():
     assert r.persons.height == 400
     assert r.persons["coauthors"].list.len().max() <= MAX_COAUTHORS
     assert r.assignments["coauthors_shared"].max() <= MAX_COAUTHORS
+
+
+def test_names_decided_in_groups_give_the_persons_of_one_call():
+    """The loader decides a large run's names in groups (flows/persons.py, bounded memory), each
+    with every mention of its papers as co-authors and the commonness of all names: the same
+    persons and decisions as one call over every mention."""
+    c = two_wei_wangs()
+    c.paper(6, ["yang liu", "alice smith", "wei wang"], "cs.LG", 6, "graph diffusion models")
+    c.paper(7, ["yang liu", "bob jones"], "math.AP", 7, "elliptic estimates")
+    m, p, cat = c.frames()
+    lam = name_commonness(pl.concat([m["name_key"], KNOWN]))
+    whole = assign_persons(m, p, cat, commonness=lam).assignments
+    parts = []
+    for group in (["wei wang", "bob jones"], ["alice smith", "carol king", "dan brown", "yang liu"]):
+        mine = m.filter(pl.col("name_key").is_in(group))
+        parts.append(assign_persons(mine, p, cat, commonness=lam, context_mentions=m).assignments)
+    cols = ["paper_id", "author_position", "person_id", "rule", "score"]
+    assert pl.concat(parts).select(cols).sort("paper_id", "author_position").equals(
+        whole.select(cols).sort("paper_id", "author_position"))
