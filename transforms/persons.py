@@ -616,10 +616,12 @@ def assign_persons(
                           papers.join(common_papers, on="paper_id", how="semi"),
                           paper_categories.join(common_papers, on="paper_id", how="semi"))
     ev = ev.join(common_m, on=["paper_id", "author_position", "name_key"], how="semi")
-    # the common names' lam; a co-author's on demand (all of them when the caller gave the table)
-    lam = dict((common_tbl if commonness is not None else
-                common_tbl.join(common_m.select("name_key").unique(), on="name_key", how="semi"))
-               .select("name_key", "lam").iter_rows())
+    # the common names' lam and, when the caller gave the table, their co-authors' (else on demand);
+    # a dict of only the keys read: the caller's table may hold every name of a large run
+    needed = common_m.select("name_key")
+    if commonness is not None:
+        needed = pl.concat([needed, ev.select(name_key=pl.col("coauthors").explode())])
+    lam = dict(common_tbl.join(needed.unique(), on="name_key", how="semi").select("name_key", "lam").iter_rows())
     tokens = common_tbl.select("name_key", "given", "surname")
     counts: list[dict] = []
 
