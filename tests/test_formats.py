@@ -756,3 +756,17 @@ def test_wrapped_listing_never_loads_a_shifted_field(case):
         assert row["title"] == clean([exp["title"]])[0]
         assert row["authors_raw"] == clean([exp["authors_raw"]])[0]
         assert row["abstract"] == clean([exp["abstract"]])[0]
+
+
+def test_a_names_line_wrapped_before_its_ending_is_never_an_abstract():
+    # hypothesis found it (wrapped_listing_file): the names line wrapped before "and 1 more", and
+    # every line looked like one field, so "and 1 more" was loaded as the abstract and the
+    # abstract's lines quarantined as stray text
+    text = ("#06Aug 12, 2020\nacc-phys\nWe we\nJean-Pierre von Neumann, Rémi Hanneke, Adrià Schönlieb\nand 1 more\n"
+            "We we we we we we we we we we we we we we. We we we we we we\n"
+            "we we we we we we we we we we we we. We we we we we we we we.\n"
+            "We we we we we we we we. We we we we we we we we.")
+    records, quarantine = parse_text(text)
+    assert "and 1 more" not in records["abstract"].to_list()
+    assert set(quarantine["reason"]) <= {"hard-wrapped record: fields cannot be told apart"}
+    assert records.height + quarantine.height == 1

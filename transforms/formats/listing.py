@@ -267,7 +267,7 @@ def may_be_names(text: pl.Expr, lists_only: bool = False) -> pl.Expr:
     """Looser than `is_names_text`, to refuse a split, never to make one: also a list with
     lower-case names ("Rizvi-Martel, danah Munos and 1 more"): short items between list
     separators, no word of prose, and a list ending, a capitalised name among the items, or no
-    capital at all. `lists_only`: a lone capitalised phrase (a title's last line, "Regime")
+    capital at all; or a list's ending alone ("and 1 more", a wrapped names line's last line). `lists_only`: a lone capitalised phrase (a title's last line, "Regime")
     does not count."""
     text = text.str.strip_chars_end(" ,;，；、")  # a wrapped list's line often ends at a comma
     ending = text.str.contains(LIST_ENDING)
@@ -280,8 +280,10 @@ def may_be_names(text: pl.Expr, lists_only: bool = False) -> pl.Expr:
         & ~text.str.contains(PROSE_WORDS)
         & (ending | a_name | ~text.str.contains(r"\p{Lu}"))
     )
+    # a line that is only a list's ending ("and 1 more", "et al."): the rest of a wrapped names line
+    only_ending = ending & (items.str.strip_chars(" ,;") == "")
     strict = is_names_text(text) & (is_list if lists_only else pl.lit(True))
-    return (strict | loose).fill_null(False)
+    return (strict | loose | only_ending).fill_null(False)
 
 
 def _join(pieces: pl.Expr) -> pl.Expr:
