@@ -11,6 +11,7 @@ import duckdb
 import polars as pl
 
 from transforms.ids import ID_SQL
+from transforms.persons import GIVEN_RE, SURNAME_RE
 
 
 def schema_sql(name: str) -> str:
@@ -21,6 +22,9 @@ def schema_sql(name: str) -> str:
 def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(str(path), read_only=read_only)
     con.execute(f"CREATE OR REPLACE TEMP MACRO stable_id(k) AS {ID_SQL.format('k')}")
+    # a name key's given name and surname, as transforms.persons.name_parts reads them
+    con.execute(f"CREATE OR REPLACE TEMP MACRO given_name(k) AS regexp_extract(k, '{GIVEN_RE}', 1)")
+    con.execute(f"CREATE OR REPLACE TEMP MACRO surname_of(k) AS regexp_extract(k, '{SURNAME_RE}', 1)")
     return con
 
 

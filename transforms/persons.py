@@ -175,9 +175,12 @@ def empty_persons() -> pl.DataFrame:
 
 
 # ----------------------------------------------------------------------------- name commonness
+GIVEN_RE, SURNAME_RE = r"^(\S+)", r"(\S+)$"  # the SQL macros given_name / surname_of (flows.sql) use these too
+
+
 def name_parts(keys: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
     """(given name, surname) of a name key: its first and its last word."""
-    return keys.str.extract(r"^(\S+)"), keys.str.extract(r"(\S+)$")
+    return keys.str.extract(GIVEN_RE), keys.str.extract(SURNAME_RE)
 
 
 def name_commonness(keys: pl.Series, reference_weight: float | None = None) -> pl.DataFrame:

@@ -3,7 +3,7 @@
 -- stable_id(name_key): transforms.persons marks new persons); rows from before the mark get it here. A name
 -- whose marked person left (no mention left, or merged into another) marks one remaining (which one
 -- does not matter: only the count of names is read).
-UPDATE author_person SET given = regexp_extract(name_key, '^(\S+)', 1), surname = regexp_extract(name_key, '(\S+)$', 1)
+UPDATE author_person SET given = given_name(name_key), surname = surname_of(name_key)
 WHERE given IS NULL;
 UPDATE author_person SET first_of_name = author_id = stable_id(name_key) WHERE first_of_name IS NULL;
 UPDATE author_person SET first_of_name = true WHERE author_id IN (

@@ -5,13 +5,13 @@
 -- counts whenever it is called in a run, whatever keys it is asked for. transforms.persons.commonness_from_counts turns them into
 -- commonness.
 CREATE OR REPLACE TEMP TABLE stat_keys AS
-SELECT DISTINCT name_key, regexp_extract(name_key, '^(\S+)', 1) AS given, regexp_extract(name_key, '(\S+)$', 1) AS surname,
+SELECT DISTINCT name_key, given_name(name_key) AS given, surname_of(name_key) AS surname,
        length(name_key) - length(replace(name_key, ' ', '')) + 1 AS n_tokens
 FROM {keys};
 CREATE OR REPLACE TEMP TABLE unstored_names AS
 SELECT name_key, given, surname FROM new_name_keys
 UNION ALL  -- names taken back to be decided again (person_reopen.sql): no stored person now
-SELECT name_key, regexp_extract(name_key, '^(\S+)', 1), regexp_extract(name_key, '(\S+)$', 1) FROM taken_back_keys
+SELECT name_key, given_name(name_key), surname_of(name_key) FROM taken_back_keys
 UNION ALL  -- any other of these keys without a stored person
 SELECT name_key, given, surname FROM stat_keys
 WHERE name_key NOT IN (SELECT name_key FROM author_person SEMI JOIN stat_keys USING (name_key))

@@ -2,7 +2,7 @@
 -- the number of distinct name keys of two words or more, stored or new (n_name_keys), before any
 -- name is taken back to be decided again. Names are counted by their marked row (person_marks.sql).
 CREATE OR REPLACE TEMP TABLE new_name_keys AS
-SELECT name_key, regexp_extract(name_key, '^(\S+)', 1) AS given, regexp_extract(name_key, '(\S+)$', 1) AS surname
+SELECT name_key, given_name(name_key) AS given, surname_of(name_key) AS surname
 FROM (SELECT name_key FROM batch_keys EXCEPT SELECT name_key FROM author_person SEMI JOIN batch_keys USING (name_key));
 CREATE OR REPLACE TEMP TABLE n_name_keys AS
 SELECT (SELECT count(*) FROM author_person WHERE first_of_name AND contains(name_key, ' '))
