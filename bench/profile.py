@@ -9,7 +9,7 @@ them, runs the merge with the resolver, checks and commits into a scratch wareho
 prints: parse+stage time, the merge's SQL statements over --min-seconds (with peak RSS so far,
 and what DuckDB holds in memory and has spilled to disk when each ends), the Python time between
 them (the resolver's blocking and scoring), and the commit. With --onto, the load goes onto a copy
-of that warehouse: the incremental case. The memory limit defaults to the flow's (an eighth of the
+of that warehouse: the incremental case. The memory limit defaults to the flow's (a twelfth of the
 machine's memory, `flows.settings`): over it, DuckDB spills temp tables and operators to disk,
 and the "spilled" column shows where.
 """

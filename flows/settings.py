@@ -37,8 +37,12 @@ def physical_memory() -> int:
 
 
 def default_memory_limit() -> str:
-    """An eighth of this machine's memory, at least 512 MiB, as DuckDB writes sizes."""
-    return f"{max(physical_memory() // 8, 512 << 20) >> 20}MiB"
+    """A twelfth of this machine's memory, at least 512 MiB, as DuckDB writes sizes. The run's
+    Python (interpreter, Prefect, the parse batches, the resolver's and person step's frames) needs
+    about as much again beside DuckDB at 1M listings (bench.profile: 0.6-1.6 GiB), so the whole
+    process stays near a sixth of the machine; with an eighth, DuckDB's share alone held 2.9 GiB
+    of a 24 GiB machine and the 1M distinct load peaked at 4.6-4.8 GiB."""
+    return f"{max(physical_memory() // 12, 512 << 20) >> 20}MiB"
 
 
 class Settings(BaseSettings):
@@ -48,8 +52,8 @@ class Settings(BaseSettings):
     samples: Path = REPO_ROOT / "data" / "samples"
     batch_bytes: int = 16 * 1024 * 1024  # files per parse task, by size: coarse tasks, bounded memory
     max_batches_in_flight: int = 2  # parsed batches waiting to be staged: caps memory
-    # The warehouse's memory budget (DuckDB spills to disk beyond it): an eighth of this machine's
-    # memory by default, not a figure fitted to one corpus.
+    # The warehouse's memory budget (DuckDB spills to disk beyond it): a twelfth of this machine's
+    # memory by default (default_memory_limit), not a figure fitted to one corpus.
     duckdb_memory_limit: str = Field(default_factory=lambda: default_memory_limit())
     match_threshold: float = 0.8  # near-duplicate papers: score at or above which two abstracts are one paper
     person_split_threshold: float = -1.0  # namesakes: log-odds a mention needs to join a known person of its name (higher: more persons)
