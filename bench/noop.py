@@ -8,8 +8,9 @@ The folders are loaded into WAREHOUSE first when it does not hold them yet (not 
 each round runs the no-op once per code tree, alternating, so load on a shared machine falls on
 both alike: this checkout, and with ``--old DIR`` another copy of the code (e.g. ``git archive
 <commit> | tar -x -C DIR``), imported first through PYTHONPATH. Each run is a fresh process,
-``python -c 'from flows.cli import app; app()' ingest FOLDER... --warehouse W --json`` (what the
-``digest`` script runs), timed around the process; its summary must say no file was new.
+``python -P -c 'from flows.cli import app; app()' ingest FOLDER... --warehouse W --json`` (what the
+``digest`` script runs; -P: the working folder does not come before PYTHONPATH), timed around
+the process; its summary must say no file was new.
 
 The running server is the one PREFECT_API_URL names, or one ``prefect server start`` started
 here (as ``bench.run`` does); the temporary-server runs have no PREFECT_API_URL, so each run
@@ -33,7 +34,7 @@ LAUNCH = "import sys; from flows.cli import app; sys.exit(app())"
 
 
 def ingest_cmd(folders: list[str], warehouse: Path) -> list[str]:
-    return [sys.executable, "-c", LAUNCH, "ingest", *folders, "--warehouse", str(warehouse), "--json"]
+    return [sys.executable, "-P", "-c", LAUNCH, "ingest", *folders, "--warehouse", str(warehouse), "--json"]
 
 
 def tree_env(env: dict, tree: Path | None) -> dict:
