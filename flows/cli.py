@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import atexit
+import gc
 import json
 import os
 import sys
@@ -74,8 +76,19 @@ def ingest(
     # reach a server on this host's loopback address (Prefect sends them its settings).
     remote_workers = settings.task_runner == "dask" and settings.dask_address
     server = None if remote_workers else prefect_server.start_early()
-    from flows import progress
-    from flows.ingest import configured_ingest
+    # Prefect and the flow's modules create ~125k tracked objects that live as long as the
+    # process: the cyclic collector is paused while they load (it found nothing to free there, in
+    # 0.15-0.2 s of passes), and at exit it is not run over them again (0.4-0.5 s measured on a
+    # no-op; the memory is returned with the process anyway).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        from flows import progress
+        from flows.ingest import configured_ingest
+    finally:
+        if collecting:
+            gc.enable()
+    atexit.register(gc.freeze)
 
     target = warehouse or settings.warehouse
     sources = paths or [settings.samples]

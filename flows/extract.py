@@ -24,12 +24,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import polars as pl
-
-from transforms.ids import with_stable_ids
-
 if TYPE_CHECKING:  # transforms.pipeline (the parsers, Pandera, pandas) loads when files are read
+    import polars as pl
+
     from transforms.pipeline import SourceFile
+# Polars (and transforms.ids) load when files are read too: discovery and the fingerprint check
+# of a run with nothing new need neither (issue 15, fixed cost).
 
 # Warehouse files (the published file, its WAL, lock and half-built copy) and exports.
 SKIP_SUFFIXES = (".duckdb", ".wal", ".tmp", ".parquet", ".lock", ".building")
@@ -190,8 +190,22 @@ def unchanged(found: list[FoundFile], known: pl.DataFrame) -> set[str]:
     mtime is still read. An archive is matched through its members' rows (`<path>!/...`)."""
     if "ctime_ns" not in known.columns:
         return set()
+    import polars as pl
+
     container = pl.col("path").str.split(MEMBER_SEPARATOR).list.first()
-    seen = set(known.select(container, "mtime_ns", "ctime_ns", "inode").drop_nulls().iter_rows())
+    return unchanged_among(found, set(known.select(container, "mtime_ns", "ctime_ns", "inode").drop_nulls().iter_rows()))
+
+
+# The fingerprints `unchanged` compares, read straight from the warehouse (no frame): the
+# container path of each file version (an archive's members share it), mtime, ctime, inode.
+FINGERPRINTS_SQL = f"""
+    SELECT DISTINCT split_part(path, '{MEMBER_SEPARATOR}', 1), mtime_ns, ctime_ns, inode FROM dim_source_file
+    WHERE path IS NOT NULL AND mtime_ns IS NOT NULL AND ctime_ns IS NOT NULL AND inode IS NOT NULL
+"""
+
+
+def unchanged_among(found: list[FoundFile], seen: set[tuple[str, int, int, int]]) -> set[str]:
+    """`unchanged`, given the fingerprints as (container path, mtime_ns, ctime_ns, inode) rows."""
     return {f.path for f in found if not f.skip_reason and (f.path, f.mtime_ns, f.ctime_ns, f.inode) in seen}
 
 
@@ -208,11 +222,6 @@ def plan_batches(found: list[FoundFile], batch_bytes: int) -> list[list[FoundFil
     return batches
 
 
-SKIPPED_SCHEMA = {"path": pl.String, "reason": pl.String}
-META_SCHEMA = {"path": pl.String, "sha256": pl.String, "size_bytes": pl.Int64, "mtime_ns": pl.Int64,
-               "ctime_ns": pl.Int64, "inode": pl.Int64}
-
-
 class Unreadable(Exception):
     """A found file that is not read, with the reason for skipped_file."""
 
@@ -227,6 +236,10 @@ def read_sources(batch: list[FoundFile], limits: ReadLimits = ReadLimits()
     size limit or is a corrupt archive is skipped with its reason; other I/O errors propagate,
     so the task's retries can try again.
     """
+    import polars as pl
+
+    from transforms.ids import with_stable_ids
+
     read: list[tuple[FoundFile, bytes]] = []
     skipped = []
     for f in batch:
@@ -247,12 +260,13 @@ def read_sources(batch: list[FoundFile], limits: ReadLimits = ReadLimits()
         "mtime_ns": [f.mtime_ns for f, _ in read],
         "ctime_ns": [f.ctime_ns for f, _ in read],
         "inode": [f.inode for f, _ in read],
-    }, schema=META_SCHEMA)
+    }, schema={"path": pl.String, "sha256": pl.String, "size_bytes": pl.Int64, "mtime_ns": pl.Int64,
+               "ctime_ns": pl.Int64, "inode": pl.Int64})
     meta = with_stable_ids(meta, {"source_file_id": ["path", "sha256"]})
     from transforms.pipeline import SourceFile
 
     sources = [SourceFile(fid, f.path, d) for (f, d), fid in zip(read, meta["source_file_id"])]
-    return sources, meta, pl.DataFrame(skipped, schema=SKIPPED_SCHEMA)
+    return sources, meta, pl.DataFrame(skipped, schema={"path": pl.String, "reason": pl.String})
 
 
 def _read_bounded(f: FoundFile, limit: int) -> tuple[FoundFile, bytes]:

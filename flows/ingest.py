@@ -22,7 +22,7 @@ from flows.settings import Settings, apply_prefect_defaults, physical_memory
 
 apply_prefect_defaults()
 
-from prefect import flow, get_run_logger, task  # noqa: E402
+from prefect import get_run_logger, task  # noqa: E402
 from prefect.artifacts import (  # noqa: E402
     create_markdown_artifact,
     create_progress_artifact,
@@ -34,12 +34,17 @@ from prefect.states import Completed  # noqa: E402
 from prefect.runtime import flow_run  # noqa: E402
 
 import duckdb  # noqa: E402
-import polars as pl  # noqa: E402
 
-from flows import extract, load, progress, publish, shutdown  # noqa: E402
-from flows import report as rpt  # noqa: E402
+from flows import extract, fixed_cost, progress, publish, shutdown  # noqa: E402
 
+fixed_cost.install()  # a flow's end does not wait for its heartbeat thread's one-second sleep
+
+# The loader and the run report (Polars, NumPy, the merge's modules: 0.4-0.5 s) load when a run
+# has files to read, not in a run with nothing new (issue 15, fixed cost).
 if TYPE_CHECKING:
+    import polars as pl
+
+    from flows import load
     from transforms.pipeline import BatchResult
 
 
@@ -52,29 +57,49 @@ def read_limits(settings: Settings) -> extract.ReadLimits:
 
 
 @task(name="discover", cache_policy=NO_CACHE)
-def discover(paths: list[Path], warehouse: Path, settings: Settings) -> tuple[list[extract.FoundFile], int]:
-    """Files to read (or to record as skipped, with their reason), and how many were skipped
-    unread (same stat fingerprint as an ingested version). The warehouse's own files are left
-    out wherever they are."""
+def discover(paths: list[Path], warehouse: Path, settings: Settings
+             ) -> tuple[list[extract.FoundFile], int, tuple[int, int] | None]:
+    """Files to read (or to record as skipped, with their reason), how many were skipped unread
+    (same stat fingerprint as an ingested version), and when nothing is left to read, the papers
+    and authors the warehouse holds (read in the same look at it). The warehouse's own files are
+    left out wherever they are."""
     _, found = extract.discover(paths, settings.ingest_root, read_limits(settings),
                                 exclude=extract.warehouse_files(warehouse))
     if not found:
         raise NothingFound(f"no files found in {', '.join(str(p) for p in paths)} "
                            "(hidden entries inside a folder and warehouse files are not read)")
-    skip = extract.unchanged(found, _known_files(warehouse))
-    return [f for f in found if f.path not in skip], len(skip)
-
-
-def _known_files(warehouse: Path) -> pl.DataFrame:
-    """Fingerprints of every ingested file version (none when the warehouse predates them)."""
     if not warehouse.exists():
-        return pl.DataFrame()
-    with load.connect(warehouse, read_only=True) as con:
-        columns = {c for (c,) in con.execute(
-            "SELECT column_name FROM duckdb_columns() WHERE table_name = 'dim_source_file'").fetchall()}
-        if not {"ctime_ns", "inode"} <= columns:
-            return pl.DataFrame()
-        return con.sql("SELECT path, mtime_ns, ctime_ns, inode FROM dim_source_file").pl()
+        return found, 0, None
+    # One read-only connection and plain rows: no frame, no macros (issue 15, fixed cost).
+    with duckdb.connect(str(warehouse), read_only=True) as con:
+        skip = extract.unchanged_among(found, _fingerprints(con))
+        to_read = [f for f in found if f.path not in skip]
+        totals = None if to_read else _totals(con)
+    return to_read, len(skip), totals
+
+
+def _fingerprints(con: duckdb.DuckDBPyConnection) -> set[tuple[str, int, int, int]]:
+    """Fingerprints of every ingested file version (none when the warehouse predates them)."""
+    columns = {c for (c,) in con.execute(
+        "SELECT column_name FROM duckdb_columns() WHERE table_name = 'dim_source_file'").fetchall()}
+    if not {"ctime_ns", "inode"} <= columns:
+        return set()
+    return set(con.execute(extract.FINGERPRINTS_SQL).fetchall())
+
+
+def _totals(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:
+    """Papers and authors in the warehouse (flows.load.totals, without loading the loader)."""
+    n_papers, n_authors = con.execute(
+        "SELECT (SELECT count(*) FROM dim_paper), (SELECT count(*) FROM dim_author)").fetchall()[0]
+    return n_papers, n_authors
+
+
+def _nothing_new(n_unchanged: int, totals: tuple[int, int] | None) -> dict:
+    """The summary's counts for a run with nothing new to read: the fields of load.RunStats, in
+    its order (tests/test_fixed_cost.py checks them), without loading the loader."""
+    n_papers, n_authors = totals or (0, 0)
+    return {"n_files_new": 0, "n_files_skipped": n_unchanged, "n_listings": 0, "n_new_papers": 0,
+            "n_papers": n_papers, "n_authors": n_authors, "n_quarantined": 0, "n_new_authors": 0}
 
 
 @task(name="parse-clean", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=1,
@@ -107,6 +132,8 @@ def _is_transient(state) -> bool:
 
 @task(name="dedupe", cache_policy=NO_CACHE)
 def dedupe(loader: load.RunLoader, ingested_at: dt.datetime) -> load.RunStats:
+    from flows import load
+
     stats = loader.merge(ingested_at)
     if loader.staged:  # the stat fingerprints of what was read: the next run skips it unread
         loader.con.execute(load.schema_sql("source_fingerprint.sql"))
@@ -123,7 +150,7 @@ def commit(loader: load.RunLoader) -> None:
     loader.commit()
 
 
-@flow(name="ingest", log_prints=False)
+@fixed_cost.lean_flow(name="ingest", log_prints=False)  # @flow, its parameters sent without FastAPI
 def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None):
     """Ingest digest files into the warehouse and publish the result as one new snapshot.
 
@@ -140,21 +167,24 @@ def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None):
     warehouse.parent.mkdir(parents=True, exist_ok=True)
     report = None
     with publish.writer_lock(warehouse, settings.lock_timeout_s):
-        to_read, n_unchanged = discover(paths, warehouse, settings)
+        to_read, n_unchanged, totals = discover(paths, warehouse, settings)
         if not to_read:  # nothing new: leave the published snapshot untouched
-            stats, timings = load.RunStats(0, n_unchanged, 0, 0, *_totals(warehouse), 0), {}
+            counts, timings, warning = _nothing_new(n_unchanged, totals), {}, None
         else:
+            from flows import report as rpt
+
             batches = extract.plan_batches(to_read, batch_bytes or settings.batch_bytes)
             logger.info("%d files to read in %d batches (%d unchanged)", len(to_read), len(batches), n_unchanged)
             stats, timings, report = _load_and_publish(warehouse, batches, run_id, started_at, n_unchanged, settings)
+            counts, warning = asdict(stats), rpt.quarantine_warning(stats)
     summary = {
         "run_id": run_id,
         "warehouse": str(shown),
         "files_seen": len(to_read) + n_unchanged,
-        **asdict(stats),
+        **counts,
         "seconds": round(time.perf_counter() - started, 3),
         "stage_seconds": {k: round(v, 3) for k, v in timings.items()},
-        "warning": rpt.quarantine_warning(stats),
+        "warning": warning,
     }
     if report is not None:
         _publish_artifacts(*report)
@@ -180,6 +210,8 @@ def configured_ingest(settings: Settings):
 
 
 def _publish_artifacts(files: pl.DataFrame, markdown: str) -> None:
+    from flows import report as rpt
+
     create_table_artifact(key="ingest-files", table=rpt.artifact_rows(files),
                           description="Files of this run: status, listings, quarantined spans")
     create_markdown_artifact(key="ingest-summary", markdown=markdown, description="Ingest run summary")
@@ -189,7 +221,8 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
                       started_at: dt.datetime, n_unchanged: int, settings: Settings):
     """Load into a private copy, then publish it; a failed run publishes only its run row.
     A SIGTERM (or Ctrl-C) publishes nothing and leaves no staging file behind."""
-    from flows import resolve  # numpy, rapidfuzz: only for a run that loads something
+    from flows import load, resolve  # numpy, rapidfuzz: only for a run that loads something
+    from flows import report as rpt
 
     n_seen = sum(len(b) for b in batches) + n_unchanged
     staging = publish.staging_path(warehouse)
@@ -282,6 +315,8 @@ def _record_failure(con, staging: Path, warehouse: Path, run_id: str, started_at
                     n_seen: int, message: str) -> None:
     """Publish the failed run's row when the copy can still take it; else leave the published
     warehouse as it was and remove the copy."""
+    from flows import load
+
     try:
         if con is None:
             raise RuntimeError("no staging connection")
@@ -304,13 +339,6 @@ def _close_and_publish(con, staging: Path, warehouse: Path) -> None:
     con.execute("CHECKPOINT")
     con.close()
     publish.publish(staging, warehouse)
-
-
-def _totals(warehouse: Path) -> tuple[int, int]:
-    if not warehouse.exists():
-        return 0, 0
-    with load.connect(warehouse, read_only=True) as con:
-        return load.totals(con)
 
 
 def _stage_batches(loader: load.RunLoader, batches: list[list[extract.FoundFile]], in_flight: int,
