@@ -22,7 +22,11 @@ from transforms.persons import (ONE_WORD_LAMBDA, PERSON_SCHEMA, REF_NAMES, REFER
                                 reference_shares)
 
 EVIDENCE = [c for c in PERSON_SCHEMA if c not in ("person_id", "name_key", "founded_key")]
-CHUNK_MENTIONS = 200_000  # mentions decided and written at a time (Python's frames beside DuckDB's budget)
+# Mentions decided and written at a time follow DuckDB's budget: the group's frames sit beside it.
+# A group costs Python ~1.2 KB per mention at its peak (bench.profile at 1M distinct: +250 MB for
+# groups of 200k), and a group may take an eighth of the budget: 2 GiB -> ~220k mentions.
+BYTES_PER_MENTION = 1_200
+MIN_CHUNK_MENTIONS = 10_000
 STORED_COLUMNS = [c for c in PERSON_SCHEMA if c != "person_id"]  # what the model reads of a stored person
 
 
@@ -69,7 +73,7 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     lam = pl.concat([batch_lam, _commonness(con, "other_keys", n_keys)]) if other_keys.height else batch_lam
     co_authors = pl.concat([context, new.select(context.columns).cast(context.schema)])
     lap("read")
-    for names in _name_chunks(new):
+    for names in _name_chunks(new, chunk_mentions(con)):
         part = new.filter(pl.col("name_key").is_in(names.implode()))
         _decide_chunk(con, run_id, part, co_authors, stored.filter(pl.col("name_key").is_in(names.implode())), lam,
                       settings)
@@ -77,11 +81,25 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     return new.height
 
 
-def _name_chunks(new: pl.DataFrame) -> list[pl.Series]:
-    """The run's names in groups of about CHUNK_MENTIONS mentions. Names are decided independently
+def chunk_mentions(con: duckdb.DuckDBPyConnection) -> int:
+    """How many mentions a group holds: an eighth of DuckDB's memory limit, at BYTES_PER_MENTION."""
+    limit = con.execute("SELECT current_setting('memory_limit')").fetchone()[0]  # e.g. '1.9 GiB'
+    return max(MIN_CHUNK_MENTIONS, int(_size_bytes(limit) / 8 / BYTES_PER_MENTION))
+
+
+def _size_bytes(size: str) -> float:
+    """Bytes of a size as DuckDB prints one ('1.9 GiB', '512.0 MiB', '95.3 KiB', '7 bytes')."""
+    number, unit = size.split()
+    powers = {"bytes": 0, "kib": 1, "mib": 2, "gib": 3, "tib": 4, "pib": 5, "eib": 6, "kb": 1, "mb": 2, "gb": 3, "tb": 4}
+    base = 1000 if unit.lower() in ("kb", "mb", "gb", "tb") else 1024
+    return float(number) * base ** powers[unit.lower()]
+
+
+def _name_chunks(new: pl.DataFrame, size: int) -> list[pl.Series]:
+    """The run's names in groups of about `size` mentions. Names are decided independently
     (their commonness is computed for all first), so deciding them group by group gives the same
     persons, and the frames in memory beside DuckDB's budget follow the group, not the run."""
-    n_chunks = -(-new.height // CHUNK_MENTIONS)
+    n_chunks = -(-new.height // size)
     if n_chunks <= 1:
         return [new["name_key"].unique()]
     names = new.select("name_key").unique().with_columns(chunk=pl.col("name_key").hash(seed=0) % n_chunks)

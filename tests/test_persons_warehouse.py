@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import duckdb
+import pytest
 
 from flows.load import run_checks
 from tests.support import marts as corpus
@@ -198,3 +199,42 @@ def test_a_name_whose_first_person_leaves_keeps_one_marked_row(run_ingest, tmp_p
     run_ingest([daily], warehouse)
     wei = persons(warehouse)["wei wang"]  # persons() checks one marked row per name
     assert len(wei) == 1 and len(wei[0][1]) == 2
+
+
+def test_a_groups_size_follows_duckdbs_memory_limit():
+    """The person step's groups are sized from DuckDB's budget (the frames sit beside it), not
+    a constant fitted to one corpus: a quarter of the limit gives a quarter of the group."""
+    from flows.persons import MIN_CHUNK_MENTIONS, chunk_mentions
+
+    con = duckdb.connect()
+    sizes = {}
+    for limit in ("256MiB", "1GiB", "4GiB", "3GB"):
+        con.execute(f"SET memory_limit = '{limit}'")
+        sizes[limit] = chunk_mentions(con)
+    assert sizes["256MiB"] * 4 == pytest.approx(sizes["1GiB"], rel=0.01)
+    assert sizes["1GiB"] * 4 == pytest.approx(sizes["4GiB"], rel=0.01)
+    assert sizes["4GiB"] > sizes["3GB"] > sizes["1GiB"] >= MIN_CHUNK_MENTIONS
+    con.execute("SET memory_limit = '1MB'")
+    assert chunk_mentions(con) == MIN_CHUNK_MENTIONS
+    con.execute("SET memory_limit = '-1'")  # no limit: one group however large the run
+    assert chunk_mentions(con) > 10**9
+
+
+def test_a_run_decided_in_many_groups_gives_the_persons_of_one_group(run_ingest, tmp_path, monkeypatch):
+    """The sample corpus loaded with groups of a handful of mentions (a tiny budget's groups)
+    gives the same persons, ids and decisions as one group."""
+    from flows import persons as person_step
+
+    run_ingest([corpus.SAMPLES], tmp_path / "one.duckdb")
+    monkeypatch.setattr(person_step, "MIN_CHUNK_MENTIONS", 7)
+    monkeypatch.setattr(person_step, "BYTES_PER_MENTION", 10**15)
+    chunks = []
+    real = person_step._name_chunks
+    monkeypatch.setattr(person_step, "_name_chunks", lambda new, size: chunks.append(real(new, size)) or chunks[-1])
+    run_ingest([corpus.SAMPLES], tmp_path / "many.duckdb")
+    assert len(chunks[0]) > 5
+    assert persons(tmp_path / "one.duckdb") == persons(tmp_path / "many.duckdb")
+    query = "SELECT paper_id, author_position, author_id, rule, round(score, 9) FROM author_mention ORDER BY ALL"
+    with duckdb.connect(str(tmp_path / "one.duckdb"), read_only=True) as one, \
+         duckdb.connect(str(tmp_path / "many.duckdb"), read_only=True) as many:
+        assert one.execute(query).fetchall() == many.execute(query).fetchall()
