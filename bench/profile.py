@@ -98,10 +98,9 @@ def main(argv: list[str] | None = None) -> None:
             if wal.exists():  # not checkpointed yet
                 shutil.copyfile(wal, target.with_name(target.name + ".wal"))
         con = load.connect(target)
-        con.execute("SET memory_limit = ?", [args.memory_limit])
         con.execute("SET python_scan_all_frames = true")  # write_frame's frame, seen through the wrapper
         timed = TimedConnection(con, rss)
-        loader = load.RunLoader(timed, "profile", resolver=resolve.resolve_entities)
+        loader = load.RunLoader(timed, "profile", resolver=resolve.resolve_entities, memory_limit=args.memory_limit)
         loader.begin()
         started = time.perf_counter()
         _, found = extract.discover([args.corpus / "listing", args.corpus / "search"])

@@ -231,9 +231,9 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
         try:
             publish.prepare_staging(warehouse)
             con = load.connect(staging)
-            con.execute("SET memory_limit = ?", [settings.duckdb_memory_limit])
             loader = load.RunLoader(con, run_id, resolver=partial(resolve.resolve_entities, threshold=settings.match_threshold),
-                                    persons=load.PersonSettings(split_threshold=settings.person_split_threshold))
+                                    persons=load.PersonSettings(split_threshold=settings.person_split_threshold),
+                                    memory_limit=settings.duckdb_memory_limit)
             loader.begin()
             timings = _stage_batches(loader, batches, settings.max_batches_in_flight, read_limits(settings))
             timed = time.perf_counter()

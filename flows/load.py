@@ -19,7 +19,7 @@ from importlib import resources
 import duckdb
 import polars as pl
 
-from flows.sql import connect, run_sql_file, schema_sql, write_frame  # noqa: F401 (connect, schema_sql: used by the flow)
+from flows.sql import connect, memory_limit_bytes, run_sql_file, schema_sql, write_frame  # noqa: F401 (connect, schema_sql: used by the flow)
 from flows.persons import decide_persons
 from flows.terms import update_terms
 from transforms.persons import PersonSettings
@@ -30,6 +30,9 @@ if TYPE_CHECKING:  # the parsers load when a run reads a file, not for a run wit
 # A resolver maps every paper key of stg_listings in paper_key_map (given the run id, for the
 # decisions it records).
 Resolver = Callable[[duckdb.DuckDBPyConnection, str], None]
+# DuckDB's share of its budget while the person step holds its frames in Python: at 1M distinct
+# listings those frames took 0.6-0.9 GiB beside a full 2 GiB budget (bench.profile).
+DUCKDB_SHARE_BESIDE_PYTHON = 0.5
 
 STAGING = ("stg_files", "stg_listings", "stg_papers", "stg_authors", "stg_categories", "stg_quarantine",
            "stg_skipped")
@@ -103,13 +106,17 @@ class RunLoader:
     """Stage batches, then merge, check and commit, all in one transaction."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, run_id: str,
-                 resolver: Resolver = resolve_exact, persons: PersonSettings = PersonSettings()):
+                 resolver: Resolver = resolve_exact, persons: PersonSettings = PersonSettings(),
+                 memory_limit: str | None = None):
         self.con, self.run_id, self.resolver, self.persons = con, run_id, resolver, persons
+        self.memory_limit = memory_limit  # DuckDB's budget (e.g. '2GB'); None: the connection's own
         self.staged = False
         self.open = False
         self.step_seconds: dict[str, float] = {}
 
     def begin(self) -> None:
+        if self.memory_limit:
+            self.con.execute("SET memory_limit = ?", [self.memory_limit])
         ensure_schema(self.con)
         self.con.execute("BEGIN TRANSACTION")
         self.open = True
@@ -132,7 +139,8 @@ class RunLoader:
         steps = [("merge_files", lambda: run_sql_file(self.con, "merge/10_files.sql", params)),
                  ("resolve_papers", lambda: self.resolver(self.con, self.run_id)),
                  ("merge_papers", lambda: run_sql_file(self.con, "merge/20_papers.sql", params)),
-                 ("persons", lambda: decide_persons(self.con, self.run_id, self.persons, self.step_seconds)),
+                 ("persons", lambda: self._beside_python(
+                     lambda: decide_persons(self.con, self.run_id, self.persons, self.step_seconds))),
                  ("merge_authors", lambda: self._merge_authors(params)),
                  ("terms", lambda: update_terms(self.con)),
                  ("marts", lambda: ensure_marts(self.con))]
@@ -147,6 +155,23 @@ class RunLoader:
         skipped = seen - new + self._count("stg_skipped")
         return RunStats(new, skipped, n_listings, papers - n_papers_before, papers, authors, n_quarantined,
                         max(authors - n_authors_before, 0))
+
+    def _beside_python(self, step: Callable[[], object]) -> None:
+        """Run a step that holds its frames in Python with DuckDB's limit cut to
+        DUCKDB_SHARE_BESIDE_PYTHON of the budget: DuckDB spills or drops what it cached and gives
+        the memory back, so the frames fit beside it instead of on top of the full budget."""
+        if not self.memory_limit:
+            step()
+            return
+        try:
+            self.con.execute("SET memory_limit = ?", [f"{int(memory_limit_bytes(self.con) * DUCKDB_SHARE_BESIDE_PYTHON)}B"])
+        except duckdb.Error:  # what DuckDB holds pinned does not fit the share: keep the budget
+            step()
+            return
+        try:
+            step()
+        finally:
+            self.con.execute("SET memory_limit = ?", [self.memory_limit])
 
     def _merge_authors(self, params: dict) -> None:
         run_sql_file(self.con, "merge/30_authors.sql", params)

@@ -16,7 +16,7 @@ import time
 import duckdb
 import polars as pl
 
-from flows.sql import insert_frame, read_frame, run_sql_file, write_frame
+from flows.sql import insert_frame, memory_limit_bytes, read_frame, run_sql_file, write_frame
 from transforms.persons import (ONE_WORD_LAMBDA, PERSON_SCHEMA, REF_NAMES, REFERENCE_WEIGHT, WORDS_FROM, PersonSettings,
                                 assign_persons, commonness_from_counts, name_classes, name_parts, person_profiles,
                                 reference_shares)
@@ -83,16 +83,7 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
 
 def chunk_mentions(con: duckdb.DuckDBPyConnection) -> int:
     """How many mentions a group holds: an eighth of DuckDB's memory limit, at BYTES_PER_MENTION."""
-    limit = con.execute("SELECT current_setting('memory_limit')").fetchone()[0]  # e.g. '1.9 GiB'
-    return max(MIN_CHUNK_MENTIONS, int(_size_bytes(limit) / 8 / BYTES_PER_MENTION))
-
-
-def _size_bytes(size: str) -> float:
-    """Bytes of a size as DuckDB prints one ('1.9 GiB', '512.0 MiB', '95.3 KiB', '7 bytes')."""
-    number, unit = size.split()
-    powers = {"bytes": 0, "kib": 1, "mib": 2, "gib": 3, "tib": 4, "pib": 5, "eib": 6, "kb": 1, "mb": 2, "gb": 3, "tb": 4}
-    base = 1000 if unit.lower() in ("kb", "mb", "gb", "tb") else 1024
-    return float(number) * base ** powers[unit.lower()]
+    return max(MIN_CHUNK_MENTIONS, int(memory_limit_bytes(con) / 8 / BYTES_PER_MENTION))
 
 
 def _name_chunks(new: pl.DataFrame, size: int) -> list[pl.Series]:

@@ -28,6 +28,14 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     return con
 
 
+def memory_limit_bytes(con: duckdb.DuckDBPyConnection) -> float:
+    """DuckDB's memory limit in bytes, read from the size it prints ('1.9 GiB', '512.0 MiB')."""
+    number, unit = con.execute("SELECT current_setting('memory_limit')").fetchone()[0].split()
+    powers = {"bytes": 0, "kib": 1, "mib": 2, "gib": 3, "tib": 4, "pib": 5, "eib": 6, "kb": 1, "mb": 2, "gb": 3, "tb": 4}
+    base = 1000 if unit.lower() in ("kb", "mb", "gb", "tb") else 1024
+    return float(number) * base ** powers[unit.lower()]
+
+
 def run_sql_file(con: duckdb.DuckDBPyConnection, name: str, params: dict | None = None, **constants) -> None:
     """Execute the statements of `schemas/<name>` in order. `$name` parameters are bound from
     `params` (each statement gets the ones it uses); `{name}` placeholders are filled from

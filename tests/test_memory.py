@@ -109,3 +109,27 @@ def test_id_keys_are_matched_by_a_join_not_a_statement_that_grows_with_the_run(t
     id_keys, taken = resolve._id_keys(Recording())
     assert id_keys == id_of and taken == stored
     assert max(len(sql) for sql in sent) < 2000, "a statement grows with the number of new papers"
+
+
+def test_the_person_step_runs_beside_half_of_duckdbs_budget(run_ingest, tmp_path, monkeypatch):
+    """The person step holds its frames in Python: DuckDB gives back half its budget while it
+    runs and gets the whole budget back after (bug: the frames sat on top of a full budget, the
+    1M distinct load peaked at 3.6 GiB with a 2 GiB budget)."""
+    from flows import load
+
+    limits = []
+    decide = load.decide_persons
+
+    def watched(con, *args, **kwargs):
+        limits.append(con.execute("SELECT current_setting('memory_limit')").fetchone()[0])
+        return decide(con, *args, **kwargs)
+
+    monkeypatch.setattr(load, "decide_persons", watched)
+    merge_authors = load.RunLoader._merge_authors
+    monkeypatch.setattr(load.RunLoader, "_merge_authors", lambda self, params: (
+        limits.append(self.con.execute("SELECT current_setting('memory_limit')").fetchone()[0]),
+        merge_authors(self, params)))
+    monkeypatch.setenv("DIGEST_DUCKDB_MEMORY_LIMIT", "800MiB")
+    summary = run_ingest([SAMPLES], tmp_path / "w.duckdb")
+    assert summary["n_authors"] > 0
+    assert limits == ["400.0 MiB", "800.0 MiB"]
