@@ -85,7 +85,7 @@ class Measured:
     returncode: int | None
     timed_out: bool
     peak_rss_tree: int  # bytes: the largest sum over the process and its descendants
-    peak_rss_process: int  # bytes: the largest single process (wait4 maxrss, polled RSS)
+    peak_rss_process: int  # bytes: the largest single process (polled RSS; wait4 maxrss if never polled)
     stdout: str
     stderr: str
     samples: int = 0
@@ -139,7 +139,10 @@ def run_measured(cmd: list[str], timeout: float, env: dict | None = None,
         out.seek(0)
         err.seek(0)
         stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
-    peak_one = max(peak_one, rusage.ru_maxrss * 1024)  # Linux reports KiB
+    if samples == 0:  # ended before the first sample: only the kernel's figure (KiB on Linux) is left.
+        # Otherwise it is not used: a child spawned by this (large) process starts with the
+        # parent's RSS as its ru_maxrss (vfork + exec), so a no-op read as 1.6-3.4 GiB.
+        peak_one = rusage.ru_maxrss * 1024
     return Measured(cmd, wall, proc.returncode, timed_out, max(peak_tree, peak_one), peak_one,
                     stdout, stderr, samples, rusage.ru_utime + rusage.ru_stime, _last_json(stdout),
                     peak_server if server is not None else None)

@@ -179,3 +179,19 @@ def test_incremental_answer_counts_another_seeds_synthetic_papers_as_new(tmp_pat
     assert sum(synthetic) > 0
     assert answer["n_new_papers"] == sum(synthetic)  # real papers are known, every synthetic one is new
     assert answer["n_papers"] == 6400 + sum(synthetic)
+
+
+def test_a_childs_peak_is_its_own_not_the_harness_rss(tmp_path):
+    """bench.run samples the child's tree: a small child of a large harness is small (bug: the
+    kernel's ru_maxrss of a child starts at the parent's RSS, so no-op runs read as 1.6-3.4 GiB
+    once the harness held a 1M corpus's answer)."""
+    import sys
+
+    from bench.run import run_measured
+
+    ballast = bytearray(400 << 20)  # the harness holds 400 MiB
+    ballast[::4096] = b"x" * len(ballast[::4096])
+    measured = run_measured([sys.executable, "-c", "import time; time.sleep(0.5)"], timeout=30, env={})
+    assert measured.samples > 0
+    assert measured.peak_rss_tree < 200 << 20
+    del ballast
