@@ -102,9 +102,14 @@ def _decide_chunk(con: duckdb.DuckDBPyConnection, run_id: str, part: pl.DataFram
     """Decide the mentions of `part` (all mentions of its names) and write the decisions, persons
     and person aliases. co_authors: every mention of the run's papers, decided or not."""
     write_frame(con, "CREATE OR REPLACE TEMP TABLE chunk_papers AS SELECT DISTINCT paper_id FROM frame", part)
-    papers = _papers(con, "chunk_papers")
+    # A rare name's mentions read only their papers' dates; the text and categories cross into
+    # Python only for papers with a common name of the group (the classes assign_persons computes).
+    rare = name_classes(part["name_key"], stored, settings=settings, commonness=lam).filter("is_rare")
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE text_papers AS SELECT DISTINCT paper_id FROM frame",
+                part.join(rare.select("name_key"), on="name_key", how="anti"))
+    papers = _papers(con, "chunk_papers", "text_papers")
     context = co_authors.join(papers.select("paper_id"), on="paper_id", how="semi")
-    result = assign_persons(part.drop("mention_key"), papers, _categories(con, "chunk_papers"), stored,
+    result = assign_persons(part.drop("mention_key"), papers, _categories(con, "text_papers"), stored,
                             settings=settings, context_mentions=context, commonness=lam)
     decisions = result.assignments.join(part.select("paper_id", "author_position", "mention_key"),
                                         on=["paper_id", "author_position"])
@@ -196,11 +201,17 @@ def _with_evidence(con: duckdb.DuckDBPyConnection, stored: pl.DataFrame, classes
                       .cast(stored.schema)])
 
 
-def _papers(con: duckdb.DuckDBPyConnection, papers_table: str) -> pl.DataFrame:
+def _papers(con: duckdb.DuckDBPyConnection, papers_table: str, text_table: str | None = None) -> pl.DataFrame:
     """The papers' evidence: the model reads the abstract's opening only (WORDS_FROM characters),
-    so only that crosses into Python."""
-    return read_frame(con, f"SELECT paper_id, title, left(abstract, {WORDS_FROM}) AS abstract, first_listed_on "
-                           f"FROM dim_paper SEMI JOIN {papers_table} USING (paper_id)")
+    so only that crosses into Python; with `text_table`, title and abstract only for its papers
+    (the others: their date)."""
+    if text_table is None:
+        return read_frame(con, f"SELECT paper_id, title, left(abstract, {WORDS_FROM}) AS abstract, first_listed_on "
+                               f"FROM dim_paper SEMI JOIN {papers_table} USING (paper_id)")
+    return read_frame(con, f"SELECT p.paper_id, if(t.paper_id IS NULL, NULL, p.title) AS title, "
+                           f"if(t.paper_id IS NULL, NULL, left(p.abstract, {WORDS_FROM})) AS abstract, p.first_listed_on "
+                           f"FROM dim_paper p JOIN {papers_table} c ON c.paper_id = p.paper_id "
+                           f"LEFT JOIN {text_table} t ON t.paper_id = p.paper_id")
 
 
 def _categories(con: duckdb.DuckDBPyConnection, papers_table: str) -> pl.DataFrame:
