@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # transforms.pipeline (the parsers, Pandera, pandas) loads when files are read
+    import duckdb
     import polars as pl
 
     from transforms.pipeline import SourceFile
@@ -184,28 +185,23 @@ def warehouse_files(warehouse: Path) -> set[tuple[int, int]]:
     return ids
 
 
-def unchanged(found: list[FoundFile], known: pl.DataFrame) -> set[str]:
-    """Paths whose stat fingerprint (mtime, ctime, inode) matches an ingested version: skipped
-    unread. ctime changes on every write and cannot be set back, so an edit that keeps size and
-    mtime is still read. An archive is matched through its members' rows (`<path>!/...`)."""
-    if "ctime_ns" not in known.columns:
+def fingerprints(con: duckdb.DuckDBPyConnection) -> set[tuple[str, int, int, int]]:
+    """The stat fingerprint of every ingested file version, as (container path, mtime_ns,
+    ctime_ns, inode): an archive's members share their container's. Empty for a warehouse from
+    before the fingerprint columns. Plain rows, no frame: a run with nothing new loads no Polars."""
+    columns = {c for (c,) in con.execute(
+        "SELECT column_name FROM duckdb_columns() WHERE table_name = 'dim_source_file'").fetchall()}
+    if not {"ctime_ns", "inode"} <= columns:
         return set()
-    import polars as pl
-
-    container = pl.col("path").str.split(MEMBER_SEPARATOR).list.first()
-    return unchanged_among(found, set(known.select(container, "mtime_ns", "ctime_ns", "inode").drop_nulls().iter_rows()))
-
-
-# The fingerprints `unchanged` compares, read straight from the warehouse (no frame): the
-# container path of each file version (an archive's members share it), mtime, ctime, inode.
-FINGERPRINTS_SQL = f"""
-    SELECT DISTINCT split_part(path, '{MEMBER_SEPARATOR}', 1), mtime_ns, ctime_ns, inode FROM dim_source_file
-    WHERE path IS NOT NULL AND mtime_ns IS NOT NULL AND ctime_ns IS NOT NULL AND inode IS NOT NULL
-"""
+    return set(con.execute(f"""
+        SELECT DISTINCT split_part(path, '{MEMBER_SEPARATOR}', 1), mtime_ns, ctime_ns, inode FROM dim_source_file
+        WHERE path IS NOT NULL AND mtime_ns IS NOT NULL AND ctime_ns IS NOT NULL AND inode IS NOT NULL""").fetchall())
 
 
-def unchanged_among(found: list[FoundFile], seen: set[tuple[str, int, int, int]]) -> set[str]:
-    """`unchanged`, given the fingerprints as (container path, mtime_ns, ctime_ns, inode) rows."""
+def unchanged(found: list[FoundFile], seen: set[tuple[str, int, int, int]]) -> set[str]:
+    """Paths of found files whose whole stat fingerprint (`fingerprints`: mtime, ctime, inode)
+    matches an ingested version: skipped unread. ctime changes on every write and cannot be set
+    back, so an edit that keeps size and mtime is still read."""
     return {f.path for f in found if not f.skip_reason and (f.path, f.mtime_ns, f.ctime_ns, f.inode) in seen}
 
 

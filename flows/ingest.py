@@ -36,6 +36,7 @@ from prefect.runtime import flow_run  # noqa: E402
 import duckdb  # noqa: E402
 
 from flows import extract, fixed_cost, progress, publish, shutdown  # noqa: E402
+from flows.run_stats import RunStats, totals  # noqa: E402
 
 fixed_cost.install()  # a flow's end does not wait for its heartbeat thread's one-second sleep
 
@@ -70,36 +71,11 @@ def discover(paths: list[Path], warehouse: Path, settings: Settings
                            "(hidden entries inside a folder and warehouse files are not read)")
     if not warehouse.exists():
         return found, 0, None
-    # One read-only connection and plain rows: no frame, no macros (issue 15, fixed cost).
-    with duckdb.connect(str(warehouse), read_only=True) as con:
-        skip = extract.unchanged_among(found, _fingerprints(con))
+    with duckdb.connect(str(warehouse), read_only=True) as con:  # plain rows: no frame, no macros
+        skip = extract.unchanged(found, extract.fingerprints(con))
         to_read = [f for f in found if f.path not in skip]
-        totals = None if to_read else _totals(con)
-    return to_read, len(skip), totals
-
-
-def _fingerprints(con: duckdb.DuckDBPyConnection) -> set[tuple[str, int, int, int]]:
-    """Fingerprints of every ingested file version (none when the warehouse predates them)."""
-    columns = {c for (c,) in con.execute(
-        "SELECT column_name FROM duckdb_columns() WHERE table_name = 'dim_source_file'").fetchall()}
-    if not {"ctime_ns", "inode"} <= columns:
-        return set()
-    return set(con.execute(extract.FINGERPRINTS_SQL).fetchall())
-
-
-def _totals(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:
-    """Papers and authors in the warehouse (flows.load.totals, without loading the loader)."""
-    n_papers, n_authors = con.execute(
-        "SELECT (SELECT count(*) FROM dim_paper), (SELECT count(*) FROM dim_author)").fetchall()[0]
-    return n_papers, n_authors
-
-
-def _nothing_new(n_unchanged: int, totals: tuple[int, int] | None) -> dict:
-    """The summary's counts for a run with nothing new to read: the fields of load.RunStats, in
-    its order (tests/test_fixed_cost.py checks them), without loading the loader."""
-    n_papers, n_authors = totals or (0, 0)
-    return {"n_files_new": 0, "n_files_skipped": n_unchanged, "n_listings": 0, "n_new_papers": 0,
-            "n_papers": n_papers, "n_authors": n_authors, "n_quarantined": 0, "n_new_authors": 0}
+        stored = None if to_read else totals(con)
+    return to_read, len(skip), stored
 
 
 @task(name="parse-clean", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=1,
@@ -131,7 +107,7 @@ def _is_transient(state) -> bool:
 
 
 @task(name="dedupe", cache_policy=NO_CACHE)
-def dedupe(loader: load.RunLoader, ingested_at: dt.datetime) -> load.RunStats:
+def dedupe(loader: load.RunLoader, ingested_at: dt.datetime) -> RunStats:
     from flows import load
 
     stats = loader.merge(ingested_at)
@@ -167,21 +143,21 @@ def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None):
     warehouse.parent.mkdir(parents=True, exist_ok=True)
     report = None
     with publish.writer_lock(warehouse, settings.lock_timeout_s):
-        to_read, n_unchanged, totals = discover(paths, warehouse, settings)
+        to_read, n_unchanged, stored = discover(paths, warehouse, settings)
         if not to_read:  # nothing new: leave the published snapshot untouched
-            counts, timings, warning = _nothing_new(n_unchanged, totals), {}, None
+            stats, timings, warning = RunStats(0, n_unchanged, 0, 0, *(stored or (0, 0)), 0), {}, None
         else:
             from flows import report as rpt
 
             batches = extract.plan_batches(to_read, batch_bytes or settings.batch_bytes)
             logger.info("%d files to read in %d batches (%d unchanged)", len(to_read), len(batches), n_unchanged)
             stats, timings, report = _load_and_publish(warehouse, batches, run_id, started_at, n_unchanged, settings)
-            counts, warning = asdict(stats), rpt.quarantine_warning(stats)
+            warning = rpt.quarantine_warning(stats)
     summary = {
         "run_id": run_id,
         "warehouse": str(shown),
         "files_seen": len(to_read) + n_unchanged,
-        **counts,
+        **asdict(stats),
         "seconds": round(time.perf_counter() - started, 3),
         "stage_seconds": {k: round(v, 3) for k, v in timings.items()},
         "warning": warning,

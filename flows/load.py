@@ -13,7 +13,7 @@ import datetime as dt
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from importlib import resources
 
 import duckdb
@@ -21,6 +21,7 @@ import polars as pl
 
 from flows.sql import connect, memory_limit_bytes, run_sql_file, schema_sql, write_frame  # noqa: F401 (connect, schema_sql: used by the flow)
 from flows.persons import decide_persons
+from flows.run_stats import RunStats, totals
 from flows.terms import update_terms
 from transforms.persons import PersonSettings
 
@@ -40,18 +41,6 @@ STAGING = ("stg_files", "stg_listings", "stg_papers", "stg_authors", "stg_catego
 
 class WarehouseCheckError(RuntimeError):
     """A blocking check failed: the load was rolled back."""
-
-
-@dataclass(frozen=True)
-class RunStats:
-    n_files_new: int
-    n_files_skipped: int
-    n_listings: int
-    n_new_papers: int
-    n_papers: int
-    n_authors: int
-    n_quarantined: int
-    n_new_authors: int = 0
 
 
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
@@ -196,11 +185,6 @@ class RunLoader:
 
     def _count(self, table: str) -> int:
         return self.con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
-
-
-def totals(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:
-    """Papers and authors in the warehouse."""
-    return con.execute("SELECT (SELECT count(*) FROM dim_paper), (SELECT count(*) FROM dim_author)").fetchall()[0]
 
 
 def record_run(con: duckdb.DuckDBPyConnection, run_id: str, started_at: dt.datetime, status: str,

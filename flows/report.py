@@ -8,7 +8,7 @@ import re
 import duckdb
 import polars as pl
 
-from flows.load import RunStats
+from flows.run_stats import RunStats
 
 # Every ASCII mark that Markdown, HTML or LaTeX ($...$) could interpret.
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>$~&:\"'=^])")

@@ -9,7 +9,6 @@ import os
 import zipfile
 from pathlib import Path
 
-import polars as pl
 
 from flows import extract
 
@@ -93,10 +92,16 @@ def test_a_truncated_zip_is_skipped_with_a_reason(tmp_path):
 
 
 def test_unchanged_needs_the_whole_fingerprint_and_matches_archives_by_their_members():
+    import duckdb
+
     found = [extract.FoundFile("/x/a.txt", "in/a.txt", 5, 10, 20, 30),
              extract.FoundFile("/x/b.zip", "in/b.zip", 50, 10, 20, 31),
              extract.FoundFile("/x/c.txt", "in/c.txt", 5, 10, 21, 32)]
-    known = pl.DataFrame({"path": ["in/a.txt", "in/b.zip!/m.txt", "in/c.txt"], "mtime_ns": [10, 10, 10],
-                          "ctime_ns": [20, 20, 20], "inode": [30, 31, 32]})
-    assert extract.unchanged(found, known) == {"in/a.txt", "in/b.zip"}
-    assert extract.unchanged(found, pl.DataFrame()) == set()  # a warehouse from before the columns
+    con = duckdb.connect()
+    con.execute("CREATE TABLE dim_source_file (path VARCHAR, mtime_ns BIGINT, ctime_ns BIGINT, inode BIGINT)")
+    con.execute("INSERT INTO dim_source_file VALUES ('in/a.txt', 10, 20, 30), ('in/b.zip!/m.txt', 10, 20, 31), "
+                "('in/c.txt', 10, 20, 32), ('in/d.txt', NULL, 20, 33)")
+    assert extract.unchanged(found, extract.fingerprints(con)) == {"in/a.txt", "in/b.zip"}
+    old = duckdb.connect()
+    old.execute("CREATE TABLE dim_source_file (path VARCHAR, mtime_ns BIGINT)")
+    assert extract.fingerprints(old) == set()  # a warehouse from before the columns

@@ -57,7 +57,7 @@ def test_a_run_with_nothing_new_loads_no_frame_library_and_prints_only_its_summa
 
 def test_a_run_with_nothing_new_keeps_the_summary_of_a_run_that_loads(loaded_copy, seeds_dir, seeds_warehouse,
                                                                       run_ingest):
-    from flows.load import RunStats
+    from flows.run_stats import RunStats
 
     loaded = seeds_warehouse[1]
     again = run_ingest([seeds_dir], loaded_copy)
