@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.profile /tmp/digest-bench/1000000 [--batch-bytes N] [--memory-limit 3GiB]
     .venv/bin/python -m bench.profile /tmp/digest-bench/10000-seed1 --onto W.duckdb   # a daily run onto W
+    .venv/bin/python -m bench.profile /tmp/digest-bench/1000000-distinct --trace-persons   # the person step's RSS
 
 Parses the corpus in batches on --threads threads (default 2, as the flow; the flow's parse
 task, called directly), stages
@@ -27,7 +28,7 @@ from pathlib import Path
 
 import psutil
 
-from flows import extract, load, resolve
+from flows import extract, load, persons, resolve
 from flows.ingest import parse_batch
 from flows.settings import default_memory_limit
 
@@ -35,16 +36,36 @@ MB = 1024 * 1024
 
 
 class PeakRss:
-    """Largest RSS of this process, sampled every 50 ms."""
+    """Largest RSS of this process, sampled every 50 ms (`window`: the largest since it was
+    last reset, for one call)."""
 
     def __init__(self) -> None:
-        self.peak, self._proc = 0, psutil.Process()
+        self.peak, self.window, self._proc = 0, 0, psutil.Process()
         threading.Thread(target=self._sample, daemon=True).start()
+
+    def now(self) -> int:
+        return self._proc.memory_info().rss
 
     def _sample(self) -> None:
         while True:
-            self.peak = max(self.peak, self._proc.memory_info().rss)
+            rss = self.now()
+            self.peak, self.window = max(self.peak, rss), max(self.window, rss)
             time.sleep(0.05)
+
+
+def trace_person_step(rss: PeakRss) -> None:
+    """Print RSS before, after and at the peak of each call of the person step that reads or
+    holds a frame (the run's name statistics, each group): where the step's memory goes."""
+    for name in ("_commonness", "_reopen_names", "_with_evidence", "_decide_chunk"):
+        original = getattr(persons, name)
+
+        def traced(*args, _original=original, _name=name, **kwargs):
+            before, rss.window = rss.now(), 0
+            result = _original(*args, **kwargs)
+            print(f"  person step {_name:<15} RSS {before / MB:6,.0f} -> {rss.now() / MB:6,.0f} MB, "
+                  f"peak {max(rss.window, before) / MB:6,.0f} MB")
+            return result
+        setattr(persons, name, traced)
 
 
 class TimedConnection:
@@ -88,8 +109,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--min-seconds", type=float, default=0.3, help="statements shorter than this are not listed")
     ap.add_argument("--onto", type=Path, help="load onto a copy of this warehouse (the incremental case)")
     ap.add_argument("--threads", type=int, default=2, help="parse threads (the flow runs two batches at a time)")
+    ap.add_argument("--trace-persons", action="store_true", help="RSS around each call of the person step")
     args = ap.parse_args(argv)
     rss = PeakRss()
+    if args.trace_persons:
+        trace_person_step(rss)
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(tmp) / "profile.duckdb"
         if args.onto:

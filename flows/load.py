@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # the parsers load when a run reads a file, not for a run wit
 # decisions it records).
 Resolver = Callable[[duckdb.DuckDBPyConnection, str], None]
 # DuckDB's share of its budget while the person step holds its frames in Python: at 1M distinct
-# listings those frames took 0.6-0.9 GiB beside a full 2 GiB budget (bench.profile).
+# listings those frames took 0.6-0.9 GiB beside a full 2 GiB budget (`bench.profile --trace-persons`).
 DUCKDB_SHARE_BESIDE_PYTHON = 0.5
 
 STAGING = ("stg_files", "stg_listings", "stg_papers", "stg_authors", "stg_categories", "stg_quarantine",

@@ -23,8 +23,9 @@ from transforms.persons import (ONE_WORD_LAMBDA, PERSON_SCHEMA, REF_NAMES, REFER
 
 EVIDENCE = [c for c in PERSON_SCHEMA if c not in ("person_id", "name_key", "founded_key")]
 # Mentions decided and written at a time follow DuckDB's budget: the group's frames sit beside it.
-# A group costs Python ~1.2 KB per mention at its peak (bench.profile at 1M distinct: +250 MB for
-# groups of 200k), and a group may take an eighth of the budget: 2 GiB -> ~220k mentions.
+# A group costs Python ~1.2 KB per mention at its peak (`bench.profile --trace-persons`: +250 MB for
+# groups of 200k at 1M distinct, +100 MB for 77k at 100k), and a group may take an eighth of DuckDB's
+# limit while the step runs, which is half the budget (flows.load): a 2 GiB budget -> ~105k mentions.
 BYTES_PER_MENTION = 1_200
 MIN_CHUNK_MENTIONS = 10_000
 STORED_COLUMNS = [c for c in PERSON_SCHEMA if c != "person_id"]  # what the model reads of a stored person
