@@ -143,6 +143,19 @@ def test_minhash_is_datasketch_minhash_of_the_same_shingles():
         assert np.array_equal(m.hashvalues, sig[row])
 
 
+def test_permutations_are_datasketchs():
+    a, b = MinHash(num_perm=resolve.NUM_PERM, seed=resolve.MINHASH_SEED, scheme="affine32").permutations
+    assert np.array_equal(resolve._permutations()[0], a) and np.array_equal(resolve._permutations()[1], b)
+
+
+def test_stable_hash64_is_blake2b_of_each_string():
+    """Pinned: block keys stored in warehouses are made of these hashes."""
+    values = pl.Series(["munos", None, "", "munos", "αβ"])
+    assert resolve.stable_hash64(values).to_list() == [
+        7016848498223124139, None, 13020603013274838756, 7016848498223124139, 751879506626885805]
+    assert resolve.stable_hash64(pl.Series([], dtype=pl.String)).to_list() == []
+
+
 def test_block_keys_are_stable_and_variants_share_a_block():
     papers = pl.DataFrame({
         "paper_key": [1, 2, 3, 4],
