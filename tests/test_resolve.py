@@ -156,6 +156,15 @@ def test_stable_hash64_is_blake2b_of_each_string():
     assert resolve.stable_hash64(pl.Series([], dtype=pl.String)).to_list() == []
 
 
+@given(st.lists(st.one_of(st.none(), st.text(alphabet="ab \n\x1f", max_size=40)), max_size=8))
+def test_anchor_patterns_cut_the_words_split_would(values):
+    text = pl.Series(values, dtype=pl.String)
+    words = text.str.split(" ")
+    for pattern, edge in ((resolve._PREFIX, words.list.head(resolve.ANCHOR_WORDS)),
+                          (resolve._SUFFIX, words.list.tail(resolve.ANCHOR_WORDS))):
+        assert text.str.extract(pattern).to_list() == edge.list.join(" ").to_list()
+
+
 def test_block_keys_are_stable_and_variants_share_a_block():
     papers = pl.DataFrame({
         "paper_key": [1, 2, 3, 4],

@@ -249,6 +249,13 @@ def minhash_signatures(texts: pl.Series) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- blocking
+# The first and the last ANCHOR_WORDS words of a text, as `str.split(" ")` cuts them, joined by
+# " ": the same strings as splitting, taking the list's head or tail and joining it again (a
+# test checks), in a fifth of the time.
+_ANCHOR = rf"[^ ]*(?: [^ ]*){{0,{ANCHOR_WORDS - 1}}}"
+_PREFIX, _SUFFIX = f"^({_ANCHOR})", f"({_ANCHOR})$"
+
+
 def block_keys(papers: pl.DataFrame) -> pl.DataFrame:
     """papers (paper_key, abstract, author_keys) → (paper_key, band, bucket): LSH bands of the
     MinHash signature plus the prefix and suffix anchors, each salted with the first author's
@@ -267,9 +274,8 @@ def block_keys(papers: pl.DataFrame) -> pl.DataFrame:
             for j in range(r):
                 h = _fmix64(h * np.uint64(0x100000001B3) + sig[:, band * r + j] + np.uint64(band))
             bands.append(_fmix64(h ^ salt))
-        words = df["text"].str.split(" ")
-        for band, edge in ((PREFIX_BAND, words.list.head(ANCHOR_WORDS)), (SUFFIX_BAND, words.list.tail(ANCHOR_WORDS))):
-            anchor = stable_hash64(edge.list.join(" ") + f"\x1f{band}").to_numpy()
+        for band, edge in ((PREFIX_BAND, _PREFIX), (SUFFIX_BAND, _SUFFIX)):
+            anchor = stable_hash64(df["text"].str.extract(edge) + f"\x1f{band}").to_numpy()
             bands.append(_fmix64(anchor ^ salt))
     buckets = np.stack(bands, axis=1).view(np.int64)  # (n, bands): stored as BIGINT
     n_bands = buckets.shape[1]
