@@ -110,9 +110,7 @@ MAX_BLOCK, WINDOW = 64, 8
 def _score_candidates(con: duckdb.DuckDBPyConnection, threshold: float) -> pl.DataFrame:
     parts = []
     for chunk in _chunks(con, schema_sql("resolve/pair_texts.sql")):
-        pairs = chunk.with_columns(text_a=resolve.match_text(pl.col("abstract_a")),
-                                   text_b=resolve.match_text(pl.col("abstract_b")))
-        scored = resolve.score_pairs(pairs, threshold)
+        scored = resolve.score_pairs(resolve.with_match_texts(chunk), threshold)
         parts.append(scored.drop("abstract_a", "abstract_b", "text_a", "text_b", "title_a", "title_b", "keys_a", "keys_b"))
     if not parts:
         return resolve.score_pairs(pl.DataFrame(schema=PAIR_SCHEMA), threshold).select(

@@ -328,6 +328,23 @@ def author_agreement(pairs: pl.DataFrame) -> pl.Series:
     return idx.select("pair").join(per_pair, on="pair", how="left")["agree"].fill_null(0.0)
 
 
+def _distinct_of_pairs(a: pl.Series, b: pl.Series) -> tuple[pl.Series, np.ndarray, np.ndarray]:
+    """The distinct values of two columns (null is one) and, per row, the index of a's and of
+    b's value among them."""
+    both = pl.concat([a, b]).rename("value").to_frame()
+    distinct = both.unique().with_row_index("i")
+    i = both.join(distinct, on="value", how="left", nulls_equal=True, maintain_order="left")["i"].to_numpy()
+    return distinct["value"], i[: a.len()], i[a.len():]
+
+
+def with_match_texts(pairs: pl.DataFrame) -> pl.DataFrame:
+    """pairs (abstract_a, abstract_b) with their match texts (text_a, text_b), each distinct
+    abstract made into one once: a paper's abstract is in every pair of its candidates."""
+    abstracts, ia, ib = _distinct_of_pairs(pairs["abstract_a"], pairs["abstract_b"])
+    texts = abstracts.to_frame().select(match_text(pl.col("value")))["value"]
+    return pairs.with_columns(text_a=texts.gather(ia), text_b=texts.gather(ib))
+
+
 def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl.DataFrame:
     """pairs (text_a, text_b: match texts; title_a, title_b: titles or null; keys_a, keys_b:
     author keys) → the same rows plus features, score, rule and is_match."""
@@ -342,16 +359,20 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     # inflate character or word LCS ratios between sibling papers, shared 3-shingles do not.
     # Containment (shared / shingles of the shorter) covers an abstract cut short or extended;
     # Jaccard (shared / all) is the symmetric edit measure.
-    sa, sb = shingle_sets(pairs["text_a"]), shingle_sets(pairs["text_b"])
-    sizes = pl.DataFrame({"a": sa, "b": sb}).select(
+    # Per distinct text, then per pair: a text is in several pairs (its paper's candidates).
+    texts, ia, ib = _distinct_of_pairs(pairs["text_a"], pairs["text_b"])
+    sets, spaces = shingle_sets(texts), texts.str.count_matches(" ")
+    sizes = pl.DataFrame({"a": sets.gather(ia), "b": sets.gather(ib)}).select(
         shared=pl.col("a").list.set_intersection(pl.col("b")).list.len(),
         na=pl.col("a").list.len(), nb=pl.col("b").list.len(),
-        short_words=pl.min_horizontal(pairs["text_a"].str.count_matches(" "), pairs["text_b"].str.count_matches(" ")) + 1,
+        short_words=pl.min_horizontal(spaces.gather(ia), spaces.gather(ib)) + 1,
     )
     shared, na, nb = (sizes[c].to_numpy().astype(float) for c in ("shared", "na", "nb"))
     jaccard = shared / np.maximum(na + nb - shared, 1)
     contained = np.where(sizes["short_words"].to_numpy() >= MIN_PREFIX_WORDS, shared / np.maximum(np.minimum(na, nb), 1), 0.0)
-    ratio = _cpdist(pairs["text_a"].str.split(" "), pairs["text_b"].str.split(" "), Indel.normalized_similarity, scale=1.0)
+    # One Python list per distinct text (converting is most of the cost), shared by its pairs.
+    words = texts.str.split(" ").fill_null(pl.lit([], pl.List(pl.String))).to_list()
+    ratio = process.cpdist([words[i] for i in ia], [words[i] for i in ib], scorer=Indel.normalized_similarity, workers=1)
     titles = pairs.select(ta=fold_key(pl.col("title_a")), tb=fold_key(pl.col("title_b")))
     # A title cut short ("Policy Gradients" / "Policy Gradients Converge Linearly") agrees in full.
     cut_short = titles.select(
