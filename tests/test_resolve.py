@@ -143,6 +143,13 @@ def test_minhash_is_datasketch_minhash_of_the_same_shingles():
         assert np.array_equal(m.hashvalues, sig[row])
 
 
+def test_minhash_does_not_depend_on_the_block_size(monkeypatch):
+    texts = pl.Series([resolve.normalize_math_py(t) for t in (ABSTRACT, "", *VARIANTS.values(), "one", OTHER)])
+    whole = resolve.minhash_signatures(texts)
+    monkeypatch.setattr(resolve, "MINHASH_BLOCK", 7)  # blocks of one or a few texts, a text over several
+    assert np.array_equal(resolve.minhash_signatures(texts), whole)
+
+
 def test_permutations_are_datasketchs():
     a, b = MinHash(num_perm=resolve.NUM_PERM, seed=resolve.MINHASH_SEED, scheme="affine32").permutations
     assert np.array_equal(resolve._permutations()[0], a) and np.array_equal(resolve._permutations()[1], b)

@@ -227,8 +227,8 @@ def shingle_sets(texts: pl.Series) -> pl.Series:
 def minhash_signatures(texts: pl.Series) -> np.ndarray:
     """(n, NUM_PERM) uint32 MinHash of each text's word 3-shingles; the same values as
     datasketch `MinHash(num_perm=NUM_PERM, seed=MINHASH_SEED)` fed the same 32-bit hashes,
-    computed for all texts at once, one permutation at a time (a vector that stays in cache,
-    not a shingles x permutations matrix). Texts are match texts."""
+    computed for a block of texts at once, one permutation at a time (a vector that stays in
+    cache, not a shingles x permutations matrix). Texts are match texts."""
     n = texts.len()
     sig = np.full((n, NUM_PERM), np.iinfo(np.uint32).max, dtype=np.uint32)
     if n == 0:
@@ -237,15 +237,30 @@ def minhash_signatures(texts: pl.Series) -> np.ndarray:
     rows, h32 = sh["row"].to_numpy(), _fmix32(sh["h32"].to_numpy())
     if len(rows) == 0:
         return sig
-    heads = np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]])  # rows are in order: one run each
+    heads = np.r_[np.flatnonzero(np.r_[True, rows[1:] != rows[:-1]]), len(rows)]  # rows are in order: one run each
+    # Blocks of whole texts of about MINHASH_BLOCK shingles: the 60 passes over a block stay in
+    # the core's cache (256 KB), twice as fast as 60 passes over a chunk's ~1M shingles.
+    cuts = np.unique(np.r_[np.searchsorted(heads, np.arange(0, len(rows), MINHASH_BLOCK)), len(heads) - 1])
+    for s, e in zip(cuts[:-1], cuts[1:]):
+        lo, hi = heads[s], heads[e]
+        sig[rows[heads[s:e]]] = _minhash_block(h32[lo:hi], heads[s:e] - lo)
+    return sig
+
+
+MINHASH_BLOCK = 1 << 16
+
+
+def _minhash_block(h32: np.ndarray, heads: np.ndarray) -> np.ndarray:
+    """(len(heads), NUM_PERM): each permutation's minimum over each run of h32 (runs start at heads)."""
     a, b = _permutations()
+    out = np.empty((len(heads), NUM_PERM), dtype=np.uint32)
     permuted = np.empty_like(h32)
     with np.errstate(over="ignore"):
         for j in range(NUM_PERM):  # uint32 wraparound = mod 2^32, as datasketch
             np.multiply(h32, a[j], out=permuted)
             permuted += b[j]
-            sig[rows[heads], j] = np.minimum.reduceat(permuted, heads)
-    return sig
+            out[:, j] = np.minimum.reduceat(permuted, heads)
+    return out
 
 
 # ----------------------------------------------------------------------------- blocking
