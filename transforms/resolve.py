@@ -41,7 +41,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel
 
 from transforms.dedupe import BOILERPLATE_WORDS, first_author_token
-from transforms.text import fold_key
+from transforms.text import _on_non_ascii_rows, fold_key
 
 # ----------------------------------------------------------------------------- settings of the method
 SHINGLE_WORDS = 3
@@ -115,8 +115,9 @@ def _normalize_math_rows(text: pl.Series) -> pl.Series:
     """The LaTeX passes run on the rows holding a backslash only: each of them needs one (and the
     Unicode spellings bring none), and most abstracts have none (~84 % of the bench corpus), so
     whole-column passes were most of `match_text`'s time, which blocking and scoring pay for every
-    abstract (`tests/test_resolve.py` checks it against every pass on every row)."""
-    spelled = text.str.replace_many(list(_UNICODE_MATH), list(_UNICODE_MATH.values()))
+    abstract (`tests/test_resolve.py` checks it against every pass on every row). Likewise the
+    Unicode spellings run on the rows holding a non-ASCII character only (~6 %)."""
+    spelled = _on_non_ascii_rows(text, _spell_unicode_math).clone()  # clone: scattered into below
     has_latex = text.str.contains("\\", literal=True).fill_null(False)
     if has_latex.any():
         rows = has_latex.arg_true()
@@ -125,9 +126,13 @@ def _normalize_math_rows(text: pl.Series) -> pl.Series:
     return spelled.str.replace_all(r"[$\\{}^_]", "")
 
 
+def _spell_unicode_math(text: pl.Series) -> pl.Series:
+    return text.str.replace_many(list(_UNICODE_MATH), list(_UNICODE_MATH.values()))
+
+
 def _latex_passes(text: pl.Series) -> pl.Series:
     """Styles dropped, Unicode math and LaTeX names spelled as words (in this order)."""
-    spelled = text.str.replace_all(LATEX_STYLE, "").str.replace_many(list(_UNICODE_MATH), list(_UNICODE_MATH.values()))
+    spelled = _spell_unicode_math(text.str.replace_all(LATEX_STYLE, ""))
     for name, word in LATEX_SYNONYMS.items():  # few, and each needs word boundaries
         spelled = spelled.str.replace_all(rf"\\{name}\b", f" {word} ")
     return spelled.str.replace_all(_LATEX_COMMAND, " ${1} ")
