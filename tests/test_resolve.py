@@ -19,6 +19,8 @@ import pytest
 from datasketch import MinHash
 from hypothesis import given
 from hypothesis import strategies as st
+from rapidfuzz import process
+from rapidfuzz.distance import Indel
 
 from flows import load
 from flows import resolve as flows_resolve
@@ -189,6 +191,16 @@ def test_block_keys_are_stable_and_variants_share_a_block():
     pairs = set(shared.select("paper_key", "paper_key_right").unique().iter_rows())
     assert {(1, 2), (1, 3)} <= pairs
     assert not any(4 in p for p in pairs)  # same text, another first author: another block
+
+
+@given(st.lists(st.one_of(st.none(), st.text(alphabet="ab \u00e9", max_size=12)), min_size=2, max_size=10))
+def test_word_ids_give_the_indel_ratio_of_the_word_lists(texts):
+    ids = resolve._word_ids(pl.Series(texts, dtype=pl.String))
+    words = [[] if t is None else t.split(" ") for t in texts]
+    pairs = [(i, j) for i in range(len(texts)) for j in range(len(texts))]
+    ratio = partial(process.cpdist, scorer=Indel.normalized_similarity, workers=1)
+    assert np.array_equal(ratio([ids[i] for i, _ in pairs], [ids[j] for _, j in pairs]),
+                          ratio([words[i] for i, _ in pairs], [words[j] for _, j in pairs]))
 
 
 # ----------------------------------------------------------------------------- pair decisions

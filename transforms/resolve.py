@@ -33,6 +33,7 @@ safe to alias the key everywhere.
 from __future__ import annotations
 
 import hashlib
+from array import array
 from functools import cache
 
 import numpy as np
@@ -357,6 +358,16 @@ def _distinct_of_pairs(a: pl.Series, b: pl.Series) -> tuple[pl.Series, np.ndarra
     return distinct["value"], i[: a.len()], i[a.len():]
 
 
+def _word_ids(texts: pl.Series) -> list[array]:
+    """Each text's words (`str.split(" ")`; none for null) as integer ids, one per distinct word:
+    the Indel ratio of two id arrays is that of the two word lists (rapidfuzz compares words by
+    their hash), without converting every word of every text to a Python string."""
+    words = texts.str.split(" ").fill_null(pl.lit([], pl.List(pl.String)))
+    ids = words.explode(empty_as_null=False).cast(pl.Categorical).to_physical().to_numpy()
+    ends = words.list.len().cum_sum().to_numpy()
+    return [array("I", text.tobytes()) for text in np.split(ids, ends[:-1])]
+
+
 def with_match_texts(pairs: pl.DataFrame) -> pl.DataFrame:
     """pairs (abstract_a, abstract_b) with their match texts (text_a, text_b), each distinct
     abstract made into one once: a paper's abstract is in every pair of its candidates."""
@@ -390,8 +401,7 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     shared, na, nb = (sizes[c].to_numpy().astype(float) for c in ("shared", "na", "nb"))
     jaccard = shared / np.maximum(na + nb - shared, 1)
     contained = np.where(sizes["short_words"].to_numpy() >= MIN_PREFIX_WORDS, shared / np.maximum(np.minimum(na, nb), 1), 0.0)
-    # One Python list per distinct text (converting is most of the cost), shared by its pairs.
-    words = texts.str.split(" ").fill_null(pl.lit([], pl.List(pl.String))).to_list()
+    words = _word_ids(texts)
     ratio = process.cpdist([words[i] for i in ia], [words[i] for i in ib], scorer=Indel.normalized_similarity, workers=1)
     titles = pairs.select(ta=fold_key(pl.col("title_a")), tb=fold_key(pl.col("title_b")))
     # A title cut short ("Policy Gradients" / "Policy Gradients Converge Linearly") agrees in full.
