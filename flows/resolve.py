@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 import duckdb
 import polars as pl
@@ -108,15 +109,18 @@ MAX_BLOCK, WINDOW = 64, 8
 
 
 def _score_candidates(con: duckdb.DuckDBPyConnection, threshold: float) -> pl.DataFrame:
-    parts = []
-    for chunk in _chunks(con, schema_sql("resolve/pair_texts.sql")):
-        scored = resolve.score_pairs(resolve.with_match_texts(chunk), threshold)
-        parts.append(scored.drop("abstract_a", "abstract_b", "text_a", "text_b", "title_a", "title_b", "keys_a", "keys_b"))
+    """Every candidate pair scored, a chunk of pairs at a time, on two threads as blocking."""
+    parts = list(_on_threads(partial(_score_chunk, threshold=threshold), _chunks(con, schema_sql("resolve/pair_texts.sql"))))
     if not parts:
         return resolve.score_pairs(pl.DataFrame(schema=PAIR_SCHEMA), threshold).select(
             "paper_key", "other", "other_is_paper", "other_key", "abstract_ratio", "shingle_jaccard", "shingle_containment", "title_ratio",
             "author_agreement", "score", "rule", "is_match")
     return pl.concat(parts)
+
+
+def _score_chunk(chunk: pl.DataFrame, threshold: float) -> pl.DataFrame:
+    scored = resolve.score_pairs(resolve.with_match_texts(chunk), threshold)
+    return scored.drop("abstract_a", "abstract_b", "text_a", "text_b", "title_a", "title_b", "keys_a", "keys_b")
 
 
 PAIR_SCHEMA = {"paper_key": pl.Int64, "other": pl.Int64, "other_is_paper": pl.Boolean, "other_key": pl.Int64,
@@ -282,14 +286,21 @@ def _table_chunks(con: duckdb.DuckDBPyConnection, table: str, columns: str, wher
 
 
 def _insert_block_keys(con: duckdb.DuckDBPyConnection, table: str, chunks) -> None:
-    """Block keys of the papers of each chunk into `table`, computed on two threads (the string
-    and numpy work of one chunk runs mostly on one core); chunks are read and inserted by this
-    thread (one connection). `python -m bench.profile` shows this time as "Python between"."""
-    with ThreadPoolExecutor(max_workers=BLOCKING_THREADS) as pool:
+    """Block keys of the papers of each chunk into `table`, computed on two threads;
+    `python -m bench.profile` shows this time as "Python between"."""
+    for keys in _on_threads(resolve.block_keys, chunks):
+        insert_frame(con, table, keys)
+
+
+def _on_threads(fn, chunks, threads: int = BLOCKING_THREADS):
+    """fn of each chunk, in order, computed on `threads` threads (the string and numpy work of
+    one chunk runs mostly on one core). Chunks are read, and results used, by the calling thread
+    (one connection), at most `threads` chunks ahead."""
+    with ThreadPoolExecutor(max_workers=threads) as pool:
         pending: deque = deque()
         for chunk in chunks:
-            pending.append(pool.submit(resolve.block_keys, chunk))
-            if len(pending) >= BLOCKING_THREADS:
-                insert_frame(con, table, pending.popleft().result())
+            pending.append(pool.submit(fn, chunk))
+            if len(pending) >= threads:
+                yield pending.popleft().result()
         while pending:
-            insert_frame(con, table, pending.popleft().result())
+            yield pending.popleft().result()
