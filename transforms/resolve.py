@@ -170,18 +170,25 @@ def _fmix32(h: np.ndarray) -> np.ndarray:
 def stable_hash64(values: pl.Series) -> pl.Series:
     """BLAKE2b-64 of each string (a fixed function: Polars' own hash is per-version), hashed
     once per distinct string. A Categorical cast numbers the distinct strings in one hashing
-    pass; a `unique` plus `replace_strict` took two and was twice as slow."""
+    pass (`unique` plus `replace_strict` took two and was twice as slow); its categories are
+    this call's own (`_ids`): the process-wide ones grow with every word of the run."""
     if values.has_nulls():
         present = values.is_not_null()
         return pl.Series(values.name, [None] * values.len(), pl.UInt64).scatter(
             present.arg_true(), stable_hash64(values.filter(present)))
-    ids = values.cast(pl.Categorical).to_physical().to_numpy()  # process-wide ids: sparse, not 0..k
+    ids = _ids(values)
     row_of = np.full(int(ids.max(initial=0)) + 1, -1, dtype=np.int64)
     row_of[ids] = np.arange(values.len())  # a row holding each id (the last)
     distinct = np.flatnonzero(row_of >= 0)
     hashes = np.zeros(len(row_of), dtype=np.uint64)
     hashes[distinct] = _blake2b64(values.gather(row_of[distinct]).cast(pl.Binary).to_list())
     return pl.Series(values.name, hashes[ids])
+
+
+def _ids(values: pl.Series) -> np.ndarray:
+    """An integer id per string, equal for equal strings: codes of categories of this call only
+    (they live as long as the column that uses them)."""
+    return values.cast(pl.Categorical(pl.Categories.random())).to_physical().to_numpy()
 
 
 def _blake2b64(values: list[bytes]) -> np.ndarray:
@@ -308,12 +315,11 @@ def block_keys(papers: pl.DataFrame) -> pl.DataFrame:
 
 
 # ----------------------------------------------------------------------------- scoring
-def _cpdist(a: pl.Series, b: pl.Series, scorer, scale: float = 100.0) -> np.ndarray:
-    """Element-wise similarity of two equally long columns (strings or word lists), in C++."""
+def _cpdist(a: pl.Series, b: pl.Series, scorer) -> np.ndarray:
+    """Element-wise similarity (0-1) of two equally long string columns, in C++."""
     if a.len() == 0:
         return np.zeros(0)
-    empty = [] if a.dtype == pl.List(pl.String) else ""
-    return process.cpdist(a.fill_null(empty).to_list(), b.fill_null(empty).to_list(), scorer=scorer, workers=1) / scale
+    return process.cpdist(a.fill_null("").to_list(), b.fill_null("").to_list(), scorer=scorer, workers=1) / 100.0
 
 
 def names_agree(a: pl.Expr, b: pl.Expr) -> pl.Expr:
@@ -359,11 +365,11 @@ def _distinct_of_pairs(a: pl.Series, b: pl.Series) -> tuple[pl.Series, np.ndarra
 
 
 def _word_ids(texts: pl.Series) -> list[array]:
-    """Each text's words (`str.split(" ")`; none for null) as integer ids, one per distinct word:
+    """Each text's words (`str.split(" ")`; none for null) as integer ids (`_ids`):
     the Indel ratio of two id arrays is that of the two word lists (rapidfuzz compares words by
     their hash), without converting every word of every text to a Python string."""
     words = texts.str.split(" ").fill_null(pl.lit([], pl.List(pl.String)))
-    ids = words.explode(empty_as_null=False).cast(pl.Categorical).to_physical().to_numpy()
+    ids = _ids(words.explode(empty_as_null=False))
     ends = words.list.len().cum_sum().to_numpy()
     return [array("I", text.tobytes()) for text in np.split(ids, ends[:-1])]
 
