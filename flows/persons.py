@@ -19,7 +19,7 @@ import polars as pl
 from flows.sql import insert_frame, memory_limit_bytes, read_frame, run_sql_file, write_frame
 from transforms.persons import (ONE_WORD_LAMBDA, PERSON_SCHEMA, REF_NAMES, REFERENCE_WEIGHT, WORDS_FROM, PersonSettings,
                                 assign_persons, commonness_from_counts, name_classes, name_parts, person_profiles,
-                                reference_shares)
+                                reference_shares, two_word_keys)
 
 EVIDENCE = [c for c in PERSON_SCHEMA if c not in ("person_id", "name_key", "founded_key")]
 # Mentions decided and written at a time follow DuckDB's budget: the group's frames sit beside it.
@@ -73,11 +73,14 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     write_frame(con, "CREATE OR REPLACE TEMP TABLE other_keys AS SELECT * FROM frame", other_keys)
     lam = pl.concat([batch_lam, _commonness(con, "other_keys", n_keys)]) if other_keys.height else batch_lam
     co_authors = pl.concat([context, new.select(context.columns).cast(context.schema)])
+    rare = name_classes(new["name_key"], stored, settings=settings, commonness=lam).filter("is_rare")
+    _read_paper_evidence(con, new.join(rare.select("name_key"), on="name_key", how="anti"))
     lap("read")
+    n_two_word = two_word_keys(lam)
     for names in _name_chunks(new, chunk_mentions(con)):
         part = new.filter(pl.col("name_key").is_in(names.implode()))
         _decide_chunk(con, run_id, part, co_authors, stored.filter(pl.col("name_key").is_in(names.implode())), lam,
-                      settings)
+                      n_two_word, rare, settings)
     lap("decide_write")
     return new.height
 
@@ -99,19 +102,21 @@ def _name_chunks(new: pl.DataFrame, size: int) -> list[pl.Series]:
 
 
 def _decide_chunk(con: duckdb.DuckDBPyConnection, run_id: str, part: pl.DataFrame, co_authors: pl.DataFrame,
-                  stored: pl.DataFrame, lam: pl.DataFrame, settings: PersonSettings) -> None:
+                  stored: pl.DataFrame, lam: pl.DataFrame, n_two_word: int, rare: pl.DataFrame,
+                  settings: PersonSettings) -> None:
     """Decide the mentions of `part` (all mentions of its names) and write the decisions, persons
-    and person aliases. co_authors: every mention of the run's papers, decided or not."""
+    and person aliases. co_authors: every mention of the run's papers, decided or not; rare: the
+    run's rare names (the classes assign_persons computes); n_two_word: `two_word_keys(lam)`, counted
+    once for every group (a regex pass over every name of the run)."""
     write_frame(con, "CREATE OR REPLACE TEMP TABLE chunk_papers AS SELECT DISTINCT paper_id FROM frame", part)
     # A rare name's mentions read only their papers' dates; the text and categories cross into
-    # Python only for papers with a common name of the group (the classes assign_persons computes).
-    rare = name_classes(part["name_key"], stored, settings=settings, commonness=lam).filter("is_rare")
+    # Python only for papers with a common name of the group.
     write_frame(con, "CREATE OR REPLACE TEMP TABLE text_papers AS SELECT DISTINCT paper_id FROM frame",
                 part.join(rare.select("name_key"), on="name_key", how="anti"))
-    papers = _papers(con, "chunk_papers", "text_papers")
+    papers = _papers(con, "chunk_papers", "text_papers", source="person_papers")
     context = co_authors.join(papers.select("paper_id"), on="paper_id", how="semi")
     result = assign_persons(part.drop("mention_key"), papers, _categories(con, "text_papers"), stored,
-                            settings=settings, context_mentions=context, commonness=lam)
+                            settings=settings, context_mentions=context, commonness=lam, n_two_word_keys=n_two_word)
     decisions = result.assignments.join(part.select("paper_id", "author_position", "mention_key"),
                                         on=["paper_id", "author_position"])
     insert_frame(con, "author_mention", decisions.rename({"person_id": "author_id"}).with_columns(
@@ -120,14 +125,26 @@ def _decide_chunk(con: duckdb.DuckDBPyConnection, run_id: str, part: pl.DataFram
     given, surname = name_parts(pl.col("name_key"))
     persons = (result.persons.drop("is_new").rename({"person_id": "author_id"})
                .join(lams.drop("rare"), on="name_key", how="left").with_columns(given=given, surname=surname))
-    insert_frame(con, "author_person", persons, "ON CONFLICT DO UPDATE SET " + ", ".join(
-        f"{c} = excluded.{c}" for c in ["founded_key", *EVIDENCE, "name_lambda"]))  # a stored mark stays
+    _write_persons(con, persons)
     # the other persons of the common names decided now: how common their name was when last decided
     # (a rare name's one person is in `persons`)
     write_frame(con, "UPDATE author_person SET name_lambda = l.name_lambda FROM frame l WHERE author_person.name_key "
                      "= l.name_key AND author_person.name_lambda IS DISTINCT FROM l.name_lambda",
                 lams.filter(~pl.col("rare")).drop("rare"))
     _apply_person_aliases(con, result.aliases.with_columns(run_id=pl.lit(run_id)))
+
+
+def _write_persons(con: duckdb.DuckDBPyConnection, persons: pl.DataFrame) -> None:
+    """Persons already stored (a reopened name's, one that gained a mention) are updated, a stored
+    mark staying; the others are inserted. Two statements, not one upsert of every row: most
+    persons of a run are new, and the upsert cost ~2.5x a plain insert for them."""
+    if persons.is_empty():
+        return
+    update = ", ".join(f"{c} = excluded.{c}" for c in ["founded_key", *EVIDENCE, "name_lambda"])
+    write_frame(con, "INSERT INTO author_person BY NAME SELECT * FROM frame SEMI JOIN author_person USING (author_id) "
+                     f"ON CONFLICT DO UPDATE SET {update}", persons)
+    write_frame(con, "INSERT INTO author_person BY NAME SELECT * FROM frame ANTI JOIN author_person USING (author_id)",
+                persons)
 
 
 def _commonness(con: duckdb.DuckDBPyConnection, keys_table: str, n_keys: int) -> pl.DataFrame:
@@ -202,17 +219,32 @@ def _with_evidence(con: duckdb.DuckDBPyConnection, stored: pl.DataFrame, classes
                       .cast(stored.schema)])
 
 
-def _papers(con: duckdb.DuckDBPyConnection, papers_table: str, text_table: str | None = None) -> pl.DataFrame:
+def _read_paper_evidence(con: duckdb.DuckDBPyConnection, common: pl.DataFrame) -> None:
+    """person_papers: every paper of decide_papers with its date, and title and abstract opening
+    for the papers of `common` (mentions of common names). Read from dim_paper once: each group
+    reading its papers from dim_paper scanned every abstract of the table again (20 s of the step
+    at 1M distinct listings, 21 groups; `bench.profile` under py-spy)."""
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE person_text_papers AS SELECT DISTINCT paper_id FROM frame", common)
+    con.execute(f"CREATE OR REPLACE TEMP TABLE person_papers AS "
+                f"{_evidence_sql('dim_paper', 'decide_papers', 'person_text_papers')}")
+
+
+def _papers(con: duckdb.DuckDBPyConnection, papers_table: str, text_table: str | None = None,
+            source: str = "dim_paper") -> pl.DataFrame:
     """The papers' evidence: the model reads the abstract's opening only (WORDS_FROM characters),
     so only that crosses into Python; with `text_table`, title and abstract only for its papers
-    (the others: their date)."""
+    (the others: their date). `source`: dim_paper, or person_papers (the run's, read once)."""
     if text_table is None:
         return read_frame(con, f"SELECT paper_id, title, left(abstract, {WORDS_FROM}) AS abstract, first_listed_on "
-                               f"FROM dim_paper SEMI JOIN {papers_table} USING (paper_id)")
-    return read_frame(con, f"SELECT p.paper_id, if(t.paper_id IS NULL, NULL, p.title) AS title, "
-                           f"if(t.paper_id IS NULL, NULL, left(p.abstract, {WORDS_FROM})) AS abstract, p.first_listed_on "
-                           f"FROM dim_paper p JOIN {papers_table} c ON c.paper_id = p.paper_id "
-                           f"LEFT JOIN {text_table} t ON t.paper_id = p.paper_id")
+                               f"FROM {source} SEMI JOIN {papers_table} USING (paper_id)")
+    return read_frame(con, _evidence_sql(source, papers_table, text_table))
+
+
+def _evidence_sql(source: str, papers_table: str, text_table: str) -> str:
+    return (f"SELECT p.paper_id, if(t.paper_id IS NULL, NULL, p.title) AS title, "
+            f"if(t.paper_id IS NULL, NULL, left(p.abstract, {WORDS_FROM})) AS abstract, p.first_listed_on "
+            f"FROM {source} p JOIN {papers_table} c ON c.paper_id = p.paper_id "
+            f"LEFT JOIN {text_table} t ON t.paper_id = p.paper_id")
 
 
 def _categories(con: duckdb.DuckDBPyConnection, papers_table: str) -> pl.DataFrame:

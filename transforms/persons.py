@@ -572,6 +572,7 @@ def assign_persons(
     timings: dict[str, float] | None = None,
     context_mentions: pl.DataFrame | None = None,
     commonness: pl.DataFrame | None = None,
+    n_two_word_keys: int | None = None,
 ) -> PersonsResult:
     """Assign every mention of `mentions` to a person.
 
@@ -593,6 +594,8 @@ def assign_persons(
     commonness: lam of every name key of the mentions, context mentions and stored persons
         (name_key, given, surname, lam: `commonness_from_counts`), when the caller computed it
         from counts it holds; then known_name_keys is not read.
+    n_two_word_keys: how many keys of `commonness` hold a space (`two_word_keys`), when a caller
+        that decides a large run in groups with one table has counted them once.
     """
     clock = [time.perf_counter(), time.process_time()]
 
@@ -612,7 +615,7 @@ def assign_persons(
     paper_categories = paper_categories.select(pl.col("paper_id").cast(pl.Int64), pl.col("code").cast(pl.String))
     common_tbl = (commonness.select("name_key", "given", "surname", "lam") if commonness is not None
                   else _commonness_of(mentions["name_key"], stored["name_key"], known_name_keys))
-    n_keys = max(common_tbl.filter(pl.col("name_key").str.contains(" ")).height, 1)
+    n_keys = n_two_word_keys if n_two_word_keys is not None else two_word_keys(common_tbl)
     rare_keys = _classes(mentions["name_key"], stored, common_tbl, settings).filter("is_rare")
     is_rare = pl.col("name_key").is_in(rare_keys["name_key"].implode())
     rare_m, common_m = mentions.filter(is_rare), mentions.filter(~is_rare)
@@ -710,6 +713,11 @@ def _classes(batch_keys: pl.Series, stored: pl.DataFrame, common_tbl: pl.DataFra
             .join(stored.group_by("name_key").agg(n_stored=pl.len()), on="name_key", how="left")
             .with_columns(pl.col("n_stored").fill_null(0).cast(pl.Int64))
             .with_columns(is_rare=(pl.col("lam") < settings.rare_lambda) & (pl.col("n_stored") <= 1)))
+
+
+def two_word_keys(commonness: pl.DataFrame) -> int:
+    """The N of a name's on-demand commonness: the table's keys of two words or more (at least 1)."""
+    return max(commonness.filter(pl.col("name_key").str.contains(" ", literal=True)).height, 1)
 
 
 def name_classes(batch_keys: pl.Series, stored: pl.DataFrame, known_name_keys: pl.Series | None = None,
