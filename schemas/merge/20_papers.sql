@@ -1,7 +1,7 @@
 -- Merge, part 2 (after the resolver has mapped every paper key of stg_listings in
 -- paper_key_map): facts, papers, spellings, categories and dates of the papers this run touched.
--- Leaves `touched` (paper_id) and `merged` (their author lists) for the person step
--- (flows/persons.py) and merge/30_authors.sql. Parameters: $run_id.
+-- Leaves `touched` (paper_id) for the person step (flows/persons.py) and merge/30_authors.sql.
+-- Parameters: $run_id.
 
 INSERT INTO fact_listing BY NAME
 SELECT l.listing_id, m.paper_id, l.source_file_id, l.position, l.rank, l.listed_on, l.category_id,
@@ -29,44 +29,53 @@ CREATE OR REPLACE TEMP TABLE key_recency AS
 SELECT paper_id, paper_key, max(listed_on) AS last_on
 FROM fact_listing SEMI JOIN touched USING (paper_id) GROUP BY paper_id, paper_key;
 
+-- Their first listing dates before this run: the person step re-decides a name whose mentions'
+-- canonical order (first listing date first) an older file loaded now has changed.
+CREATE OR REPLACE TEMP TABLE paper_dates_before AS
+SELECT paper_id, first_listed_on FROM dim_paper SEMI JOIN touched USING (paper_id);
+
+-- Keys stored before paper_version existed stand in with their stored paper (none in a warehouse
+-- loaded since): kept before the touched papers leave dim_paper below.
+CREATE OR REPLACE TEMP TABLE legacy_lists AS
+SELECT p.paper_id, r.last_on, p.title, p.abstract, p.authors, p.author_keys, p.author_count, p.has_complete_listing
+FROM (SELECT paper_id, max(last_on) AS last_on FROM key_recency ANTI JOIN paper_version USING (paper_key)
+      GROUP BY paper_id) r
+JOIN dim_paper p USING (paper_id);
+
+-- Delete and insert: an upsert rewrites the wide rows (abstracts) through the index; this does not.
+DELETE FROM dim_paper WHERE paper_id IN (SELECT paper_id FROM touched);
+
 -- Title and abstract: of the most recent listing that has one (undated search pages last), ties to
 -- the longest, then the larger text; the author list: the longest. A paper with no current
 -- listing (its file superseded) has no row here and leaves dim_paper.
 -- A paper with one list (most of them) passes through as it is, which is what the aggregates give
 -- for one row: ordered aggregates over every paper took 52 s of a 1M-listing load (800k groups,
--- each sorting its own wide rows; `python -m bench.profile`). The lists are a CTE, not a temp
--- table: a temp table's memory is held until the load commits (DROP frees nothing inside the
--- transaction), a query's is freed when it ends, and these rows hold every touched abstract.
-CREATE OR REPLACE TEMP TABLE merged AS
+-- each sorting its own wide rows; `python -m bench.profile`). The lists are CTEs, not temp
+-- tables, and go straight into dim_paper: a temp table's memory is held until the load commits
+-- (DROP frees nothing inside the transaction), a query's is freed when it ends, and these rows
+-- hold every touched abstract (a temp table of the merged papers cost 12 of 28 s at 1M distinct).
+-- The person step reads the merged author lists back from dim_paper (only that column).
+INSERT INTO dim_paper BY NAME
 WITH paper_lists AS (
     SELECT r.paper_id, r.last_on, v.title, v.abstract, v.authors, v.author_keys, v.author_total AS author_count,
            v.has_complete_listing
     FROM key_recency r JOIN paper_version v USING (paper_key)
     UNION ALL
-    SELECT p.paper_id, r.last_on, p.title, p.abstract, p.authors, p.author_keys, p.author_count, p.has_complete_listing
-    FROM (SELECT paper_id, max(last_on) AS last_on FROM key_recency ANTI JOIN paper_version USING (paper_key)
-          GROUP BY paper_id) r
-    JOIN dim_paper p USING (paper_id)
-), repeated AS (SELECT paper_id FROM paper_lists GROUP BY paper_id HAVING count(*) > 1)
-SELECT paper_id, title, abstract, authors, author_keys, author_count, has_complete_listing
-FROM paper_lists ANTI JOIN repeated USING (paper_id)
-UNION ALL
-SELECT paper_id,
-       first(title ORDER BY last_on DESC NULLS LAST, length(title) DESC, title DESC)
-           FILTER (WHERE title IS NOT NULL) AS title,
-       first(abstract ORDER BY last_on DESC NULLS LAST, length(abstract) DESC, abstract DESC) AS abstract,
-       first(authors ORDER BY len(authors) DESC, array_to_string(authors, ', ') DESC) AS authors,
-       first(author_keys ORDER BY len(authors) DESC, array_to_string(authors, ', ') DESC) AS author_keys,
-       max(author_count) AS author_count, bool_or(has_complete_listing) AS has_complete_listing
-FROM paper_lists SEMI JOIN repeated USING (paper_id) GROUP BY paper_id;
-
--- Delete and insert: an upsert rewrites the wide rows (abstracts) through the index; this does not.
--- Their first listing dates before this run: the person step re-decides a name whose mentions'
--- canonical order (first listing date first) an older file loaded now has changed.
-CREATE OR REPLACE TEMP TABLE paper_dates_before AS
-SELECT paper_id, first_listed_on FROM dim_paper SEMI JOIN touched USING (paper_id);
-DELETE FROM dim_paper WHERE paper_id IN (SELECT paper_id FROM touched);
-INSERT INTO dim_paper BY NAME
+    SELECT * FROM legacy_lists
+), repeated AS (SELECT paper_id FROM paper_lists GROUP BY paper_id HAVING count(*) > 1),
+merged AS (
+    SELECT paper_id, title, abstract, authors, author_keys, author_count, has_complete_listing
+    FROM paper_lists ANTI JOIN repeated USING (paper_id)
+    UNION ALL
+    SELECT paper_id,
+           first(title ORDER BY last_on DESC NULLS LAST, length(title) DESC, title DESC)
+               FILTER (WHERE title IS NOT NULL) AS title,
+           first(abstract ORDER BY last_on DESC NULLS LAST, length(abstract) DESC, abstract DESC) AS abstract,
+           first(authors ORDER BY len(authors) DESC, array_to_string(authors, ', ') DESC) AS authors,
+           first(author_keys ORDER BY len(authors) DESC, array_to_string(authors, ', ') DESC) AS author_keys,
+           max(author_count) AS author_count, bool_or(has_complete_listing) AS has_complete_listing
+    FROM paper_lists SEMI JOIN repeated USING (paper_id) GROUP BY paper_id
+)
 SELECT m.paper_id, m.title, m.abstract, m.authors, m.author_keys,
        len(m.authors) AS n_authors_shown, m.author_count, m.has_complete_listing,
        m.has_complete_listing OR coalesce(m.author_count = len(m.authors), false) AS is_author_list_complete,

@@ -21,7 +21,7 @@ CREATE OR REPLACE TEMP TABLE run_mentions AS
 SELECT k.paper_id, k.author_position::INTEGER AS author_position, k.mention_key,
        coalesce(a.to_name_key, k.mention_key) AS name_key
 FROM (SELECT paper_id, unnest(author_keys) AS mention_key, unnest(range(1, len(author_keys) + 1)) AS author_position
-      FROM merged) k
+      FROM dim_paper SEMI JOIN touched USING (paper_id)) k
 LEFT JOIN author_alias a ON a.name_key = k.mention_key;
 
 -- A touched paper changed in some way a person's evidence reads (its author list, categories,
