@@ -28,10 +28,14 @@ def update_terms(con: duckdb.DuckDBPyConnection) -> int:
                 "SELECT DISTINCT term_id FROM bridge_paper_term SEMI JOIN term_todo USING (paper_id)")
     con.execute("DELETE FROM bridge_paper_term WHERE paper_id IN (SELECT paper_id FROM term_todo)")
     n_batches = con.execute("SELECT coalesce(max(batch), 0) FROM term_todo").fetchall()[0][0]
+    # Only the text the extraction reads (the title and the abstract's first characters), read
+    # from dim_paper once, in batch order: each batch reading dim_paper scanned every abstract
+    # of the table again (9 s of 20 at 1M distinct listings, 16 batches; py-spy).
+    con.execute(f"CREATE OR REPLACE TEMP TABLE term_papers AS SELECT t.batch, p.paper_id, p.title, "
+                f"left(p.abstract, {ABSTRACT_CHARS}) AS abstract FROM dim_paper p JOIN term_todo t USING (paper_id) "
+                f"ORDER BY t.batch")
     for batch in range(1, n_batches + 1):
-        # only the text the extraction reads: the title and the abstract's first characters
-        papers = read_frame(con, f"SELECT paper_id, title, left(abstract, {ABSTRACT_CHARS}) AS abstract FROM dim_paper "
-                                 f"WHERE paper_id IN (SELECT paper_id FROM term_todo WHERE batch = {batch:d})")
+        papers = read_frame(con, f"SELECT paper_id, title, abstract FROM term_papers WHERE batch = {batch:d}")
         _insert_terms(con, *paper_term_codes(papers))
     con.execute(_REFRESH_SQL)
     return con.execute("SELECT count(*) FROM term_todo").fetchall()[0][0]
