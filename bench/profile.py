@@ -110,12 +110,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--onto", type=Path, help="load onto a copy of this warehouse (the incremental case)")
     ap.add_argument("--threads", type=int, default=2, help="parse threads (the flow runs two batches at a time)")
     ap.add_argument("--trace-persons", action="store_true", help="RSS around each call of the person step")
+    ap.add_argument("--keep", type=Path, help="keep the loaded warehouse at this path (to compare two loads)")
     args = ap.parse_args(argv)
+    if args.keep and args.keep.exists():
+        ap.error(f"--keep {args.keep}: the file exists; give a new path")
     rss = PeakRss()
     if args.trace_persons:
         trace_person_step(rss)
     with tempfile.TemporaryDirectory() as tmp:
-        target = Path(tmp) / "profile.duckdb"
+        target = args.keep or Path(tmp) / "profile.duckdb"
         if args.onto:
             shutil.copyfile(args.onto, target)
             wal = args.onto.with_name(args.onto.name + ".wal")
@@ -144,12 +147,15 @@ def main(argv: list[str] | None = None) -> None:
         for seconds, query, peak, used, spilled in timed.log:
             if seconds >= args.min_seconds:
                 print(f"  {seconds:6.2f} s  {peak / MB:6,.0f} MB  {used / MB:6,.0f} MB  {spilled / MB:6,.0f} MB  {query[:100]}")
+        print("steps         " + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in loader.step_seconds.items()))
         loader.check()
         checked = time.perf_counter()
         loader.commit()
+        committed = time.perf_counter()
         con.execute("CHECKPOINT")
         print(f"checks        {checked - merged:6.1f} s")
-        print(f"commit        {time.perf_counter() - checked:6.1f} s   peak RSS {rss.peak / MB:,.0f} MB")
+        print(f"commit        {time.perf_counter() - checked:6.1f} s   peak RSS {rss.peak / MB:,.0f} MB   "
+              f"(COMMIT {committed - checked:.1f} s, CHECKPOINT {time.perf_counter() - committed:.1f} s)")
         print(f"{stats.n_listings:,} listings, {stats.n_papers:,} papers, {stats.n_authors:,} authors")
         timed.close_probe()
         con.close()
