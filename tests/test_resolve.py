@@ -193,13 +193,14 @@ def test_block_keys_are_stable_and_variants_share_a_block():
     assert not any(4 in p for p in pairs)  # same text, another first author: another block
 
 
-@given(st.lists(st.one_of(st.none(), st.text(alphabet="ab \u00e9", max_size=12)), min_size=2, max_size=10))
-def test_word_ids_give_the_indel_ratio_of_the_word_lists(texts):
-    ids = resolve._word_ids(pl.Series(texts, dtype=pl.String))
+@given(st.lists(st.one_of(st.none(), st.text(alphabet="ab \u00e9-", max_size=12)), min_size=2, max_size=10))
+def test_word_sequences_give_the_indel_ratio_of_the_word_lists(values):
+    texts = pl.Series(values, dtype=pl.String).to_frame("t").select(resolve.match_text(pl.col("t")))["t"]
+    seqs = resolve._word_sequences(texts, resolve._words(pl.DataFrame({"text": texts})))
     words = [[] if t is None else t.split(" ") for t in texts]
     pairs = [(i, j) for i in range(len(texts)) for j in range(len(texts))]
     ratio = partial(process.cpdist, scorer=Indel.normalized_similarity, workers=1)
-    assert np.array_equal(ratio([ids[i] for i, _ in pairs], [ids[j] for _, j in pairs]),
+    assert np.array_equal(ratio([seqs[i] for i, _ in pairs], [seqs[j] for _, j in pairs]),
                           ratio([words[i] for i, _ in pairs], [words[j] for _, j in pairs]))
 
 

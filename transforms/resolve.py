@@ -171,24 +171,19 @@ def stable_hash64(values: pl.Series) -> pl.Series:
     """BLAKE2b-64 of each string (a fixed function: Polars' own hash is per-version), hashed
     once per distinct string. A Categorical cast numbers the distinct strings in one hashing
     pass (`unique` plus `replace_strict` took two and was twice as slow); its categories are
-    this call's own (`_ids`): the process-wide ones grow with every word of the run."""
+    this call's own (they live as long as the column that uses them): the process-wide ones
+    grow with every word of the run."""
     if values.has_nulls():
         present = values.is_not_null()
         return pl.Series(values.name, [None] * values.len(), pl.UInt64).scatter(
             present.arg_true(), stable_hash64(values.filter(present)))
-    ids = _ids(values)
+    ids = values.cast(pl.Categorical(pl.Categories.random())).to_physical().to_numpy()
     row_of = np.full(int(ids.max(initial=0)) + 1, -1, dtype=np.int64)
     row_of[ids] = np.arange(values.len())  # a row holding each id (the last)
     distinct = np.flatnonzero(row_of >= 0)
     hashes = np.zeros(len(row_of), dtype=np.uint64)
     hashes[distinct] = _blake2b64(values.gather(row_of[distinct]).cast(pl.Binary).to_list())
     return pl.Series(values.name, hashes[ids])
-
-
-def _ids(values: pl.Series) -> np.ndarray:
-    """An integer id per string, equal for equal strings: codes of categories of this call only
-    (they live as long as the column that uses them)."""
-    return values.cast(pl.Categorical(pl.Categories.random())).to_physical().to_numpy()
 
 
 def _blake2b64(values: list[bytes]) -> np.ndarray:
@@ -231,9 +226,13 @@ def _shingle_hashes(words: pl.DataFrame) -> pl.DataFrame:
 
 def shingle_sets(texts: pl.Series) -> pl.Series:
     """Each text's distinct word 3-shingle hashes (32-bit), as a list column."""
-    sh = _shingle_hashes(_words(pl.DataFrame({"text": texts.fill_null("")})))
-    sets = sh.group_by("row").agg(pl.col("h32").unique())
-    rows = pl.DataFrame({"row": pl.int_range(texts.len(), dtype=pl.UInt32, eager=True)})
+    return _shingle_sets(_words(pl.DataFrame({"text": texts.fill_null("")})), texts.len())
+
+
+def _shingle_sets(words: pl.DataFrame, n: int) -> pl.Series:
+    """`shingle_sets` of the n texts whose `_words` are given."""
+    sets = _shingle_hashes(words).group_by("row").agg(pl.col("h32").unique())
+    rows = pl.DataFrame({"row": pl.int_range(n, dtype=pl.UInt32, eager=True)})
     return rows.join(sets, on="row", how="left")["h32"].fill_null(pl.lit([], pl.List(pl.UInt32)))
 
 
@@ -364,14 +363,17 @@ def _distinct_of_pairs(a: pl.Series, b: pl.Series) -> tuple[pl.Series, np.ndarra
     return distinct["value"], i[: a.len()], i[a.len():]
 
 
-def _word_ids(texts: pl.Series) -> list[array]:
-    """Each text's words (`str.split(" ")`; none for null) as integer ids (`_ids`):
-    the Indel ratio of two id arrays is that of the two word lists (rapidfuzz compares words by
-    their hash), without converting every word of every text to a Python string."""
-    words = texts.str.split(" ").fill_null(pl.lit([], pl.List(pl.String)))
-    ids = _ids(words.explode(empty_as_null=False))
-    ends = words.list.len().cum_sum().to_numpy()
-    return [array("I", text.tobytes()) for text in np.split(ids, ends[:-1])]
+def _word_sequences(texts: pl.Series, words: pl.DataFrame) -> list[array]:
+    """Each text's word hashes (`_words` of the texts), in text order: the Indel ratio of two is
+    that of the two word lists, `str.split(" ")` (rapidfuzz compares words by a hash too),
+    without making every word of every text a Python string. Match texts hold no empty word
+    but the empty text, whose one empty word `_words` drops: it is put back (a test checks)."""
+    rows, h = words["row"].to_numpy(), words["h"].to_numpy()
+    ends = np.searchsorted(rows, np.arange(1, texts.len()))  # rows are in order
+    seqs = [array("Q", text.tobytes()) for text in np.split(h, ends)]
+    for row in (texts == "").arg_true():
+        seqs[row] = array("Q", _blake2b64([b""]))
+    return seqs
 
 
 def with_match_texts(pairs: pl.DataFrame) -> pl.DataFrame:
@@ -398,7 +400,8 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     # Jaccard (shared / all) is the symmetric edit measure.
     # Per distinct text, then per pair: a text is in several pairs (its paper's candidates).
     texts, ia, ib = _distinct_of_pairs(pairs["text_a"], pairs["text_b"])
-    sets, spaces = shingle_sets(texts), texts.str.count_matches(" ")
+    words = _words(pl.DataFrame({"text": texts}))
+    sets, spaces = _shingle_sets(words, texts.len()), texts.str.count_matches(" ")
     sizes = pl.DataFrame({"a": sets.gather(ia), "b": sets.gather(ib)}).select(
         shared=pl.col("a").list.set_intersection(pl.col("b")).list.len(),
         na=pl.col("a").list.len(), nb=pl.col("b").list.len(),
@@ -407,8 +410,8 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     shared, na, nb = (sizes[c].to_numpy().astype(float) for c in ("shared", "na", "nb"))
     jaccard = shared / np.maximum(na + nb - shared, 1)
     contained = np.where(sizes["short_words"].to_numpy() >= MIN_PREFIX_WORDS, shared / np.maximum(np.minimum(na, nb), 1), 0.0)
-    words = _word_ids(texts)
-    ratio = process.cpdist([words[i] for i in ia], [words[i] for i in ib], scorer=Indel.normalized_similarity, workers=1)
+    seqs = _word_sequences(texts, words)
+    ratio = process.cpdist([seqs[i] for i in ia], [seqs[i] for i in ib], scorer=Indel.normalized_similarity, workers=1)
     titles = pairs.select(ta=fold_key(pl.col("title_a")), tb=fold_key(pl.col("title_b")))
     # A title cut short ("Policy Gradients" / "Policy Gradients Converge Linearly") agrees in full.
     cut_short = titles.select(
