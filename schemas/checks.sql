@@ -1,6 +1,14 @@
 -- Blocking checks, run after every load inside its transaction: each query counts violations
 -- and the load is rolled back unless every count is 0. One check per "-- name:" block.
 
+-- name: one fact_listing row per listing_id (the table has no key: schemas/warehouse.sql)
+SELECT count(*) FROM (SELECT listing_id FROM fact_listing GROUP BY listing_id HAVING count(*) > 1);
+-- name: one dim_author row per author_id
+SELECT count(*) FROM (SELECT author_id FROM dim_author GROUP BY author_id HAVING count(*) > 1);
+-- name: one author_name_variant row per name_key and spelling
+SELECT count(*) FROM (SELECT name_key, name FROM author_name_variant GROUP BY ALL HAVING count(*) > 1);
+-- name: one bridge_paper_author row per paper and position
+SELECT count(*) FROM (SELECT paper_id, author_position FROM bridge_paper_author GROUP BY ALL HAVING count(*) > 1);
 -- name: fact_listing.paper_id has a dim_paper row
 SELECT count(*) FROM fact_listing f ANTI JOIN dim_paper p USING (paper_id);
 -- name: fact_listing.source_file_id has a dim_source_file row

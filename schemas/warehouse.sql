@@ -110,8 +110,14 @@ CREATE TABLE IF NOT EXISTS resolve_capped_block (
 COMMENT ON TABLE resolve_capped_block IS 'Blocks of the resolver too large to pair every member (more than resolve.MAX_BLOCK papers share a band bucket: one author''s template, a boilerplate abstract): each member was compared with its nearest neighbours in text order only, so candidate generation stays bounded per paper.';
 COMMENT ON COLUMN paper_match.score IS 'Weighted score (text 0.7, authors 0.15, title 0.15; without titles text and authors only) compared with the match_threshold setting.';
 
+-- fact_listing, dim_author, author_name_variant and bridge_paper_author have no PRIMARY KEY: DuckDB
+-- rewrites a table's whole ART index at every checkpoint that changes the table, so these four
+-- (~200 MB at 1M listings, ~2.3x that at 1M distinct papers) were written again by every run,
+-- however small, and cost ~9 s to build in a first load of 1M. Their writes never rely on the key
+-- (anti-joins, delete-then-insert), and their uniqueness is a blocking check (schemas/checks.sql).
+-- Warehouses created before keep their keys, and work the same.
 CREATE TABLE IF NOT EXISTS fact_listing (
-    listing_id      BIGINT PRIMARY KEY,
+    listing_id      BIGINT NOT NULL,
     paper_id        BIGINT NOT NULL,
     source_file_id  BIGINT NOT NULL,
     position        INTEGER NOT NULL,
@@ -156,8 +162,8 @@ CREATE TABLE IF NOT EXISTS paper_version (
 );
 COMMENT ON TABLE paper_version IS 'The fullest text each matcher key was seen with (longest title, abstract and author list of its listings); dim_paper is recomputed from the versions of its current listings.';
 
-CREATE TABLE IF NOT EXISTS dim_author (
-    author_id BIGINT PRIMARY KEY,
+CREATE TABLE IF NOT EXISTS dim_author (  -- no PRIMARY KEY: see fact_listing
+    author_id BIGINT NOT NULL,
     name      VARCHAR NOT NULL,
     name_key  VARCHAR NOT NULL,
     n_papers  INTEGER NOT NULL
@@ -169,8 +175,7 @@ COMMENT ON COLUMN dim_author.name_key IS 'The name the person wears (no accents,
 CREATE TABLE IF NOT EXISTS author_name_variant (
     name_key     VARCHAR NOT NULL,
     name         VARCHAR NOT NULL,
-    display_rank INTEGER NOT NULL,
-    PRIMARY KEY (name_key, name)
+    display_rank INTEGER NOT NULL  -- one row per (name_key, name); no PRIMARY KEY: see fact_listing
 );
 COMMENT ON TABLE author_name_variant IS 'Every spelling seen for a name_key; dim_author.name is the best ranked.';
 
@@ -191,8 +196,7 @@ COMMENT ON COLUMN author_alias.rule IS 'initials (same surname, given names as i
 CREATE TABLE IF NOT EXISTS bridge_paper_author (
     paper_id        BIGINT NOT NULL,
     author_id       BIGINT NOT NULL,
-    author_position INTEGER NOT NULL,
-    PRIMARY KEY (paper_id, author_position)
+    author_position INTEGER NOT NULL  -- one row per (paper_id, author_position); no PRIMARY KEY: see fact_listing
 );
 COMMENT ON TABLE bridge_paper_author IS 'Paper × author, in author order (1-based), from dim_paper.authors: each shown name''s person (author_mention).';
 

@@ -8,7 +8,7 @@ SELECT l.listing_id, m.paper_id, l.source_file_id, l.position, l.rank, l.listed_
        l.line_start, l.line_end, l.format, l.listed_code, l.paper_key, l.n_authors_shown,
        l.author_total, l.is_truncated, l.secondary_category_ids
 FROM stg_listings l JOIN paper_key_map m USING (paper_key)
-ON CONFLICT DO NOTHING;
+WHERE l.listing_id NOT IN (SELECT listing_id FROM fact_listing);  -- a re-read file's are stored
 
 DELETE FROM paper_version WHERE paper_key IN (SELECT paper_key FROM stg_fullest);
 INSERT INTO paper_version BY NAME
@@ -86,7 +86,7 @@ FROM merged m JOIN (
 ) f USING (paper_id);
 
 INSERT INTO author_name_variant BY NAME SELECT DISTINCT name_key, name, display_rank FROM stg_authors
-ON CONFLICT DO NOTHING;
+ANTI JOIN author_name_variant USING (name_key, name);
 
 -- A touched paper's categories: the primary and cross-listed categories of its current listings.
 DELETE FROM bridge_paper_category WHERE paper_id IN (SELECT paper_id FROM touched);
