@@ -111,6 +111,9 @@ def run_measured(cmd: list[str], timeout: float, env: dict | None = None,
     """Run `cmd` in its own process group; time it and sample the tree's RSS every 50 ms (and
     the tree of `server`, a running Prefect server, apart)."""
     env = child_env() if env is None else env
+    # Written-back first: the harness's own writes (a corpus, a warehouse copied for the next run)
+    # would otherwise be flushed inside the timed child, whose first fsync on ext4 waits for them.
+    os.sync()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, cwd=REPO_ROOT, start_new_session=True)

@@ -224,7 +224,9 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
             files = rpt.files_table(con, run_id)
             markdown = rpt.summary_markdown(stats, rpt.top_categories(con, run_id), warning)
             load.record_run(con, run_id, started_at, "completed", n_seen, stats, warning, markdown)
+            timed = time.perf_counter()
             commit(loader)
+            timings["commit"] = time.perf_counter() - timed
             timed = time.perf_counter()
             _close_and_publish(con, staging, warehouse)
             timings["publish"] = time.perf_counter() - timed
