@@ -113,7 +113,7 @@ def _decide_chunk(con: duckdb.DuckDBPyConnection, run_id: str, part: pl.DataFram
     # Python only for papers with a common name of the group.
     write_frame(con, "CREATE OR REPLACE TEMP TABLE text_papers AS SELECT DISTINCT paper_id FROM frame",
                 part.join(rare.select("name_key"), on="name_key", how="anti"))
-    papers = _papers(con, "chunk_papers", "text_papers", source="person_papers")
+    papers = read_frame(con, _evidence_sql("person_papers", "chunk_papers", "text_papers"))
     context = co_authors.join(papers.select("paper_id"), on="paper_id", how="semi")
     result = assign_persons(part.drop("mention_key"), papers, _categories(con, "text_papers"), stored,
                             settings=settings, context_mentions=context, commonness=lam, n_two_word_keys=n_two_word)
@@ -229,18 +229,16 @@ def _read_paper_evidence(con: duckdb.DuckDBPyConnection, common: pl.DataFrame) -
                 f"{_evidence_sql('dim_paper', 'decide_papers', 'person_text_papers')}")
 
 
-def _papers(con: duckdb.DuckDBPyConnection, papers_table: str, text_table: str | None = None,
-            source: str = "dim_paper") -> pl.DataFrame:
+def _papers(con: duckdb.DuckDBPyConnection, papers_table: str) -> pl.DataFrame:
     """The papers' evidence: the model reads the abstract's opening only (WORDS_FROM characters),
-    so only that crosses into Python; with `text_table`, title and abstract only for its papers
-    (the others: their date). `source`: dim_paper, or person_papers (the run's, read once)."""
-    if text_table is None:
-        return read_frame(con, f"SELECT paper_id, title, left(abstract, {WORDS_FROM}) AS abstract, first_listed_on "
-                               f"FROM {source} SEMI JOIN {papers_table} USING (paper_id)")
-    return read_frame(con, _evidence_sql(source, papers_table, text_table))
+    so only that crosses into Python."""
+    return read_frame(con, f"SELECT paper_id, title, left(abstract, {WORDS_FROM}) AS abstract, first_listed_on "
+                           f"FROM dim_paper SEMI JOIN {papers_table} USING (paper_id)")
 
 
 def _evidence_sql(source: str, papers_table: str, text_table: str) -> str:
+    """The evidence of `papers_table`'s papers in `source`: title and abstract opening only for the
+    papers of `text_table` (the others: their date)."""
     return (f"SELECT p.paper_id, if(t.paper_id IS NULL, NULL, p.title) AS title, "
             f"if(t.paper_id IS NULL, NULL, left(p.abstract, {WORDS_FROM})) AS abstract, p.first_listed_on "
             f"FROM {source} p JOIN {papers_table} c ON c.paper_id = p.paper_id "
