@@ -136,13 +136,13 @@ def _decide_chunk(con: duckdb.DuckDBPyConnection, run_id: str, part: pl.DataFram
 
 def _write_persons(con: duckdb.DuckDBPyConnection, persons: pl.DataFrame) -> None:
     """Persons already stored (a reopened name's, one that gained a mention) are updated, a stored
-    mark staying; the others are inserted. Two statements, not one upsert of every row: most
-    persons of a run are new, and the upsert cost ~2.5x a plain insert for them."""
+    mark staying; the others are inserted. An update and an insert, not an upsert: author_person
+    has no key (schemas/warehouse.sql), and most persons of a run are new."""
     if persons.is_empty():
         return
-    update = ", ".join(f"{c} = excluded.{c}" for c in ["founded_key", *EVIDENCE, "name_lambda"])
-    write_frame(con, "INSERT INTO author_person BY NAME SELECT * FROM frame SEMI JOIN author_person USING (author_id) "
-                     f"ON CONFLICT DO UPDATE SET {update}", persons)
+    update = ", ".join(f"{c} = f.{c}" for c in ["founded_key", *EVIDENCE, "name_lambda"])
+    write_frame(con, f"UPDATE author_person SET {update} FROM frame f WHERE author_person.author_id = f.author_id",
+                persons)
     write_frame(con, "INSERT INTO author_person BY NAME SELECT * FROM frame ANTI JOIN author_person USING (author_id)",
                 persons)
 

@@ -9,6 +9,10 @@ SELECT count(*) FROM (SELECT author_id FROM dim_author GROUP BY author_id HAVING
 SELECT count(*) FROM (SELECT name_key, name FROM author_name_variant GROUP BY ALL HAVING count(*) > 1);
 -- name: one bridge_paper_author row per paper and position
 SELECT count(*) FROM (SELECT paper_id, author_position FROM bridge_paper_author GROUP BY ALL HAVING count(*) > 1);
+-- name: one author_mention row per paper and position
+SELECT count(*) FROM (SELECT paper_id, author_position FROM author_mention GROUP BY ALL HAVING count(*) > 1);
+-- name: one author_person row per author_id
+SELECT count(*) FROM (SELECT author_id FROM author_person GROUP BY author_id HAVING count(*) > 1);
 -- name: fact_listing.paper_id has a dim_paper row
 SELECT count(*) FROM fact_listing f ANTI JOIN dim_paper p USING (paper_id);
 -- name: fact_listing.source_file_id has a dim_source_file row

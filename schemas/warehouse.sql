@@ -110,12 +110,13 @@ CREATE TABLE IF NOT EXISTS resolve_capped_block (
 COMMENT ON TABLE resolve_capped_block IS 'Blocks of the resolver too large to pair every member (more than resolve.MAX_BLOCK papers share a band bucket: one author''s template, a boilerplate abstract): each member was compared with its nearest neighbours in text order only, so candidate generation stays bounded per paper.';
 COMMENT ON COLUMN paper_match.score IS 'Weighted score (text 0.7, authors 0.15, title 0.15; without titles text and authors only) compared with the match_threshold setting.';
 
--- fact_listing, dim_author, author_name_variant and bridge_paper_author have no PRIMARY KEY: DuckDB
--- rewrites a table's whole ART index at every checkpoint that changes the table, so these four
--- (~200 MB at 1M listings, ~2.3x that at 1M distinct papers) were written again by every run,
--- however small, and cost ~9 s to build in a first load of 1M. Their writes never rely on the key
--- (anti-joins, delete-then-insert), and their uniqueness is a blocking check (schemas/checks.sql).
--- Warehouses created before keep their keys, and work the same.
+-- fact_listing, dim_author, author_name_variant, bridge_paper_author, author_mention and
+-- author_person have no PRIMARY KEY: DuckDB rewrites a table's whole ART index at every checkpoint
+-- that changes the table, so their indexes (~280 MB at 1M listings, ~2.3x that at 1M distinct
+-- papers) were written again by every run, however small, and cost ~12 s to build in a first load
+-- of 1M. Their writes never rely on a key (anti-joins, delete-then-insert, update-then-insert);
+-- their uniqueness is a blocking check each (schemas/checks.sql). Warehouses created before keep
+-- their keys, and work the same.
 CREATE TABLE IF NOT EXISTS fact_listing (
     listing_id      BIGINT NOT NULL,
     paper_id        BIGINT NOT NULL,
@@ -219,8 +220,7 @@ CREATE TABLE IF NOT EXISTS author_mention (
     category_level   VARCHAR,
     words_shared     INTEGER,
     years_apart      INTEGER,
-    run_id           VARCHAR,
-    PRIMARY KEY (paper_id, author_position)
+    run_id           VARCHAR  -- one row per (paper_id, author_position); no PRIMARY KEY: see fact_listing
 );
 COMMENT ON TABLE author_mention IS 'Every shown author of every paper and the decision that made it a person (transforms.persons): the name key, the candidates scored, their scores, the features of the best one and the rule.';
 COMMENT ON COLUMN author_mention.mention_key IS 'The name key as shown; name_key is the key it stands for after author_alias.';
@@ -230,8 +230,8 @@ COMMENT ON COLUMN author_mention.name_lambda IS 'How common the name is: expecte
 COMMENT ON COLUMN author_mention.candidates IS 'The persons scored (dim_author ids), in the order of candidate_scores.';
 COMMENT ON COLUMN author_mention.category_level IS 'Against the chosen person: same (category), parent (archive or area), other, or none.';
 
-CREATE TABLE IF NOT EXISTS author_person (
-    author_id   BIGINT PRIMARY KEY,
+CREATE TABLE IF NOT EXISTS author_person (  -- no PRIMARY KEY: see fact_listing
+    author_id   BIGINT NOT NULL,
     name_key    VARCHAR NOT NULL,
     founded_key VARCHAR,
     first_on    DATE,

@@ -50,6 +50,8 @@ UNKEYED = {
     "dim_author": "one dim_author row per author_id",
     "author_name_variant": "one author_name_variant row per name_key and spelling",
     "bridge_paper_author": "one bridge_paper_author row per paper and position",
+    "author_mention": "one author_mention row per paper and position",
+    "author_person": "one author_person row per author_id",
 }
 
 
@@ -73,13 +75,16 @@ def test_a_warehouse_created_with_the_keys_loads_again(cli, tmp_path):
     folder = tmp_path / "digests"
     folder.mkdir()
     warehouse = tmp_path / "w.duckdb"
-    with duckdb.connect(str(warehouse)) as con:  # the four tables as they were created before
+    with duckdb.connect(str(warehouse)) as con:  # tables as they were created before
         con.execute("CREATE TABLE dim_author (author_id BIGINT PRIMARY KEY, name VARCHAR NOT NULL, "
                     "name_key VARCHAR NOT NULL, n_papers INTEGER NOT NULL)")
         con.execute("CREATE TABLE author_name_variant (name_key VARCHAR NOT NULL, name VARCHAR NOT NULL, "
                     "display_rank INTEGER NOT NULL, PRIMARY KEY (name_key, name))")
         con.execute("CREATE TABLE bridge_paper_author (paper_id BIGINT NOT NULL, author_id BIGINT NOT NULL, "
                     "author_position INTEGER NOT NULL, PRIMARY KEY (paper_id, author_position))")
+        con.execute("CREATE TABLE author_person (author_id BIGINT PRIMARY KEY, name_key VARCHAR NOT NULL, "
+                    "founded_key VARCHAR, first_on DATE, last_on DATE, n_mentions BIGINT, paper_ids BIGINT[], "
+                    "coauthors VARCHAR[], categories VARCHAR[], words VARCHAR[])")
     (folder / "a.txt").write_text(f"#01Oct 26, 2026\ncs.LG\n{TITLE}\nAna Silva, Bo Chen\n{ABSTRACT}\n", encoding="utf-8")
     assert cli("ingest", folder, "--warehouse", warehouse).exit_code == 0
     (folder / "b.txt").write_text(f"#01Oct 27, 2026\ncs.LG\n{TITLE}\nAna Silva, Bo Chen\n{ABSTRACT}\n", encoding="utf-8")
