@@ -13,12 +13,11 @@ ratios mean something.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
+import types
 from pathlib import Path
 
 import duckdb
@@ -36,15 +35,12 @@ ORDER BY m.paper_key, m.matched_key LIMIT {n}
 """
 
 
-def baseline_module(commit: str):
-    """transforms/resolve.py as of `commit`, imported as its own module."""
+def baseline_module(commit: str) -> types.ModuleType:
+    """transforms/resolve.py as of `commit`, imported as its own module (no file written)."""
     source = subprocess.run(["git", "show", f"{commit}:transforms/resolve.py"], capture_output=True, text=True,
                             check=True, cwd=Path(__file__).resolve().parents[1]).stdout
-    path = Path(tempfile.mkdtemp()) / "resolve_baseline.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("resolve_baseline", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = types.ModuleType("resolve_baseline")
+    exec(compile(source, f"{commit}:transforms/resolve.py", "exec"), module.__dict__)
     return module
 
 
