@@ -155,7 +155,8 @@ def main(argv: list[str] | None = None) -> None:
         con.execute("CHECKPOINT")
         print(f"checks        {checked - merged:6.1f} s")
         print(f"commit        {time.perf_counter() - checked:6.1f} s   peak RSS {rss.peak / MB:,.0f} MB   "
-              f"(COMMIT {committed - checked:.1f} s, CHECKPOINT {time.perf_counter() - committed:.1f} s)")
+              f"(COMMIT {committed - checked:.1f} s, CHECKPOINT {time.perf_counter() - committed:.1f} s; "
+              f"row groups compacted: {', '.join(loader.compacting) or 'none'})")
         print(f"{stats.n_listings:,} listings, {stats.n_papers:,} papers, {stats.n_authors:,} authors")
         timed.close_probe()
         con.close()

@@ -35,6 +35,17 @@ Resolver = Callable[[duckdb.DuckDBPyConnection, str], None]
 # listings those frames took 0.6-0.9 GiB beside a full 2 GiB budget (`bench.profile --trace-persons`).
 DUCKDB_SHARE_BESIDE_PYTHON = 0.5
 
+# DuckDB compacts row groups when it checkpoints (the run's COMMIT). A parallel insert leaves
+# part-full row groups, and the next run's few appended rows let DuckDB merge them: a +1 % run at
+# 1M listings rewrote ~300 MB of paper_version's abstracts that way (12 of its 14 s of COMMIT;
+# `bench.profile --onto`, blocks compared). So a run compacts only once some table holds more row
+# groups than its rows need plus ROW_GROUP_SLACK of that (at least MIN_EXTRA_ROW_GROUPS more):
+# each run appends about one row group to each table it writes, and the rewrite is paid once
+# per many runs.
+ROW_GROUP_ROWS = 122_880  # DuckDB's default row group size
+ROW_GROUP_SLACK = 1.0
+MIN_EXTRA_ROW_GROUPS = 16
+
 STAGING = ("stg_files", "stg_listings", "stg_papers", "stg_authors", "stg_categories", "stg_quarantine",
            "stg_skipped")
 
@@ -61,6 +72,20 @@ def _drop_unique_name_key(con: duckdb.DuckDBPyConnection) -> None:
         con.execute("INSERT INTO dim_author BY NAME SELECT * FROM dim_author_before_persons")
         con.execute("DROP TABLE dim_author_before_persons")
         con.execute("COMMIT")
+
+
+def fragmented_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Stored tables holding more row groups than their rows need, beyond the slack above."""
+    sizes = con.execute("SELECT table_name, estimated_size FROM duckdb_tables() "
+                        "WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary").fetchall()
+    fragmented = []
+    for table, n_rows in sizes:
+        needed = -(-n_rows // ROW_GROUP_ROWS)
+        n_groups = con.execute("SELECT count(DISTINCT row_group_id) FROM pragma_storage_info(?) WHERE column_id = 0",
+                               [table]).fetchone()[0]
+        if n_groups > needed + max(needed * ROW_GROUP_SLACK, MIN_EXTRA_ROW_GROUPS):
+            fragmented.append(table)
+    return fragmented
 
 
 def run_checks(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
@@ -102,11 +127,15 @@ class RunLoader:
         self.staged = False
         self.open = False
         self.step_seconds: dict[str, float] = {}
+        self.compacting: list[str] = []  # tables whose row groups this run's COMMIT compacts
 
     def begin(self) -> None:
         if self.memory_limit:
             self.con.execute("SET memory_limit = ?", [self.memory_limit])
         ensure_schema(self.con)
+        self.compacting = fragmented_tables(self.con)
+        if not self.compacting:  # see ROW_GROUP_SLACK; kept until the run closes its connection
+            self.con.execute("SET max_vacuum_tasks = 0")
         self.con.execute("BEGIN TRANSACTION")
         self.open = True
 
