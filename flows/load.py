@@ -81,8 +81,9 @@ def fragmented_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
     fragmented = []
     for table, n_rows in sizes:
         needed = -(-n_rows // ROW_GROUP_ROWS)
+        quoted = '"' + table.replace('"', '""') + '"'  # a user's own table may have any name
         n_groups = con.execute("SELECT count(DISTINCT row_group_id) FROM pragma_storage_info(?) WHERE column_id = 0",
-                               [table]).fetchone()[0]
+                               [f"main.{quoted}"]).fetchone()[0]
         if n_groups > needed + max(needed * ROW_GROUP_SLACK, MIN_EXTRA_ROW_GROUPS):
             fragmented.append(table)
     return fragmented

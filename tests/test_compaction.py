@@ -59,3 +59,16 @@ def test_a_table_past_the_slack_is_compacted_by_the_next_run(seeds_warehouse, tm
         loader.commit()
         con.execute("CHECKPOINT")  # a run's COMMIT checkpoints once its log passes DuckDB's threshold
         assert _row_groups(con, "scratch") == 1 and load.fragmented_tables(con) == []
+
+
+def test_a_users_own_table_with_any_name_is_measured(seeds_warehouse, tmp_path):
+    path = tmp_path / "w.duckdb"
+    shutil.copyfile(seeds_warehouse[0], path)
+    odd = 'my.notes "draft", it\'s ünïcode'
+    with load.connect(path) as con:
+        _fragment(con, '"' + odd.replace('"', '""') + '"', load.MIN_EXTRA_ROW_GROUPS + 2)
+        assert load.fragmented_tables(con) == [odd]
+        loader = load.RunLoader(con, "run-1")
+        loader.begin()
+        assert loader.compacting == [odd]
+        loader.rollback()
