@@ -76,7 +76,7 @@ def _drop_unique_name_key(con: duckdb.DuckDBPyConnection) -> None:
 
 def fragmented_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Stored tables holding more row groups than their rows need, beyond the slack above."""
-    sizes = con.execute("SELECT table_name, estimated_size FROM duckdb_tables() "
+    sizes = con.execute("SELECT table_name, coalesce(estimated_size, 0) FROM duckdb_tables() "
                         "WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary").fetchall()
     fragmented = []
     for table, n_rows in sizes:
