@@ -258,13 +258,26 @@ def _failure_message(err: Exception, warehouse: Path, batches: list[list[extract
         return str(err)
     published = warehouse.stat().st_size if warehouse.exists() else 0
     input_bytes = sum(f.size_bytes for batch in batches for f in batch)
-    needed = published + 2 * input_bytes  # the copy, plus about twice the input as tables and WAL
-    staging = publish.staging_path(warehouse)
-    ours = staging.stat().st_size if staging.exists() else 0  # freed when the copy is removed
+    ours = _allocated(publish.staging_path(warehouse))  # the copy and its spill files: freed when removed
+    # the copy, plus about twice the input as tables and WAL; a large run's spill files outgrow that
+    # (a 10M-listing first load had written 43 GB for 15.5 GB of input when the disk filled)
+    needed = max(published + 2 * input_bytes, ours)
     free = shutil.disk_usage(warehouse.parent).free + ours
     return (f"No space left on device while writing the warehouse copy in {warehouse.parent}: this run needs "
-            f"about {_mb(needed)} free (the {_mb(published)} warehouse plus {_mb(input_bytes)} of input), "
+            f"about {_mb(needed)} free or more (the {_mb(published)} warehouse plus {_mb(input_bytes)} of input; "
+            f"the copy and DuckDB's spill files had reached {_mb(ours)} when the disk filled), "
             f"{_mb(free)} is free; nothing was published")
+
+
+def _allocated(staging: Path) -> int:
+    """Disk space the copy, its WAL and its spill folder hold (allocated blocks: spill files may be sparse)."""
+    spill = staging.with_name(staging.name + ".tmp")
+    files = [staging, staging.with_name(staging.name + ".wal"), *(spill.iterdir() if spill.is_dir() else [])]
+    total = 0
+    for path in files:
+        with contextlib.suppress(OSError):
+            total += path.stat().st_blocks * 512
+    return total
 
 
 def _out_of_memory_message(err: Exception) -> str:

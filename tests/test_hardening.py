@@ -333,6 +333,7 @@ def test_disk_full_says_so_cleans_up_and_keeps_the_published_warehouse(warehouse
     code, out, err = ingest(inbox, "-w", target)
     assert code == 1, (out, err)
     assert "No space left on device" in err and "needs about" in err and "cannot rollback" not in err
+    assert "the copy and DuckDB's spill files had reached" in err  # what the run held when the disk filled
     assert sorted(p.name for p in tiny_disk.iterdir()) == ["filler", "w.duckdb", "w.duckdb.lock"]
     assert checksum(target) == before
 
