@@ -271,8 +271,8 @@ def _failure_message(err: Exception, warehouse: Path, batches: list[list[extract
 
 def _allocated(staging: Path) -> int:
     """Disk space the copy, its WAL and its spill folder hold (allocated blocks: spill files may be sparse)."""
-    spill = staging.with_name(staging.name + ".tmp")
-    files = [staging, staging.with_name(staging.name + ".wal"), *(spill.iterdir() if spill.is_dir() else [])]
+    copy, wal, spill = publish.leftovers(staging)
+    files = [copy, wal, *(spill.iterdir() if spill.is_dir() else [])]
     total = 0
     for path in files:
         with contextlib.suppress(OSError):

@@ -38,7 +38,7 @@ DUCKDB_SHARE_BESIDE_PYTHON = 0.5
 # DuckDB compacts row groups when it checkpoints (the run's COMMIT). A parallel insert leaves
 # part-full row groups, and the next run's few appended rows let DuckDB merge them: a +1 % run at
 # 1M listings rewrote ~300 MB of paper_version's abstracts that way (12 of its 14 s of COMMIT;
-# `bench.profile --onto`, blocks compared). So a run compacts only once some table holds more row
+# `bench.profile --onto`, blocks compared; `python -m bench.compaction`). So a run compacts only once some table holds more row
 # groups than its rows need plus ROW_GROUP_SLACK of that (at least MIN_EXTRA_ROW_GROUPS more):
 # each run appends about one row group to each table it writes, and the rewrite is paid once
 # per many runs.
@@ -81,12 +81,16 @@ def fragmented_tables(con: duckdb.DuckDBPyConnection) -> list[str]:
     fragmented = []
     for table, n_rows in sizes:
         needed = -(-n_rows // ROW_GROUP_ROWS)
-        quoted = '"' + table.replace('"', '""') + '"'  # a user's own table may have any name
-        n_groups = con.execute("SELECT count(DISTINCT row_group_id) FROM pragma_storage_info(?) WHERE column_id = 0",
-                               [f"main.{quoted}"]).fetchone()[0]
-        if n_groups > needed + max(needed * ROW_GROUP_SLACK, MIN_EXTRA_ROW_GROUPS):
+        if row_groups(con, table) > needed + max(needed * ROW_GROUP_SLACK, MIN_EXTRA_ROW_GROUPS):
             fragmented.append(table)
     return fragmented
+
+
+def row_groups(con: duckdb.DuckDBPyConnection, table: str) -> int:
+    """How many row groups a table of `main` holds (a user's own table may have any name)."""
+    quoted = '"' + table.replace('"', '""') + '"'
+    return con.execute("SELECT count(DISTINCT row_group_id) FROM pragma_storage_info(?) WHERE column_id = 0",
+                       [f"main.{quoted}"]).fetchone()[0]
 
 
 def run_checks(con: duckdb.DuckDBPyConnection) -> dict[str, int]:

@@ -109,8 +109,14 @@ def publish(staging: Path, published: Path) -> None:
         os.close(dir_fd)
 
 
+def leftovers(staging: Path) -> tuple[Path, Path, Path]:
+    """What a copy holds on disk: the file, its WAL and DuckDB's spill folder beside it."""
+    return staging, staging.with_name(staging.name + ".wal"), staging.with_name(staging.name + ".tmp")
+
+
 def discard(staging: Path) -> None:
-    """Remove a half-built copy: the file, its WAL and DuckDB's spill folder beside it."""
-    for leftover in (staging, staging.with_name(staging.name + ".wal")):
+    """Remove a half-built copy (its `leftovers`)."""
+    copy, wal, spill = leftovers(staging)
+    for leftover in (copy, wal):
         leftover.unlink(missing_ok=True)
-    shutil.rmtree(staging.with_name(staging.name + ".tmp"), ignore_errors=True)
+    shutil.rmtree(spill, ignore_errors=True)
