@@ -15,11 +15,6 @@ def _vacuum_tasks(con: duckdb.DuckDBPyConnection) -> int:
     return con.execute("SELECT current_setting('max_vacuum_tasks')").fetchone()[0]
 
 
-def _row_groups(con: duckdb.DuckDBPyConnection, table: str) -> int:
-    return con.execute("SELECT count(DISTINCT row_group_id) FROM pragma_storage_info(?) WHERE column_id = 0",
-                       [table]).fetchone()[0]
-
-
 def _fragment(con: duckdb.DuckDBPyConnection, table: str, n_runs: int) -> None:
     """One small table appended to by many runs, none of them compacting: one row group each."""
     con.execute("SET max_vacuum_tasks = 0")
@@ -50,7 +45,7 @@ def test_a_table_past_the_slack_is_compacted_by_the_next_run(seeds_warehouse, tm
         con.execute("SET max_vacuum_tasks = 0")
         con.execute("CHECKPOINT")
         con.execute("RESET max_vacuum_tasks")
-        assert _row_groups(con, "scratch") == load.MIN_EXTRA_ROW_GROUPS + 2
+        assert load.row_groups(con, "scratch") == load.MIN_EXTRA_ROW_GROUPS + 2
         assert load.fragmented_tables(con) == ["scratch"]
         loader = load.RunLoader(con, "run-1")
         loader.begin()
@@ -58,7 +53,7 @@ def test_a_table_past_the_slack_is_compacted_by_the_next_run(seeds_warehouse, tm
         con.execute("INSERT INTO scratch VALUES (-2)")
         loader.commit()
         con.execute("CHECKPOINT")  # a run's COMMIT checkpoints once its log passes DuckDB's threshold
-        assert _row_groups(con, "scratch") == 1 and load.fragmented_tables(con) == []
+        assert load.row_groups(con, "scratch") == 1 and load.fragmented_tables(con) == []
 
 
 def test_a_users_own_table_with_any_name_is_measured(seeds_warehouse, tmp_path):
@@ -72,3 +67,20 @@ def test_a_users_own_table_with_any_name_is_measured(seeds_warehouse, tmp_path):
         loader.begin()
         assert loader.compacting == [odd]
         loader.rollback()
+
+
+def test_small_runs_add_row_groups_until_the_vacuum_merges_them(seeds_warehouse, tmp_path, capsys):
+    """What the setting relies on, through bench.compaction's simulated runs: with the vacuum off a
+    run appends row groups and rewrites nothing old; with it on, they are merged again."""
+    from bench import compaction
+
+    path = tmp_path / "w.duckdb"
+    shutil.copyfile(seeds_warehouse[0], path)
+    with duckdb.connect(str(path)) as con:
+        start = load.row_groups(con, "paper_version")
+        for run in range(3):
+            compaction._run(con, run, vacuum=False, touched=5, new=3)
+        assert load.row_groups(con, "paper_version") == start + 3
+        compaction._run(con, 3, vacuum=True, touched=5, new=3)
+        assert load.row_groups(con, "paper_version") == 1
+    assert "vacuum on" in capsys.readouterr().out
