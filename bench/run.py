@@ -398,7 +398,8 @@ def run_ours(digest: list[str], paths: list[str], warehouse: Path, timeout: floa
         "summary": summary,
         "flow_seconds": summary.get("seconds"),
         "prefect_overhead_s": round(m.wall_s - summary.get("seconds", 0.0), 3),
-        "tasks": prefect_task_times(summary.get("run_id"), servers.database_url if servers else None),
+        "tasks": prefect_task_times(summary.get("run_id"), servers.database_url if servers else None)
+        if summary.get("flow_run", True) else None,
         "warehouse_counts": warehouse_counts(warehouse),
     }
 
@@ -533,7 +534,8 @@ def bench_size(n: int, args: argparse.Namespace, servers: Servers, shape: str = 
     # One file, recorded under the corpus root as in the full run (paths are relative to the
     # ingest root; given alone, a file's root would be its own folder, a new path to read).
     one_file = min(Path(corpus_dirs(corpus)[0]).rglob("*.txt"))
-    one_root = {"DIGEST_INGEST_ROOT": str(corpus)}
+    # It runs the flow (which a run with nothing new skips): its cost is Prefect's fixed cost.
+    one_root = {"DIGEST_INGEST_ROOT": str(corpus), "DIGEST_FLOW_RUN_WHEN_NOTHING_NEW": "true"}
     empty = run_ours(digest, [str(one_file)], warehouse, args.timeout, {**running, **one_root}, servers)
     imports = import_probe(args.timeout)
     log(f"{tag} write floor")

@@ -76,6 +76,17 @@ def ingest(
     # reach a server on this host's loopback address (Prefect sends them its settings).
     remote_workers = settings.task_runner == "dask" and settings.dask_address
     server = None if remote_workers else prefect_server.start_early()
+    target = warehouse or settings.warehouse
+    sources = paths or [settings.samples]
+    if not settings.flow_run_when_nothing_new:
+        from flows.discovery import summary_if_nothing_new
+
+        noop = summary_if_nothing_new(sources, target, settings)
+        if noop is not None:
+            if server:
+                server.stop()
+            _print_summary(noop, as_json)
+            return
     # Prefect and the flow's modules create ~125k tracked objects that live as long as the
     # process: the cyclic collector is paused while they load (it found nothing to free there, in
     # 0.15-0.2 s of passes), and at exit it is not run over them again (0.4-0.5 s measured on a
@@ -90,8 +101,6 @@ def ingest(
             gc.enable()
     atexit.register(gc.freeze)
 
-    target = warehouse or settings.warehouse
-    sources = paths or [settings.samples]
     # A bar in a terminal; plain progress lines in logs and pipes.
     bar = (_progress_bar() if sys.stderr.isatty() else (None, _log_progress)) if not as_json else None
     if bar:
@@ -110,10 +119,11 @@ def ingest(
             if bar[0]:
                 bar[0].stop()
             progress.unsubscribe(bar[1])
-    if as_json:
-        typer.echo(json.dumps(summary, indent=2))
-    else:
-        typer.echo(_summary_text(summary))
+    _print_summary(summary, as_json)
+
+
+def _print_summary(summary: dict, as_json: bool) -> None:
+    typer.echo(json.dumps(summary, indent=2) if as_json else _summary_text(summary))
 
 
 def _summary_text(s: dict) -> str:
@@ -125,7 +135,7 @@ def _summary_text(s: dict) -> str:
         f"  authors     {s['n_authors']} in total\n"
         f"  quarantined {s['n_quarantined']} spans"
         + ("  (see the quarantine table)" if s["n_quarantined"] else "")
-        + f"\n  time        {s['seconds']:.1f} s"
+        + f"\n  time        {s['seconds']:.1f} s" + ("" if s.get("flow_run", True) else " (nothing new: no flow run)")
         + (f"\nwarning: {s['warning']}" if s.get("warning") else "")
     )
 

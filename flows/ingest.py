@@ -13,7 +13,7 @@ import shutil
 import time
 import uuid
 from collections import deque
-from dataclasses import asdict, replace
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,8 +35,9 @@ from prefect.runtime import flow_run  # noqa: E402
 
 import duckdb  # noqa: E402
 
-from flows import extract, fixed_cost, progress, publish, shutdown  # noqa: E402
-from flows.run_stats import RunStats, totals  # noqa: E402
+from flows import discovery, extract, fixed_cost, progress, publish, shutdown  # noqa: E402
+from flows.discovery import read_limits  # noqa: E402
+from flows.run_stats import RunStats  # noqa: E402
 
 fixed_cost.install()  # a flow's end does not wait for its heartbeat thread's one-second sleep
 
@@ -49,33 +50,9 @@ if TYPE_CHECKING:
     from transforms.pipeline import BatchResult
 
 
-class NothingFound(ValueError):
-    """The paths asked for hold no file at all."""
-
-
-def read_limits(settings: Settings) -> extract.ReadLimits:
-    return extract.ReadLimits(settings.max_file_bytes, settings.follow_outside_root)
-
-
 @task(name="discover", cache_policy=NO_CACHE)
-def discover(paths: list[Path], warehouse: Path, settings: Settings
-             ) -> tuple[list[extract.FoundFile], int, tuple[int, int] | None]:
-    """Files to read (or to record as skipped, with their reason), how many were skipped unread
-    (same stat fingerprint as an ingested version), and when nothing is left to read, the papers
-    and authors the warehouse holds (read in the same look at it). The warehouse's own files are
-    left out wherever they are."""
-    _, found = extract.discover(paths, settings.ingest_root, read_limits(settings),
-                                exclude=extract.warehouse_files(warehouse))
-    if not found:
-        raise NothingFound(f"no files found in {', '.join(str(p) for p in paths)} "
-                           "(hidden entries inside a folder and warehouse files are not read)")
-    if not warehouse.exists():
-        return found, 0, None
-    with duckdb.connect(str(warehouse), read_only=True) as con:  # plain rows: no frame, no macros
-        skip = extract.unchanged(found, extract.fingerprints(con))
-        to_read = [f for f in found if f.path not in skip]
-        stored = None if to_read else totals(con)
-    return to_read, len(skip), stored
+def discover(paths: list[Path], warehouse: Path, settings: Settings) -> discovery.Look:
+    return discovery.look(paths, warehouse, settings)
 
 
 @task(name="parse-clean", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=1,
@@ -143,25 +120,19 @@ def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None):
     warehouse.parent.mkdir(parents=True, exist_ok=True)
     report = None
     with publish.writer_lock(warehouse, settings.lock_timeout_s):
-        to_read, n_unchanged, stored = discover(paths, warehouse, settings)
-        if not to_read:  # nothing new: leave the published snapshot untouched
-            stats, timings, warning = RunStats(0, n_unchanged, 0, 0, *(stored or (0, 0)), 0), {}, None
+        seen = discover(paths, warehouse, settings)
+        if not seen.to_read:  # nothing new: leave the published snapshot untouched
+            stats, timings, warning = discovery.nothing_new(seen), {}, None
         else:
             from flows import report as rpt
 
-            batches = extract.plan_batches(to_read, batch_bytes or settings.batch_bytes)
-            logger.info("%d files to read in %d batches (%d unchanged)", len(to_read), len(batches), n_unchanged)
-            stats, timings, report = _load_and_publish(warehouse, batches, run_id, started_at, n_unchanged, settings)
+            batches = extract.plan_batches(seen.to_read, batch_bytes or settings.batch_bytes)
+            logger.info("%d files to read in %d batches (%d unchanged)", len(seen.to_read), len(batches),
+                        seen.n_unchanged)
+            stats, timings, report = _load_and_publish(warehouse, batches, run_id, started_at, seen.n_unchanged,
+                                                       settings)
             warning = rpt.quarantine_warning(stats)
-    summary = {
-        "run_id": run_id,
-        "warehouse": str(shown),
-        "files_seen": len(to_read) + n_unchanged,
-        **asdict(stats),
-        "seconds": round(time.perf_counter() - started, 3),
-        "stage_seconds": {k: round(v, 3) for k, v in timings.items()},
-        "warning": warning,
-    }
+    summary = {**discovery.summary(run_id, shown, seen, stats, started, timings, warning), "flow_run": True}
     if report is not None:
         _publish_artifacts(*report)
     logger.info("ingest summary: %s", summary)

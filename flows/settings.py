@@ -58,6 +58,9 @@ class Settings(BaseSettings):
     match_threshold: float = 0.8  # near-duplicate papers: score at or above which two abstracts are one paper
     person_split_threshold: float = -1.0  # namesakes: log-odds a mention needs to join a known person of its name (higher: more persons)
     ingest_root: Path | None = None  # paths are recorded relative to it (default: parent of the folders given)
+    # A run that finds nothing new ends before Prefect starts: no flow run (`flow_run: false` in
+    # its summary). True: it still runs the flow, e.g. for a server that watches every run.
+    flow_run_when_nothing_new: bool = False
     lock_timeout_s: float = 0.0  # a second ingest on the same warehouse waits this long, then refuses
     landing: Path = REPO_ROOT / "data" / "landing"  # `digest serve` ingests what arrives here...
     archive: Path = REPO_ROOT / "data" / "archive"  # ...then moves it to archive/YYYY/MM/DD/

@@ -22,7 +22,7 @@ import pytest
 HEAVY = ("polars", "numpy", "pyarrow", "pandas", "pandera", "rapidfuzz", "fastapi", "flows.load",
          "flows.report", "transforms.pipeline")
 PROBE = ("import atexit, json, sys\n"
-         f"atexit.register(lambda: print('LOADED ' + json.dumps([m for m in {HEAVY!r} if m in sys.modules]), file=sys.stderr))\n"
+         f"atexit.register(lambda: print('LOADED ' + json.dumps([m for m in {HEAVY + ('prefect',)!r} if m in sys.modules]), file=sys.stderr))\n"
          "from flows.cli import app\n"
          "sys.exit(app())\n")
 
@@ -35,24 +35,49 @@ def loaded_copy(seeds_warehouse, tmp_path) -> Path:
     return copy
 
 
-def test_a_run_with_nothing_new_loads_no_frame_library_and_prints_only_its_summary(
-        loaded_copy, seeds_dir, seeds_warehouse, tmp_path):
+def run_cli_ingest(paths: list[Path], warehouse: Path, cwd: Path, extra_env: dict | None = None
+                   ) -> tuple[dict, list[str], list[str]]:
+    """`digest ingest --json` in a child process with the session's Prefect server: (summary,
+    modules of HEAVY and Prefect it loaded, its other stderr lines)."""
     from prefect.settings import get_current_settings
 
     from bench.run import child_env
 
-    env = {**child_env(), "PREFECT_API_URL": get_current_settings().api.url}  # the session's server
+    env = {**child_env(), "PREFECT_API_URL": get_current_settings().api.url, **(extra_env or {})}
     env.pop("PREFECT_LOGGING_LEVEL", None)  # the CLI's own default
-    done = subprocess.run([sys.executable, "-c", PROBE, "ingest", str(seeds_dir), "--warehouse", str(loaded_copy),
-                           "--json"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-c", PROBE, "ingest", *map(str, paths), "--warehouse", str(warehouse),
+                           "--json"], env=env, cwd=cwd, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
-    summary = json.loads(done.stdout)
+    loaded, *other = [ln for ln in done.stderr.splitlines() if ln.strip()][::-1]
+    return json.loads(done.stdout), json.loads(loaded.removeprefix("LOADED ")), other
+
+
+@pytest.mark.parametrize("flow_run", [False, True], ids=["ends-before-prefect", "flow-run-asked-for"])
+def test_a_run_with_nothing_new_loads_no_frame_library_and_prints_only_its_summary(
+        loaded_copy, seeds_dir, seeds_warehouse, tmp_path, flow_run):
+    extra = {"DIGEST_FLOW_RUN_WHEN_NOTHING_NEW": "true"} if flow_run else {}
+    summary, loaded, other = run_cli_ingest([seeds_dir], loaded_copy, tmp_path, extra)
     assert summary["n_files_new"] == 0 and summary["n_files_skipped"] == seeds_warehouse[1]["files_seen"]
     assert (summary["n_papers"], summary["n_authors"]) == (seeds_warehouse[1]["n_papers"], seeds_warehouse[1]["n_authors"])
-    loaded, *other = [ln for ln in done.stderr.splitlines() if ln.strip()][::-1]
-    assert json.loads(loaded.removeprefix("LOADED ")) == []
+    assert summary["flow_run"] is flow_run
+    # Without a flow run, not even Prefect is imported (its import alone is ~1.3 s).
+    assert loaded == (["prefect"] if flow_run else [])
     # Prefect's events worker, draining at exit, says nothing (tests the filter of flows.fixed_cost).
-    assert other == [], done.stderr
+    assert other == [], other
+
+
+def test_a_run_with_nothing_new_ends_before_prefect_and_says_so(loaded_copy, seeds_dir, seeds_warehouse, tmp_path):
+    """The early temporary server is stopped, the published file is left as it was, and a
+    run that has one new file still runs the flow."""
+    before = loaded_copy.read_bytes()
+    summary, loaded, _ = run_cli_ingest([seeds_dir], loaded_copy, tmp_path)
+    assert summary["flow_run"] is False and loaded_copy.read_bytes() == before
+    extra = tmp_path / "more" / "samples"
+    shutil.copytree(seeds_dir, extra)
+    first = sorted(extra.iterdir())[0]
+    first.write_text(first.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # changed: read again
+    summary, _, _ = run_cli_ingest([extra], loaded_copy, tmp_path, {"DIGEST_INGEST_ROOT": str(extra.parent)})
+    assert summary["flow_run"] is True and summary["n_files_new"] >= 1
 
 
 def test_a_run_with_nothing_new_keeps_the_summary_of_a_run_that_loads(loaded_copy, seeds_dir, seeds_warehouse,
@@ -111,3 +136,31 @@ def test_a_flow_end_does_not_wait_for_the_heartbeat_thread():
         time.sleep(0.2)  # the first heartbeat is sent, the thread sleeps
     assert time.monotonic() - started < 0.6  # joined: ~1 s (the rest of the thread's one-second sleep)
     assert len(beats) == 1  # one heartbeat when the run starts, as before
+
+
+def test_a_run_with_nothing_new_stops_the_temporary_server_it_started(loaded_copy, seeds_dir, tmp_path):
+    """No PREFECT_API_URL: `digest ingest` starts Prefect's temporary server early, and a run
+    with nothing new stops it before exiting (no server process left behind)."""
+    import uuid
+
+    import psutil
+
+    from bench.run import child_env
+
+    marker = str(uuid.uuid4())
+    env = {**child_env(), "PREFECT_HOME": str(tmp_path / "prefect-home"), "DIGEST_TEST_MARKER": marker}
+    for name in ("PREFECT_API_URL", "PREFECT_PROFILES_PATH", "PREFECT_LOGGING_LEVEL"):
+        env.pop(name, None)
+    done = subprocess.run([sys.executable, "-c", PROBE, "ingest", str(seeds_dir), "--warehouse", str(loaded_copy),
+                           "--json"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout)["flow_run"] is False
+
+    def ours(p: psutil.Process) -> bool:
+        try:
+            return p.environ().get("DIGEST_TEST_MARKER") == marker
+        except (psutil.Error, OSError):
+            return False
+
+    left = [p.cmdline() for p in psutil.process_iter() if ours(p)]
+    assert left == [], left
