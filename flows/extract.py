@@ -89,21 +89,26 @@ def discover(paths: list[Path], root: Path | None = None, limits: ReadLimits = R
 
 
 class _Walk:
+    """The walk of `discover`. Below the paths named it works on strings and `os.scandir`
+    entries, not Path objects: a Path per file (joined, made relative, stat'ed and lstat'ed
+    through pathlib) cost ~50 us, 6.4 s for the 129,562 files of a 10M-listing corpus."""
+
     def __init__(self, root: Path, trusted: list[Path], limits: ReadLimits, exclude: set[tuple[int, int]]):
         self.root, self.trusted, self.limits, self.exclude = root, trusted, limits, exclude
         self.found: dict[str, FoundFile] = {}
         self.visited: set[tuple[int, int]] = set()  # real folders walked: loop protection
 
     def entry(self, path: Path, named: bool = False) -> None:
-        rel = _display_path(path.relative_to(self.root))
-        if _ignored(path.name, named):
-            return
-        reason = self._link_problem(path) if path.is_symlink() else None
+        if not _ignored(path.name, named):
+            self.visit(str(path), _display_path(path.relative_to(self.root)), path.is_symlink())
+
+    def visit(self, path: str, rel: str, is_link: bool) -> None:
+        reason = self._link_problem(Path(path)) if is_link else None
         if reason:
             self.skip(path, rel, reason)
             return
         try:
-            st = path.stat()
+            st = os.stat(path)
         except OSError as err:  # vanished, or no permission to look
             self.skip(path, rel, f"{CANNOT_READ}: {err.strerror or err}")
             return
@@ -116,21 +121,23 @@ class _Walk:
         elif st.st_size > self.limits.max_file_bytes:
             self.skip(path, rel, _too_large(self.limits))
         else:
-            self.found[rel] = FoundFile(str(path), rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+            self.found[rel] = FoundFile(path, rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
-    def folder(self, path: Path, rel: str, st: os.stat_result) -> None:
+    def folder(self, path: str, rel: str, st: os.stat_result) -> None:
         if (st.st_dev, st.st_ino) in self.visited:
             self.skip(path, rel, f"{CANNOT_READ}: a link to a folder already read (a loop or a second name)")
             return
         self.visited.add((st.st_dev, st.st_ino))
         try:
-            names = os.listdir(path)
+            with os.scandir(path) as found:
+                children = [(_is_link(e), e.name, e.path) for e in found if not _ignored(e.name, False)]
         except OSError as err:
             self.skip(path, rel, f"{CANNOT_READ}: {err.strerror or err}")
             return
         # Real entries before links, so a folder reached both ways is read under its own name.
-        for name in sorted(names, key=lambda n: (os.path.islink(path / n), n)):
-            self.entry(path / name)
+        prefix = "" if rel == "." else rel + "/"
+        for is_link, name, child in sorted(children):
+            self.visit(child, prefix + _display_name(name), is_link)
 
     def _link_problem(self, path: Path) -> str | None:
         """Why a symlink is not followed, if it is not: a loop, dangling, or leading outside."""
@@ -144,8 +151,8 @@ class _Walk:
             return None
         return f"{CANNOT_READ}: a symlink to outside the ingest root (follow_outside_root is off)"
 
-    def skip(self, path: Path, rel: str, reason: str) -> None:
-        self.found[rel] = FoundFile(str(path), rel, 0, 0, skip_reason=reason)
+    def skip(self, path: str, rel: str, reason: str) -> None:
+        self.found[rel] = FoundFile(path, rel, 0, 0, skip_reason=reason)
 
 
 def _kind(mode: int) -> str:
@@ -160,8 +167,19 @@ def _display_path(rel: Path) -> str:
     """Posix path as valid text that keeps two different names different: bytes of a non-UTF-8
     file name are shown as \\xNN escapes, and a literal backslash is doubled, so a name holding
     the text "\\xe9" cannot meet one holding the byte 0xE9."""
-    text = rel.as_posix().replace("\\", "\\\\")
-    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return _display_name(rel.as_posix())
+
+
+def _display_name(text: str) -> str:
+    """`_display_path` of a name or a posix path (it maps each character on its own)."""
+    return text.replace("\\", "\\\\").encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _is_link(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_symlink()  # from the folder's listing: no system call on Linux
+    except OSError:
+        return os.path.islink(entry.path)
 
 
 def _ignored(name: str, named: bool) -> bool:

@@ -9,6 +9,8 @@ import os
 import zipfile
 from pathlib import Path
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from flows import extract
 
@@ -105,3 +107,40 @@ def test_unchanged_needs_the_whole_fingerprint_and_matches_archives_by_their_mem
     old = duckdb.connect()
     old.execute("CREATE TABLE dim_source_file (path VARCHAR, mtime_ns BIGINT)")
     assert extract.fingerprints(old) == set()  # a warehouse from before the columns
+
+
+NAME_BYTES = st.lists(st.sampled_from([b"a", b"Z", b"0", b".", b"-", b" ", b"\\", b"\xe9", b"\xc3\xa9", b"\xff", b"~"]),
+                      min_size=1, max_size=6).map(b"".join).filter(lambda n: n not in (b".", b".."))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(tree=st.lists(st.lists(NAME_BYTES, min_size=1, max_size=3), min_size=1, max_size=12))
+def test_discovery_finds_what_a_plain_walk_finds(tmp_path_factory, tree):
+    """Every regular file not hidden below the folder, once, by its escaped relative path, with
+    its stat fingerprint; files and folders of any byte name (the walk works on strings and
+    scandir entries, not Path objects: issue 15)."""
+    inbox = os.fsencode(tmp_path_factory.mktemp("walk")) + b"/inbox"
+    os.mkdir(inbox)
+    for parts in tree:
+        folder = os.path.join(inbox, *parts[:-1])
+        target = os.path.join(folder, parts[-1])
+        try:
+            os.makedirs(folder, exist_ok=True)
+            if not os.path.exists(target):
+                with open(target, "wb") as handle:
+                    handle.write(b"x" * len(parts))
+        except (FileExistsError, NotADirectoryError):
+            pass  # a name already used for a file (or a folder): the tree keeps the first
+    expected = {}
+    for folder, dirs, files in os.walk(inbox):
+        dirs[:] = [d for d in dirs if not d.startswith(b".")]
+        for name in files:
+            if not name.startswith(b"."):
+                path = os.path.join(folder, name)
+                rel = os.path.relpath(path, os.path.dirname(inbox))
+                shown = os.fsdecode(rel).replace("\\", "\\\\").encode("utf-8", "surrogateescape").decode(
+                    "utf-8", "backslashreplace")
+                expected[shown] = (os.fsdecode(path), os.stat(path).st_size)
+    found = found_by_path(Path(os.fsdecode(inbox)), extract.ReadLimits())
+    assert {k: (f.abs_path, f.size_bytes) for k, f in found.items()} == expected
+    assert all(f.skip_reason is None and f.inode and f.mtime_ns for f in found.values())
