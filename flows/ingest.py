@@ -223,18 +223,20 @@ class RunFailed(RuntimeError):
 def _failure_message(err: Exception, warehouse: Path, batches: list[list[extract.FoundFile]]) -> str:
     """The error, or for a full disk what failed and roughly how much space the run needs; for
     a memory budget too small, the setting to raise and a size to try."""
-    if isinstance(err, duckdb.OutOfMemoryException):
-        return _out_of_memory_message(err)
     if not publish.is_disk_full(err):
-        return str(err)
+        return _out_of_memory_message(err) if isinstance(err, duckdb.OutOfMemoryException) else str(err)
     published = warehouse.stat().st_size if warehouse.exists() else 0
     input_bytes = sum(f.size_bytes for batch in batches for f in batch)
     ours = _allocated(publish.staging_path(warehouse))  # the copy and its spill files: freed when removed
     # the copy, plus about twice the input as tables and WAL; a large run's spill files outgrow that
-    # (a 10M-listing first load had written 43 GB for 15.5 GB of input when the disk filled)
+    # (10M-listing first loads had written 43 and 50 GB for 15.5 GB of input when the disk filled)
     needed = max(published + 2 * input_bytes, ours)
     free = shutil.disk_usage(warehouse.parent).free + ours
-    return (f"No space left on device while writing the warehouse copy in {warehouse.parent}: this run needs "
+    reason = str(err).splitlines()[0][:160] if str(err) else type(err).__name__
+    if "max_temp_directory_size" in str(err):
+        reason += "; the spill files reached DuckDB's max_temp_directory_size, 90 % of the disk's free space"
+    return (f"No space left on device while writing the warehouse copy and DuckDB's spill files in {warehouse.parent}"
+            f" ({reason}): this run needs "
             f"about {_mb(needed)} free or more (the {_mb(published)} warehouse plus {_mb(input_bytes)} of input; "
             f"the copy and DuckDB's spill files had reached {_mb(ours)} when the disk filled), "
             f"{_mb(free)} is free; nothing was published")

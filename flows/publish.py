@@ -36,11 +36,13 @@ def real_path(published: Path) -> Path:
 
 
 def is_disk_full(err: BaseException) -> bool:
-    """ENOSPC, whether from Python's I/O or from DuckDB's (which says it in words)."""
+    """ENOSPC, whether from Python's I/O or from DuckDB's (which says it in words), or DuckDB's
+    spill folder at its cap (max_temp_directory_size: 90 % of the disk's free space by default;
+    DuckDB reports it as out of memory, but more memory is not what the run lacks)."""
     if isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT):
         return True
     text = str(err)
-    return "No space left on device" in text or "Disk quota exceeded" in text
+    return any(sign in text for sign in ("No space left on device", "Disk quota exceeded", "max_temp_directory_size"))
 
 
 def staging_path(published: Path) -> Path:

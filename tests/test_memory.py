@@ -133,3 +133,45 @@ def test_the_person_step_runs_beside_half_of_duckdbs_budget(run_ingest, tmp_path
     summary = run_ingest([SAMPLES], tmp_path / "w.duckdb")
     assert summary["n_authors"] > 0
     assert limits == ["400.0 MiB", "800.0 MiB"]
+
+
+def test_a_spill_folder_at_its_cap_fails_the_run_with_its_own_error(tmp_path):
+    """Cutting DuckDB's budget for the person step makes it spill; with the spill folder at its
+    cap (90 % of the disk's free space by default) that SET fails and aborts the transaction.
+    Bug: the loader went on, and a 10M-listing run failed with "Current transaction is aborted"
+    only. Now the SET's own error ends the run, and it reads as a full disk, not as memory."""
+    import duckdb
+    import pytest
+
+    from flows import ingest, load
+
+    con = load.connect(tmp_path / "w.duckdb")
+    con.execute("SET temp_directory = ?", [str(tmp_path / "spill")])
+    con.execute("SET max_temp_directory_size = '1MB'")
+    loader = load.RunLoader(con, "run", memory_limit="200MB")
+    loader.begin()
+    con.execute("CREATE TEMP TABLE held AS SELECT range AS i, md5(range::VARCHAR) || md5((range + 1)::VARCHAR) AS s "
+                "FROM range(1500000)")  # ~117 MB in memory: half the budget cannot hold it
+    ran = []
+    with pytest.raises(duckdb.OutOfMemoryException, match="max_temp_directory_size") as failed:
+        loader._beside_python(lambda: ran.append(True))
+    assert ran == []
+    message = ingest._failure_message(failed.value, tmp_path / "w.duckdb", [])
+    assert message.startswith("No space left on device") and "max_temp_directory_size" in message
+    assert "DIGEST_DUCKDB_MEMORY_LIMIT" not in message
+    loader.rollback()
+
+
+def test_a_share_that_does_not_fit_keeps_the_budget_when_the_transaction_lives(tmp_path, monkeypatch):
+    """A SET that fails without aborting the transaction (e.g. a size DuckDB refuses): the step
+    runs under the full budget, as before."""
+    from flows import load
+
+    con = load.connect(tmp_path / "w.duckdb")
+    loader = load.RunLoader(con, "run", memory_limit="200MB")
+    loader.begin()
+    monkeypatch.setattr(load, "DUCKDB_SHARE_BESIDE_PYTHON", -1.0)  # "-200000000B": not a size
+    ran = []
+    loader._beside_python(lambda: ran.append(con.execute("SELECT current_setting('memory_limit')").fetchone()[0]))
+    assert len(ran) == 1
+    loader.rollback()
