@@ -66,11 +66,10 @@ def test_a_run_with_nothing_new_loads_no_frame_library_and_prints_only_its_summa
     assert other == [], other
 
 
-def test_a_run_with_nothing_new_ends_before_prefect_and_says_so(loaded_copy, seeds_dir, seeds_warehouse, tmp_path):
-    """The early temporary server is stopped, the published file is left as it was, and a
-    run that has one new file still runs the flow."""
+def test_a_run_with_nothing_new_ends_before_prefect_and_says_so(loaded_copy, seeds_dir, tmp_path):
+    """The published file is left as it was, and a run with one changed file still runs the flow."""
     before = loaded_copy.read_bytes()
-    summary, loaded, _ = run_cli_ingest([seeds_dir], loaded_copy, tmp_path)
+    summary, _, _ = run_cli_ingest([seeds_dir], loaded_copy, tmp_path)
     assert summary["flow_run"] is False and loaded_copy.read_bytes() == before
     extra = tmp_path / "more" / "samples"
     shutil.copytree(seeds_dir, extra)
