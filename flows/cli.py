@@ -82,9 +82,7 @@ def ingest(
         from flows.discovery import summary_if_nothing_new
 
         noop = summary_if_nothing_new(sources, target, settings)
-        if noop is not None:
-            if server:
-                server.stop()
+        if noop is not None:  # the early server, still starting, ends with this process (atexit)
             _print_summary(noop, as_json)
             return
     # Prefect and the flow's modules create ~125k tracked objects that live as long as the

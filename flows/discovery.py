@@ -83,6 +83,6 @@ def summary_if_nothing_new(paths: list[Path], warehouse: Path, settings: Setting
         seen = look(paths, publish.real_path(warehouse), settings)
     except Exception:  # noqa: BLE001 - the flow looks again and reports it
         return None
-    if seen.to_read or seen.stored is None:
+    if seen.to_read:  # (nothing to read means the warehouse exists: its totals were read)
         return None
     return {**summary(str(uuid.uuid4()), warehouse, seen, nothing_new(seen), started), "flow_run": False}

@@ -168,7 +168,7 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
                       started_at: dt.datetime, n_unchanged: int, settings: Settings):
     """Load into a private copy, then publish it; a failed run publishes only its run row.
     A SIGTERM (or Ctrl-C) publishes nothing and leaves no staging file behind."""
-    from flows import load, resolve  # numpy, rapidfuzz: only for a run that loads something
+    from flows import load, resolve, sql  # numpy, rapidfuzz: only for a run that loads something
     from flows import report as rpt
 
     n_seen = sum(len(b) for b in batches) + n_unchanged
@@ -205,7 +205,7 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
             if shutdown.requested():  # interrupted by SIGTERM: not a failure to record
                 _abandon(con, staging)
                 raise
-            message = _failure_message(err, warehouse, batches)
+            message = _failure_message(sql.first_error(err), warehouse, batches)
             _record_failure(con, staging, warehouse, run_id, started_at, n_seen, message)
             if message != str(err):
                 raise RunFailed(message) from err

@@ -186,28 +186,14 @@ class RunLoader:
         if not self.memory_limit:
             step()
             return
-        try:
-            self.con.execute("SET memory_limit = ?", [f"{int(memory_limit_bytes(self.con) * DUCKDB_SHARE_BESIDE_PYTHON)}B"])
-        except duckdb.Error as err:  # what DuckDB holds pinned does not fit the share: keep the budget
-            if self._aborted():
-                raise err
-            step()
-            return
+        # Inside the load's transaction a SET that fails (it could not spill what it had to give
+        # back: the spill folder at its cap) aborts the transaction like any statement, so there is
+        # no falling back to the full budget: the run fails, with the SET's error (sql.first_error).
+        self.con.execute("SET memory_limit = ?", [f"{int(memory_limit_bytes(self.con) * DUCKDB_SHARE_BESIDE_PYTHON)}B"])
         try:
             step()
         finally:
             self.con.execute("SET memory_limit = ?", [self.memory_limit])
-
-    def _aborted(self) -> bool:
-        """A failed statement aborts DuckDB's transaction, even a SET (one that could not spill
-        to cut memory: the spill folder at its cap, 90 % of the disk's free space); its error is
-        then the run's, not the "transaction is aborted" of the next statement (a 10M-listing
-        run reported only that)."""
-        try:
-            self.con.execute("SELECT 1")
-        except duckdb.TransactionException:
-            return True
-        return False
 
     def _merge_authors(self, params: dict) -> None:
         run_sql_file(self.con, "merge/30_authors.sql", params)

@@ -19,6 +19,17 @@ def schema_sql(name: str) -> str:
     return resources.files("schemas").joinpath(name).read_text(encoding="utf-8")
 
 
+def first_error(err: BaseException) -> BaseException:
+    """The error that aborted a DuckDB transaction, behind the "Current transaction is aborted"
+    that DuckDB answers every later statement with (one raised while handling it, in an except
+    or a finally that ran SQL, carries it as its context). A 10M-listing run reported only the
+    "aborted" of the statement after the one that failed."""
+    while (isinstance(err, duckdb.TransactionException) and "transaction is aborted" in str(err)
+           and err.__context__ is not None):
+        err = err.__context__
+    return err
+
+
 def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(str(path), read_only=read_only)
     con.execute(f"CREATE OR REPLACE TEMP MACRO stable_id(k) AS {ID_SQL.format('k')}")

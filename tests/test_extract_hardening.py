@@ -144,3 +144,17 @@ def test_discovery_finds_what_a_plain_walk_finds(tmp_path_factory, tree):
     found = found_by_path(Path(os.fsdecode(inbox)), extract.ReadLimits())
     assert {k: (f.abs_path, f.size_bytes) for k, f in found.items()} == expected
     assert all(f.skip_reason is None and f.inode and f.mtime_ns for f in found.values())
+
+
+def test_bench_discovery_times_both_walks_and_checks_they_agree(tmp_path, capsys):
+    """bench.discovery (the README's walk figures): this checkout's walk beside another copy's."""
+    from bench import discovery as bench_discovery
+
+    inbox = tmp_path / "inbox" / "sub"
+    inbox.mkdir(parents=True)
+    for name in ("a.txt", "b.txt", ".hidden"):
+        (inbox / name).write_text(name)
+    repo = Path(extract.__file__).resolve().parent.parent
+    bench_discovery.main([str(tmp_path / "inbox"), "--old", str(repo), "--rounds", "1"])
+    out = capsys.readouterr().out
+    assert out.startswith("2 files;") and "new:" in out and "old:" in out

@@ -137,9 +137,9 @@ def test_a_flow_end_does_not_wait_for_the_heartbeat_thread():
     assert len(beats) == 1  # one heartbeat when the run starts, as before
 
 
-def test_a_run_with_nothing_new_stops_the_temporary_server_it_started(loaded_copy, seeds_dir, tmp_path):
-    """No PREFECT_API_URL: `digest ingest` starts Prefect's temporary server early, and a run
-    with nothing new stops it before exiting (no server process left behind)."""
+def test_a_run_with_nothing_new_leaves_no_temporary_server_behind(loaded_copy, seeds_dir, tmp_path):
+    """No PREFECT_API_URL: `digest ingest` starts Prefect's temporary server before it knows
+    there is nothing new; the run ends without importing Prefect, and the server with it."""
     import uuid
 
     import psutil
@@ -154,6 +154,7 @@ def test_a_run_with_nothing_new_stops_the_temporary_server_it_started(loaded_cop
                            "--json"], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert json.loads(done.stdout)["flow_run"] is False
+    assert [ln for ln in done.stderr.splitlines() if ln.startswith("LOADED ")] == ["LOADED []"]
 
     def ours(p: psutil.Process) -> bool:
         try:

@@ -138,8 +138,8 @@ def test_the_person_step_runs_beside_half_of_duckdbs_budget(run_ingest, tmp_path
 def test_a_spill_folder_at_its_cap_fails_the_run_with_its_own_error(tmp_path):
     """Cutting DuckDB's budget for the person step makes it spill; with the spill folder at its
     cap (90 % of the disk's free space by default) that SET fails and aborts the transaction.
-    Bug: the loader went on, and a 10M-listing run failed with "Current transaction is aborted"
-    only. Now the SET's own error ends the run, and it reads as a full disk, not as memory."""
+    Bug: the loader caught it and ran the step, and a 10M-listing run failed with "Current
+    transaction is aborted" only. Now the SET's own error ends the run, read as a full disk."""
     import duckdb
     import pytest
 
@@ -152,26 +152,31 @@ def test_a_spill_folder_at_its_cap_fails_the_run_with_its_own_error(tmp_path):
     loader.begin()
     con.execute("CREATE TEMP TABLE held AS SELECT range AS i, md5(range::VARCHAR) || md5((range + 1)::VARCHAR) AS s "
                 "FROM range(1500000)")  # ~117 MB in memory: half the budget cannot hold it
-    ran = []
     with pytest.raises(duckdb.OutOfMemoryException, match="max_temp_directory_size") as failed:
-        loader._beside_python(lambda: ran.append(True))
-    assert ran == []
+        loader._beside_python(lambda: con.execute("SELECT count(*) FROM held"))
     message = ingest._failure_message(failed.value, tmp_path / "w.duckdb", [])
     assert message.startswith("No space left on device") and "max_temp_directory_size" in message
     assert "DIGEST_DUCKDB_MEMORY_LIMIT" not in message
     loader.rollback()
 
 
-def test_a_share_that_does_not_fit_keeps_the_budget_when_the_transaction_lives(tmp_path, monkeypatch):
-    """A SET that fails without aborting the transaction (e.g. a size DuckDB refuses): the step
-    runs under the full budget, as before."""
+def test_a_step_that_aborts_the_transaction_fails_the_run_with_its_own_error(run_ingest, tmp_path, monkeypatch):
+    """Every statement after a failed one answers "Current transaction is aborted"; the budget's
+    restore after the person step is one. The run reports (and records) the step's own error."""
+    import pytest
+
     from flows import load
 
-    con = load.connect(tmp_path / "w.duckdb")
-    loader = load.RunLoader(con, "run", memory_limit="200MB")
-    loader.begin()
-    monkeypatch.setattr(load, "DUCKDB_SHARE_BESIDE_PYTHON", -1.0)  # "-200000000B": not a size
-    ran = []
-    loader._beside_python(lambda: ran.append(con.execute("SELECT current_setting('memory_limit')").fetchone()[0]))
-    assert len(ran) == 1
-    loader.rollback()
+    def broken_step(con, *args, **kwargs):
+        con.execute("SELECT error('the person step broke here')")
+
+    monkeypatch.setattr(load, "decide_persons", broken_step)
+    warehouse = tmp_path / "w.duckdb"
+    with pytest.raises(Exception, match="the person step broke here") as failed:
+        run_ingest([SAMPLES], warehouse)
+    assert "aborted" not in str(failed.value)
+    import duckdb
+
+    with duckdb.connect(str(warehouse), read_only=True) as con:
+        assert con.execute("SELECT status, message FROM ingest_run").fetchall() == [
+            ("failed", "Invalid Input Error: the person step broke here")]
