@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from schemas.frames import CleanListing, ParsedRecord, QuarantineRow, validate_or_quarantine
+from schemas.frames import CleanListing, ParsedRecord, QuarantineRow, validate, validate_or_quarantine
 from transforms.accounting import account_lines
 from transforms.categories import listed_codes, resolve_categories, with_secondary_ids
 from transforms.clean import clean_listings
@@ -70,7 +70,7 @@ def process_batch(sources: list[SourceFile], matcher: PaperMatcher = match_exact
         files = files.join(separators, on="file_idx", how="left").with_columns(
             pl.col("n_separator_lines").fill_null(0).cast(pl.Int64)
         )
-        quarantine = QuarantineRow.validate(_quarantine(files, [*rejected, stray]))  # a bad row here is a bug
+        quarantine = validate(_quarantine(files, [*rejected, stray]), QuarantineRow)  # a bad row here is a bug
     return BatchResult(
         files=files.drop("text"),
         listings=listings.drop("raw_text", "abstract", "abstract_key", "title"),
