@@ -20,7 +20,7 @@ run: $(STAMP)
 	$(BIN)/digest ingest data/samples --warehouse data/warehouse.duckdb
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run --listings 100000

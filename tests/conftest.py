@@ -38,6 +38,17 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "digest"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def prefect_logging_on_pytest_stderr():
+    """Prefect creates its console log handlers once per process, on the sys.stderr of that
+    moment. When the first in-process `digest ingest` of a session ran under typer's CliRunner,
+    they wrote to that invocation's closed stream ever after, and every later in-process run
+    printed 'Logging error' tracebacks on its stderr (which tests read): set up here first."""
+    from prefect.logging.configuration import setup_logging
+
+    setup_logging()
+
+
 @pytest.fixture(scope="session")
 def prefect_harness():
     """One temporary Prefect server for the whole run (starting one costs ~10 s)."""
