@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import duckdb
+import polars as pl
 import pytest
 
 from flows.load import run_checks
@@ -230,9 +231,12 @@ def test_a_run_decided_in_many_groups_gives_the_persons_of_one_group(run_ingest,
     monkeypatch.setattr(person_step, "BYTES_PER_MENTION", 10**15)
     chunks = []
     real = person_step._name_chunks
-    monkeypatch.setattr(person_step, "_name_chunks", lambda new, size: chunks.append(real(new, size)) or chunks[-1])
+    monkeypatch.setattr(person_step, "_name_chunks", lambda new, size: chunks.append(list(real(new, size))) or chunks[-1])
     run_ingest([corpus.SAMPLES], tmp_path / "many.duckdb")
     assert len(chunks[0]) > 5
+    # every mention in one group, every name in one group only
+    assert sum(part.height for part in chunks[0]) == pl.concat(chunks[0]).unique(["paper_id", "author_position"]).height
+    assert pl.concat([part.select("name_key").unique() for part in chunks[0]])["name_key"].is_unique().all()
     assert persons(tmp_path / "one.duckdb") == persons(tmp_path / "many.duckdb")
     query = "SELECT paper_id, author_position, author_id, rule, round(score, 9) FROM author_mention ORDER BY ALL"
     with duckdb.connect(str(tmp_path / "one.duckdb"), read_only=True) as one, \
