@@ -95,7 +95,7 @@ def passes(df: pl.DataFrame, model: type[pa.DataFrameModel]) -> bool:
     every column and frame check), evaluated in one collect. Pandera collects each check on its
     own, and even its schema-only validation costs ~10 ms: on a small batch that was 58 % of
     `process_batch`. False for a model using what this pass does not evaluate (unique, coerce,
-    strict): Pandera decides then."""
+    strict, regex columns): Pandera decides then."""
     compiled = _compiled(model)
     if compiled is None:
         return False
