@@ -35,15 +35,9 @@ STORED_COLUMNS = [c for c in PERSON_SCHEMA if c != "person_id"]  # what the mode
 def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: PersonSettings = PersonSettings(),
                    timings: dict[str, float] | None = None) -> int:
     """Assign a person to every new mention of this run's papers; returns how many were decided.
-    `timings`, if given, gets the seconds of each phase (persons.<phase>)."""
-    clock = [time.perf_counter()]
-
-    def lap(phase: str) -> None:
-        now = time.perf_counter()
-        if timings is not None:
-            timings[f"persons.{phase}"] = now - clock[0]
-        clock[0] = now
-
+    `timings`, if given, gets the seconds of each phase (persons.<phase>), and those of the
+    groups' phases added up (persons.group.<phase>)."""
+    lap = _Laps(timings, "persons.")
     run_sql_file(con, "resolve/person_mentions.sql")
     run_sql_file(con, "resolve/person_marks.sql")
     new = read_frame(con, "SELECT paper_id, author_position, name_key, mention_key FROM new_mentions")
@@ -79,12 +73,27 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     _read_paper_evidence(con, new.filter(~pl.col("is_rare")))
     lap("read")
     n_two_word = two_word_keys(lam)
+    group_lap = _Laps(timings, "persons.group.")
     for part in _name_chunks(new, chunk_mentions(con)):
         names = part["name_key"].unique().implode()
         _decide_chunk(con, run_id, part, co_authors, stored.filter(pl.col("name_key").is_in(names)), lam,
-                      n_two_word, settings)
+                      n_two_word, settings, group_lap)
     lap("decide_write")
     return new.height
+
+
+class _Laps:
+    """Seconds since the previous call, added to `timings[prefix + phase]` (when given)."""
+
+    def __init__(self, timings: dict[str, float] | None, prefix: str) -> None:
+        self.timings, self.prefix, self.last = timings, prefix, time.perf_counter()
+
+    def __call__(self, phase: str) -> None:
+        now = time.perf_counter()
+        if self.timings is not None:
+            key = self.prefix + phase
+            self.timings[key] = self.timings.get(key, 0.0) + now - self.last
+        self.last = now
 
 
 def chunk_mentions(con: duckdb.DuckDBPyConnection) -> int:
@@ -96,26 +105,28 @@ def _name_chunks(new: pl.DataFrame, size: int) -> Iterator[pl.DataFrame]:
     """The run's mentions in groups of about `size`, every mention of a name in one group. Names
     are decided independently (their commonness is computed for all first), so deciding them
     group by group gives the same persons, and the frames in memory beside DuckDB's budget follow
-    the group, not the run. Sorted by group once, each group is a slice: filtering the run's
-    mentions for each group cost ~0.1 s a group at 1M distinct listings (29 groups)."""
+    the group, not the run. The rows of each group are found once (filtering every mention for
+    each group cost ~0.1 s a group at 1M distinct listings, 29 groups), and only the group's rows
+    are copied out."""
     n_chunks = -(-new.height // size)
     if n_chunks <= 1:
         yield new
         return
-    new = new.sort(pl.col("name_key").hash(seed=0) % n_chunks)
-    bounds = new.select(chunk=pl.col("name_key").hash(seed=0) % n_chunks).group_by("chunk", maintain_order=True).len()
-    offset = 0
-    for length in bounds["len"]:
-        yield new.slice(offset, length)
-        offset += length
+    rows = (new.select(chunk=pl.col("name_key").hash(seed=0) % n_chunks).with_row_index("row")
+            .group_by("chunk").agg("row"))
+    for group_rows in rows["row"]:
+        yield new[group_rows]
 
 
 def _decide_chunk(con: duckdb.DuckDBPyConnection, run_id: str, part: pl.DataFrame, co_authors: pl.DataFrame,
-                  stored: pl.DataFrame, lam: pl.DataFrame, n_two_word: int, settings: PersonSettings) -> None:
+                  stored: pl.DataFrame, lam: pl.DataFrame, n_two_word: int, settings: PersonSettings,
+                  lap: _Laps) -> None:
     """Decide the mentions of `part` (all mentions of its names, `is_rare` marking those of the
     run's rare names: the classes assign_persons computes) and write the decisions, persons and
     person aliases. co_authors: every mention of the run's papers, decided or not; n_two_word:
-    `two_word_keys(lam)`, counted once for every group (a regex pass over every name of the run)."""
+    `two_word_keys(lam)`, counted once for every group (a regex pass over every name of the run);
+    lap: the groups' seconds per phase."""
+    lap("start")  # the loop's own work between groups
     write_frame(con, "CREATE OR REPLACE TEMP TABLE chunk_papers AS SELECT DISTINCT paper_id FROM frame", part)
     # A rare name's mentions read only their papers' dates; the text and categories cross into
     # Python only for papers with a common name of the group.
@@ -123,12 +134,16 @@ def _decide_chunk(con: duckdb.DuckDBPyConnection, run_id: str, part: pl.DataFram
                 part.filter(~pl.col("is_rare")))
     papers = read_frame(con, _evidence_sql("person_papers", "chunk_papers", "text_papers"))
     context = co_authors.join(papers.select("paper_id"), on="paper_id", how="semi")
-    result = assign_persons(part.drop("mention_key", "is_rare"), papers, _categories(con, "text_papers"), stored,
+    categories = _categories(con, "text_papers")
+    lap("evidence")
+    result = assign_persons(part.drop("mention_key", "is_rare"), papers, categories, stored,
                             settings=settings, context_mentions=context, commonness=lam, n_two_word_keys=n_two_word)
+    lap("model")
     decisions = result.assignments.join(part.select("paper_id", "author_position", "mention_key"),
                                         on=["paper_id", "author_position"])
     insert_frame(con, "author_mention", decisions.rename({"person_id": "author_id"}).with_columns(
         decided_id=pl.col("author_id"), run_id=pl.lit(run_id)))
+    lap("write_mentions")
     lams = decisions.group_by("name_key").agg(pl.col("name_lambda").first(), rare=(pl.col("rule") == "rare_name").all())
     given, surname = name_parts(pl.col("name_key"))
     persons = (result.persons.rename({"person_id": "author_id"})
@@ -141,6 +156,7 @@ def _decide_chunk(con: duckdb.DuckDBPyConnection, run_id: str, part: pl.DataFram
         write_frame(con, "UPDATE author_person SET name_lambda = l.name_lambda FROM frame l WHERE author_person.name_key "
                          "= l.name_key AND author_person.name_lambda IS DISTINCT FROM l.name_lambda", others)
     _apply_person_aliases(con, result.aliases.with_columns(run_id=pl.lit(run_id)))
+    lap("write_persons")
 
 
 def _write_persons(con: duckdb.DuckDBPyConnection, persons: pl.DataFrame) -> None:

@@ -66,15 +66,18 @@ def test_a_frame_failing_one_check_of_each_kind_is_caught(model):
     row = dict(good, line_start=2, line_end=3)
     schema = columns(model)
     assert passes(pl.DataFrame([row], schema=schema), model)
-    breaks = {"line_start": 0 if model is not QuarantineRow else -1, "line_end": 1}  # line_end 1 < line_start 2
-    breaks.update({c: None for c, col in model.to_schema().columns.items() if not col.nullable})
-    breaks.update({"rank": RANK_MAX + 1, "listed_on": EARLIEST_DATE - dt.timedelta(days=1), "format": "other",
-                   "author_total": 1, "title": "" if model is CleanListing else "x" * (TITLE_MAX + 1)})
-    for column, value in breaks.items():
+    breaks = [("line_start", 0 if model is not QuarantineRow else -1), ("line_end", 1),  # line_end 1 < line_start 2
+              ("rank", RANK_MAX + 1), ("listed_on", EARLIEST_DATE - dt.timedelta(days=1)), ("format", "other"),
+              ("author_total", 1), ("title", "" if model is CleanListing else "x" * (TITLE_MAX + 1))]
+    breaks += [(c, None) for c, col in model.to_schema().columns.items() if not col.nullable]
+    tried = 0
+    for column, value in breaks:
         if column in row:
             bad = pl.DataFrame([row, dict(row, **{column: value})], schema=schema)
-            assert not passes(bad, model), column
-            assert not pandera_passes(bad, model), column
+            assert not passes(bad, model), (column, value)
+            assert not pandera_passes(bad, model), (column, value)
+            tried += 1
+    assert tried == {ParsedRecord: 12, CleanListing: 18, QuarantineRow: 8}[model]  # every break applies
 
 
 def test_a_wrong_dtype_or_missing_column_is_raised_not_quarantined():
