@@ -61,30 +61,27 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, run_id: str,
     run_sql_file(con, "resolve/candidates.sql", {"run_id": run_id},
                  max_block=MAX_BLOCK, window=WINDOW, suffix_band=resolve.SUFFIX_BAND)
     scored = _score_candidates(con, threshold)
-    new_keys = [k for (k,) in con.execute("SELECT paper_key FROM new_papers ORDER BY paper_key").fetchall()]
     accepted = scored.filter("is_match").select("paper_key", "other", "other_is_paper", "score")
     rejected = scored.filter(~pl.col("is_match")).select("paper_key", "other", "other_is_paper", "rule")
-    mapping, outcome = resolve.assign_papers(new_keys, accepted, rejected)
-    mapping = resolve.name_new_papers(mapping, *_id_keys(con))
-    key_map = pl.DataFrame({"paper_key": list(mapping), "paper_id": list(mapping.values())},
-                           schema={"paper_key": pl.Int64, "paper_id": pl.Int64})
+    clustered, outcome = resolve.cluster_papers(accepted, rejected)
+    key_map = resolve.paper_ids(*_id_keys(con), clustered)
     insert_frame(con, "paper_key_map", key_map, conflict="ON CONFLICT DO NOTHING")
     con.execute("INSERT INTO paper_signature BY NAME SELECT * FROM new_signature")
     _record_matches(con, scored, key_map, outcome, run_id)
 
 
-def _id_keys(con: duckdb.DuckDBPyConnection) -> tuple[dict[int, int], set[int]]:
-    """Each new key's id key (its abstract and first author's surname, without the title), and
-    the id keys already taken by stored papers."""
+def _id_keys(con: duckdb.DuckDBPyConnection) -> tuple[pl.DataFrame, pl.Series]:
+    """Each new key's id key (its abstract and first author's surname, without the title):
+    (paper_key, id_key), and the id keys already taken by stored papers."""
     id_key = ("stable_id(concat_ws(chr(31), lower(abstract), "
               "coalesce(list_last(string_split(author_keys[1], ' ')), '')))")
     # Hashed once (every new abstract) into a narrow table that both reads below use.
     con.execute(f"CREATE OR REPLACE TEMP TABLE new_id_keys AS SELECT paper_key, {id_key} AS id_key FROM new_papers")
-    id_keys = dict(con.execute("SELECT paper_key, id_key FROM new_id_keys").fetchall())
+    id_keys = read_frame(con, "SELECT paper_key, id_key FROM new_id_keys")
     # A semi-join, not the id keys spelled out as an IN list: 800k literals in one statement took
     # DuckDB's parser 2.2 GB (outside its memory limit) and 14 s (issue 15, distinct shape at 1M).
-    taken = {p for (p,) in con.execute(
-        "SELECT DISTINCT paper_id FROM paper_key_map WHERE paper_id IN (SELECT id_key FROM new_id_keys)").fetchall()}
+    taken = read_frame(con, "SELECT DISTINCT paper_id FROM paper_key_map "
+                            "WHERE paper_id IN (SELECT id_key FROM new_id_keys)")["paper_id"]
     return id_keys, taken
 
 

@@ -458,6 +458,13 @@ DISTINCT_RULES = ("authors_differ", "titles_differ", "boilerplate_abstract")
 
 def assign_papers(new_keys: list[int], edges: pl.DataFrame,
                   rejected: pl.DataFrame | None = None) -> tuple[dict[int, int], dict[tuple[int, int], str | None]]:
+    """`cluster_papers`, with every new key in the mapping (a key in no edge is its own paper)."""
+    clustered, outcome = cluster_papers(edges, rejected)
+    return {k: clustered.get(k, k) for k in new_keys}, outcome
+
+
+def cluster_papers(edges: pl.DataFrame, rejected: pl.DataFrame | None = None
+                   ) -> tuple[dict[int, int], dict[tuple[int, int], str | None]]:
     """Clusters of new keys, each joined to at most one existing paper.
 
     edges: (paper_key, other, other_is_paper, score) accepted pairs; `other` is a new key or,
@@ -467,8 +474,9 @@ def assign_papers(new_keys: list[int], edges: pl.DataFrame,
     rejected pair: accepted pairs never chain papers the scorer kept apart. A key accepted with
     two papers that the scorer found distinct (rejected for their titles or authors: an untitled
     listing of a copied abstract) fits both: it joins neither rather than one by chance.
-    Returns new key → paper_id (the existing paper's id, else the lowest key of the cluster)
-    and, per accepted edge, None when applied or the reason it was skipped."""
+    Returns new key → paper_id (the existing paper's id, else the lowest key of the cluster) for
+    the keys of the edges (every other new key is its own paper) and, per accepted edge, None when
+    applied or the reason it was skipped."""
     members: dict[tuple[bool, int], set[tuple[bool, int]]] = {}
     root_of: dict[tuple[bool, int], tuple[bool, int]] = {}
     apart: dict[tuple[bool, int], set[tuple[bool, int]]] = {}
@@ -505,13 +513,11 @@ def assign_papers(new_keys: list[int], edges: pl.DataFrame,
                 root_of[m] = large
             outcome[(key, other)] = None
     mapping = {}
-    for k in new_keys:
-        if (False, k) not in root_of:  # in no applied edge (most keys): its own paper, no set built
-            mapping[k] = k
-            continue
-        cluster = members[root((False, k))]
-        paper = _paper_of(cluster)
-        mapping[k] = paper if paper is not None else min(n for is_p, n in cluster if not is_p)
+    for is_paper, k in root_of:
+        if not is_paper:
+            cluster = members[root((False, k))]
+            paper = _paper_of(cluster)
+            mapping[k] = paper if paper is not None else min(n for is_p, n in cluster if not is_p)
     return mapping, outcome
 
 
@@ -533,6 +539,31 @@ def name_new_papers(mapping: dict[int, int], id_keys: dict[int, int], taken: set
         renamed[paper] = wanted if wanted not in claimed else paper
         claimed.add(renamed[paper])
     return {key: renamed.get(paper, paper) for key, paper in mapping.items()}
+
+
+def paper_ids(keys: pl.DataFrame, taken: pl.Series, clustered: dict[int, int]) -> pl.DataFrame:
+    """`name_new_papers` over frames: keys (paper_key, id_key) of every new key, taken (the id
+    keys stored papers hold), clustered (`cluster_papers`' mapping of the keys in edges; every
+    other key is its own paper) -> (paper_key, paper_id). At 800k new papers the loop took
+    seconds; this gives the same ids, and falls back to the loop where a cluster's own key is
+    another's id key (two hashes equal: then the order of claims decides)."""
+    clusters = pl.DataFrame({"paper_key": list(clustered), "cluster": list(clustered.values())},
+                            schema={"paper_key": pl.Int64, "cluster": pl.Int64})
+    papers = keys.join(clusters, on="paper_key", how="left").select(
+        "paper_key", "id_key", paper=pl.coalesce("cluster", "paper_key"))
+    named = (papers.group_by("paper").agg(is_new=(pl.col("paper_key") == pl.col("paper")).any(),
+                                          wanted=pl.col("id_key").min())
+             .filter("is_new")  # a cluster that joined a stored paper keeps its id
+             .with_columns(won=~pl.col("wanted").is_in(taken.implode())
+                           & (pl.col("paper") == pl.col("paper").min().over("wanted"))))
+    if named.filter("won")["wanted"].is_in(named.filter(~pl.col("won"))["paper"].implode()).any():
+        mapping = name_new_papers(dict(papers.select("paper_key", "paper").iter_rows()),
+                                  dict(keys.select("paper_key", "id_key").iter_rows()), set(taken))
+        return pl.DataFrame({"paper_key": list(mapping), "paper_id": list(mapping.values())},
+                            schema={"paper_key": pl.Int64, "paper_id": pl.Int64})
+    ids = named.select("paper", paper_id=pl.when("won").then("wanted").otherwise("paper"))
+    return papers.join(ids, on="paper", how="left").select(
+        "paper_key", paper_id=pl.coalesce("paper_id", "paper").cast(pl.Int64))
 
 
 def _ambiguous_nodes(edges: pl.DataFrame, rejected: pl.DataFrame | None) -> set[tuple[bool, int]]:
