@@ -24,20 +24,17 @@ Work is chunked (`CHUNK_KEYS` keys at a time) so memory follows the chunk, not t
 
 from __future__ import annotations
 
-from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
 import duckdb
 import polars as pl
 
-from flows.sql import insert_frame, read_frame, run_sql_file, schema_sql, write_frame
+from flows.sql import insert_frame, on_threads, read_frame, run_sql_file, schema_sql, write_frame
 from transforms import resolve
 
 # A paper key this run brings that no earlier run mapped.
 NEW_KEY = "paper_key NOT IN (SELECT paper_key FROM paper_key_map)"
 CHUNK_KEYS = 5_000  # block_keys' working memory follows the chunk; larger chunks were no faster
-BLOCKING_THREADS = 2
 
 
 def resolve_entities(con: duckdb.DuckDBPyConnection, run_id: str,
@@ -107,7 +104,7 @@ MAX_BLOCK, WINDOW = 64, 8
 
 def _score_candidates(con: duckdb.DuckDBPyConnection, threshold: float) -> pl.DataFrame:
     """Every candidate pair scored, a chunk of pairs at a time, on two threads as blocking."""
-    parts = list(_on_threads(partial(_score_chunk, threshold=threshold), _chunks(con, schema_sql("resolve/pair_texts.sql"))))
+    parts = list(on_threads(partial(_score_chunk, threshold=threshold), _chunks(con, schema_sql("resolve/pair_texts.sql"))))
     if not parts:
         return resolve.score_pairs(pl.DataFrame(schema=PAIR_SCHEMA), threshold).select(
             "paper_key", "other", "other_is_paper", "other_key", "abstract_ratio", "shingle_jaccard", "shingle_containment", "title_ratio",
@@ -285,19 +282,5 @@ def _table_chunks(con: duckdb.DuckDBPyConnection, table: str, columns: str, wher
 def _insert_block_keys(con: duckdb.DuckDBPyConnection, table: str, chunks) -> None:
     """Block keys of the papers of each chunk into `table`, computed on two threads;
     `python -m bench.profile` shows this time as "Python between"."""
-    for keys in _on_threads(resolve.block_keys, chunks):
+    for keys in on_threads(resolve.block_keys, chunks):
         insert_frame(con, table, keys)
-
-
-def _on_threads(fn, chunks, threads: int = BLOCKING_THREADS):
-    """fn of each chunk, in order, computed on `threads` threads (the string and numpy work of
-    one chunk runs mostly on one core). Chunks are read, and results used, by the calling thread
-    (one connection), at most `threads` chunks ahead."""
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        pending: deque = deque()
-        for chunk in chunks:
-            pending.append(pool.submit(fn, chunk))
-            if len(pending) >= threads:
-                yield pending.popleft().result()
-        while pending:
-            yield pending.popleft().result()

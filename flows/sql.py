@@ -1,9 +1,12 @@
 """The warehouse's SQL, in one place: connections, the `.sql` files under `schemas/` and the one
 runner that executes them, and the bridge from Polars frames into DuckDB. The loader and the
-resolver both use these; neither calls back into the other."""
+resolver both use these; neither calls back into the other. `on_threads` computes on frames read
+from the one connection while it reads and writes the next."""
 
 from __future__ import annotations
 
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
 
@@ -83,3 +86,17 @@ def insert_frame(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame
 def read_frame(con: duckdb.DuckDBPyConnection, query: str) -> pl.DataFrame:
     """A query's rows as a Polars frame (read fully before the connection is reused)."""
     return pl.from_arrow(con.sql(query).to_arrow_table())
+
+
+def on_threads(fn, chunks, threads: int = 2):
+    """fn of each chunk, in order, computed on `threads` threads (the string and numpy work of
+    one chunk runs mostly on one core). Chunks are read, and results used, by the calling thread
+    (one connection), at most `threads` chunks ahead."""
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        pending: deque = deque()
+        for chunk in chunks:
+            pending.append(pool.submit(fn, chunk))
+            if len(pending) >= threads:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()

@@ -11,7 +11,7 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from flows.sql import read_frame, write_frame
+from flows.sql import on_threads, read_frame, write_frame
 from transforms.ids import ID_SQL
 from transforms.terms import ABSTRACT_CHARS, paper_term_codes
 
@@ -22,7 +22,7 @@ def update_terms(con: duckdb.DuckDBPyConnection) -> int:
     """Re-extract the terms of the touched papers (all papers, on the first run after terms were
     added to an existing warehouse); returns the number of papers extracted. Terms carry no run:
     they are a function of the text."""
-    con.execute(_TODO_SQL)
+    con.execute(_TODO_SQL.replace("$batch_papers", str(int(BATCH_PAPERS))))
     # Terms these papers had before: their paper counts change, and some may lose their last paper.
     con.execute("CREATE OR REPLACE TEMP TABLE changed_terms AS "
                 "SELECT DISTINCT term_id FROM bridge_paper_term SEMI JOIN term_todo USING (paper_id)")
@@ -34,9 +34,12 @@ def update_terms(con: duckdb.DuckDBPyConnection) -> int:
     con.execute(f"CREATE OR REPLACE TEMP TABLE term_papers AS SELECT t.batch, p.paper_id, p.title, "
                 f"left(p.abstract, {ABSTRACT_CHARS}) AS abstract FROM dim_paper p JOIN term_todo t USING (paper_id) "
                 f"ORDER BY t.batch")
-    for batch in range(1, n_batches + 1):
-        papers = read_frame(con, f"SELECT paper_id, title, abstract FROM term_papers WHERE batch = {batch:d}")
-        _insert_terms(con, *paper_term_codes(papers))
+    # Two batches are extracted at once (numpy and Polars release the GIL) while this thread reads
+    # the next and writes the last: a batch at a time left a core idle.
+    batches = (read_frame(con, f"SELECT paper_id, title, abstract FROM term_papers WHERE batch = {batch:d}")
+               for batch in range(1, n_batches + 1))
+    for rows, terms in on_threads(paper_term_codes, batches):
+        _insert_terms(con, rows, terms)
     con.execute(_REFRESH_SQL)
     return con.execute("SELECT count(*) FROM term_todo").fetchall()[0][0]
 
@@ -54,7 +57,7 @@ def _insert_terms(con: duckdb.DuckDBPyConnection, rows: pl.DataFrame, terms: pl.
 
 # Papers to extract: the touched ones; on the first run after an upgrade (papers but no terms
 # yet), every paper. Numbered into batches of BATCH_PAPERS.
-_TODO_SQL = f"""
+_TODO_SQL = """
 CREATE OR REPLACE TEMP TABLE term_todo AS
 WITH todo AS (
     SELECT paper_id FROM touched
@@ -63,7 +66,7 @@ WITH todo AS (
     WHERE NOT EXISTS (SELECT 1 FROM bridge_paper_term)
       AND EXISTS (SELECT 1 FROM dim_paper d WHERE d.paper_id NOT IN (SELECT paper_id FROM touched))
 )
-SELECT paper_id, (row_number() OVER (ORDER BY paper_id) - 1) // {BATCH_PAPERS} + 1 AS batch FROM todo
+SELECT paper_id, (row_number() OVER (ORDER BY paper_id) - 1) // $batch_papers + 1 AS batch FROM todo
 """
 
 # Paper counts of the terms that gained or lost papers; terms left with none are dropped.
