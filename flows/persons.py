@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import duckdb
 import polars as pl
 
-from flows.sql import insert_frame, memory_limit_bytes, read_frame, run_sql_file, write_frame
-from transforms.persons import (ONE_WORD_LAMBDA, PERSON_SCHEMA, REF_NAMES, REFERENCE_WEIGHT, WORDS_FROM, PersonSettings,
+from flows.sql import insert_frame, memory_limit_bytes, on_threads, read_frame, run_sql_file, write_frame
+from transforms.persons import (ONE_WORD_LAMBDA, PERSON_SCHEMA, REF_NAMES, REFERENCE_WEIGHT, WORDS_FROM, PersonSettings, PersonsResult,
                                 assign_persons, commonness_from_counts, name_classes, name_parts, person_profiles,
                                 reference_shares, two_word_keys)
 
@@ -74,10 +75,19 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     lap("read")
     n_two_word = two_word_keys(lam)
     group_lap = _Laps(timings, "persons.group.")
-    for part in _name_chunks(new, chunk_mentions(con)):
-        names = part["name_key"].unique().implode()
-        _decide_chunk(con, run_id, part, co_authors, stored.filter(pl.col("name_key").is_in(names)), lam,
-                      n_two_word, settings, group_lap)
+
+    def decide(group: _Group) -> tuple[_Group, PersonsResult]:
+        return group, assign_persons(group.part.drop("mention_key", "is_rare"), group.papers, group.categories,
+                                     group.stored, settings=settings, context_mentions=group.context,
+                                     commonness=lam, n_two_word_keys=n_two_word)
+
+    groups = (_group_evidence(con, part, co_authors, stored, group_lap) for part in _name_chunks(new, chunk_mentions(con)))
+    # A group is decided on a worker thread while this one, which alone uses the connection, writes
+    # the group before and reads the evidence of the next: the inserts and reads release the GIL.
+    for group, result in on_threads(decide, groups):
+        group_lap("model")  # the wait for the worker: what the writes and reads did not cover
+        _write_group(con, run_id, group, result, group_lap)
+        del group, result  # freed before the next group's evidence is read
     lap("decide_write")
     return new.height
 
@@ -118,14 +128,21 @@ def _name_chunks(new: pl.DataFrame, size: int) -> Iterator[pl.DataFrame]:
         yield new[group_rows]
 
 
-def _decide_chunk(con: duckdb.DuckDBPyConnection, run_id: str, part: pl.DataFrame, co_authors: pl.DataFrame,
-                  stored: pl.DataFrame, lam: pl.DataFrame, n_two_word: int, settings: PersonSettings,
-                  lap: _Laps) -> None:
-    """Decide the mentions of `part` (all mentions of its names, `is_rare` marking those of the
-    run's rare names: the classes assign_persons computes) and write the decisions, persons and
-    person aliases. co_authors: every mention of the run's papers, decided or not; n_two_word:
-    `two_word_keys(lam)`, counted once for every group (a regex pass over every name of the run);
-    lap: the groups' seconds per phase."""
+@dataclass
+class _Group:
+    """A group of names to decide: its mentions (`part`, `is_rare` marking the run's rare names),
+    their stored persons, and the evidence read for them."""
+    part: pl.DataFrame
+    stored: pl.DataFrame
+    papers: pl.DataFrame
+    context: pl.DataFrame
+    categories: pl.DataFrame
+
+
+def _group_evidence(con: duckdb.DuckDBPyConnection, part: pl.DataFrame, co_authors: pl.DataFrame,
+                    stored: pl.DataFrame, lap: _Laps) -> _Group:
+    """The evidence of a group's mentions. co_authors: every mention of the run's papers, decided
+    or not; lap: the groups' seconds per phase."""
     lap("start")  # the loop's own work between groups
     write_frame(con, "CREATE OR REPLACE TEMP TABLE chunk_papers AS SELECT DISTINCT paper_id FROM frame", part)
     # A rare name's mentions read only their papers' dates; the text and categories cross into
@@ -133,13 +150,15 @@ def _decide_chunk(con: duckdb.DuckDBPyConnection, run_id: str, part: pl.DataFram
     write_frame(con, "CREATE OR REPLACE TEMP TABLE text_papers AS SELECT DISTINCT paper_id FROM frame",
                 part.filter(~pl.col("is_rare")))
     papers = read_frame(con, _evidence_sql("person_papers", "chunk_papers", "text_papers"))
-    context = co_authors.join(papers.select("paper_id"), on="paper_id", how="semi")
-    categories = _categories(con, "text_papers")
+    group = _Group(part, stored.filter(pl.col("name_key").is_in(part["name_key"].unique().implode())), papers,
+                   co_authors.join(papers.select("paper_id"), on="paper_id", how="semi"), _categories(con, "text_papers"))
     lap("evidence")
-    result = assign_persons(part.drop("mention_key", "is_rare"), papers, categories, stored,
-                            settings=settings, context_mentions=context, commonness=lam, n_two_word_keys=n_two_word)
-    lap("model")
-    decisions = result.assignments.join(part.select("paper_id", "author_position", "mention_key"),
+    return group
+
+
+def _write_group(con: duckdb.DuckDBPyConnection, run_id: str, group: _Group, result: PersonsResult, lap: _Laps) -> None:
+    """Write a group's decisions, persons and person aliases."""
+    decisions = result.assignments.join(group.part.select("paper_id", "author_position", "mention_key"),
                                         on=["paper_id", "author_position"])
     insert_frame(con, "author_mention", decisions.rename({"person_id": "author_id"}).with_columns(
         decided_id=pl.col("author_id"), run_id=pl.lit(run_id)))
@@ -151,7 +170,7 @@ def _decide_chunk(con: duckdb.DuckDBPyConnection, run_id: str, part: pl.DataFram
     _write_persons(con, persons)
     # the other persons of the common names decided now: how common their name was when last decided
     # (a rare name's one person is in `persons`; a name with no stored person has only new ones)
-    others = lams.filter(~pl.col("rare") & pl.col("name_key").is_in(stored["name_key"].implode())).drop("rare")
+    others = lams.filter(~pl.col("rare") & pl.col("name_key").is_in(group.stored["name_key"].implode())).drop("rare")
     if not others.is_empty():
         write_frame(con, "UPDATE author_person SET name_lambda = l.name_lambda FROM frame l WHERE author_person.name_key "
                          "= l.name_key AND author_person.name_lambda IS DISTINCT FROM l.name_lambda", others)
