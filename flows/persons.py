@@ -19,9 +19,9 @@ import duckdb
 import polars as pl
 
 from flows.sql import insert_frame, memory_limit_bytes, on_threads, read_frame, run_sql_file, write_frame
-from transforms.persons import (ONE_WORD_LAMBDA, PERSON_SCHEMA, REF_NAMES, REFERENCE_WEIGHT, WORDS_FROM, PersonSettings, PersonsResult,
-                                assign_persons, commonness_from_counts, name_classes, name_parts, person_profiles,
-                                reference_shares, two_word_keys)
+from transforms.persons import (ONE_WORD_LAMBDA, PERSON_SCHEMA, REF_NAMES, REFERENCE_WEIGHT, WORDS_FROM, PersonSettings,
+                                PersonsResult, assign_persons, commonness_from_counts, name_classes, name_parts,
+                                person_profiles, reference_shares, two_word_keys)
 
 EVIDENCE = [c for c in PERSON_SCHEMA if c not in ("person_id", "name_key", "founded_key")]
 # Mentions decided and written at a time follow DuckDB's budget: the group's frames sit beside it.

@@ -544,9 +544,9 @@ def name_new_papers(mapping: dict[int, int], id_keys: dict[int, int], taken: set
 def paper_ids(keys: pl.DataFrame, taken: pl.Series, clustered: dict[int, int]) -> pl.DataFrame:
     """`name_new_papers` over frames: keys (paper_key, id_key) of every new key, taken (the id
     keys stored papers hold), clustered (`cluster_papers`' mapping of the keys in edges; every
-    other key is its own paper) -> (paper_key, paper_id). At 800k new papers the loop took
-    seconds; this gives the same ids, and falls back to the loop where a cluster's own key is
-    another's id key (two hashes equal: then the order of claims decides)."""
+    other key is its own paper) -> (paper_key, paper_id). On 800k synthetic new keys the loop took
+    5.5 s and this 0.3 s, with the same ids; it falls back to the loop where a cluster's own key
+    is another's id key (two hashes equal: then the order of claims decides)."""
     clusters = pl.DataFrame({"paper_key": list(clustered), "cluster": list(clustered.values())},
                             schema={"paper_key": pl.Int64, "cluster": pl.Int64})
     papers = keys.join(clusters, on="paper_key", how="left").select(
