@@ -328,6 +328,12 @@ def ensure_corpus(work: Path, n: int, seed: int, timeout: float, shape: str = "r
         if (summary.get("n_listings_requested") == n and summary.get("seed") == seed
                 and summary.get("shape", "repeats") == shape
                 and (out / "listing").is_dir() and (out / "search").is_dir()):
+            # A corpus compressed after rendering (session 10 gzipped one to fit a 10M run on the
+            # disk): the floor and the baseline read plain text, and rendering again beside the
+            # .gz files would load every listing twice.
+            if next(out.rglob("*.gz"), None) is not None:
+                raise RuntimeError(f"corpus {out} holds gzipped files (compressed after it was rendered): "
+                                   "move it aside or delete it, and bench.run renders it again")
             first = json.loads(timing_file.read_text(encoding="utf-8")) if timing_file.is_file() else {}
             return out, summary, {"reused": True, "wall_s": 0.0, "first_generation_wall_s": first.get("wall_s")}
     out.mkdir(parents=True, exist_ok=True)

@@ -7,6 +7,7 @@ to the children); only the no-op and one-file runs start Prefect's temporary ser
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
@@ -153,6 +154,18 @@ def test_corpus_shapes_have_exact_truth(tmp_path):
         assert sum(papers["n_listings"]) == n and len(papers["truth_id"]) == summary["n_papers"]
         authors[shape] = summary["n_authors"]
     assert authors["distinct"] > 2 * authors["repeats"]
+
+
+def test_a_reused_corpus_that_was_gzipped_is_refused_with_what_to_do(tmp_path):
+    """A 1M corpus gzipped after rendering (to fit a 10M run on the disk) was reused as it was:
+    the floor died on a UnicodeDecodeError deep in its line count."""
+    out = tmp_path / bench_run.corpus_name(1000)
+    (out / "listing").mkdir(parents=True)
+    (out / "search").mkdir()
+    (out / "summary.json").write_text(json.dumps({"n_listings_requested": 1000, "seed": 0, "shape": "repeats"}))
+    (out / "listing" / "00001.txt.gz").write_bytes(gzip.compress(b"listing"))
+    with pytest.raises(RuntimeError, match="gzipped files.*move it aside or delete it"):
+        bench_run.ensure_corpus(tmp_path, 1000, 0, timeout=60)
 
 
 def test_bench_names_corpora_and_results_by_shape():
