@@ -329,8 +329,8 @@ def ensure_corpus(work: Path, n: int, seed: int, timeout: float, shape: str = "r
                 and summary.get("shape", "repeats") == shape
                 and (out / "listing").is_dir() and (out / "search").is_dir()):
             # A corpus compressed after rendering (session 10 gzipped one to fit a 10M run on the
-            # disk): the floor and the baseline read plain text, and rendering again beside the
-            # .gz files would load every listing twice.
+            # disk): the floor and the baseline read plain text. Not rendered again in its place:
+            # a large one took 18 min to render and was compressed on purpose.
             if next(out.rglob("*.gz"), None) is not None:
                 raise RuntimeError(f"corpus {out} holds gzipped files (compressed after it was rendered): "
                                    "move it aside or delete it, and bench.run renders it again")

@@ -24,7 +24,8 @@ from transforms.persons import (ONE_WORD_LAMBDA, PERSON_SCHEMA, REF_NAMES, REFER
                                 person_profiles, reference_shares, two_word_keys)
 
 EVIDENCE = [c for c in PERSON_SCHEMA if c not in ("person_id", "name_key", "founded_key")]
-# Mentions decided and written at a time follow DuckDB's budget: the group's frames sit beside it.
+# Mentions decided and written at a time follow DuckDB's budget: the group's frames sit beside it
+# (two groups' at most: one deciding while the next is read, see decide_persons).
 # A group costs Python ~1.2 KB per mention at its peak (`bench.profile --trace-persons`: +250 MB for
 # groups of 200k at 1M distinct, +100 MB for 77k at 100k), and a group may take an eighth of DuckDB's
 # limit while the step runs, which is half the budget (flows.load): a 2 GiB budget -> ~105k mentions.
@@ -84,7 +85,10 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     groups = (_group_evidence(con, part, co_authors, stored, group_lap) for part in _name_chunks(new, chunk_mentions(con)))
     # A group is decided on a worker thread while this one, which alone uses the connection, writes
     # the group before and reads the evidence of the next: the inserts and reads release the GIL.
-    for group, result in on_threads(decide, groups):
+    # One worker: one group is decided at a time (assign_persons switches the process's gc off and
+    # on), and at most two groups' frames are held, the one deciding and the one read ahead; a
+    # SIGTERM waits for the group deciding (~0.5 s at 1M listings) before the run ends.
+    for group, result in on_threads(decide, groups, threads=1, ahead=2):
         group_lap("model")  # the wait for the worker: what the writes and reads did not cover
         _write_group(con, run_id, group, result, group_lap)
         del group, result  # freed before the next group's evidence is read

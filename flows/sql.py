@@ -88,15 +88,17 @@ def read_frame(con: duckdb.DuckDBPyConnection, query: str) -> pl.DataFrame:
     return pl.from_arrow(con.sql(query).to_arrow_table())
 
 
-def on_threads(fn, chunks, threads: int = 2):
+def on_threads(fn, chunks, threads: int = 2, ahead: int | None = None):
     """fn of each chunk, in order, computed on `threads` threads (the string and numpy work of
     one chunk runs mostly on one core). Chunks are read, and results used, by the calling thread
-    (one connection), at most `threads` chunks ahead."""
+    (one connection), at most `ahead` chunks ahead (default: `threads`). One thread with two
+    ahead overlaps the caller's reads and writes with one computation at a time."""
+    ahead = threads if ahead is None else ahead
     with ThreadPoolExecutor(max_workers=threads) as pool:
         pending: deque = deque()
         for chunk in chunks:
             pending.append(pool.submit(fn, chunk))
-            if len(pending) >= threads:
+            if len(pending) >= ahead:
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()

@@ -15,7 +15,7 @@ from flows.sql import on_threads, read_frame, write_frame
 from transforms.ids import ID_SQL
 from transforms.terms import ABSTRACT_CHARS, paper_term_codes
 
-BATCH_PAPERS = 50_000  # papers extracted at once: bounds the memory of a large first load
+BATCH_PAPERS = 50_000  # papers a batch extracts (two batches at once): bounds the memory of a large first load
 
 
 def update_terms(con: duckdb.DuckDBPyConnection) -> int:

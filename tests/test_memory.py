@@ -188,3 +188,40 @@ def test_a_step_that_aborts_the_transaction_fails_the_run_with_its_own_error(run
     with duckdb.connect(str(warehouse), read_only=True) as con:
         assert con.execute("SELECT status, message FROM ingest_run").fetchall() == [
             ("failed", "Invalid Input Error: the person step broke here")]
+
+
+def test_one_worker_reads_one_chunk_ahead_and_computes_one_at_a_time():
+    """The person step decides a group on one worker while the connection writes the group before
+    and reads the next: at most two groups' frames are held and one is decided at a time (two at
+    once doubled the frames beside DuckDB's budget, and assign_persons switches gc off and on)."""
+    import threading
+    import time
+
+    from flows.sql import on_threads
+
+    events, running, peak, lock = [], [0], [0], threading.Lock()
+
+    def decide(chunk: int) -> int:
+        with lock:
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        time.sleep(0.02)
+        with lock:
+            running[0] -= 1
+        return chunk
+
+    def chunks():
+        for i in range(6):
+            events.append(("read", i))
+            yield i
+
+    used = []
+    for result in on_threads(decide, chunks(), threads=1, ahead=2):
+        events.append(("used", result))
+        used.append(result)
+    assert used == list(range(6)) and peak[0] == 1
+    for i in range(5):  # the next chunk is read before a result is used, the one after that is not
+        assert events.index(("read", i + 1)) < events.index(("used", i))
+        if i + 2 < 6:
+            assert events.index(("read", i + 2)) > events.index(("used", i))
+
