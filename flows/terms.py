@@ -22,7 +22,7 @@ def update_terms(con: duckdb.DuckDBPyConnection) -> int:
     """Re-extract the terms of the touched papers (all papers, on the first run after terms were
     added to an existing warehouse); returns the number of papers extracted. Terms carry no run:
     they are a function of the text."""
-    con.execute(_TODO_SQL.replace("$batch_papers", str(int(BATCH_PAPERS))))
+    con.execute(_TODO_SQL, {"batch_papers": BATCH_PAPERS})
     # Terms these papers had before: their paper counts change, and some may lose their last paper.
     con.execute("CREATE OR REPLACE TEMP TABLE changed_terms AS "
                 "SELECT DISTINCT term_id FROM bridge_paper_term SEMI JOIN term_todo USING (paper_id)")

@@ -242,3 +242,48 @@ def test_a_run_decided_in_many_groups_gives_the_persons_of_one_group(run_ingest,
     with duckdb.connect(str(tmp_path / "one.duckdb"), read_only=True) as one, \
          duckdb.connect(str(tmp_path / "many.duckdb"), read_only=True) as many:
         assert one.execute(query).fetchall() == many.execute(query).fetchall()
+
+
+def test_groups_are_decided_one_at_a_time_beside_the_next_ones_read(run_ingest, tmp_path, monkeypatch):
+    """The person step decides a group on a worker while the connection writes the group before
+    and reads the next: the next group's evidence is read before a group is written, one group is
+    decided at a time (two at once held twice the frames beside DuckDB's budget, and
+    assign_persons switches the process's gc off and on), and no more than two groups are held."""
+    import threading
+    import time
+
+    from flows import persons as person_step
+
+    monkeypatch.setattr(person_step, "MIN_CHUNK_MENTIONS", 7)
+    monkeypatch.setattr(person_step, "BYTES_PER_MENTION", 10**15)
+    events, deciding, peak, lock = [], [0], [0], threading.Lock()
+    decide, read, write = person_step.assign_persons, person_step._group_evidence, person_step._write_group
+
+    def slow_decide(*args, **kwargs):
+        with lock:
+            deciding[0] += 1
+            peak[0] = max(peak[0], deciding[0])
+        time.sleep(0.05)  # long enough for a second worker, if there were one, to start the next group
+        try:
+            return decide(*args, **kwargs)
+        finally:
+            with lock:
+                deciding[0] -= 1
+
+    def reading(*args, **kwargs):
+        events.append("read")
+        return read(*args, **kwargs)
+
+    def writing(*args, **kwargs):
+        events.append("write")
+        return write(*args, **kwargs)
+
+    monkeypatch.setattr(person_step, "assign_persons", slow_decide)
+    monkeypatch.setattr(person_step, "_group_evidence", reading)
+    monkeypatch.setattr(person_step, "_write_group", writing)
+    run_ingest([corpus.SAMPLES], tmp_path / "w.duckdb")
+    n = events.count("read")
+    assert n > 5 and events.count("write") == n and peak[0] == 1
+    held = [events[:i + 1].count("read") - events[:i + 1].count("write") for i in range(len(events))]
+    assert max(held) == 2  # the group deciding and the one read ahead
+    assert events[:2] == ["read", "read"]  # the second group is read while the first is decided

@@ -242,11 +242,11 @@ def test_threshold_is_the_setting():
     assert not row["is_match"] and row["rule"] == "below_threshold"
 
 
-def test_assign_papers_never_merges_two_existing_papers_and_keeps_their_ids():
+def test_clusters_never_merge_two_existing_papers_and_keep_their_ids():
     edges = pl.DataFrame({"paper_key": [10, 10, 11], "other": [500, 600, 10], "other_is_paper": [True, True, False],
                           "score": [0.95, 0.9, 0.99]})
-    mapping, outcome = resolve.assign_papers([10, 11, 12], edges)
-    assert mapping == {10: 500, 11: 500, 12: 12}
+    mapping, outcome = resolve.cluster_papers(edges)
+    assert mapping == {10: 500, 11: 500}  # a key in no edge (12) is its own paper: not in the mapping
     assert outcome[(10, 600)] == resolve.KEPT_APART_EXISTING and outcome[(10, 500)] is None
 
 

@@ -456,13 +456,6 @@ KEPT_APART_AMBIGUOUS = "kept_apart_ambiguous"  # the key fits two papers that ar
 DISTINCT_RULES = ("authors_differ", "titles_differ", "boilerplate_abstract")
 
 
-def assign_papers(new_keys: list[int], edges: pl.DataFrame,
-                  rejected: pl.DataFrame | None = None) -> tuple[dict[int, int], dict[tuple[int, int], str | None]]:
-    """`cluster_papers`, with every new key in the mapping (a key in no edge is its own paper)."""
-    clustered, outcome = cluster_papers(edges, rejected)
-    return {k: clustered.get(k, k) for k in new_keys}, outcome
-
-
 def cluster_papers(edges: pl.DataFrame, rejected: pl.DataFrame | None = None
                    ) -> tuple[dict[int, int], dict[tuple[int, int], str | None]]:
     """Clusters of new keys, each joined to at most one existing paper.
@@ -545,7 +538,7 @@ def paper_ids(keys: pl.DataFrame, taken: pl.Series, clustered: dict[int, int]) -
     """`name_new_papers` over frames: keys (paper_key, id_key) of every new key, taken (the id
     keys stored papers hold), clustered (`cluster_papers`' mapping of the keys in edges; every
     other key is its own paper) -> (paper_key, paper_id). On 800k synthetic new keys the loop took
-    5.5 s and this 0.3 s, with the same ids; it falls back to the loop where a cluster's own key
+    5.5-6.5 s and this 0.3-0.4 s, with the same ids (`python -m bench.paper_ids`, two runs); it falls back to the loop where a cluster's own key
     is another's id key (two hashes equal: then the order of claims decides)."""
     clusters = pl.DataFrame({"paper_key": list(clustered), "cluster": list(clustered.values())},
                             schema={"paper_key": pl.Int64, "cluster": pl.Int64})

@@ -56,8 +56,8 @@ DELETE FROM dim_paper WHERE paper_id IN (SELECT paper_id FROM touched);
 -- hold every touched abstract (a temp table of the merged papers cost 12 of 28 s at 1M distinct).
 -- The person step reads the merged author lists back from dim_paper (only that column).
 -- paper_lists is NOT MATERIALIZED and `repeated` counts the lists without their text: DuckDB
--- materialises a CTE read twice, which buffered every touched abstract (27.9 -> 22.3 s at 1M
--- distinct listings, this statement alone under the load's memory pressure; same rows).
+-- materialises a CTE read twice, which buffered every touched abstract (29.2 -> 21.5 s at 1M
+-- distinct listings, `python -m bench.profile` before and after; same rows).
 INSERT INTO dim_paper BY NAME
 WITH paper_lists AS NOT MATERIALIZED (
     SELECT r.paper_id, r.last_on, v.title, v.abstract, v.authors, v.author_keys, v.author_total AS author_count,
