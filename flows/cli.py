@@ -109,6 +109,10 @@ def ingest(
         summary = configured_ingest(settings)(paths=sources, warehouse=target,
                                               batch_bytes=batch_mb * 1024 * 1024 if batch_mb else None)
     except Exception as err:  # noqa: BLE001 - one clear line, trace on demand
+        if shutdown.requested():
+            # The watcher interrupted DuckDB before the main thread ran the signal handler: the
+            # error ("Query interrupted", or Prefect's teardown) is the SIGTERM, not a failure.
+            _fail("interrupted by SIGTERM: nothing published", shutdown.EXIT_CODE)
         if verbose:
             raise
         _fail(f"ingest failed: {err}", 1)
