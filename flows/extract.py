@@ -293,7 +293,11 @@ def _read_bounded(f: FoundFile, limit: int) -> tuple[FoundFile, bytes]:
         st = os.fstat(handle.fileno())  # of what was read, not of what was found
         if not stat.S_ISREG(st.st_mode):
             raise Unreadable(f"{CANNOT_READ}: {_kind(st.st_mode)}, not a regular file")
-        data = handle.read(limit + 1)
+        # read(n) allocates n bytes before it reads: asking for the limit (1 GiB) on every file cost
+        # ~0.15 ms each (~4x a 50 KB file's read). The size first, then whatever the file grew by.
+        data = handle.read(min(st.st_size, limit) + 1)
+        if st.st_size < len(data) <= limit:  # grew since fstat, or says 0 (/proc): the rest, bounded
+            data += handle.read(limit + 1 - len(data))
     if len(data) > limit:
         raise Unreadable(_too_large(ReadLimits(limit)))
     return replace(f, size_bytes=st.st_size, mtime_ns=st.st_mtime_ns, ctime_ns=st.st_ctime_ns, inode=st.st_ino), data

@@ -46,6 +46,43 @@ def test_a_file_that_grows_past_the_limit_after_discovery_is_not_read_past_it(tm
     assert not sources and "larger than the size limit of 1,000 bytes" in skipped["reason"][0]
 
 
+class _StaleSize:
+    """os.fstat as seen by a reader that lost a race with a writer: the size `grown_by` short."""
+
+    def __init__(self, grown_by: int) -> None:
+        self.grown_by, self.fstat = grown_by, os.fstat
+
+    def __call__(self, fd: int):
+        st = self.fstat(fd)
+        fields = list(st)
+        fields[6] = max(st.st_size - self.grown_by, 0)  # st_size
+        return os.stat_result(fields)
+
+
+def test_a_file_that_grows_while_it_is_opened_is_read_whole_or_refused(tmp_path, monkeypatch):
+    """Reading asks for the size fstat gave, then for whatever came after it (bounded)."""
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "a.txt").write_bytes(b"a" * 600)
+    (inbox / "b.txt").write_bytes(b"b" * 1500)
+    found = sorted(found_by_path(inbox, extract.ReadLimits(2000)).values(), key=lambda f: f.path)
+    monkeypatch.setattr(extract.os, "fstat", _StaleSize(500))
+    sources, _, skipped = extract.read_sources(found, LIMITS)
+    assert [s.data for s in sources] == [b"a" * 600]
+    assert skipped["path"].to_list() == ["inbox/b.txt"] and "larger than the size limit" in skipped["reason"][0]
+
+
+def test_a_regular_file_that_reports_size_zero_is_read_whole(tmp_path, monkeypatch):
+    """As /proc's files do: the size fstat gives is not a bound on what can be read."""
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "a.txt").write_bytes(b"0123456789" * 50)
+    found = list(found_by_path(inbox).values())
+    monkeypatch.setattr(extract.os, "fstat", _StaleSize(10**9))
+    sources, _, skipped = extract.read_sources(found, LIMITS)
+    assert [s.data for s in sources] == [b"0123456789" * 50] and skipped.is_empty()
+
+
 def test_a_fifo_swapped_in_after_discovery_is_never_opened(tmp_path):
     inbox = tmp_path / "inbox"
     inbox.mkdir()
