@@ -228,8 +228,12 @@ def _reopen_names(con: duckdb.DuckDBPyConnection, new: pl.DataFrame, stored: pl.
     classes = pl.DataFrame(schema={"name_key": pl.String, "lam": pl.Float64, "n_stored": pl.Int64,
                                    "is_rare": pl.Boolean})
     common = rare_again = classes.select("name_key")
-    if not new.is_empty():  # without new mentions only a re-ordered name may reopen
+    if not new.is_empty():
         classes = name_classes(new["name_key"], stored, settings=settings, commonness=batch_lam)
+    if not _has_decisions(con):  # a first load: nothing stored to take back, nor to flip
+        return classes, pl.DataFrame(schema={"paper_id": pl.Int64, "author_position": pl.Int32,
+                                             "name_key": pl.String, "mention_key": pl.String})
+    if not new.is_empty():  # without new mentions only a re-ordered name may reopen
         turned_common, turned_rare = _stored_names_flipped(con, n_keys, settings)
         common = pl.concat([classes.filter(~pl.col("is_rare")).select("name_key"), turned_common])
         rare_again = pl.concat([classes.filter((pl.col("lam") < settings.rare_lambda) & (pl.col("n_stored") > 1))
@@ -239,6 +243,12 @@ def _reopen_names(con: duckdb.DuckDBPyConnection, new: pl.DataFrame, stored: pl.
     run_sql_file(con, "resolve/person_reopen.sql")
     return classes, read_frame(con, "SELECT paper_id, author_position::INTEGER AS author_position, name_key, "
                                     "mention_key FROM reopened_mentions")
+
+
+def _has_decisions(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether any mention or person was stored before this run's (a warehouse from before
+    persons has its mentions by now: resolve/person_mentions.sql)."""
+    return con.execute("SELECT EXISTS (SELECT 1 FROM author_mention) OR EXISTS (SELECT 1 FROM author_person)").fetchone()[0]
 
 
 def _with_evidence(con: duckdb.DuckDBPyConnection, stored: pl.DataFrame, classes: pl.DataFrame,
