@@ -7,6 +7,7 @@ import gc
 import json
 import os
 import sys
+import traceback
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
@@ -109,10 +110,13 @@ def ingest(
         summary = configured_ingest(settings)(paths=sources, warehouse=target,
                                               batch_bytes=batch_mb * 1024 * 1024 if batch_mb else None)
     except Exception as err:  # noqa: BLE001 - one clear line, trace on demand
-        if shutdown.requested():
+        if shutdown.requested(wait_s=0.2):
             # The watcher interrupted DuckDB before the main thread ran the signal handler: the
-            # error ("Query interrupted", or Prefect's teardown) is the SIGTERM, not a failure.
-            _fail("interrupted by SIGTERM: nothing published", shutdown.EXIT_CODE)
+            # error ("Query interrupted", or Prefect's teardown) ends a terminated run, exit 143.
+            # The wait: while Prefect's handler is installed only the watcher thread sets the flag.
+            if verbose:
+                traceback.print_exc()
+            _fail(f"interrupted by SIGTERM ({err})", shutdown.EXIT_CODE)
         if verbose:
             raise
         _fail(f"ingest failed: {err}", 1)

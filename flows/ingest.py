@@ -206,7 +206,11 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
                 _abandon(con, staging)
                 raise
             message = _failure_message(sql.first_error(err), warehouse, batches)
-            _record_failure(con, staging, warehouse, run_id, started_at, n_seen, message)
+            try:
+                _record_failure(con, staging, warehouse, run_id, started_at, n_seen, message)
+            except BaseException:  # a SIGTERM while the failure is recorded: nothing left behind
+                _abandon(con, staging)
+                raise
             if message != str(err):
                 raise RunFailed(message) from err
             raise

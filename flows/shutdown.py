@@ -43,9 +43,10 @@ def install(grace_s: float = 2.0) -> None:
     _installed = True
 
 
-def requested() -> bool:
-    """A SIGTERM arrived: a failure now is the interruption, not something to record."""
-    return _requested.is_set()
+def requested(wait_s: float = 0.0) -> bool:
+    """A SIGTERM arrived (or arrives within `wait_s`): a failure now is the interruption, not
+    something to record."""
+    return _requested.wait(wait_s) if wait_s > 0 else _requested.is_set()
 
 
 @contextmanager
