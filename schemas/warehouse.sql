@@ -46,7 +46,7 @@ COMMENT ON COLUMN skipped_file.same_as_source_file_id IS 'For duplicate content:
 
 -- Abstracts are stored uncompressed (here and in paper_version): DuckDB's string compression
 -- (DICT_FSST) made writing them the load's costliest statements (`python -m bench.compression`:
--- 300k abstracts 6.05 s, uncompressed 1.10 s, for 1.9x the bytes; 1M listings: merge_papers
+-- 300k abstracts 6.07 s, uncompressed 1.25 s, for 1.9x the bytes; 1M listings: merge_papers
 -- 24.3 -> 12.5 s); the file grows ~1.4x at 100k distinct listings. Warehouses created before
 -- keep their compression.
 CREATE TABLE IF NOT EXISTS dim_paper (

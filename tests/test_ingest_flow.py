@@ -505,7 +505,7 @@ def test_digest_entry_point_runs_a_query(seeds_warehouse):
 
 def test_abstracts_are_stored_uncompressed(seeds_warehouse):
     """DuckDB's default string compression (DICT_FSST) made writing the abstracts the load's
-    costliest statements (`python -m bench.compression`: 300k abstracts 6.05 s, uncompressed 1.10 s;
+    costliest statements (`python -m bench.compression`: 300k abstracts 6.07 s, uncompressed 1.25 s;
     1M listings: merge_papers 24.3 -> 12.5 s), for a file ~1.4x larger at 100k distinct listings."""
     warehouse, _ = seeds_warehouse
     storage = read_sql(warehouse, "SELECT 'dim_paper' AS t, compression FROM pragma_storage_info('dim_paper') "
