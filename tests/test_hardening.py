@@ -368,8 +368,6 @@ def corpus(tmp_path_factory) -> Path:
     return out
 
 
-
-
 def test_a_failure_after_sigterm_is_the_interruption_exit_143(tmp_path, monkeypatch):
     """CI once saw exit 1 "ingest failed: Query interrupted": the watcher thread interrupts DuckDB
     at once, and the error can reach the CLI before the main thread runs the signal handler."""
