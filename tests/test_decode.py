@@ -544,16 +544,19 @@ def test_other_cjk_and_greek_encodings(text, codec, label):
 # any case, with Unicode that case-folds to ASCII ("ſ", "ı", "K"), at line starts or not.
 _PIECES = ["Content-Transfer-Encoding:", "content-transfer-encoding: quoted-printable", "CONTENT-TRANSFER-ENCODING:\t",
            "Quoted-Printable \n", "Content-Tranſfer-Encodıng: quoted-printable\n", "-transfer-encoding:",
-           "-TRAN\u017fFER-ENCODING:", "<!DOCTYPE  html>", "<!doctype\u2003html", "<HTML>", "<Head", "<bodyx", "<pre>",
-           "  \t<PRE ", "<html", "<\u212aTML", "\n", " ", "x", "é", "\u212a", "<", "-"]
+           "-TRAN\u017fFER-ENCODING:", " base64", "Content-Type: multipart/mixed", "content-type:\tMULTIPART/",
+           "Content-\u212aype: text/plain; charset=utf-8", "; charset=\"latin1\"", "-type:", "<!DOCTYPE  html>",
+           "<!doctype\u2003html", "<HTML>", "<Head", "<bodyx", "<pre>", "  \t<PRE ", "<html", "<\u212aTML", "\n", " ",
+           "x", "é", "\u212a", "<", "-"]
 
 
 @given(st.lists(st.sampled_from(_PIECES), max_size=12), st.lists(st.booleans(), max_size=12))
 def test_the_cheap_hints_never_hide_an_email_or_html_head(pieces, swap):
-    from transforms.decode import _HTML, _HTML_HINT, _QP_HEADER, _QP_HEADER_HINT
+    from transforms.decode import _CHARSET, _HTML, _MIME_BODY, _QP_HEADER
 
     # Case swapped on ASCII pieces only: swapping "ſ" or "K" (Kelvin) would make them ASCII.
     head = "".join(p.swapcase() if flip and p.isascii() else p for p, flip in zip(pieces, swap + [False] * len(pieces)))
-    for full, hint in ((_QP_HEADER, _QP_HEADER_HINT), (_HTML, _HTML_HINT)):
-        if full.search(head):
-            assert hint.search(head), (full.pattern, head)
+    for hinted in (_QP_HEADER, _HTML, _MIME_BODY, _CHARSET):
+        if hinted.pattern.search(head):
+            assert hinted.hint.search(head), (hinted.pattern.pattern, head)
+            assert hinted.search(head).group(0) == hinted.pattern.search(head).group(0)

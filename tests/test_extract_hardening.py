@@ -195,3 +195,29 @@ def test_bench_discovery_times_both_walks_and_checks_they_agree(tmp_path, capsys
     bench_discovery.main([str(tmp_path / "inbox"), "--old", str(repo), "--rounds", "1"])
     out = capsys.readouterr().out
     assert out.startswith("2 files;") and "new:" in out and "old:" in out
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(size=st.integers(0, 5000), limit=st.integers(0, 3000), hint=st.integers(0, 6000),
+       kind=st.sampled_from(["plain", "gz", "bz2", "zip"]))
+def test_reading_in_pieces_gives_what_one_read_of_the_limit_gave(size, limit, hint, kind):
+    """`_read_at_most` (files, and gzip, bz2 and zip members) returns the bytes `read(limit + 1)`
+    returned, whatever the size hint: too small, right, or too large (a zip may claim any size)."""
+    import bz2
+
+    data = bytes(range(256)) * (size // 256) + bytes(size % 256)
+
+    def stream():
+        if kind == "gz":
+            return gzip.GzipFile(fileobj=io.BytesIO(gzip.compress(data)))
+        if kind == "bz2":
+            return bz2.BZ2File(io.BytesIO(bz2.compress(data)))
+        if kind == "zip":
+            packed = io.BytesIO()
+            with zipfile.ZipFile(packed, "w") as archive:
+                archive.writestr("a.txt", data)
+            return zipfile.ZipFile(io.BytesIO(packed.getvalue())).open("a.txt")
+        return io.BufferedReader(io.BytesIO(data))
+
+    with stream() as whole, stream() as pieces:
+        assert extract._read_at_most(pieces, limit, hint) == whole.read(limit + 1)

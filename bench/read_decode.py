@@ -1,0 +1,76 @@
+"""Two costs of the parse tasks, each measured the old way and the current way on one corpus:
+
+* reading: `read(limit + 1)` (which allocates the 1 GiB limit before it reads) against
+  `flows.extract._read_at_most` (the size first, then pieces), on plain files and on the same
+  files gzipped in memory;
+* decoding: the quoted-printable header and HTML patterns of `transforms.decode` searched in each
+  file's head as they were, against the same searches behind their case-free hints.
+
+    .venv/bin/python -m bench.read_decode /tmp/digest-bench/1000000 [--files 3000]
+
+Each is timed on one thread, then reading on two threads (as the parse tasks run)."""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import io
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from flows.extract import ReadLimits, _read_at_most
+from transforms import decode
+
+LIMIT = ReadLimits().max_file_bytes
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("corpus", type=Path)
+    ap.add_argument("--files", type=int, default=3000)
+    args = ap.parse_args(argv)
+    files = sorted(p for p in args.corpus.rglob("*") if p.is_file() and p.suffix == ".txt")[: args.files]
+    packed = [gzip.compress(p.read_bytes(), compresslevel=1) for p in files]
+    print(f"{len(files):,} files, {sum(p.stat().st_size for p in files) / 1e6:,.0f} MB")
+
+    def plain_old(path: Path) -> int:
+        with path.open("rb") as handle:
+            return len(handle.read(LIMIT + 1))
+
+    def plain_new(path: Path) -> int:
+        with path.open("rb") as handle:
+            return len(_read_at_most(handle, LIMIT, os.fstat(handle.fileno()).st_size))
+
+    def gz_old(data: bytes) -> int:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+            return len(stream.read(LIMIT + 1))
+
+    def gz_new(data: bytes) -> int:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+            return len(_read_at_most(stream, LIMIT, 4 * len(data)))
+
+    for label, fn, items in [("plain read(limit + 1)", plain_old, files), ("plain _read_at_most", plain_new, files),
+                             ("gzip read(limit + 1)", gz_old, packed), ("gzip _read_at_most", gz_new, packed)]:
+        started = time.perf_counter()
+        n = sum(map(fn, items))
+        one = time.perf_counter() - started
+        started = time.perf_counter()
+        with ThreadPoolExecutor(2) as pool:
+            assert sum(pool.map(fn, items)) == n
+        print(f"{label:24s} one thread {one:5.2f} s   two threads {time.perf_counter() - started:5.2f} s")
+
+    heads = [decode.decode_bytes(p.read_bytes()).text[: decode._HEAD] for p in files]
+    searches = {
+        "patterns as they were": lambda h: (decode._QP_HEADER.pattern.search(h), decode._HTML.pattern.search(h)),
+        "behind the hints": lambda h: (decode._QP_HEADER.search(h), decode._HTML.search(h)),
+    }
+    for label, search in searches.items():
+        started = time.perf_counter()
+        found = sum(bool(a) + bool(b) for a, b in map(search, heads))
+        print(f"decode: {label:22s} {time.perf_counter() - started:5.2f} s   ({found} matches)")
+
+
+if __name__ == "__main__":
+    main()
