@@ -5,6 +5,7 @@ from the one connection while it reads and writes the next."""
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -88,11 +89,19 @@ def read_frame(con: duckdb.DuckDBPyConnection, query: str) -> pl.DataFrame:
     return pl.from_arrow(con.sql(query).to_arrow_table())
 
 
-def on_threads(fn, chunks, threads: int = 2, ahead: int | None = None):
-    """fn of each chunk, in order, computed on `threads` threads (the string and numpy work of
-    one chunk runs mostly on one core). Chunks are read, and results used, by the calling thread
-    (one connection), at most `ahead` chunks ahead (default: `threads`). One thread with two
-    ahead overlaps the caller's reads and writes with one computation at a time."""
+def compute_threads() -> int:
+    """Threads for `on_threads`: the CPUs this process may use (its affinity, not the machine's
+    count), two at least, so that one computes while the caller reads and writes."""
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return max(2, usable)
+
+
+def on_threads(fn, chunks, threads: int | None = None, ahead: int | None = None):
+    """fn of each chunk, in order, computed on `threads` threads (default `compute_threads()`; the
+    string and numpy work of one chunk runs mostly on one core). Chunks are read, and results used,
+    by the calling thread (one connection), at most `ahead` chunks ahead (default: `threads`). One
+    thread with two ahead overlaps the caller's reads and writes with one computation at a time."""
+    threads = threads or compute_threads()
     ahead = threads if ahead is None else ahead
     with ThreadPoolExecutor(max_workers=threads) as pool:
         pending: deque = deque()

@@ -11,18 +11,26 @@ from __future__ import annotations
 import duckdb
 import polars as pl
 
-from flows.sql import on_threads, read_frame, write_frame
+from flows.sql import compute_threads, on_threads, read_frame, write_frame
 from transforms.ids import ID_SQL
 from transforms.terms import ABSTRACT_CHARS, paper_term_codes
 
-BATCH_PAPERS = 50_000  # papers a batch extracts (two batches at once): bounds the memory of a large first load
+# Papers being extracted at once, over every thread: bounds the memory of a large first load
+# whatever the number of cores (two threads of 50k papers on the 2-core machine it was measured on).
+PAPERS_IN_FLIGHT = 100_000
+
+
+def batch_papers(threads: int) -> int:
+    """Papers a batch extracts when `threads` batches are extracted at once."""
+    return max(1, PAPERS_IN_FLIGHT // threads)
 
 
 def update_terms(con: duckdb.DuckDBPyConnection) -> int:
     """Re-extract the terms of the touched papers (all papers, on the first run after terms were
     added to an existing warehouse); returns the number of papers extracted. Terms carry no run:
     they are a function of the text."""
-    con.execute(_TODO_SQL, {"batch_papers": BATCH_PAPERS})
+    threads = compute_threads()
+    con.execute(_TODO_SQL, {"batch_papers": batch_papers(threads)})
     # Terms these papers had before: their paper counts change, and some may lose their last paper.
     con.execute("CREATE OR REPLACE TEMP TABLE changed_terms AS "
                 "SELECT DISTINCT term_id FROM bridge_paper_term SEMI JOIN term_todo USING (paper_id)")
@@ -34,11 +42,11 @@ def update_terms(con: duckdb.DuckDBPyConnection) -> int:
     con.execute(f"CREATE OR REPLACE TEMP TABLE term_papers AS SELECT t.batch, p.paper_id, p.title, "
                 f"left(p.abstract, {ABSTRACT_CHARS}) AS abstract FROM dim_paper p JOIN term_todo t USING (paper_id) "
                 f"ORDER BY t.batch")
-    # Two batches are extracted at once (numpy and Polars release the GIL) while this thread reads
-    # the next and writes the last: a batch at a time left a core idle.
+    # A batch per thread is extracted at once (numpy and Polars release the GIL) while this thread
+    # reads the next and writes the last: a batch at a time left a core idle.
     batches = (read_frame(con, f"SELECT paper_id, title, abstract FROM term_papers WHERE batch = {batch:d}")
                for batch in range(1, n_batches + 1))
-    for rows, terms in on_threads(paper_term_codes, batches):
+    for rows, terms in on_threads(paper_term_codes, batches, threads=threads):
         _insert_terms(con, rows, terms)
     con.execute(_REFRESH_SQL)
     return con.execute("SELECT count(*) FROM term_todo").fetchall()[0][0]
@@ -56,7 +64,7 @@ def _insert_terms(con: duckdb.DuckDBPyConnection, rows: pl.DataFrame, terms: pl.
 
 
 # Papers to extract: the touched ones; on the first run after an upgrade (papers but no terms
-# yet), every paper. Numbered into batches of BATCH_PAPERS.
+# yet), every paper. Numbered into batches of $batch_papers.
 _TODO_SQL = """
 CREATE OR REPLACE TEMP TABLE term_todo AS
 WITH todo AS (

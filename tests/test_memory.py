@@ -188,3 +188,18 @@ def test_a_step_that_aborts_the_transaction_fails_the_run_with_its_own_error(run
     with duckdb.connect(str(warehouse), read_only=True) as con:
         assert con.execute("SELECT status, message FROM ingest_run").fetchall() == [
             ("failed", "Invalid Input Error: the person step broke here")]
+
+
+def test_threads_and_term_batches_follow_the_cpus_this_process_may_use(monkeypatch):
+    """Worker threads are the CPUs of the process's affinity (two at least: one computes while
+    the connection reads and writes), and the papers extracted at once stay the same however many
+    threads share them, so memory does not grow with the core count."""
+    import os
+
+    from flows import sql, terms
+
+    for cpus, threads in [(1, 2), (2, 2), (8, 8), (64, 64)]:
+        monkeypatch.setattr(os, "sched_getaffinity", lambda pid, n=cpus: set(range(n)), raising=False)
+        assert sql.compute_threads() == threads
+        assert terms.batch_papers(threads) * threads <= terms.PAPERS_IN_FLIGHT
+    assert terms.batch_papers(2) == 50_000  # what the 2-core machine measured

@@ -79,16 +79,19 @@ def test_terms_loaded_in_two_runs_equal_terms_loaded_in_one(warehouse, run_inges
     assert counts.is_empty()
 
 
-def test_terms_extracted_in_many_batches_on_two_threads_equal_one_batch(warehouse, run_ingest, rendered,
-                                                                          tmp_path_factory, monkeypatch):
-    """The extraction runs two batches at once while the connection reads and writes others:
-    with batches of 7 papers (dozens of them) the terms are those of the one-batch load."""
+def test_terms_extracted_in_many_batches_on_many_threads_equal_one_batch(warehouse, run_ingest, rendered,
+                                                                           tmp_path_factory, monkeypatch):
+    """The extraction runs a batch per thread at once while the connection reads and writes
+    others: on 4 threads (as a 4-core machine), 28 papers in flight make batches of 7 papers
+    (dozens of them), and the terms are those of the one-batch load."""
     from flows import terms
 
-    monkeypatch.setattr(terms, "BATCH_PAPERS", 7)
+    monkeypatch.setattr(terms, "PAPERS_IN_FLIGHT", 28)
+    monkeypatch.setattr(terms, "compute_threads", lambda: 4)
+    assert terms.batch_papers(4) == 7
     target = tmp_path_factory.mktemp("trends_batches") / "w.duckdb"
     run_ingest([p.parent for p in rendered[:1]], target)
-    assert read(target, "SELECT count(*) FROM dim_paper").item() > 20 * terms.BATCH_PAPERS
+    assert read(target, "SELECT count(*) FROM dim_paper").item() > 20 * 7
     for table in ("dim_term", "bridge_paper_term"):
         assert_frame_equal(read(target, f"SELECT * FROM {table}").sort(pl.all()),
                            read(warehouse, f"SELECT * FROM {table}").sort(pl.all()))
