@@ -101,6 +101,13 @@ class TimedConnection:
         return result
 
 
+def print_statements(log: list[tuple], min_seconds: float, memory_limit: str) -> None:
+    print(f"  {'seconds':>8}  {'peak RSS':>9}  {'DuckDB':>9}  {'spilled':>9}  statement (memory limit {memory_limit})")
+    for seconds, query, peak, used, spilled in log:
+        if seconds >= min_seconds:
+            print(f"  {seconds:6.2f} s  {peak / MB:6,.0f} MB  {used / MB:6,.0f} MB  {spilled / MB:6,.0f} MB  {query[:100]}")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("corpus", type=Path, help="a bench.corpus folder (listing/ and search/)")
@@ -143,19 +150,21 @@ def main(argv: list[str] | None = None) -> None:
         in_sql = sum(entry[0] for entry in timed.log)
         print(f"merge         {merged - parsed:6.1f} s   peak RSS {rss.peak / MB:,.0f} MB   "
               f"(SQL {in_sql:.1f} s; Python and reads between: {merged - parsed - in_sql:.1f} s)")
-        print(f"  {'seconds':>8}  {'peak RSS':>9}  {'DuckDB':>9}  {'spilled':>9}  statement (memory limit {args.memory_limit})")
-        for seconds, query, peak, used, spilled in timed.log:
-            if seconds >= args.min_seconds:
-                print(f"  {seconds:6.2f} s  {peak / MB:6,.0f} MB  {used / MB:6,.0f} MB  {spilled / MB:6,.0f} MB  {query[:100]}")
+        print_statements(timed.log, args.min_seconds, args.memory_limit)
         print("steps         " + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in loader.step_seconds.items()))
+        timed.log.clear()
         loader.check()
         checked = time.perf_counter()
+        print(f"checks        {checked - merged:6.1f} s   (over {loader.checked[0]})")
+        print_statements(timed.log, args.min_seconds, args.memory_limit)
+        load.record_run(timed, "profile", dt.datetime.now(dt.timezone.utc), "completed", len(found), stats,
+                        checked=loader.checked)  # as the flow does: a run onto this one checks its own rows
+        recorded = time.perf_counter()
         loader.commit()
         committed = time.perf_counter()
         con.execute("CHECKPOINT")
-        print(f"checks        {checked - merged:6.1f} s")
-        print(f"commit        {time.perf_counter() - checked:6.1f} s   peak RSS {rss.peak / MB:,.0f} MB   "
-              f"(COMMIT {committed - checked:.1f} s, CHECKPOINT {time.perf_counter() - committed:.1f} s; "
+        print(f"commit        {time.perf_counter() - recorded:6.1f} s   peak RSS {rss.peak / MB:,.0f} MB   "
+              f"(COMMIT {committed - recorded:.1f} s, CHECKPOINT {time.perf_counter() - committed:.1f} s; "
               f"row groups compacted: {', '.join(loader.compacting) or 'none'})")
         print(f"{stats.n_listings:,} listings, {stats.n_papers:,} papers, {stats.n_authors:,} authors")
         timed.close_probe()

@@ -216,17 +216,19 @@ def audit(
     warehouse: WarehouseOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per file.")] = False,
 ) -> None:
-    """Prove every input line is accounted for: in a listing, in quarantine, or a separator.
-    Exits 1 when any file has a gap or an overlap.
+    """Prove every input line is accounted for: in a listing, in quarantine, or a separator;
+    and run the blocking checks over every row (a run checks the rows it wrote). Exits 1 when
+    any file has a gap or an overlap, or a check fails.
 
     Example: digest audit --warehouse papers.duckdb
     """
     import polars as pl
 
-    from flows.integrity import audit_report
+    from flows.integrity import audit_report, check_report
 
     with read_errors():
         report = audit_report(_existing(warehouse))
+        failed = {name: n for name, n in check_report(_existing(warehouse)).items() if n}
     bad = report.filter(pl.col("status") != "ok")
     if as_json:
         typer.echo(json.dumps(report.to_dicts(), default=str, indent=2))
@@ -238,7 +240,8 @@ def audit(
         if bad.height:
             with pl.Config(tbl_rows=-1, fmt_str_lengths=80):
                 typer.echo(bad)
-    if bad.height:
+        typer.echo("blocking checks: " + ("; ".join(f"{k} ({v} rows)" for k, v in failed.items()) if failed else "all pass"))
+    if bad.height or failed:
         raise typer.Exit(1)
 
 

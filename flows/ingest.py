@@ -194,7 +194,8 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
             warning = rpt.quarantine_warning(stats)
             files = rpt.files_table(con, run_id)
             markdown = rpt.summary_markdown(stats, rpt.top_categories(con, run_id), warning)
-            load.record_run(con, run_id, started_at, "completed", n_seen, stats, warning, markdown)
+            load.record_run(con, run_id, started_at, "completed", n_seen, stats, warning, markdown,
+                            checked=loader.checked)
             timed = time.perf_counter()
             commit(loader)
             timings["commit"] = time.perf_counter() - timed

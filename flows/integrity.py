@@ -31,6 +31,12 @@ def audit_report(warehouse: Path) -> pl.DataFrame:
         return load.audit(con)
 
 
+def check_report(warehouse: Path) -> dict[str, int]:
+    """The blocking checks over every row (a run checks the rows it wrote: schemas/checks.sql)."""
+    with open_read_only(warehouse) as con:
+        return load.run_checks(con)
+
+
 def content_checksums(warehouse: Path) -> dict[str, tuple[int, str]]:
     """table → (rows, checksum of its rows in any order), run bookkeeping left out."""
     sums = {}

@@ -10,6 +10,7 @@ ends where a fresh load of the same files would. Blocking checks run before the 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -93,13 +94,37 @@ def row_groups(con: duckdb.DuckDBPyConnection, table: str) -> int:
                        [f"main.{quoted}"]).fetchone()[0]
 
 
-def run_checks(con: duckdb.DuckDBPyConnection) -> dict[str, int]:
-    """Violations per check (all zero on a healthy warehouse)."""
+def run_checks(con: duckdb.DuckDBPyConnection, scope: str = "check_scope_all.sql",
+               params: dict | None = None) -> dict[str, int]:
+    """Violations per check (all zero on a healthy warehouse), over the rows `scope` names
+    (schemas/checks.sql): the whole warehouse unless a run says otherwise."""
+    run_sql_file(con, scope, params)
     results = {}
     for block in schema_sql("checks.sql").split("-- name: ")[1:]:
         name, query = block.split("\n", 1)
         results[name.strip()] = con.execute(query).fetchall()[0][0]
     return results
+
+
+def checks_digest(con: duckdb.DuckDBPyConnection) -> str:
+    """What the blocking checks are, and the schema they ran on: content that passed them under
+    another digest (older checks, or a schema an upgrade has changed since, even one a failed run
+    published) is checked whole once."""
+    schema = con.execute(
+        "SELECT string_agg(x, chr(10) ORDER BY x) FROM ("
+        " SELECT concat_ws(' ', table_name, column_name, data_type) AS x FROM duckdb_columns()"
+        " WHERE database_name = current_database() AND schema_name = 'main'"
+        " UNION ALL SELECT concat_ws(' ', table_name, constraint_type, constraint_text) FROM duckdb_constraints()"
+        " WHERE database_name = current_database() AND schema_name = 'main')").fetchone()[0]
+    text = "".join(schema_sql(name) for name in ("checks.sql", "check_scope_all.sql", "check_scope_run.sql"))
+    return hashlib.sha256(f"{text}\n{schema}".encode()).hexdigest()[:16]
+
+
+def last_checks_digest(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The checks the published content last passed: those of its latest run that checked."""
+    row = con.execute("SELECT checks_digest FROM ingest_run WHERE status = 'completed' AND checks_digest IS NOT NULL "
+                      "ORDER BY started_at DESC LIMIT 1").fetchone()
+    return row[0] if row else None
 
 
 def resolve_exact(con: duckdb.DuckDBPyConnection, run_id: str) -> None:
@@ -133,11 +158,18 @@ class RunLoader:
         self.open = False
         self.step_seconds: dict[str, float] = {}
         self.compacting: list[str] = []  # tables whose row groups this run's COMMIT compacts
+        self.check_whole = True  # check every row, not only what this run wrote (see begin)
+        self.checks_digest: str | None = None
+        self.checked: tuple[str, str] | None = None  # (scope, digest) once the checks have passed
 
     def begin(self) -> None:
         if self.memory_limit:
             self.con.execute("SET memory_limit = ?", [self.memory_limit])
         ensure_schema(self.con)
+        # The run's own rows suffice when the content passed these same checks on this schema (a
+        # first load has no checked run: it is checked whole).
+        self.checks_digest = checks_digest(self.con)
+        self.check_whole = last_checks_digest(self.con) != self.checks_digest
         self.compacting = fragmented_tables(self.con)
         if not self.compacting:  # see ROW_GROUP_SLACK; kept until the run closes its connection
             self.con.execute("SET max_vacuum_tasks = 0")
@@ -200,12 +232,15 @@ class RunLoader:
         run_sql_file(self.con, "resolve/person_marks.sql")  # a name whose marked person left marks another
 
     def check(self) -> None:
-        failed = {name: n for name, n in run_checks(self.con).items() if n}
+        whole = self.check_whole or not self.staged  # unstaged: the merge left no scope
+        scope = "check_scope_all.sql" if whole else "check_scope_run.sql"
+        failed = {name: n for name, n in run_checks(self.con, scope, {"run_id": self.run_id}).items() if n}
         gaps = audit(self.con).filter(pl.col("status") != "ok")
         if gaps.height:
             failed["every input line is accounted for (digest audit)"] = gaps.height
         if failed:
             raise WarehouseCheckError("blocking checks failed: " + "; ".join(f"{k} ({v} rows)" for k, v in failed.items()))
+        self.checked = ("warehouse" if whole else "run", self.checks_digest)
 
     def commit(self) -> None:
         self.con.execute("COMMIT")
@@ -222,9 +257,13 @@ class RunLoader:
 
 def record_run(con: duckdb.DuckDBPyConnection, run_id: str, started_at: dt.datetime, status: str,
                n_files_seen: int, stats: RunStats | None, message: str | None = None,
-               report: str | None = None) -> None:
+               report: str | None = None, checked: tuple[str, str] | None = None) -> None:
+    """The run's row; `checked`: the rows its blocking checks covered ("run", "warehouse") and
+    their digest (`checks_digest`)."""
+    scope, digest = checked or (None, None)
     row = {"run_id": run_id, "started_at": started_at, "status": status, "n_files_seen": n_files_seen,
-           **asdict(stats or RunStats(0, 0, 0, 0, 0, 0, 0)), "message": message, "report": report}
+           **asdict(stats or RunStats(0, 0, 0, 0, 0, 0, 0)), "message": message, "report": report,
+           "checks_scope": scope, "checks_digest": digest}
     ensure_schema(con)
     names = ", ".join(row)
     con.execute(

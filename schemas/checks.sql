@@ -1,20 +1,28 @@
 -- Blocking checks, run after every load inside its transaction: each query counts violations
 -- and the load is rolled back unless every count is 0. One check per "-- name:" block.
+--
+-- Each check looks at the rows in the scope macros: run_paper(paper_id), run_author(author_id),
+-- run_name(name_key), run_listing(listing_id). For a whole-warehouse check (`digest audit`, a
+-- first load, a run that upgraded the schema or brought other checks) they are all true
+-- (schemas/check_scope_all.sql). Otherwise they hold what this run wrote
+-- (schemas/check_scope_run.sql): the warehouse passed these same checks when its last run
+-- committed, so a violation now has at least one row this run wrote, and every check below
+-- keeps, for a key it groups or joins on, every row that shares the key with such a row.
 
 -- name: one fact_listing row per listing_id (the table has no key: schemas/warehouse.sql)
-SELECT count(*) FROM (SELECT listing_id FROM fact_listing GROUP BY listing_id HAVING count(*) > 1);
+SELECT count(*) FROM (SELECT listing_id FROM fact_listing WHERE run_listing(listing_id) GROUP BY listing_id HAVING count(*) > 1);
 -- name: one dim_author row per author_id
-SELECT count(*) FROM (SELECT author_id FROM dim_author GROUP BY author_id HAVING count(*) > 1);
+SELECT count(*) FROM (SELECT author_id FROM dim_author WHERE run_author(author_id) GROUP BY author_id HAVING count(*) > 1);
 -- name: one author_name_variant row per name_key and spelling
-SELECT count(*) FROM (SELECT name_key, name FROM author_name_variant GROUP BY ALL HAVING count(*) > 1);
+SELECT count(*) FROM (SELECT name_key, name FROM author_name_variant WHERE run_name(name_key) GROUP BY ALL HAVING count(*) > 1);
 -- name: one bridge_paper_author row per paper and position
-SELECT count(*) FROM (SELECT paper_id, author_position FROM bridge_paper_author GROUP BY ALL HAVING count(*) > 1);
+SELECT count(*) FROM (SELECT paper_id, author_position FROM bridge_paper_author WHERE run_paper(paper_id) GROUP BY ALL HAVING count(*) > 1);
 -- name: one author_mention row per paper and position
-SELECT count(*) FROM (SELECT paper_id, author_position FROM author_mention GROUP BY ALL HAVING count(*) > 1);
+SELECT count(*) FROM (SELECT paper_id, author_position FROM author_mention WHERE run_paper(paper_id) GROUP BY ALL HAVING count(*) > 1);
 -- name: one author_person row per author_id
-SELECT count(*) FROM (SELECT author_id FROM author_person GROUP BY author_id HAVING count(*) > 1);
+SELECT count(*) FROM (SELECT author_id FROM author_person WHERE run_author(author_id) GROUP BY author_id HAVING count(*) > 1);
 -- name: fact_listing.paper_id has a dim_paper row
-SELECT count(*) FROM fact_listing f ANTI JOIN dim_paper p USING (paper_id);
+SELECT count(*) FROM fact_listing f ANTI JOIN dim_paper p USING (paper_id) WHERE run_paper(f.paper_id);
 -- name: fact_listing.source_file_id has a dim_source_file row
 SELECT count(*) FROM fact_listing f ANTI JOIN dim_source_file s USING (source_file_id);
 -- name: fact_listing.category_id has a dim_category row
@@ -23,26 +31,29 @@ SELECT count(*) FROM fact_listing f ANTI JOIN dim_category c USING (category_id)
 SELECT count(*) FROM fact_listing f ANTI JOIN dim_date d ON d.date = f.listed_on WHERE f.listed_on IS NOT NULL;
 -- name: bridge_paper_author rows point at a paper and an author
 SELECT count(*) FROM bridge_paper_author b
-WHERE b.paper_id NOT IN (SELECT paper_id FROM dim_paper) OR b.author_id NOT IN (SELECT author_id FROM dim_author);
+WHERE (run_paper(b.paper_id) OR run_author(b.author_id))
+  AND (b.paper_id NOT IN (SELECT paper_id FROM dim_paper) OR b.author_id NOT IN (SELECT author_id FROM dim_author));
 -- name: bridge_paper_category rows point at a paper and a category
 SELECT count(*) FROM bridge_paper_category b
 WHERE b.paper_id NOT IN (SELECT paper_id FROM dim_paper) OR b.category_id NOT IN (SELECT category_id FROM dim_category);
 -- name: every paper has its listings counted
-SELECT count(*) FROM dim_paper p LEFT JOIN (SELECT paper_id, count(*) AS n FROM fact_listing GROUP BY ALL) f USING (paper_id)
+SELECT count(*) FROM (SELECT * FROM dim_paper WHERE run_paper(paper_id)) p
+LEFT JOIN (SELECT paper_id, count(*) AS n FROM fact_listing WHERE run_paper(paper_id) GROUP BY ALL) f USING (paper_id)
 WHERE coalesce(f.n, 0) <> p.n_listings OR p.n_listings = 0;
 -- name: every shown author of every paper has a decided person (author_mention), at its position
 SELECT count(*) FROM (
     SELECT paper_id, unnest(author_keys) AS mention_key, unnest(range(1, len(author_keys) + 1)) AS author_position
-    FROM dim_paper
-) k FULL JOIN author_mention m USING (paper_id, author_position)
+    FROM dim_paper WHERE run_paper(paper_id)
+) k FULL JOIN (SELECT * FROM author_mention WHERE run_paper(paper_id)) m USING (paper_id, author_position)
 WHERE k.mention_key IS DISTINCT FROM m.mention_key;
 -- name: the bridge holds each paper's persons, one row each
-SELECT count(*) FROM (SELECT DISTINCT paper_id, author_id FROM author_mention) m
-FULL JOIN bridge_paper_author b USING (paper_id, author_id)
+SELECT count(*) FROM (SELECT DISTINCT paper_id, author_id FROM author_mention WHERE run_paper(paper_id)) m
+FULL JOIN (SELECT * FROM bridge_paper_author WHERE run_paper(paper_id)) b USING (paper_id, author_id)
 WHERE m.paper_id IS NULL OR b.paper_id IS NULL;
 -- name: every decided person has an author row, and merged persons none
-SELECT (SELECT count(*) FROM author_mention ANTI JOIN dim_author USING (author_id))
-     + (SELECT count(*) FROM dim_author WHERE author_id IN (SELECT from_author_id FROM person_alias));
+SELECT (SELECT count(*) FROM author_mention m ANTI JOIN dim_author USING (author_id)
+        WHERE run_paper(m.paper_id) OR run_author(m.author_id))
+     + (SELECT count(*) FROM dim_author WHERE run_author(author_id) AND author_id IN (SELECT from_author_id FROM person_alias));
 -- name: no author row for a name key that is an alias
 SELECT count(*) FROM dim_author WHERE name_key IN (SELECT name_key FROM author_alias);
 -- name: paper_match rows point at mapped keys

@@ -333,6 +333,10 @@ COMMENT ON TABLE ingest_run IS 'One flow run: when, outcome, and what it added.'
 COMMENT ON COLUMN ingest_run.status IS 'completed (quarantined spans included) or failed.';
 COMMENT ON COLUMN ingest_run.message IS 'Why a run failed, or the warning of a completed run (quarantined spans).';
 COMMENT ON COLUMN ingest_run.report IS 'The run summary in Markdown, as published in the Prefect artifact.';
+ALTER TABLE ingest_run ADD COLUMN IF NOT EXISTS checks_scope VARCHAR;
+ALTER TABLE ingest_run ADD COLUMN IF NOT EXISTS checks_digest VARCHAR;
+COMMENT ON COLUMN ingest_run.checks_scope IS 'Rows the blocking checks covered: run (what this run wrote; the warehouse had passed the same checks) or warehouse (every row: a first load, an upgrade, new checks).';
+COMMENT ON COLUMN ingest_run.checks_digest IS 'Which blocking checks passed (a digest of schemas/checks.sql and its scopes); null when none ran.';
 
 -- Added in place (existing warehouses upgrade on their next ingest): the rest of the stat
 -- fingerprint, so an edit that keeps size and mtime is still read (flows/extract.py unchanged).
