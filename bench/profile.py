@@ -23,6 +23,7 @@ import shutil
 import tempfile
 import threading
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -134,7 +135,9 @@ def main(argv: list[str] | None = None) -> None:
         con = load.connect(target)
         con.execute("SET python_scan_all_frames = true")  # write_frame's frame, seen through the wrapper
         timed = TimedConnection(con, rss)
-        loader = load.RunLoader(timed, "profile", resolver=resolve.resolve_entities, memory_limit=args.memory_limit)
+        # A run id of its own, as the flow's: a run --onto a warehouse a --keep made is another run.
+        run_id = f"profile-{uuid.uuid4()}"
+        loader = load.RunLoader(timed, run_id, resolver=resolve.resolve_entities, memory_limit=args.memory_limit)
         loader.begin()
         started = time.perf_counter()
         _, found = extract.discover([args.corpus / "listing", args.corpus / "search"])
@@ -152,12 +155,10 @@ def main(argv: list[str] | None = None) -> None:
               f"(SQL {in_sql:.1f} s; Python and reads between: {merged - parsed - in_sql:.1f} s)")
         print_statements(timed.log, args.min_seconds, args.memory_limit)
         print("steps         " + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in loader.step_seconds.items()))
-        timed.log.clear()
         loader.check()
         checked = time.perf_counter()
         print(f"checks        {checked - merged:6.1f} s   (over {loader.checked[0]})")
-        print_statements(timed.log, args.min_seconds, args.memory_limit)
-        load.record_run(timed, "profile", dt.datetime.now(dt.timezone.utc), "completed", len(found), stats,
+        load.record_run(timed, run_id, dt.datetime.now(dt.timezone.utc), "completed", len(found), stats,
                         checked=loader.checked)  # as the flow does: a run onto this one checks its own rows
         recorded = time.perf_counter()
         loader.commit()
