@@ -18,7 +18,7 @@ WHERE b.n_new + coalesce(s.n_stored, 0) > {max_block};
 CREATE OR REPLACE TEMP TABLE big_members AS
 WITH members AS (
     SELECT n.band, n.bucket, false AS is_paper, n.paper_key AS node, n.paper_key AS node_key, p.abstract
-    FROM new_signature n SEMI JOIN big_blocks USING (band, bucket) JOIN new_papers p USING (paper_key)
+    FROM new_signature n SEMI JOIN big_blocks USING (band, bucket) JOIN stg_fullest p USING (paper_key)  -- new keys
     UNION ALL
     SELECT s.band, s.bucket, true, m.paper_id, min(s.paper_key), any_value(d.abstract)
     FROM paper_signature s SEMI JOIN big_blocks USING (band, bucket)
