@@ -7,6 +7,7 @@ checks find; `digest audit` checks every row."""
 from __future__ import annotations
 
 import datetime as dt
+import shutil
 from functools import partial
 from pathlib import Path
 
@@ -65,11 +66,19 @@ def failing(checks: dict[str, int]) -> dict[str, int]:
     return {name: n for name, n in checks.items() if n}
 
 
-@pytest.fixture
-def day1(tmp_path) -> Path:
-    warehouse = tmp_path / "w.duckdb"
+@pytest.fixture(scope="module")
+def day1_loaded(tmp_path_factory) -> Path:
+    warehouse = tmp_path_factory.mktemp("day1") / "w.duckdb"
     loader, _, _ = load_files(warehouse, {"day1.txt": DAY1}, "run1")
     assert loader.checked[0] == "warehouse"  # a first load has no checked run to build on
+    return warehouse
+
+
+@pytest.fixture
+def day1(day1_loaded, tmp_path) -> Path:
+    """A copy of the first load (its run committed: no WAL), for a test to load onto."""
+    warehouse = tmp_path / "w.duckdb"
+    shutil.copyfile(day1_loaded, warehouse)
     return warehouse
 
 
