@@ -230,8 +230,11 @@ def audit(
         report = audit_report(_existing(warehouse))
         failed = {name: n for name, n in check_report(_existing(warehouse)).items() if n}
     bad = report.filter(pl.col("status") != "ok")
-    if as_json:
+    summary = "blocking checks: " + ("; ".join(f"{k} ({v} rows)" for k, v in failed.items()) if failed else "all pass")
+    if as_json:  # the files as before; a failed check on stderr (and the exit code)
         typer.echo(json.dumps(report.to_dicts(), default=str, indent=2))
+        if failed:
+            typer.echo(summary, err=True)
     else:
         typer.echo(f"{report.height} file versions, {int(report['n_lines'].sum() or 0)} lines: "
                    f"{int(report['lines_in_listings'].sum() or 0)} in listings, "
@@ -240,7 +243,7 @@ def audit(
         if bad.height:
             with pl.Config(tbl_rows=-1, fmt_str_lengths=80):
                 typer.echo(bad)
-        typer.echo("blocking checks: " + ("; ".join(f"{k} ({v} rows)" for k, v in failed.items()) if failed else "all pass"))
+        typer.echo(summary)
     if bad.height or failed:
         raise typer.Exit(1)
 

@@ -7,6 +7,7 @@ checks find; `digest audit` checks every row."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import shutil
 from functools import partial
 from pathlib import Path
@@ -140,3 +141,6 @@ def test_a_row_broken_outside_any_run_is_left_to_digest_audit(day1):
     result = CliRunner().invoke(app, ["audit", "--warehouse", str(day1)])
     assert result.exit_code == 1
     assert "one dim_author row per author_id" in result.output
+    as_json = CliRunner().invoke(app, ["audit", "--warehouse", str(day1), "--json"])
+    assert as_json.exit_code == 1 and "one dim_author row per author_id" in as_json.stderr
+    assert json.loads(as_json.stdout)  # the files, as before
