@@ -73,6 +73,9 @@ NAME_ITEM = r"(?:" + _NAME_WORD + r"(?: " + _NAME_WORD + r"){0,5}|" + AFFILIATIO
 # Every way a list separates two names: , ; 、 & "and" (", and" too).
 LIST_SEPARATOR = r"(?i)\s*(?:[,，;；、&]\s*(?:and\s+)?|\s+and\s+)\s*"
 LIST_ENDING = r"(?i)\s*(?:,\s*)?(?:and\s+\d+\s+(?:more|others)|et\s+al\.?|and\s+others|etc\.|等人?|…|\.{3,})\s*$"
+# "and 2" at the end of a line is "and 2 more" cut by a wrap, not a name "2" after "and": the list
+# goes on on the next line (a bare number is otherwise a name item: affiliation marks).
+UNFINISHED_ENDING = r"(?i)(?:^|[\s,;])and\s+\d+\s*$"
 
 
 def is_names_text(text: pl.Expr) -> pl.Expr:
@@ -81,4 +84,5 @@ def is_names_text(text: pl.Expr) -> pl.Expr:
     search format's names line: it decides where a hard-wrapped field ends, where a line of
     prose or of a Title Case title must not pass (lower-case words do not)."""
     items = text.str.replace(LIST_ENDING, "").str.replace_all(LIST_SEPARATOR, ",")
-    return items.str.contains(r"^" + NAME_ITEM + r"(?:," + NAME_ITEM + r")*$").fill_null(False)
+    complete = ~text.str.contains(UNFINISHED_ENDING)
+    return (items.str.contains(r"^" + NAME_ITEM + r"(?:," + NAME_ITEM + r")*$") & complete).fill_null(False)
