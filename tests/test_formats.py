@@ -758,19 +758,28 @@ def test_wrapped_listing_never_loads_a_shifted_field(case):
         assert row["abstract"] == clean([exp["abstract"]])[0]
 
 
-@pytest.mark.parametrize("names", ["J. Schönlieb and 2", "Ann Lee, Bo Chen and 12", "Ann Lee & Bo Chen, and 3",
-                                   "ANN LEE AND 2"])
-def test_a_names_line_wrapped_inside_its_ending_is_never_an_abstract(names):
+CUT_ENDINGS = [["Adrià Döring, J. Schönlieb and 2", "more"], ["Adrià Döring, Ann Lee, Bo Chen and 12", "more"],
+               ["Adrià Döring, Ann Lee & Bo Chen, and 3", "more"], ["ADRIÀ DÖRING, ANN LEE AND 2", "more"],
+               # a review's non-greedy wraps of the same kind
+               ["Adrià Döring, Ann Lee, Bo", "Chen and 2", "more"], ["Adrià Döring, Ann Lee", "Bo Chen and 2", "more"],
+               ["Adrià Döring, Ann Lee,", "Bo Chen and 2", "more"], ["Adrià Döring", "Ann Lee and 2", "more"],
+               ["Adrià Döring, Ann Lee, Bo Chen", "and 2", "more"]]
+
+
+@pytest.mark.parametrize("title", [["We we"], ["Deep Learning for", "Long Documents"]], ids=["title", "two-line title"])
+@pytest.mark.parametrize("names", CUT_ENDINGS, ids=lambda names: " / ".join(names))
+def test_a_names_line_wrapped_inside_its_ending_is_never_an_abstract(names, title):
     # hypothesis found it (wrapped_listing_file): "and 2 more" wrapped as "and 2" / "more"; a bare
     # number passed as a name item (affiliation marks), so the lines looked one field each and
     # "more" was loaded as the abstract, the abstract's lines quarantined as stray text
     text = ("#01Jan 1, 2000\nacc-phys\nWe we\nRémi Munos\nWe we we we we we we we. We we we we we we we we.\n"
-            f"#01Jan 1, 2000\nacc-phys\nWe we\nAdrià Döring, {names}\nmore\n"
+            "#02Jan 1, 2000\nacc-phys\n" + "\n".join(title + names) + "\n"
             "We we we we we we we we. We we we we we we we we. We we we\nwe we we we we.\n")
     records, quarantine = parse_text(text)
-    assert "more" not in records["abstract"].to_list()
     assert set(quarantine["reason"]) <= {"hard-wrapped record: fields cannot be told apart"}
     assert records.height + quarantine.height == 2
+    for row in records.filter(pl.col("rank") == 2).iter_rows(named=True):  # loaded only if whole
+        assert row["abstract"].startswith("We we") and row["authors_raw"].endswith("more")
 
 
 def test_a_names_line_wrapped_before_its_ending_is_never_an_abstract():

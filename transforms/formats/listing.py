@@ -31,7 +31,8 @@ import re
 
 import polars as pl
 
-from transforms.formats.common import LIST_ENDING, LIST_SEPARATOR, NAME_ITEM, QUARANTINE_SCHEMA, as_quarantine, is_names_text, join_after_hyphen, split_valid
+from transforms.formats.common import (LIST_ENDING, LIST_SEPARATOR, NAME_ITEM, QUARANTINE_SCHEMA, UNFINISHED_ENDING, as_quarantine,
+                                       is_names_text, join_after_hyphen, split_valid)
 from transforms.text import clean_text
 
 NAME = "listing"
@@ -282,8 +283,11 @@ def may_be_names(text: pl.Expr, lists_only: bool = False) -> pl.Expr:
     )
     # a line that is only a list's ending ("and 1 more", "et al."): the rest of a wrapped names line
     only_ending = ending & (items.str.strip_chars(" ,;") == "")
+    # a names line cut inside its ending ("Bo Chen and 2" / "more"): is_names_text refuses it as a
+    # whole author list, but it may well be names
+    cut_ending = text.str.contains(UNFINISHED_ENDING)
     strict = is_names_text(text) & (is_list if lists_only else pl.lit(True))
-    return (strict | loose | only_ending).fill_null(False)
+    return (strict | loose | only_ending | cut_ending).fill_null(False)
 
 
 def _join(pieces: pl.Expr) -> pl.Expr:
