@@ -121,9 +121,11 @@ def checks_digest(con: duckdb.DuckDBPyConnection) -> str:
 
 
 def last_checks_digest(con: duckdb.DuckDBPyConnection) -> str | None:
-    """The checks the published content last passed: those of its latest run that checked."""
-    row = con.execute("SELECT checks_digest FROM ingest_run WHERE status = 'completed' AND checks_digest IS NOT NULL "
-                      "ORDER BY started_at DESC LIMIT 1").fetchone()
+    """The checks the published content last passed: those of the run that last committed it
+    (finished_at: its transaction's start, under the writer lock; started_at precedes the lock).
+    None when that run recorded none (older code): then the next run checks whole."""
+    row = con.execute("SELECT checks_digest FROM ingest_run WHERE status = 'completed' "
+                      "ORDER BY finished_at DESC NULLS LAST LIMIT 1").fetchone()
     return row[0] if row else None
 
 
