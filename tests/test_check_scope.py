@@ -148,3 +148,48 @@ def test_a_row_broken_outside_any_run_is_left_to_digest_audit(day1):
     as_json = CliRunner().invoke(app, ["audit", "--warehouse", str(day1), "--json"])
     assert as_json.exit_code == 1 and "one dim_author row per author_id" in as_json.stderr
     assert json.loads(as_json.stdout)  # the files, as before
+
+
+# The tables a run's checks read through a scope, the scope macro each is read through, and the
+# column it is keyed on there.
+SCOPED = {"fact_listing": ("check_papers", "paper_id"), "dim_paper": ("check_papers", "paper_id"),
+          "author_mention": ("check_papers", "paper_id"), "bridge_paper_author": ("check_papers", "paper_id"),
+          "dim_author": ("check_authors", "author_id"), "author_person": ("check_authors", "author_id"),
+          "author_name_variant": ("check_names", "name_key")}
+
+
+def table_rows(con, table: str) -> set[tuple]:
+    return {tuple(tuple(v) if isinstance(v, list) else v for v in row)
+            for row in con.execute(f"SELECT * FROM {table}").fetchall()}
+
+
+def test_every_row_a_run_changes_is_in_its_scope(day1):
+    """The guard for the merge as it grows: every row a run inserts, updates or deletes in a
+    scoped table has its key in the run's scope (a new file, a new version of a stored file that
+    supersedes its listings, persons of both days)."""
+    texts = {"day2.txt": DAY2, "day1.txt": DAY1.replace("microsecond latency", "microsecond latency and low power")}
+    sources = [SourceFile(i, path, text.encode()) for i, (path, text) in enumerate(texts.items(), 1)]
+    batch = process_batch(sources)
+    batch.files = batch.files.with_columns(
+        path=pl.Series(list(texts)), sha256=pl.Series([f"v2{i:062d}" for i in range(len(texts))]),
+        size_bytes=pl.Series([len(t) for t in texts.values()], dtype=pl.Int64), mtime_ns=pl.lit(0, pl.Int64))
+    con = load.connect(day1)
+    loader = load.RunLoader(con, "run2", resolver=partial(resolve_entities, threshold=0.8))
+    try:
+        loader.begin()
+        loader.stage(batch)
+        before = {t: table_rows(con, t) for t in SCOPED}
+        loader.merge(dt.datetime(2027, 3, 5, tzinfo=dt.timezone.utc))
+        load.run_sql_file(con, "check_scope_run.sql", {"run_id": "run2"})
+        for table, (scope, key) in SCOPED.items():
+            columns = [c for (c,) in con.execute(f"SELECT column_name FROM duckdb_columns() WHERE table_name = '{table}' "
+                                                 "AND database_name = current_database() ORDER BY column_index").fetchall()]
+            after = table_rows(con, table)
+            changed = {row[columns.index(key)] for row in before[table] ^ after}
+            in_scope = {k for (k,) in con.execute(f"SELECT {key} FROM {scope}").fetchall()}
+            assert changed, table  # the run changed the table (else the test shows nothing)
+            assert changed <= in_scope, (table, changed - in_scope)
+        assert con.execute("SELECT count(*) FROM fact_listing_history").fetchall()[0][0] > 0  # a version superseded
+    finally:
+        loader.rollback()
+        con.close()
