@@ -1,11 +1,14 @@
-"""What DuckDB's string compression costs the load: a corpus's abstracts written into a table
-stored as DuckDB chooses (DICT_FSST), uncompressed and as zstd, side by side, with the time to
-insert, commit and checkpoint them, the file's size and a full scan of the column.
+"""What DuckDB's string compression costs the load: a corpus's abstracts (or author names) written
+into a table stored as DuckDB chooses (DICT_FSST), uncompressed and as zstd, side by side, with
+the time to insert, commit and checkpoint them, the file's size and a full scan of the column.
 
     .venv/bin/python -m bench.compression /tmp/digest-bench/1000000 [--rows 300000] [--memory-limit 1GB]
+    .venv/bin/python -m bench.compression /tmp/digest-bench/1000000-distinct --column names --rows 3000000
 
-Reads the corpus's `papers.parquet` (written by `python -m bench.corpus`). Why the warehouse
-stores abstracts uncompressed: schemas/warehouse.sql, README "Session 13"."""
+Reads the corpus's `papers.parquet` (written by `python -m bench.corpus`); `--column names` writes
+every shown name (as shown, then lowercased: a name and its key, as author_mention, dim_author and
+author_name_variant hold them). Why the warehouse stores these uncompressed: schemas/warehouse.sql,
+README "Session 13" (abstracts) and "Session 15" (names)."""
 
 from __future__ import annotations
 
@@ -26,27 +29,37 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("corpus", type=Path)
     ap.add_argument("--rows", type=int, default=300_000)
     ap.add_argument("--memory-limit", default="1GB")
+    ap.add_argument("--column", choices=["abstract", "names"], default="abstract")
     args = ap.parse_args(argv)
-    abstracts = pl.read_parquet(args.corpus / "papers.parquet", columns=["abstract"]).head(args.rows)  # the SQL below reads it by name
-    print(f"{abstracts.height:,} abstracts, {abstracts['abstract'].str.len_bytes().sum() / 1e6:,.0f} MB of text")
+    values = _values(args.corpus / "papers.parquet", args.column, args.rows)  # the SQL below reads it by name
+    columns = ", ".join(f"{c} VARCHAR{{storage}}" for c in values.columns)
+    size = sum(values[c].str.len_bytes().sum() for c in values.columns)
+    print(f"{values.height:,} rows of {', '.join(values.columns)}, {size / 1e6:,.0f} MB of text")
     for label, storage in STORAGE.items():
         with tempfile.TemporaryDirectory() as scratch:
             path = Path(scratch) / "w.duckdb"
             with duckdb.connect(str(path)) as con:
                 con.execute(f"SET memory_limit = '{args.memory_limit}'")
-                con.execute(f"CREATE TABLE t (abstract VARCHAR{storage})")
+                con.execute(f"CREATE TABLE t ({columns.format(storage=storage)})")
                 started = time.perf_counter()
                 con.execute("BEGIN")
-                con.execute("INSERT INTO t SELECT abstract FROM abstracts")
+                con.execute("INSERT INTO t SELECT * FROM values")
                 con.execute("COMMIT")
                 con.execute("CHECKPOINT")  # under a row group (~123k rows) the compression happens here
                 written = time.perf_counter() - started
             with duckdb.connect(str(path), read_only=True) as con:
                 started = time.perf_counter()
-                con.execute("SELECT count(*) FROM t WHERE abstract LIKE '%graph%'").fetchall()
+                con.execute(f"SELECT count(*) FROM t WHERE {values.columns[0]} LIKE '%graph%'").fetchall()
                 scanned = time.perf_counter() - started
             print(f"{label:20s} write {written:5.2f} s   file {path.stat().st_size / 1e6:6.0f} MB   "
                   f"scan {scanned:4.2f} s")
+
+
+def _values(papers: Path, column: str, rows: int) -> pl.DataFrame:
+    if column == "abstract":
+        return pl.read_parquet(papers, columns=["abstract"]).head(rows)
+    names = pl.read_parquet(papers, columns=["authors"]).explode("authors").drop_nulls().head(rows)
+    return names.select(name=pl.col("authors"), name_key=pl.col("authors").str.to_lowercase())
 
 
 if __name__ == "__main__":

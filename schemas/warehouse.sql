@@ -168,10 +168,14 @@ CREATE TABLE IF NOT EXISTS paper_version (
 );
 COMMENT ON TABLE paper_version IS 'The fullest text each matcher key was seen with (longest title, abstract and author list of its listings); dim_paper is recomputed from the versions of its current listings.';
 
+-- Names are stored uncompressed here and in author_name_variant and author_mention: DICT_FSST's
+-- analysis made writing them 4x slower (`python -m bench.compression --column names`: 3M names
+-- and keys 1.86 -> 0.44 s, file 64 -> 115 MB); at 1M distinct listings ~4 s of the load for
+-- ~134 MB more. author_person keeps it (its writes were no faster, and it holds 2x the bytes).
 CREATE TABLE IF NOT EXISTS dim_author (  -- no PRIMARY KEY: see fact_listing
     author_id BIGINT NOT NULL,
-    name      VARCHAR NOT NULL,
-    name_key  VARCHAR NOT NULL,
+    name      VARCHAR USING COMPRESSION uncompressed NOT NULL,
+    name_key  VARCHAR USING COMPRESSION uncompressed NOT NULL,
     n_papers  INTEGER NOT NULL
 );
 COMMENT ON TABLE dim_author IS 'One person, as best known (transforms.persons): several persons may wear one name_key (namesakes, split on evidence: author_mention says why); every spelling of the key and of the keys aliased to it names them.';
@@ -179,8 +183,8 @@ COMMENT ON COLUMN dim_author.name IS 'Best display form: mixed case over CAPITAL
 COMMENT ON COLUMN dim_author.name_key IS 'The name the person wears (no accents, case or punctuation); several persons may share it. Other keys of the name are in author_alias.';
 
 CREATE TABLE IF NOT EXISTS author_name_variant (
-    name_key     VARCHAR NOT NULL,
-    name         VARCHAR NOT NULL,
+    name_key     VARCHAR USING COMPRESSION uncompressed NOT NULL,
+    name         VARCHAR USING COMPRESSION uncompressed NOT NULL,
     display_rank INTEGER NOT NULL  -- one row per (name_key, name); no PRIMARY KEY: see fact_listing
 );
 COMMENT ON TABLE author_name_variant IS 'Every spelling seen for a name_key; dim_author.name is the best ranked.';
@@ -209,8 +213,8 @@ COMMENT ON TABLE bridge_paper_author IS 'Paper × author, in author order (1-bas
 CREATE TABLE IF NOT EXISTS author_mention (
     paper_id         BIGINT NOT NULL,
     author_position  INTEGER NOT NULL,
-    mention_key      VARCHAR NOT NULL,
-    name_key         VARCHAR NOT NULL,
+    mention_key      VARCHAR USING COMPRESSION uncompressed NOT NULL,
+    name_key         VARCHAR USING COMPRESSION uncompressed NOT NULL,
     author_id        BIGINT NOT NULL,
     decided_id       BIGINT NOT NULL,
     rule             VARCHAR NOT NULL,

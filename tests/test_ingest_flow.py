@@ -503,13 +503,16 @@ def test_digest_entry_point_runs_a_query(seeds_warehouse):
     assert json.loads(done.stdout) == [{"n": 55}]
 
 
-def test_abstracts_are_stored_uncompressed(seeds_warehouse):
+def test_abstracts_and_names_are_stored_uncompressed(seeds_warehouse):
     """DuckDB's default string compression (DICT_FSST) made writing the abstracts the load's
     costliest statements (`python -m bench.compression`: 300k abstracts 6.07 s, uncompressed 1.25 s;
-    1M listings: merge_papers 24.3 -> 12.5 s), for a file ~1.4x larger at 100k distinct listings."""
+    1M listings: merge_papers 24.3 -> 12.5 s), for a file ~1.4x larger at 100k distinct listings;
+    names 4x slower (3M names and keys 1.86 -> 0.44 s; ~4 s of a 1M distinct load)."""
     warehouse, _ = seeds_warehouse
-    storage = read_sql(warehouse, "SELECT 'dim_paper' AS t, compression FROM pragma_storage_info('dim_paper') "
-                                  "WHERE column_name = 'abstract' AND segment_type = 'VARCHAR' UNION ALL "
-                                  "SELECT 'paper_version', compression FROM pragma_storage_info('paper_version') "
-                                  "WHERE column_name = 'abstract' AND segment_type = 'VARCHAR'")
-    assert sorted(set(storage.iter_rows())) == [("dim_paper", "Uncompressed"), ("paper_version", "Uncompressed")]
+    columns = [("dim_paper", "abstract"), ("paper_version", "abstract"), ("dim_author", "name"),
+               ("dim_author", "name_key"), ("author_name_variant", "name_key"), ("author_name_variant", "name"),
+               ("author_mention", "mention_key"), ("author_mention", "name_key")]
+    storage = read_sql(warehouse, " UNION ALL ".join(
+        f"SELECT '{t}.{c}' AS c, compression FROM pragma_storage_info('{t}') "
+        f"WHERE column_name = '{c}' AND segment_type = 'VARCHAR'" for t, c in columns))
+    assert sorted(set(storage.iter_rows())) == sorted((f"{t}.{c}", "Uncompressed") for t, c in columns)
