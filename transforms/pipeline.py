@@ -89,19 +89,22 @@ def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
     timings[stage] = timings.get(stage, 0.0) + time.perf_counter() - started
 
 
+_FILE_SCHEMA = {"file_idx": pl.Int64, "source_file_id": pl.Int64, "path": pl.String, "encoding": pl.String,
+                "format": pl.String, "text": pl.String, "n_padding_bytes": pl.Int64}
+
+
 def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """Per file: encoding and format; all text lines with their numbers; file-level rejects."""
-    rows = []
+    columns: dict[str, list] = {name: [] for name in _FILE_SCHEMA}
     for idx, src in enumerate(sources):
         decoded = decode_bytes(src.data)
         text = decoded.text[:-1] if decoded.text.endswith("\n") else decoded.text
         fmt = detect_format(text) if text.strip() else UNKNOWN
-        rows.append({"file_idx": idx, "source_file_id": src.source_file_id, "path": src.path,
-                     "encoding": decoded.encoding, "format": fmt, "text": text,
-                     "n_padding_bytes": decoded.n_padding_bytes})
-    files = pl.DataFrame(rows, schema={"file_idx": pl.Int64, "source_file_id": pl.Int64, "path": pl.String,
-                                       "encoding": pl.String, "format": pl.String, "text": pl.String,
-                                       "n_padding_bytes": pl.Int64})
+        for name, value in zip(_FILE_SCHEMA, (idx, src.source_file_id, src.path, decoded.encoding, fmt, text,
+                                              decoded.n_padding_bytes)):
+            columns[name].append(value)
+    # Built from columns: from a list of row dicts Polars inferred every row (~7 % of a parse task).
+    files = pl.DataFrame(columns, schema=_FILE_SCHEMA)
     lines = (
         files.filter(~pl.col("encoding").is_in(["binary", "empty"]))
         .select("file_idx", "format", line=pl.col("text").str.split("\n"))
