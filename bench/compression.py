@@ -31,10 +31,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--memory-limit", default="1GB")
     ap.add_argument("--column", choices=["abstract", "names"], default="abstract")
     args = ap.parse_args(argv)
-    values = _values(args.corpus / "papers.parquet", args.column, args.rows)  # the SQL below reads it by name
-    columns = ", ".join(f"{c} VARCHAR{{storage}}" for c in values.columns)
-    size = sum(values[c].str.len_bytes().sum() for c in values.columns)
-    print(f"{values.height:,} rows of {', '.join(values.columns)}, {size / 1e6:,.0f} MB of text")
+    to_write = _strings(args.corpus / "papers.parquet", args.column, args.rows)  # the SQL below reads it by name
+    columns = ", ".join(f"{c} VARCHAR{{storage}}" for c in to_write.columns)
+    size = sum(to_write[c].str.len_bytes().sum() for c in to_write.columns)
+    print(f"{to_write.height:,} rows of {', '.join(to_write.columns)}, {size / 1e6:,.0f} MB of text")
     for label, storage in STORAGE.items():
         with tempfile.TemporaryDirectory() as scratch:
             path = Path(scratch) / "w.duckdb"
@@ -43,19 +43,19 @@ def main(argv: list[str] | None = None) -> None:
                 con.execute(f"CREATE TABLE t ({columns.format(storage=storage)})")
                 started = time.perf_counter()
                 con.execute("BEGIN")
-                con.execute("INSERT INTO t SELECT * FROM values")
+                con.execute("INSERT INTO t SELECT * FROM to_write")
                 con.execute("COMMIT")
                 con.execute("CHECKPOINT")  # under a row group (~123k rows) the compression happens here
                 written = time.perf_counter() - started
             with duckdb.connect(str(path), read_only=True) as con:
                 started = time.perf_counter()
-                con.execute(f"SELECT count(*) FROM t WHERE {values.columns[0]} LIKE '%graph%'").fetchall()
+                con.execute(f"SELECT count(*) FROM t WHERE {to_write.columns[0]} LIKE '%graph%'").fetchall()
                 scanned = time.perf_counter() - started
             print(f"{label:20s} write {written:5.2f} s   file {path.stat().st_size / 1e6:6.0f} MB   "
                   f"scan {scanned:4.2f} s")
 
 
-def _values(papers: Path, column: str, rows: int) -> pl.DataFrame:
+def _strings(papers: Path, column: str, rows: int) -> pl.DataFrame:
     if column == "abstract":
         return pl.read_parquet(papers, columns=["abstract"]).head(rows)
     names = pl.read_parquet(papers, columns=["authors"]).explode("authors").drop_nulls().head(rows)
