@@ -171,7 +171,7 @@ COMMENT ON TABLE paper_version IS 'The fullest text each matcher key was seen wi
 -- Names are stored uncompressed here and in author_name_variant and author_mention: DICT_FSST's
 -- analysis made writing them 4x slower (`python -m bench.compression --column names`: 3M names
 -- and keys 1.86 -> 0.44 s, file 64 -> 115 MB); at 1M distinct listings ~4 s of the load for
--- ~134 MB more. author_person keeps it (its writes were no faster, and it holds 2x the bytes).
+-- ~134 MB more. author_person keeps it (no faster in the flow; ~2 s alone, for 2x its bytes).
 CREATE TABLE IF NOT EXISTS dim_author (  -- no PRIMARY KEY: see fact_listing
     author_id BIGINT NOT NULL,
     name      VARCHAR USING COMPRESSION uncompressed NOT NULL,
