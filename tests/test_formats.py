@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from conftest import LISTING_SEEDS, REPO, SEARCH_SEEDS, parse_text
 from transforms.clean import split_authors
 from transforms.formats import FORMATS, UNKNOWN, detect_format, get_format
-from transforms.formats.common import QUARANTINE_SCHEMA, RECORD_SCHEMA
+from transforms.formats.common import QUARANTINE_SCHEMA, RECORD_SCHEMA, is_names_text
+from transforms.formats.listing import may_be_names
 from transforms.pipeline import SourceFile, process_batch
 from transforms.text import clean_text
 
@@ -763,12 +764,17 @@ CUT_ENDINGS = [["Adrià Döring, J. Schönlieb and 2", "more"], ["Adrià Döring
                # a review's non-greedy wraps of the same kind
                ["Adrià Döring, Ann Lee, Bo", "Chen and 2", "more"], ["Adrià Döring, Ann Lee", "Bo Chen and 2", "more"],
                ["Adrià Döring, Ann Lee,", "Bo Chen and 2", "more"], ["Adrià Döring", "Ann Lee and 2", "more"],
-               ["Adrià Döring, Ann Lee, Bo Chen", "and 2", "more"]]
+               ["Adrià Döring, Ann Lee, Bo Chen", "and 2", "more"],
+               # the same kind, cut after a separator: a two-line title took the first as its names
+               # ("Long Documents") and the rest as the abstract, or capitals passed "AND" as a name
+               ["Adrià Döring and", "Ann Lee"], ["Adrià Döring, Ann Lee, Bo Chen &", "Yu Li"],
+               ["ADRIÀ DÖRING, ANN LEE AND", "2 MORE"], ["ADRIÀ DÖRING, ANN LEE ET", "AL."],
+               ["Adrià Döring, Ann Lee, Bo Chen, and", "2 more"], ["Adrià Döring 、", "Ann Lee"]]
 
 
 @pytest.mark.parametrize("title", [["We we"], ["Deep Learning for", "Long Documents"]], ids=["title", "two-line title"])
 @pytest.mark.parametrize("names", CUT_ENDINGS, ids=lambda names: " / ".join(names))
-def test_a_names_line_wrapped_inside_its_ending_is_never_an_abstract(names, title):
+def test_a_names_line_cut_by_a_wrap_is_never_an_abstract(names, title):
     # hypothesis found it (wrapped_listing_file): "and 2 more" wrapped as "and 2" / "more"; a bare
     # number passed as a name item (affiliation marks), so the lines looked one field each and
     # "more" was loaded as the abstract, the abstract's lines quarantined as stray text
@@ -779,7 +785,19 @@ def test_a_names_line_wrapped_inside_its_ending_is_never_an_abstract(names, titl
     assert set(quarantine["reason"]) <= {"hard-wrapped record: fields cannot be told apart"}
     assert records.height + quarantine.height == 2
     for row in records.filter(pl.col("rank") == 2).iter_rows(named=True):  # loaded only if whole
-        assert row["abstract"].startswith("We we") and row["authors_raw"].endswith("more")
+        assert row["abstract"].startswith("We we") and row["authors_raw"].endswith(names[-1])
+
+
+@pytest.mark.parametrize("line", ["ANN LEE AND", "Bo Chen and 2", "BO CHEN ET", "Ann Lee,", "Lee &", "Lee 、"])
+def test_a_cut_names_line_is_no_complete_author_list_but_may_be_names(line):
+    assert not pl.select(is_names_text(pl.lit(line))).item()
+    assert pl.select(may_be_names(pl.lit(line))).item()
+
+
+def test_prose_ending_like_a_cut_list_is_not_names():
+    # "and 2" alone made any line "may be names", so a wrapped abstract line such as this one
+    # refused a record's split; the rest of the line decides now
+    assert not pl.select(may_be_names(pl.lit("We compare models 1 and 2"))).item()
 
 
 def test_a_names_line_wrapped_before_its_ending_is_never_an_abstract():

@@ -73,9 +73,11 @@ NAME_ITEM = r"(?:" + _NAME_WORD + r"(?: " + _NAME_WORD + r"){0,5}|" + AFFILIATIO
 # Every way a list separates two names: , ; 、 & "and" (", and" too).
 LIST_SEPARATOR = r"(?i)\s*(?:[,，;；、&]\s*(?:and\s+)?|\s+and\s+)\s*"
 LIST_ENDING = r"(?i)\s*(?:,\s*)?(?:and\s+\d+\s+(?:more|others)|et\s+al\.?|and\s+others|etc\.|等人?|…|\.{3,})\s*$"
-# "and 2" at the end of a line is "and 2 more" cut by a wrap, not a name "2" after "and": the list
-# goes on on the next line (a bare number is otherwise a name item: affiliation marks).
-UNFINISHED_ENDING = r"(?i)(?:^|[\s,;])and\s+\d+\s*$"
+# A names line cut by a wrap: it ends in a separator ("Döring and", "ANN LEE AND", "Lee &", "Lee,")
+# or inside its ending ("Bo Chen and 2" of "and 2 more": not a name "2" after "and", since a bare
+# number is otherwise a name item, affiliation marks; "BO CHEN ET" of "et al."). The list goes on
+# on the next line. Capitals matter: "AND" and "ET" pass as name words.
+UNFINISHED_ENDING = r"(?i)(?:[,，;；、&]|(?:^|[\s,;，；、])(?:and(?:\s+\d+)?|et))\s*$"
 
 
 def is_names_text(text: pl.Expr) -> pl.Expr:

@@ -270,9 +270,11 @@ def may_be_names(text: pl.Expr, lists_only: bool = False) -> pl.Expr:
     separators, no word of prose, and a list ending, a capitalised name among the items, or no
     capital at all; or a list's ending alone ("and 1 more", a wrapped names line's last line). `lists_only`: a lone capitalised phrase (a title's last line, "Regime")
     does not count."""
-    text = text.str.strip_chars_end(" ,;，；、")  # a wrapped list's line often ends at a comma
+    # a names line cut by a wrap (it ends in a separator or inside its ending): the rest decides
+    cut = text.str.contains(UNFINISHED_ENDING)
+    text = text.str.replace(UNFINISHED_ENDING, "").str.strip_chars_end(" ,;，；、&")
     ending = text.str.contains(LIST_ENDING)
-    is_list = text.str.contains(",", literal=True) | ending
+    is_list = text.str.contains(",", literal=True) | ending | cut
     items = text.str.replace(LIST_ENDING, "").str.replace_all(LIST_SEPARATOR, ",")
     a_name = items.str.split(",").list.eval(pl.element().str.contains(r"^" + NAME_ITEM + r"$")).list.any()
     loose = (
@@ -281,13 +283,11 @@ def may_be_names(text: pl.Expr, lists_only: bool = False) -> pl.Expr:
         & ~text.str.contains(PROSE_WORDS)
         & (ending | a_name | ~text.str.contains(r"\p{Lu}"))
     )
-    # a line that is only a list's ending ("and 1 more", "et al."): the rest of a wrapped names line
-    only_ending = ending & (items.str.strip_chars(" ,;") == "")
-    # a names line cut inside its ending ("Bo Chen and 2" / "more"): is_names_text refuses it as a
-    # whole author list, but it may well be names
-    cut_ending = text.str.contains(UNFINISHED_ENDING)
+    # a line that is only a list's ending ("and 1 more", "et al.", a cut "and 2"): the rest of a
+    # wrapped names line
+    only_ending = (ending & (items.str.strip_chars(" ,;") == "")) | (cut & (text.str.strip_chars() == ""))
     strict = is_names_text(text) & (is_list if lists_only else pl.lit(True))
-    return (strict | loose | only_ending | cut_ending).fill_null(False)
+    return (strict | loose | only_ending).fill_null(False)
 
 
 def _join(pieces: pl.Expr) -> pl.Expr:
