@@ -225,12 +225,13 @@ def audit(
     import polars as pl
 
     from flows.integrity import audit_report, check_report
+    from flows.load import describe_failures
 
     with read_errors():
         report = audit_report(_existing(warehouse))
         failed = {name: n for name, n in check_report(_existing(warehouse)).items() if n}
     bad = report.filter(pl.col("status") != "ok")
-    summary = "blocking checks: " + ("; ".join(f"{k} ({v} rows)" for k, v in failed.items()) if failed else "all pass")
+    summary = "blocking checks: " + (describe_failures(failed) if failed else "all pass")
     if as_json:  # the files as before; a failed check on stderr (and the exit code)
         typer.echo(json.dumps(report.to_dicts(), default=str, indent=2))
         if failed:

@@ -106,6 +106,11 @@ def run_checks(con: duckdb.DuckDBPyConnection, scope: str = "check_scope_all.sql
     return results
 
 
+def describe_failures(failed: dict[str, int]) -> str:
+    """Failed checks as one line: "name (n rows); ..." (the run's error, `digest audit`)."""
+    return "; ".join(f"{name} ({n} rows)" for name, n in failed.items())
+
+
 def checks_digest(con: duckdb.DuckDBPyConnection) -> str:
     """What the blocking checks are, and the schema they ran on: content that passed them under
     another digest (older checks, or a schema an upgrade has changed since, even one a failed run
@@ -241,7 +246,7 @@ class RunLoader:
         if gaps.height:
             failed["every input line is accounted for (digest audit)"] = gaps.height
         if failed:
-            raise WarehouseCheckError("blocking checks failed: " + "; ".join(f"{k} ({v} rows)" for k, v in failed.items()))
+            raise WarehouseCheckError("blocking checks failed: " + describe_failures(failed))
         self.checked = ("warehouse" if whole else "run", self.checks_digest)
 
     def commit(self) -> None:

@@ -169,9 +169,9 @@ CREATE TABLE IF NOT EXISTS paper_version (
 COMMENT ON TABLE paper_version IS 'The fullest text each matcher key was seen with (longest title, abstract and author list of its listings); dim_paper is recomputed from the versions of its current listings.';
 
 -- Names are stored uncompressed here and in author_name_variant and author_mention: DICT_FSST's
--- analysis made writing them 4x slower (`python -m bench.compression --column names`: 3M names
--- and keys 1.86 -> 0.44 s, file 64 -> 115 MB); at 1M distinct listings ~4 s of the load for
--- ~134 MB more. author_person keeps it (no faster in the flow; ~2 s alone, for 2x its bytes).
+-- analysis made writing them 3-4x slower (`python -m bench.compression W --table dim_author
+-- --columns name,name_key --rows 0` on a 1M distinct load: 1.60 -> 0.45 s, 44 -> 87 MB; the three
+-- tables 3.5 s for ~140 MB). author_person keeps it (1.2 s for 117 MB; no faster in the flow).
 CREATE TABLE IF NOT EXISTS dim_author (  -- no PRIMARY KEY: see fact_listing
     author_id BIGINT NOT NULL,
     name      VARCHAR USING COMPRESSION uncompressed NOT NULL,

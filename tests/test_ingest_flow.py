@@ -507,7 +507,7 @@ def test_abstracts_and_names_are_stored_uncompressed(seeds_warehouse):
     """DuckDB's default string compression (DICT_FSST) made writing the abstracts the load's
     costliest statements (`python -m bench.compression`: 300k abstracts 6.07 s, uncompressed 1.25 s;
     1M listings: merge_papers 24.3 -> 12.5 s), for a file ~1.4x larger at 100k distinct listings;
-    names 4x slower (3M names and keys 1.86 -> 0.44 s; ~4 s of a 1M distinct load)."""
+    names 3-4x slower (`bench.compression --column names`: 3M names and keys 1.86 -> 0.44 s)."""
     warehouse, _ = seeds_warehouse
     columns = [("dim_paper", "abstract"), ("paper_version", "abstract"), ("dim_author", "name"),
                ("dim_author", "name_key"), ("author_name_variant", "name_key"), ("author_name_variant", "name"),
