@@ -812,3 +812,22 @@ def test_a_names_line_wrapped_before_its_ending_is_never_an_abstract():
     assert "and 1 more" not in records["abstract"].to_list()
     assert set(quarantine["reason"]) <= {"hard-wrapped record: fields cannot be told apart"}
     assert records.height + quarantine.height == 1
+
+
+@pytest.mark.parametrize("names", ["Ann Lee & Bo Chen", "Ann Lee, Bo Chen &\nYu Li", "ANN LEE & BO CHEN"])
+def test_a_search_names_line_joined_by_ampersands_is_names(names):
+    # it was taken for an abstract and the record quarantined ("abstract without an authors line")
+    text = ("论文检索\n\nOptimization · Stochastic\n\n" + names + "\n\nWe study the convergence of stochastic "
+            "gradient methods for nonconvex objectives under heavy tailed noise.\n")
+    records, quarantine = parse_text(text)
+    assert quarantine.is_empty() and records.height == 1
+    assert records["authors_raw"][0] == names.replace("\n", " ")
+    assert records["abstract"][0].startswith("We study")
+
+
+def test_a_short_search_abstract_with_semicolons_stays_an_abstract():
+    # from a real-data corpus: "A, B" then this paragraph; read as names, the record lost its abstract
+    text = ("论文检索\n\nTsung-Hsien Suryana, Haohan Burgess\n\n"
+            "No abstract given; compares pairs World languages from Structures. Atlas of Language of\n")
+    records, quarantine = parse_text(text)
+    assert quarantine.is_empty() and records["abstract"][0].startswith("No abstract given")

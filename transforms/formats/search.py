@@ -95,16 +95,20 @@ def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
         text=pl.col("piece").str.join("").str.strip_chars_start(" "),
         raw_text=pl.col("line").str.join("\n"),
     )
+    # Names joined by " & " ("Ann Lee & Bo Chen", as the listing format's lists may be) read as
+    # commas here: such a line was taken for an abstract and its record quarantined. Not ";": a
+    # short abstract ("No abstract given; compares ...") then passed as names.
+    as_commas = pl.col("text").str.replace_all(r"\s+&\s+", ", ")
     kind = (
         pl.when(pl.col("text").str.contains(AREA_SEPARATOR, literal=True))
         .then(pl.lit("C"))
-        .when(pl.col("text").str.contains(NAMES_LINE) & ~_prose_hint(pl.col("text")))
+        .when(as_commas.str.contains(NAMES_LINE) & ~_prose_hint(pl.col("text")))
         .then(pl.lit("N"))
         .when(pl.col("text").str.contains(r",.* ?等$") & (pl.col("text").str.len_chars() < 1_000))
         .then(pl.lit("N"))  # ten names and "等" (et al.): a names line, whatever the names look like
         .otherwise(pl.lit("P"))
     )
-    single = ~pl.col("text").str.contains(",", literal=True) & ~pl.col("text").str.ends_with("等")
+    single = ~as_commas.str.contains(",", literal=True) & ~pl.col("text").str.ends_with("等")
     return paras.with_columns(kind=kind, single_item=single)
 
 
