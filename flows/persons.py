@@ -1,9 +1,11 @@
 """The person step of the load: every new author mention gets a person (issue 13).
 
-Runs inside the load's transaction between merge/20_papers.sql and merge/30_authors.sql. The
-decisions are `transforms.persons.assign_persons` (pure); this module only moves frames: the
-mentions to decide and their evidence out of the warehouse, the decisions, persons and person
-aliases back in. Stored decisions stand, except where a fresh load of all the files would decide
+Runs inside the load's transaction between merge/20_papers.sql and merge/30_authors.sql. A
+rare name is one person whatever its context, so its mentions (~90 % of a run's) are decided in
+the warehouse (schemas/resolve/person_rare.sql, the rule of `transforms.persons._assign_rare`).
+The common names are decided by `transforms.persons.assign_persons` (pure); this module moves
+their mentions and evidence out of the warehouse, the decisions, persons and person aliases back
+in. Stored decisions stand, except where a fresh load of all the files would decide
 otherwise (`_reopen_names`): the paper's list changed at that position or the shown key now
 stands for another name (then the mention is new again), or the name's canonical order or its
 rare/common class changed (then all its mentions are decided again, in that order).
@@ -42,43 +44,53 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     lap = _Laps(timings, "persons.")
     run_sql_file(con, "resolve/person_mentions.sql")
     run_sql_file(con, "resolve/person_marks.sql")
-    new = read_frame(con, "SELECT paper_id, author_position, name_key, mention_key FROM new_mentions")
+    con.execute("CREATE OR REPLACE TEMP TABLE batch_keys AS SELECT DISTINCT name_key FROM new_mentions")
+    n_new = con.execute("SELECT count(*) FROM new_mentions").fetchall()[0][0]
     lap("mentions")
-    write_frame(con, "CREATE OR REPLACE TEMP TABLE batch_keys AS SELECT DISTINCT name_key FROM frame", new)
     stored = read_frame(con, f"SELECT author_id AS person_id, {', '.join(STORED_COLUMNS)} FROM author_person "
                              "SEMI JOIN batch_keys USING (name_key)")
     run_sql_file(con, "resolve/person_names.sql")
     n_keys = con.execute("SELECT n FROM n_name_keys").fetchall()[0][0]
     lap("name_stats")
     batch_lam = _commonness(con, "batch_keys", n_keys)
-    classes, reopened = _reopen_names(con, new, stored, n_keys, settings, batch_lam)
-    if new.is_empty() and reopened.is_empty():
+    classes, reopened, n_reopened = _reopen_names(con, n_new, stored, n_keys, settings, batch_lam)
+    n_decided = n_new + n_reopened
+    if not n_decided:
         return 0
-    if not reopened.is_empty():
-        new = pl.concat([new, reopened])
-        stored = stored.filter(~pl.col("name_key").is_in(reopened["name_key"].unique().implode()))
+    stored = stored.filter(~pl.col("name_key").is_in(reopened.implode()))
     lap("reopen")
+    # how common every name to decide is: the batch's, and those of names taken back (whose stored
+    # persons are gone: their classes are computed again)
+    lam = _add_commonness(con, batch_lam, reopened, n_keys)
+    if reopened.len():
+        classes = name_classes(pl.concat([batch_lam["name_key"], reopened]), stored, settings=settings, commonness=lam)
+    rare = classes.filter("is_rare")
+    _decide_rare(con, run_id, rare, stored)
+    lap("rare")
+    # Common names, decided on evidence in Python: their mentions only (~10 % of a run's)
+    new = read_frame(con, "SELECT paper_id, author_position, name_key, mention_key FROM new_mentions "
+                          "ANTI JOIN rare_names USING (name_key)")
+    if new.is_empty():
+        return n_decided
     stored = _with_evidence(con, stored, classes, new)
     lap("evidence")
     write_frame(con, "CREATE OR REPLACE TEMP TABLE decide_papers AS SELECT DISTINCT paper_id FROM frame", new)
-    # the other names on these papers (decided earlier: co-authors, read as evidence only)
+    # the other names on these papers (decided earlier, or rare names decided above: co-authors,
+    # read as evidence only)
     context = read_frame(con, "SELECT paper_id, author_position, name_key FROM author_mention "
                               "SEMI JOIN decide_papers USING (paper_id)")
-    # the commonness of every name the model reads: the batch's is known (the counts have not moved since)
-    other_keys = (pl.concat([new["name_key"], context["name_key"], stored["name_key"]]).unique().to_frame()
-                  .join(batch_lam.select("name_key"), on="name_key", how="anti"))
-    write_frame(con, "CREATE OR REPLACE TEMP TABLE other_keys AS SELECT * FROM frame", other_keys)
-    lam = pl.concat([batch_lam, _commonness(con, "other_keys", n_keys)]) if other_keys.height else batch_lam
+    # the commonness of every name the model reads
+    lam = _add_commonness(con, lam, pl.concat([new["name_key"], context["name_key"], stored["name_key"]]), n_keys)
     co_authors = pl.concat([context, new.select(context.columns).cast(context.schema)])
-    rare = name_classes(new["name_key"], stored, settings=settings, commonness=lam).filter("is_rare")
-    new = new.with_columns(is_rare=pl.col("name_key").is_in(rare["name_key"].implode()))
-    _read_paper_evidence(con, new.filter(~pl.col("is_rare")))
+    # read from dim_paper once: each group reading its papers there scanned every abstract of the
+    # table again (20 s of the step at 1M distinct listings, 21 groups; py-spy)
+    con.execute(f"CREATE OR REPLACE TEMP TABLE person_papers AS {_papers_sql('decide_papers')}")
     lap("read")
     n_two_word = two_word_keys(lam)
     group_lap = _Laps(timings, "persons.group.")
 
     def decide(group: _Group) -> tuple[_Group, PersonsResult]:
-        return group, assign_persons(group.part.drop("mention_key", "is_rare"), group.papers, group.categories,
+        return group, assign_persons(group.part.drop("mention_key"), group.papers, group.categories,
                                      group.stored, settings=settings, context_mentions=group.context,
                                      commonness=lam, n_two_word_keys=n_two_word)
 
@@ -93,7 +105,27 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
         _write_group(con, run_id, group, result, group_lap)
         del group, result  # freed before the next group's evidence is read
     lap("decide_write")
-    return new.height
+    return n_decided
+
+
+def _decide_rare(con: duckdb.DuckDBPyConnection, run_id: str, rare: pl.DataFrame, stored: pl.DataFrame) -> None:
+    """The mentions of rare names (one person each: transforms.persons._assign_rare) decided and
+    written in the warehouse (schemas/resolve/person_rare.sql): ~90 % of a run's mentions, which
+    no longer cross into Python and back (3M mentions and 2.3M persons at 1M distinct listings).
+    Leaves rare_names (name_key, lam, person_id, old_key)."""
+    names = rare.select("name_key", "lam").join(
+        stored.select("name_key", "person_id", old_key="founded_key"), on="name_key", how="left")
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE rare_names AS SELECT * FROM frame", names)
+    run_sql_file(con, "resolve/person_rare.sql", {"run_id": run_id})
+
+
+def _add_commonness(con: duckdb.DuckDBPyConnection, lam: pl.DataFrame, keys: pl.Series, n_keys: int) -> pl.DataFrame:
+    """`lam` with the commonness of the `keys` it lacks (the counts have not moved since it was read)."""
+    missing = keys.unique().to_frame("name_key").join(lam.select("name_key"), on="name_key", how="anti")
+    if missing.is_empty():
+        return lam
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE other_keys AS SELECT * FROM frame", missing)
+    return pl.concat([lam, _commonness(con, "other_keys", n_keys)])
 
 
 class _Laps:
@@ -134,8 +166,8 @@ def _name_chunks(new: pl.DataFrame, size: int) -> Iterator[pl.DataFrame]:
 
 @dataclass
 class _Group:
-    """A group of names to decide: its mentions (`part`, `is_rare` marking the run's rare names),
-    their stored persons, and the evidence read for them."""
+    """A group of common names to decide: its mentions (`part`), their stored persons, and the
+    evidence read for them."""
     part: pl.DataFrame
     stored: pl.DataFrame
     papers: pl.DataFrame
@@ -149,13 +181,9 @@ def _group_evidence(con: duckdb.DuckDBPyConnection, part: pl.DataFrame, co_autho
     or not; lap: the groups' seconds per phase."""
     lap("start")  # the loop's own work between groups
     write_frame(con, "CREATE OR REPLACE TEMP TABLE chunk_papers AS SELECT DISTINCT paper_id FROM frame", part)
-    # A rare name's mentions read only their papers' dates; the text and categories cross into
-    # Python only for papers with a common name of the group.
-    write_frame(con, "CREATE OR REPLACE TEMP TABLE text_papers AS SELECT DISTINCT paper_id FROM frame",
-                part.filter(~pl.col("is_rare")))
-    papers = read_frame(con, _evidence_sql("person_papers", "chunk_papers", "text_papers"))
+    papers = read_frame(con, _papers_sql("chunk_papers", source="person_papers"))
     group = _Group(part, stored.filter(pl.col("name_key").is_in(part["name_key"].unique().implode())), papers,
-                   co_authors.join(papers.select("paper_id"), on="paper_id", how="semi"), _categories(con, "text_papers"))
+                   co_authors.join(papers.select("paper_id"), on="paper_id", how="semi"), _categories(con, "chunk_papers"))
     lap("evidence")
     return group
 
@@ -167,14 +195,14 @@ def _write_group(con: duckdb.DuckDBPyConnection, run_id: str, group: _Group, res
     insert_frame(con, "author_mention", decisions.rename({"person_id": "author_id"}).with_columns(
         decided_id=pl.col("author_id"), run_id=pl.lit(run_id)))
     lap("write_mentions")
-    lams = decisions.group_by("name_key").agg(pl.col("name_lambda").first(), rare=(pl.col("rule") == "rare_name").all())
+    lams = decisions.group_by("name_key").agg(pl.col("name_lambda").first())
     given, surname = name_parts(pl.col("name_key"))
     persons = (result.persons.rename({"person_id": "author_id"})
-               .join(lams.drop("rare"), on="name_key", how="left").with_columns(given=given, surname=surname))
+               .join(lams, on="name_key", how="left").with_columns(given=given, surname=surname))
     _write_persons(con, persons)
-    # the other persons of the common names decided now: how common their name was when last decided
-    # (a rare name's one person is in `persons`; a name with no stored person has only new ones)
-    others = lams.filter(~pl.col("rare") & pl.col("name_key").is_in(group.stored["name_key"].implode())).drop("rare")
+    # the other persons of the names decided now: how common their name was when last decided (a
+    # name with no stored person has only new ones)
+    others = lams.filter(pl.col("name_key").is_in(group.stored["name_key"].implode()))
     if not others.is_empty():
         write_frame(con, "UPDATE author_person SET name_lambda = l.name_lambda FROM frame l WHERE author_person.name_key "
                          "= l.name_key AND author_person.name_lambda IS DISTINCT FROM l.name_lambda", others)
@@ -216,24 +244,24 @@ def _stored_names_flipped(con: duckdb.DuckDBPyConnection, n_keys: int,
     return flipped.filter("decided_rare").select("name_key"), flipped.filter(~pl.col("decided_rare")).select("name_key")
 
 
-def _reopen_names(con: duckdb.DuckDBPyConnection, new: pl.DataFrame, stored: pl.DataFrame, n_keys: int,
-                  settings: PersonSettings, batch_lam: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _reopen_names(con: duckdb.DuckDBPyConnection, n_new: int, stored: pl.DataFrame, n_keys: int,
+                  settings: PersonSettings, batch_lam: pl.DataFrame) -> tuple[pl.DataFrame, pl.Series, int]:
     """Names whose stored decisions a fresh load of everything would not have made: a common name
     decided only as rare (before persons existed, or by a small early load), a common name this
     run mentions earlier in the canonical order than a stored mention (older files loaded later),
     a name decided on evidence on a paper an older listing moved earlier in that order, a name
-    several persons wear that is rare now. Their stored mentions are taken back, to be decided
-    again with the new ones in the order a fresh load uses. Returns (the classes of the batch's
-    names, the reopened mentions)."""
+    several persons wear that is rare now. Their stored mentions are taken back into new_mentions,
+    to be decided again with the new ones in the order a fresh load uses. Returns (the classes of
+    the batch's names, the name keys taken back, how many mentions were)."""
     classes = pl.DataFrame(schema={"name_key": pl.String, "lam": pl.Float64, "n_stored": pl.Int64,
                                    "is_rare": pl.Boolean})
+    none = pl.Series("name_key", [], pl.String)
     common = rare_again = classes.select("name_key")
-    if not new.is_empty():
-        classes = name_classes(new["name_key"], stored, settings=settings, commonness=batch_lam)
+    if n_new:
+        classes = name_classes(batch_lam["name_key"], stored, settings=settings, commonness=batch_lam)
     if not _has_decisions(con):  # a first load: nothing stored to take back, nor to flip
-        return classes, pl.DataFrame(schema={"paper_id": pl.Int64, "author_position": pl.Int32,
-                                             "name_key": pl.String, "mention_key": pl.String})
-    if not new.is_empty():  # without new mentions only a re-ordered name may reopen
+        return classes, none, 0
+    if n_new:  # without new mentions only a re-ordered name may reopen
         turned_common, turned_rare = _stored_names_flipped(con, n_keys, settings)
         common = pl.concat([classes.filter(~pl.col("is_rare")).select("name_key"), turned_common])
         rare_again = pl.concat([classes.filter((pl.col("lam") < settings.rare_lambda) & (pl.col("n_stored") > 1))
@@ -241,8 +269,9 @@ def _reopen_names(con: duckdb.DuckDBPyConnection, new: pl.DataFrame, stored: pl.
     write_frame(con, "CREATE OR REPLACE TEMP TABLE common_keys AS SELECT * FROM frame", common)
     write_frame(con, "CREATE OR REPLACE TEMP TABLE rare_again_keys AS SELECT * FROM frame", rare_again)
     run_sql_file(con, "resolve/person_reopen.sql")
-    return classes, read_frame(con, "SELECT paper_id, author_position::INTEGER AS author_position, name_key, "
-                                    "mention_key FROM reopened_mentions")
+    con.execute("INSERT INTO new_mentions BY NAME SELECT * FROM reopened_mentions")
+    n_reopened = con.execute("SELECT count(*) FROM reopened_mentions").fetchall()[0][0]
+    return classes, read_frame(con, "SELECT DISTINCT name_key FROM reopened_mentions")["name_key"], n_reopened
 
 
 def _has_decisions(con: duckdb.DuckDBPyConnection) -> bool:
@@ -278,30 +307,15 @@ def _with_evidence(con: duckdb.DuckDBPyConnection, stored: pl.DataFrame, classes
                       .cast(stored.schema)])
 
 
-def _read_paper_evidence(con: duckdb.DuckDBPyConnection, common: pl.DataFrame) -> None:
-    """person_papers: every paper of decide_papers with its date, and title and abstract opening
-    for the papers of `common` (mentions of common names). Read from dim_paper once: each group
-    reading its papers from dim_paper scanned every abstract of the table again (20 s of the step
-    at 1M distinct listings, 21 groups; `bench.profile` under py-spy)."""
-    write_frame(con, "CREATE OR REPLACE TEMP TABLE person_text_papers AS SELECT DISTINCT paper_id FROM frame", common)
-    con.execute(f"CREATE OR REPLACE TEMP TABLE person_papers AS "
-                f"{_evidence_sql('dim_paper', 'decide_papers', 'person_text_papers')}")
-
-
 def _papers(con: duckdb.DuckDBPyConnection, papers_table: str) -> pl.DataFrame:
-    """The papers' evidence: the model reads the abstract's opening only (WORDS_FROM characters),
-    so only that crosses into Python."""
-    return read_frame(con, f"SELECT paper_id, title, left(abstract, {WORDS_FROM}) AS abstract, first_listed_on "
-                           f"FROM dim_paper SEMI JOIN {papers_table} USING (paper_id)")
+    return read_frame(con, _papers_sql(papers_table))
 
 
-def _evidence_sql(source: str, papers_table: str, text_table: str) -> str:
-    """The evidence of `papers_table`'s papers in `source`: title and abstract opening only for the
-    papers of `text_table` (the others: their date)."""
-    return (f"SELECT p.paper_id, if(t.paper_id IS NULL, NULL, p.title) AS title, "
-            f"if(t.paper_id IS NULL, NULL, left(p.abstract, {WORDS_FROM})) AS abstract, p.first_listed_on "
-            f"FROM {source} p JOIN {papers_table} c ON c.paper_id = p.paper_id "
-            f"LEFT JOIN {text_table} t ON t.paper_id = p.paper_id")
+def _papers_sql(papers_table: str, source: str = "dim_paper") -> str:
+    """The evidence of the papers of `papers_table`: the model reads the abstract's opening only
+    (WORDS_FROM characters), so only that crosses into Python."""
+    return (f"SELECT paper_id, title, left(abstract, {WORDS_FROM}) AS abstract, first_listed_on "
+            f"FROM {source} SEMI JOIN {papers_table} USING (paper_id)")
 
 
 def _categories(con: duckdb.DuckDBPyConnection, papers_table: str) -> pl.DataFrame:

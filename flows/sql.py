@@ -40,6 +40,10 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     # a name key's given name and surname, as transforms.persons.name_parts reads them
     con.execute(f"CREATE OR REPLACE TEMP MACRO given_name(k) AS regexp_extract(k, '{GIVEN_RE}', 1)")
     con.execute(f"CREATE OR REPLACE TEMP MACRO surname_of(k) AS regexp_extract(k, '{SURNAME_RE}', 1)")
+    # a mention's place in the canonical order persons are decided in (transforms.persons._founded_key)
+    con.execute("CREATE OR REPLACE TEMP MACRO canonical_key(listed_on, paper_id, author_position) AS "
+                "strftime(coalesce(listed_on, DATE '9999-12-31'), '%Y-%m-%d') || '|' || lpad(paper_id::VARCHAR, 19, '0') "
+                "|| '|' || lpad(author_position::VARCHAR, 5, '0')")
     return con
 
 

@@ -227,7 +227,7 @@ def test_a_run_decided_in_many_groups_gives_the_persons_of_one_group(run_ingest,
     from flows import persons as person_step
 
     run_ingest([corpus.SAMPLES], tmp_path / "one.duckdb")
-    monkeypatch.setattr(person_step, "MIN_CHUNK_MENTIONS", 7)
+    monkeypatch.setattr(person_step, "MIN_CHUNK_MENTIONS", 3)  # groups of common names only: ~25 mentions
     monkeypatch.setattr(person_step, "BYTES_PER_MENTION", 10**15)
     chunks = []
     real = person_step._name_chunks
@@ -254,7 +254,7 @@ def test_groups_are_decided_one_at_a_time_beside_the_next_ones_read(run_ingest, 
 
     from flows import persons as person_step
 
-    monkeypatch.setattr(person_step, "MIN_CHUNK_MENTIONS", 7)
+    monkeypatch.setattr(person_step, "MIN_CHUNK_MENTIONS", 3)
     monkeypatch.setattr(person_step, "BYTES_PER_MENTION", 10**15)
     events, deciding, peak, lock = [], [0], [0], threading.Lock()
     decide, read, write = person_step.assign_persons, person_step._group_evidence, person_step._write_group

@@ -7,9 +7,6 @@
 -- (rare_again_keys). Their persons are dropped (a name's first person is founded again with the
 -- same id), so are their merges (person_alias: made again if the evidence still says so), and
 -- their papers' bridge rows are rebuilt.
-CREATE OR REPLACE TEMP MACRO canonical_key(listed_on, paper_id, author_position) AS  -- transforms.persons._founded_key
-    strftime(coalesce(listed_on, DATE '9999-12-31'), '%Y-%m-%d') || '|' || lpad(paper_id::VARCHAR, 19, '0') || '|'
-    || lpad(author_position::VARCHAR, 5, '0');
 CREATE OR REPLACE TEMP TABLE canonical_new AS
 SELECT n.name_key, min(canonical_key(p.first_listed_on, n.paper_id, n.author_position)) AS first_key
 FROM new_mentions n SEMI JOIN common_keys USING (name_key) JOIN dim_paper p USING (paper_id)

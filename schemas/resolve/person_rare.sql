@@ -1,0 +1,26 @@
+-- Rare names, decided where their mentions are (flows/persons.py): a rare name is one person,
+-- whatever the context (transforms.persons._assign_rare), so its mentions never cross into Python.
+-- rare_names (name_key, lam, person_id of its one stored person or NULL, old_key: that person's
+-- founded_key) lists the run's rare names. The person is the stored one, else stable_id(name_key);
+-- a new person is founded by its name's first mention in the canonical order (listing date,
+-- undated last, paper id, position), a stored one keeps its founding. Parameters: $run_id.
+CREATE OR REPLACE TEMP TABLE rare_persons AS
+SELECT r.name_key, coalesce(r.person_id, stable_id(r.name_key)) AS author_id, r.person_id IS NULL AS is_new, r.lam,
+       coalesce(r.old_key, min(canonical_key(p.first_listed_on, n.paper_id, n.author_position))) AS founded_key
+FROM new_mentions n JOIN rare_names r USING (name_key) LEFT JOIN dim_paper p USING (paper_id)
+GROUP BY r.name_key, r.person_id, r.lam, r.old_key;
+
+INSERT INTO author_mention BY NAME
+SELECT n.paper_id, n.author_position, n.mention_key, n.name_key, r.author_id, r.author_id AS decided_id,
+       'rare_name' AS rule, r.lam AS name_lambda, $run_id AS run_id
+FROM new_mentions n JOIN rare_persons r USING (name_key);
+
+-- A stored person of a name rare now carries no evidence (a rare name's evidence is never read).
+UPDATE author_person SET founded_key = r.founded_key, first_on = NULL, last_on = NULL, n_mentions = NULL,
+       paper_ids = NULL, coauthors = NULL, categories = NULL, words = NULL, name_lambda = r.lam
+FROM rare_persons r WHERE author_person.author_id = r.author_id AND NOT r.is_new;
+
+INSERT INTO author_person BY NAME
+SELECT author_id, name_key, founded_key, given_name(name_key) AS given, surname_of(name_key) AS surname,
+       lam AS name_lambda, true AS first_of_name
+FROM rare_persons ANTI JOIN author_person USING (author_id) WHERE is_new;
