@@ -24,11 +24,16 @@ def compare(before: str, after: str) -> list[tuple[str, int, int, int, int]]:
     con = duckdb.connect()
     con.execute(f"ATTACH '{before}' AS a (READ_ONLY)")
     con.execute(f"ATTACH '{after}' AS b (READ_ONLY)")
-    tables = sorted({t for (t,) in con.execute(
-        "SELECT table_name FROM duckdb_tables() WHERE database_name IN ('a', 'b') AND schema_name = 'main'").fetchall()}
-        - RUN_TABLES)
+    names = {db: {t for (t,) in con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = ? AND schema_name = 'main'", [db]).fetchall()}
+        for db in ("a", "b")}
     out = []
-    for table in tables:
+    for table in sorted((names["a"] | names["b"]) - RUN_TABLES):
+        if table not in names["a"] or table not in names["b"]:  # a table one schema has: all its rows differ
+            db = "a" if table in names["a"] else "b"
+            n = con.execute(f'SELECT count(*) FROM {db}."{table}"').fetchall()[0][0]
+            out.append((table, n, 0, n, 0) if db == "a" else (table, 0, n, 0, n))
+            continue
         cols = [c for (c,) in con.execute(
             "SELECT column_name FROM duckdb_columns() WHERE database_name = 'a' AND table_name = ? ORDER BY column_index",
             [table]).fetchall() if c not in RUN_COLUMNS]

@@ -83,8 +83,10 @@ def _id_keys(con: duckdb.DuckDBPyConnection) -> tuple[pl.DataFrame, pl.Series]:
 
 
 def _backfill_signatures(con: duckdb.DuckDBPyConnection) -> None:
-    """Papers stored before signatures existed get them once (keyed by their paper_id, which
-    is one of their keys), so later runs can match against them."""
+    """Stored keys whose block keys were made by another scheme are signed again; papers stored
+    before signatures existed get them once (keyed by their paper_id, which is one of their
+    keys), so later runs can match against them."""
+    _resign_other_scheme(con)
     # Every key is signed in a warehouse loaded by this resolver only: then two counts say there
     # is nothing to backfill, and a daily run skips the anti-join below over every paper.
     n_keys, n_signed = con.execute("SELECT (SELECT count(*) FROM paper_key_map), "
@@ -95,6 +97,20 @@ def _backfill_signatures(con: duckdb.DuckDBPyConnection) -> None:
     missing = ("SELECT paper_id AS paper_key, abstract, author_keys FROM dim_paper WHERE paper_id NOT IN "
                "(SELECT m.paper_id FROM paper_signature s JOIN paper_key_map m USING (paper_key) WHERE s.band = 0)")
     _insert_block_keys(con, "paper_signature", _chunks(con, missing))
+
+
+def _resign_other_scheme(con: duckdb.DuckDBPyConnection) -> None:
+    """Block keys made by another SIGNATURE_SCHEME (older code hashed words with BLAKE2b) never
+    meet this code's: every stored key is signed again from its stored version (paper_version,
+    what a fresh load signs for that key), once, and the scheme recorded."""
+    schemes = [s for (s,) in con.execute("SELECT scheme FROM signature_scheme").fetchall()]
+    if schemes == [resolve.SIGNATURE_SCHEME]:
+        return
+    if con.execute("SELECT count(*) FROM paper_signature").fetchall()[0][0]:
+        con.execute("DELETE FROM paper_signature")
+        _insert_block_keys(con, "paper_signature", _chunks(con, "SELECT paper_key, abstract, author_keys FROM paper_version"))
+    con.execute("DELETE FROM signature_scheme")
+    con.execute("INSERT INTO signature_scheme VALUES (?)", [resolve.SIGNATURE_SCHEME])
 
 
 # Blocks of more than MAX_BLOCK papers are paired by text-order neighbours only, WINDOW each way

@@ -86,6 +86,11 @@ COMMENT ON TABLE paper_signature IS 'Blocking keys of every matcher key (transfo
 COMMENT ON COLUMN paper_signature.band IS '0..19: MinHash LSH bands (3 rows each, word 3-shingles of the match text); 20: the first 8 words; 21: the last 8 words.';
 COMMENT ON COLUMN paper_signature.bucket IS 'Hash of the band values salted with the first author''s surname token; fixed seed and hashes, stable across runs.';
 
+CREATE TABLE IF NOT EXISTS signature_scheme (
+    scheme VARCHAR NOT NULL
+);
+COMMENT ON TABLE signature_scheme IS 'How the block keys of paper_signature were made (transforms.resolve.SIGNATURE_SCHEME, one row): keys made another way are all signed again, from paper_version, before a run matches against them.';
+
 CREATE TABLE IF NOT EXISTS paper_match (
     paper_key        BIGINT NOT NULL,
     paper_id         BIGINT NOT NULL,

@@ -157,11 +157,12 @@ def test_permutations_are_datasketchs():
     assert np.array_equal(resolve._permutations()[0], a) and np.array_equal(resolve._permutations()[1], b)
 
 
-def test_stable_hash64_is_blake2b_of_each_string():
-    """Pinned: block keys stored in warehouses are made of these hashes."""
-    values = pl.Series(["munos", None, "", "munos", "αβ"])
+def test_stable_hash64_is_xxh3_of_each_string():
+    """Pinned: block keys stored in warehouses are made of these hashes. XXH3-64 with seed 0, as
+    its specification's test values give it ("" -> 0x2D06800538D394C2, "abc" -> 0x78AF5F94892F3950)."""
+    values = pl.Series(["munos", None, "", "munos", "αβ", "abc"])
     assert resolve.stable_hash64(values).to_list() == [
-        7016848498223124139, None, 13020603013274838756, 7016848498223124139, 751879506626885805]
+        16139196418350692302, None, 0x2D06800538D394C2, 16139196418350692302, 10618889520101665601, 0x78AF5F94892F3950]
     assert resolve.stable_hash64(pl.Series([], dtype=pl.String)).to_list() == []
 
 
@@ -184,8 +185,8 @@ def test_block_keys_are_stable_and_variants_share_a_block():
     # Stored keys must come out the same in every process and release: pinned values (bands 0
     # and 19 of the MinHash, the prefix and suffix anchors) of the first paper.
     pinned = keys.filter((pl.col("paper_key") == 1) & pl.col("band").is_in([0, 19, 20, 21])).sort("band")
-    assert pinned["bucket"].to_list() == [-8462950533576673361, 2160551540524328640, -813679331579136324,
-                                          7267837213402938974]
+    assert pinned["bucket"].to_list() == [-428467316765845666, -5048510027007819018, -2259885961186306224,
+                                          -5399936420181697410]
     assert keys["band"].n_unique() == resolve.NUM_BANDS + 2
     shared = keys.join(keys, on=["band", "bucket"]).filter(pl.col("paper_key") < pl.col("paper_key_right"))
     pairs = set(shared.select("paper_key", "paper_key_right").unique().iter_rows())
@@ -343,6 +344,26 @@ def test_papers_stored_without_signatures_are_signed_once_and_then_matched(wareh
     assert backfills, "the spy saw no query at all (scoring reads pairs through _chunks)"
     assert stats.n_new_papers == 0
     assert warehouse.sql(f"SELECT n_listings FROM dim_paper WHERE paper_id = {paper_id}") == [(3,)]
+
+
+def test_keys_signed_by_another_scheme_are_signed_again_and_then_matched(warehouse, tmp_path):
+    """A warehouse whose block keys older code made (words hashed with BLAKE2b, no
+    signature_scheme row) holds keys no new paper meets: the next run signs every stored key
+    again from its stored version, as a fresh load signs it, and its near-duplicates find them."""
+    texts = [listing_text([(TITLE, AUTHORS, ABSTRACT), ("Improving Signals", ["Nilotpal Kakati"], OTHER)])]
+    warehouse.ingest(texts)
+    assert warehouse.sql("SELECT scheme FROM signature_scheme") == [(resolve.SIGNATURE_SCHEME,)]
+    signatures = "SELECT paper_key, band, bucket FROM paper_signature ORDER BY ALL"
+    fresh = warehouse.sql(signatures)
+    with duckdb.connect(str(warehouse.path)) as con:  # what older code left: other buckets, no scheme
+        con.execute("UPDATE paper_signature SET bucket = xor(bucket, 12345)")
+        con.execute("DELETE FROM signature_scheme")
+    assert warehouse.ingest([search_text([(AUTHORS, VARIANTS["typo"])])]).n_new_papers == 0
+    assert warehouse.sql("SELECT scheme FROM signature_scheme") == [(resolve.SIGNATURE_SCHEME,)]
+    twice = Warehouse(tmp_path / "fresh.duckdb")
+    twice.ingest(texts)
+    twice.ingest([search_text([(AUTHORS, VARIANTS["typo"])])])
+    assert warehouse.sql(signatures) == twice.sql(signatures) and set(fresh) < set(warehouse.sql(signatures))
 
 
 def test_a_fresh_load_of_the_same_files_finds_the_same_papers(warehouse, tmp_path):
