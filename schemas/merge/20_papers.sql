@@ -50,30 +50,46 @@ DELETE FROM dim_paper WHERE paper_id IN (SELECT paper_id FROM touched);
 -- listing (its file superseded) has no row here and leaves dim_paper.
 -- A paper with one list (most of them) passes through as it is, which is what the aggregates give
 -- for one row: ordered aggregates over every paper took 52 s of a 1M-listing load (800k groups,
--- each sorting its own wide rows; `python -m bench.profile`). The lists are CTEs, not temp
+-- each sorting its own wide rows; `python -m bench.profile`). The lists are views, not temp
 -- tables, and go straight into dim_paper: a temp table's memory is held until the load commits
 -- (DROP frees nothing inside the transaction), a query's is freed when it ends, and these rows
 -- hold every touched abstract (a temp table of the merged papers cost 12 of 28 s at 1M distinct).
 -- The person step reads the merged author lists back from dim_paper (only that column).
--- paper_lists is NOT MATERIALIZED and `repeated` counts the lists without their text: DuckDB
--- materialises a CTE read twice, which buffered every touched abstract (29.2 -> 21.5 s at 1M
--- distinct listings, `python -m bench.profile` before and after; same rows).
+-- `repeated_papers` counts the lists without their text. Two inserts, not one of a UNION ALL: DuckDB
+-- inserts a union's rows one thread at a time (800k papers at 1M distinct listings: 9.0 s; a
+-- join's rows 4.1 s, a scan's 2.7 s, on a copy of that warehouse).
+CREATE OR REPLACE TEMP VIEW paper_lists AS
+SELECT r.paper_id, r.last_on, v.title, v.abstract, v.authors, v.author_keys, v.author_total AS author_count,
+       v.has_complete_listing
+FROM key_recency r JOIN paper_version v USING (paper_key)
+UNION ALL
+SELECT * FROM legacy_lists;
+
+CREATE OR REPLACE TEMP TABLE repeated_papers AS
+SELECT paper_id FROM (SELECT paper_id FROM key_recency SEMI JOIN paper_version USING (paper_key)
+                      UNION ALL SELECT paper_id FROM legacy_lists)
+GROUP BY paper_id HAVING count(*) > 1;
+
+CREATE OR REPLACE TEMP TABLE paper_listings AS
+SELECT paper_id, min(listed_on) AS first_listed_on, max(listed_on) AS last_listed_on, count(*) AS n_listings
+FROM fact_listing SEMI JOIN touched USING (paper_id) GROUP BY paper_id;
+
 INSERT INTO dim_paper BY NAME
-WITH paper_lists AS NOT MATERIALIZED (
-    SELECT r.paper_id, r.last_on, v.title, v.abstract, v.authors, v.author_keys, v.author_total AS author_count,
-           v.has_complete_listing
-    FROM key_recency r JOIN paper_version v USING (paper_key)
-    UNION ALL
-    SELECT * FROM legacy_lists
-), repeated AS (
-    SELECT paper_id FROM (SELECT paper_id FROM key_recency SEMI JOIN paper_version USING (paper_key)
-                          UNION ALL SELECT paper_id FROM legacy_lists)
-    GROUP BY paper_id HAVING count(*) > 1
-),
-merged AS (
-    SELECT paper_id, title, abstract, authors, author_keys, author_count, has_complete_listing
-    FROM paper_lists ANTI JOIN repeated USING (paper_id)
-    UNION ALL
+SELECT m.paper_id, m.title, m.abstract, m.authors, m.author_keys, len(m.authors) AS n_authors_shown, m.author_count,
+       m.has_complete_listing,
+       m.has_complete_listing OR coalesce(m.author_count = len(m.authors), false) AS is_author_list_complete,
+       f.first_listed_on, f.last_listed_on, f.n_listings
+FROM (SELECT k.paper_id, v.title, v.abstract, v.authors, v.author_keys, v.author_total AS author_count,
+             v.has_complete_listing
+      FROM (SELECT * FROM key_recency ANTI JOIN repeated_papers USING (paper_id)) k JOIN paper_version v USING (paper_key)) m
+JOIN paper_listings f USING (paper_id);
+
+INSERT INTO dim_paper BY NAME
+SELECT m.paper_id, m.title, m.abstract, m.authors, m.author_keys, len(m.authors) AS n_authors_shown, m.author_count,
+       m.has_complete_listing,
+       m.has_complete_listing OR coalesce(m.author_count = len(m.authors), false) AS is_author_list_complete,
+       f.first_listed_on, f.last_listed_on, f.n_listings
+FROM (
     SELECT paper_id,
            first(title ORDER BY last_on DESC NULLS LAST, length(title) DESC, title DESC)
                FILTER (WHERE title IS NOT NULL) AS title,
@@ -81,16 +97,11 @@ merged AS (
            first(authors ORDER BY len(authors) DESC, array_to_string(authors, ', ') DESC) AS authors,
            first(author_keys ORDER BY len(authors) DESC, array_to_string(authors, ', ') DESC) AS author_keys,
            max(author_count) AS author_count, bool_or(has_complete_listing) AS has_complete_listing
-    FROM paper_lists SEMI JOIN repeated USING (paper_id) GROUP BY paper_id
-)
-SELECT m.paper_id, m.title, m.abstract, m.authors, m.author_keys,
-       len(m.authors) AS n_authors_shown, m.author_count, m.has_complete_listing,
-       m.has_complete_listing OR coalesce(m.author_count = len(m.authors), false) AS is_author_list_complete,
-       f.first_listed_on, f.last_listed_on, f.n_listings
-FROM merged m JOIN (
-    SELECT paper_id, min(listed_on) AS first_listed_on, max(listed_on) AS last_listed_on, count(*) AS n_listings
-    FROM fact_listing SEMI JOIN touched USING (paper_id) GROUP BY paper_id
-) f USING (paper_id);
+    FROM paper_lists SEMI JOIN repeated_papers USING (paper_id) GROUP BY paper_id
+    UNION ALL  -- a legacy paper's one list
+    SELECT paper_id, title, abstract, authors, author_keys, author_count, has_complete_listing
+    FROM legacy_lists ANTI JOIN repeated_papers USING (paper_id)
+) m JOIN paper_listings f USING (paper_id);
 
 INSERT INTO author_name_variant BY NAME SELECT DISTINCT name_key, name, display_rank FROM stg_authors
 ANTI JOIN author_name_variant USING (name_key, name);
