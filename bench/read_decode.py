@@ -4,7 +4,9 @@
   `flows.extract._read_at_most` (the size first, then pieces), on plain files and on the same
   files gzipped in memory;
 * decoding: the quoted-printable header and HTML patterns of `transforms.decode` searched in each
-  file's head as they were, against the same searches behind their case-free hints.
+  file's head as they were, against the same searches behind their case-free hints;
+* format detection: every format's first record looked for in the whole text (as it was), against
+  `transforms.formats.detect_format` (the file's head first).
 
     .venv/bin/python -m bench.read_decode /tmp/digest-bench/1000000 [--files 3000]
 
@@ -21,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from flows.extract import ReadLimits, _read_at_most
-from transforms import decode
+from transforms import decode, formats
 
 LIMIT = ReadLimits().max_file_bytes
 
@@ -31,7 +33,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("corpus", type=Path)
     ap.add_argument("--files", type=int, default=3000)
     args = ap.parse_args(argv)
-    files = sorted(p for p in args.corpus.rglob("*") if p.is_file() and p.suffix == ".txt")[: args.files]
+    every = sorted(p for p in args.corpus.rglob("*") if p.is_file() and p.suffix == ".txt")
+    files = every[:: max(1, len(every) // args.files)][: args.files]  # spread over both formats' folders
     packed = [gzip.compress(p.read_bytes(), compresslevel=1) for p in files]
     print(f"{len(files):,} files, {sum(p.stat().st_size for p in files) / 1e6:,.0f} MB")
 
@@ -70,6 +73,13 @@ def main(argv: list[str] | None = None) -> None:
         started = time.perf_counter()
         found = sum(bool(a) + bool(b) for a, b in map(search, heads))
         print(f"decode: {label:22s} {time.perf_counter() - started:5.2f} s   ({found} matches)")
+
+    texts = [decode.decode_bytes(p.read_bytes()).text for p in files]
+    for label, detect in (("whole text", lambda t: formats._first(t) or formats.UNKNOWN), ("head first", formats.detect_format)):
+        started = time.perf_counter()
+        kinds = [detect(t) for t in texts]
+        print(f"detect: {label:22s} {time.perf_counter() - started:5.2f} s   ({kinds.count('listing')} listing, "
+              f"{kinds.count('search')} search)")
 
 
 if __name__ == "__main__":

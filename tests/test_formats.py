@@ -100,6 +100,26 @@ def test_detect_unknown(text):
     assert detect_format(text) == UNKNOWN
 
 
+_LINES = st.sampled_from(["论文检索", " 论文检索 ", "#01Oct 26, 2026", "#7 Oct 26, 2026", "cs.LG", "Ann Lee, Bo Chen",
+                          "a line of prose about 论文检索", "Mail about #01Oct 26, 2026", "", "x" * 30,
+                          "论文检索 and more", "#01Oct 26, 20261"])  # lines a cut could make a marker or header
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINES, max_size=12), st.integers(0, 120))
+def test_a_format_found_in_the_head_is_the_one_the_whole_text_gives(monkeypatch_lines, head):
+    """detect_format looks at a file's head first (HEAD_CHARS, cut at a line end): its answer is
+    the whole text's, whatever the lines and wherever the head ends."""
+    import transforms.formats as formats
+
+    text = "\n".join(monkeypatch_lines)
+    old, formats.HEAD_CHARS = formats.HEAD_CHARS, head
+    try:
+        assert detect_format(text) == (formats._first(text) or UNKNOWN)
+    finally:
+        formats.HEAD_CHARS = old
+
+
 # ---------------------------------------------------------------------------- listing seeds
 @pytest.mark.parametrize("path", LISTING_SEEDS, ids=lambda p: p.name[:3])
 def test_listing_seed_gives_five_records_with_their_lines(path):

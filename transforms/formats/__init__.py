@@ -35,10 +35,26 @@ FORMATS: tuple[DigestFormat, ...] = (
 )
 
 
+# Formats are looked for in a file's head first: a first record there comes before any later one,
+# so the whole text is searched only when the head holds none (a long preamble, an unknown file).
+# Each format's `find` scanned the whole of every file of the other format, holding the GIL
+# (`python -m bench.read_decode`, 3,000 files of the 1M distinct corpus: 0.35 -> 0.12 s).
+HEAD_CHARS = 1 << 16
+
+
 def detect_format(text: str) -> str:
     """The format whose first record (or marker) comes first in `text`, wherever it starts."""
+    cut = text.find("\n", HEAD_CHARS)
+    if cut >= 0:  # the head ends at a line end: a line-anchored find sees its lines whole
+        found = _first(text[:cut])
+        if found is not None:
+            return found
+    return _first(text) or UNKNOWN
+
+
+def _first(text: str) -> str | None:
     found = [(at, i) for i, fmt in enumerate(FORMATS) if (at := fmt.find(text)) is not None]
-    return FORMATS[min(found)[1]].name if found else UNKNOWN
+    return FORMATS[min(found)[1]].name if found else None
 
 
 def get_format(name: str) -> DigestFormat:
