@@ -851,3 +851,21 @@ def test_a_short_search_abstract_with_semicolons_stays_an_abstract():
             "No abstract given; compares pairs World languages from Structures. Atlas of Language of\n")
     records, quarantine = parse_text(text)
     assert quarantine.is_empty() and records["abstract"][0].startswith("No abstract given")
+
+
+_WRAP_TEXT = st.one_of(st.none(), st.text(alphabet="aZé1٣-– _.,\u0301张", max_size=8))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(_WRAP_TEXT, _WRAP_TEXT), max_size=12))
+def test_join_after_hyphen_is_its_patterns(pairs):
+    """join_after_hyphen compares the two ends a character at a time; it answers as the patterns
+    that define it: "[letter/digit]-+" ending the previous line and a letter opening this one, or
+    the previous line ending in a letter/digit and this one opening with "--" and one."""
+    from transforms.formats.common import join_after_hyphen
+
+    frame = pl.DataFrame({"p": [a for a, _ in pairs], "l": [b for _, b in pairs]}, schema={"p": pl.String, "l": pl.String})
+    prev, line = pl.col("p"), pl.col("l")
+    spec = ((prev.str.contains(r"[\p{L}\p{N}]-+$") & line.str.contains(r"^\p{L}"))
+            | (prev.str.contains(r"[\p{L}\p{N}]$") & line.str.contains(r"^-{2,}[\p{L}\p{N}]"))).fill_null(False)
+    assert frame.select(join_after_hyphen(prev, line)).to_series().to_list() == frame.select(spec).to_series().to_list()

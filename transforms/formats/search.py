@@ -99,17 +99,29 @@ def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
     # commas here: such a line was taken for an abstract and its record quarantined. Not ";": a
     # short abstract ("No abstract given; compares ...") then passed as names.
     as_commas = pl.col("text").str.replace_all(r"\s+&\s+", ", ")
+    paras = paras.with_columns(names_shape=as_commas.str.contains(NAMES_LINE))
     kind = (
         pl.when(pl.col("text").str.contains(AREA_SEPARATOR, literal=True))
         .then(pl.lit("C"))
-        .when(as_commas.str.contains(NAMES_LINE) & ~_prose_hint(pl.col("text")))
+        .when(pl.col("names_shape") & ~pl.col("prose_hint"))
         .then(pl.lit("N"))
         .when(pl.col("text").str.contains(r",.* ?等$") & (pl.col("text").str.len_chars() < 1_000))
         .then(pl.lit("N"))  # ten names and "等" (et al.): a names line, whatever the names look like
         .otherwise(pl.lit("P"))
     )
     single = ~as_commas.str.contains(",", literal=True) & ~pl.col("text").str.ends_with("等")
-    return paras.with_columns(kind=kind, single_item=single)
+    return paras.with_columns(prose_hint=_prose_hint_of_names_shaped(paras)).with_columns(
+        kind=kind, single_item=single).drop("names_shape", "prose_hint")
+
+
+def _prose_hint_of_names_shaped(paras: pl.DataFrame) -> pl.Series:
+    """`_prose_hint` of the paragraphs shaped like a names line (false for the others): the
+    prose patterns on every abstract were a sixth of a search page's parse."""
+    rows = paras["names_shape"].arg_true()
+    hint = pl.repeat(False, paras.height, dtype=pl.Boolean, eager=True).rename("prose_hint")
+    if rows.len():
+        hint = hint.scatter(rows, paras["text"].gather(rows).to_frame().select(_prose_hint(pl.col("text"))).to_series())
+    return hint
 
 
 def _prose_hint(text: pl.Expr) -> pl.Expr:
