@@ -55,9 +55,9 @@ DELETE FROM dim_paper WHERE paper_id IN (SELECT paper_id FROM touched);
 -- (DROP frees nothing inside the transaction), a query's is freed when it ends, and these rows
 -- hold every touched abstract (a temp table of the merged papers cost 12 of 28 s at 1M distinct).
 -- The person step reads the merged author lists back from dim_paper (only that column).
--- `repeated_papers` counts the lists without their text. Two inserts, not one of a UNION ALL: DuckDB
--- inserts a union's rows one thread at a time (800k papers at 1M distinct listings: 9.0 s; a
--- join's rows 4.1 s, a scan's 2.7 s, on a copy of that warehouse).
+-- `repeated_papers` counts the lists without their text. Two inserts, not one of a UNION ALL:
+-- DuckDB inserts a union's rows one thread at a time (`python -m bench.profile` at 1M distinct
+-- listings, 800k papers: the one insert 9.0 s, the two 5.1 + 3.2 s).
 CREATE OR REPLACE TEMP VIEW paper_lists AS
 SELECT r.paper_id, r.last_on, v.title, v.abstract, v.authors, v.author_keys, v.author_total AS author_count,
        v.has_complete_listing
