@@ -107,12 +107,12 @@ _LINES = st.sampled_from(["论文检索", " 论文检索 ", "#01Oct 26, 2026", "
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_LINES, max_size=12), st.integers(0, 120))
-def test_a_format_found_in_the_head_is_the_one_the_whole_text_gives(monkeypatch_lines, head):
+def test_a_format_found_in_the_head_is_the_one_the_whole_text_gives(lines, head):
     """detect_format looks at a file's head first (HEAD_CHARS, cut at a line end): its answer is
     the whole text's, whatever the lines and wherever the head ends."""
     import transforms.formats as formats
 
-    text = "\n".join(monkeypatch_lines)
+    text = "\n".join(lines)
     old, formats.HEAD_CHARS = formats.HEAD_CHARS, head
     try:
         assert detect_format(text) == (formats._first(text) or UNKNOWN)

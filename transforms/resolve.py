@@ -52,7 +52,7 @@ NUM_PERM = NUM_BANDS * ROWS_PER_BAND
 MINHASH_SEED = 4  # fixed: stored block keys must be reproducible across runs and machines
 # What the stored block keys (paper_signature) are made of: a warehouse whose keys were made
 # another way has every key signed again (flows.resolve), or new papers would miss stored ones.
-# v1: BLAKE2b-64 word hashes; v2: XXH3-64 (~8x faster per word, the same MinHash and bands).
+# v1: BLAKE2b-64 word hashes; v2: XXH3-64 (the same MinHash and bands; see stable_hash64).
 SIGNATURE_SCHEME = "xxh3-minhash-60x3-anchors-8-v2"
 ANCHOR_WORDS = 8
 PREFIX_BAND, SUFFIX_BAND = NUM_BANDS, NUM_BANDS + 1
@@ -359,9 +359,8 @@ def _word_sequences(texts: pl.Series, words: pl.DataFrame) -> list[array]:
     rows, h = words["row"].to_numpy(), words["h"].to_numpy()
     ends = np.searchsorted(rows, np.arange(1, texts.len()))  # rows are in order
     seqs = [array("Q", text.tobytes()) for text in np.split(h, ends)]
-    empty = stable_hash64(pl.Series([""])).to_numpy()
     for row in (texts == "").arg_true():
-        seqs[row] = array("Q", empty.tobytes())
+        seqs[row] = array("Q", stable_hash64(pl.Series([""])).to_numpy().tobytes())
     return seqs
 
 

@@ -50,21 +50,15 @@ DELETE FROM dim_paper WHERE paper_id IN (SELECT paper_id FROM touched);
 -- listing (its file superseded) has no row here and leaves dim_paper.
 -- A paper with one list (most of them) passes through as it is, which is what the aggregates give
 -- for one row: ordered aggregates over every paper took 52 s of a 1M-listing load (800k groups,
--- each sorting its own wide rows; `python -m bench.profile`). The lists are views, not temp
--- tables, and go straight into dim_paper: a temp table's memory is held until the load commits
+-- each sorting its own wide rows; `python -m bench.profile`). The abstracts are read from
+-- paper_version straight into dim_paper, never copied into a temp table (only narrow ones of ids
+-- and lengths): a temp table's memory is held until the load commits
 -- (DROP frees nothing inside the transaction), a query's is freed when it ends, and these rows
 -- hold every touched abstract (a temp table of the merged papers cost 12 of 28 s at 1M distinct).
 -- The person step reads the merged author lists back from dim_paper (only that column).
 -- `repeated_papers` counts the lists without their text. Two inserts, not one of a UNION ALL:
 -- DuckDB inserts a union's rows one thread at a time (`python -m bench.profile` at 1M distinct
 -- listings, 800k papers: the one insert 9.0 s, the two 5.1 + 3.2 s).
-CREATE OR REPLACE TEMP VIEW paper_lists AS
-SELECT r.paper_id, r.last_on, v.title, v.abstract, v.authors, v.author_keys, v.author_total AS author_count,
-       v.has_complete_listing
-FROM key_recency r JOIN paper_version v USING (paper_key)
-UNION ALL
-SELECT * FROM legacy_lists;
-
 CREATE OR REPLACE TEMP TABLE repeated_papers AS
 SELECT paper_id FROM (SELECT paper_id FROM key_recency SEMI JOIN paper_version USING (paper_key)
                       UNION ALL SELECT paper_id FROM legacy_lists)
@@ -117,7 +111,15 @@ SELECT c.paper_id, c.title, c.abstract, a.authors, a.author_keys, len(a.authors)
        f.first_listed_on, f.last_listed_on, f.n_listings
 FROM chosen c JOIN paper_version a ON a.rowid = c.authors_row JOIN paper_listings f USING (paper_id);
 
--- Papers with a list stored before paper_version existed (none in a warehouse loaded since).
+-- Papers with a list stored before paper_version existed (none in a warehouse loaded since): every
+-- list of theirs, stored versions and the stored paper's own, through ordered aggregates.
+CREATE OR REPLACE TEMP VIEW paper_lists AS
+SELECT r.paper_id, r.last_on, v.title, v.abstract, v.authors, v.author_keys, v.author_total AS author_count,
+       v.has_complete_listing
+FROM key_recency r JOIN paper_version v USING (paper_key)
+UNION ALL
+SELECT * FROM legacy_lists;
+
 INSERT INTO dim_paper BY NAME
 SELECT m.paper_id, m.title, m.abstract, m.authors, m.author_keys, len(m.authors) AS n_authors_shown, m.author_count,
        m.has_complete_listing,
