@@ -32,9 +32,6 @@ if TYPE_CHECKING:  # the parsers load when a run reads a file, not for a run wit
 # A resolver maps every paper key of stg_listings in paper_key_map (given the run id, for the
 # decisions it records).
 Resolver = Callable[[duckdb.DuckDBPyConnection, str], None]
-# DuckDB's share of its budget while the person step holds its frames in Python: at 1M distinct
-# listings those frames took 0.6-0.9 GiB beside a full 2 GiB budget (`bench.profile --trace-persons`).
-DUCKDB_SHARE_BESIDE_PYTHON = 0.5
 
 # DuckDB compacts row groups when it checkpoints (the run's COMMIT). A parallel insert leaves
 # part-full row groups, and the next run's few appended rows let DuckDB merge them: a +1 % run at
@@ -201,8 +198,8 @@ class RunLoader:
         steps = [("merge_files", lambda: run_sql_file(self.con, "merge/10_files.sql", params)),
                  ("resolve_papers", lambda: self.resolver(self.con, self.run_id)),
                  ("merge_papers", lambda: run_sql_file(self.con, "merge/20_papers.sql", params)),
-                 ("persons", lambda: self._beside_python(
-                     lambda: decide_persons(self.con, self.run_id, self.persons, self.step_seconds))),
+                 ("persons", lambda: decide_persons(self.con, self.run_id, self.persons, self.step_seconds,
+                                                   budget=self.memory_limit)),
                  ("merge_authors", lambda: self._merge_authors(params)),
                  ("terms", lambda: update_terms(self.con)),
                  ("marts", lambda: ensure_marts(self.con))]
@@ -217,22 +214,6 @@ class RunLoader:
         skipped = seen - new + self._count("stg_skipped")
         return RunStats(new, skipped, n_listings, papers - n_papers_before, papers, authors, n_quarantined,
                         max(authors - n_authors_before, 0))
-
-    def _beside_python(self, step: Callable[[], object]) -> None:
-        """Run a step that holds its frames in Python with DuckDB's limit cut to
-        DUCKDB_SHARE_BESIDE_PYTHON of the budget: DuckDB spills or drops what it cached and gives
-        the memory back, so the frames fit beside it instead of on top of the full budget."""
-        if not self.memory_limit:
-            step()
-            return
-        # Inside the load's transaction a SET that fails (it could not spill what it had to give
-        # back: the spill folder at its cap) aborts the transaction like any statement, so there is
-        # no falling back to the full budget: the run fails, with the SET's error (sql.first_error).
-        self.con.execute("SET memory_limit = ?", [f"{int(memory_limit_bytes(self.con) * DUCKDB_SHARE_BESIDE_PYTHON)}B"])
-        try:
-            step()
-        finally:
-            self.con.execute("SET memory_limit = ?", [self.memory_limit])
 
     def _merge_authors(self, params: dict) -> None:
         run_sql_file(self.con, "merge/30_authors.sql", params)

@@ -15,79 +15,93 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import duckdb
 import polars as pl
 
 from flows.sql import insert_frame, memory_limit_bytes, on_threads, read_frame, run_sql_file, write_frame
-from transforms.persons import (ONE_WORD_LAMBDA, PERSON_SCHEMA, REF_NAMES, REFERENCE_WEIGHT, WORDS_FROM, PersonSettings,
-                                PersonsResult, assign_persons, commonness_from_counts, name_classes, name_parts,
-                                person_profiles, reference_shares, two_word_keys)
+from transforms.persons import (PERSON_SCHEMA, WORDS_FROM, PersonSettings, PersonsResult, assign_persons, name_parts,
+                                person_profiles, reference_shares)
 
 EVIDENCE = [c for c in PERSON_SCHEMA if c not in ("person_id", "name_key", "founded_key")]
 # Mentions decided and written at a time follow DuckDB's budget: the group's frames sit beside it
 # (two groups' at most: one deciding while the next is read, see decide_persons).
 # A group costs Python ~1.2 KB per mention at its peak (`bench.profile --trace-persons`: +250 MB for
 # groups of 200k at 1M distinct, +100 MB for 77k at 100k), and a group may take an eighth of DuckDB's
-# limit while the step runs, which is half the budget (flows.load): a 2 GiB budget -> ~105k mentions.
+# limit while the frames are held, which is half the budget (`beside_python`): a 2 GiB budget -> ~105k
+# mentions.
 BYTES_PER_MENTION = 1_200
+# DuckDB's share of its budget while the common names' frames are in Python (`beside_python`).
+DUCKDB_SHARE_BESIDE_PYTHON = 0.5
 MIN_CHUNK_MENTIONS = 10_000
 STORED_COLUMNS = [c for c in PERSON_SCHEMA if c != "person_id"]  # what the model reads of a stored person
 
 
 def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: PersonSettings = PersonSettings(),
-                   timings: dict[str, float] | None = None) -> int:
+                   timings: dict[str, float] | None = None, budget: str | None = None) -> int:
     """Assign a person to every new mention of this run's papers; returns how many were decided.
     `timings`, if given, gets the seconds of each phase (persons.<phase>), and those of the
-    groups' phases added up (persons.group.<phase>)."""
+    groups' phases added up (persons.group.<phase>). `budget`: DuckDB's memory limit as the run
+    set it, cut while large frames are in Python (`beside_python`); None: never cut."""
     lap = _Laps(timings, "persons.")
     run_sql_file(con, "resolve/person_mentions.sql")
     run_sql_file(con, "resolve/person_marks.sql")
     con.execute("CREATE OR REPLACE TEMP TABLE batch_keys AS SELECT DISTINCT name_key FROM new_mentions")
     n_new = con.execute("SELECT count(*) FROM new_mentions").fetchall()[0][0]
     lap("mentions")
-    stored = read_frame(con, f"SELECT author_id AS person_id, {', '.join(STORED_COLUMNS)} FROM author_person "
-                             "SEMI JOIN batch_keys USING (name_key)")
     run_sql_file(con, "resolve/person_names.sql")
     n_keys = con.execute("SELECT n FROM n_name_keys").fetchall()[0][0]
+    _reference_shares(con)
+    # How common the run's names are and which are rare, decided in the warehouse: of a run's
+    # names only the common ones (~10 %) cross into Python, with their mentions (below).
+    _add_commonness(con, "batch_keys", n_keys)
+    run_sql_file(con, "resolve/person_classes.sql", {"rare_lambda": settings.rare_lambda}, keys="batch_keys")
     lap("name_stats")
-    batch_lam = _commonness(con, "batch_keys", n_keys)
-    classes, reopened, n_reopened = _reopen_names(con, n_new, stored, n_keys, settings, batch_lam)
+    n_reopened = _reopen_names(con, n_new, n_keys, settings)
     n_decided = n_new + n_reopened
     if not n_decided:
         return 0
-    stored = stored.filter(~pl.col("name_key").is_in(reopened.implode()))
+    if n_reopened:  # names taken back have no stored person now: classed again, with the batch's
+        _add_commonness(con, "taken_back_keys", n_keys)
+        con.execute("CREATE OR REPLACE TEMP TABLE class_keys AS SELECT name_key FROM batch_keys "
+                    "UNION SELECT name_key FROM taken_back_keys")
+        run_sql_file(con, "resolve/person_classes.sql", {"rare_lambda": settings.rare_lambda}, keys="class_keys")
     lap("reopen")
-    # how common every name to decide is: the batch's, and those of names taken back (whose stored
-    # persons are gone: their classes are computed again)
-    lam = _add_commonness(con, batch_lam, reopened, n_keys)
-    if reopened.len():
-        classes = name_classes(pl.concat([batch_lam["name_key"], reopened]), stored, settings=settings, commonness=lam)
-    rare = classes.filter("is_rare")
-    _decide_rare(con, run_id, rare, stored)
+    run_sql_file(con, "resolve/person_rare.sql", {"run_id": run_id})
     lap("rare")
     # Common names, decided on evidence in Python: their mentions only (~10 % of a run's)
     new = read_frame(con, "SELECT paper_id, author_position, name_key, mention_key FROM new_mentions "
                           "ANTI JOIN rare_names USING (name_key)")
-    if new.is_empty():
-        return n_decided
-    stored = _with_evidence(con, stored, classes, new)
+    if not new.is_empty():
+        with beside_python(con, budget, new.height):
+            _decide_common(con, run_id, new, n_keys, settings, lap, _Laps(timings, "persons.group."))
+    return n_decided
+
+
+def _decide_common(con: duckdb.DuckDBPyConnection, run_id: str, new: pl.DataFrame, n_keys: int,
+                   settings: PersonSettings, lap: _Laps, group_lap: _Laps) -> None:
+    """Decide the mentions of common names (`new`) on evidence, group by group."""
+    stored = read_frame(con, f"SELECT author_id AS person_id, {', '.join(STORED_COLUMNS)} FROM author_person "
+                             "SEMI JOIN (SELECT name_key FROM name_class WHERE NOT is_rare) USING (name_key)")
+    stored = _with_evidence(con, stored, new)
     lap("evidence")
     write_frame(con, "CREATE OR REPLACE TEMP TABLE decide_papers AS SELECT DISTINCT paper_id FROM frame", new)
     # the other names on these papers (decided earlier, or rare names decided above: co-authors,
     # read as evidence only)
     context = read_frame(con, "SELECT paper_id, author_position, name_key FROM author_mention "
                               "SEMI JOIN decide_papers USING (paper_id)")
-    # the commonness of every name the model reads
-    lam = _add_commonness(con, lam, pl.concat([new["name_key"], context["name_key"], stored["name_key"]]), n_keys)
     co_authors = pl.concat([context, new.select(context.columns).cast(context.schema)])
+    # how common every name the model reads is: the common names (their stored persons' too) and
+    # their co-authors
+    lam = _commonness(con, co_authors["name_key"], n_keys)
     # read from dim_paper once: each group reading its papers there scanned every abstract of the
     # table again (20 s of the step at 1M distinct listings, 21 groups; py-spy)
     con.execute(f"CREATE OR REPLACE TEMP TABLE person_papers AS {_papers_sql('decide_papers')}")
+    # the N of a name's commonness computed on demand: the names the step has read (name_lam)
+    n_two_word = con.execute("SELECT greatest(count(*), 1) FROM name_lam WHERE contains(name_key, ' ')").fetchall()[0][0]
     lap("read")
-    n_two_word = two_word_keys(lam)
-    group_lap = _Laps(timings, "persons.group.")
 
     def decide(group: _Group) -> tuple[_Group, PersonsResult]:
         return group, assign_persons(group.part.drop("mention_key"), group.papers, group.categories,
@@ -105,27 +119,49 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
         _write_group(con, run_id, group, result, group_lap)
         del group, result  # freed before the next group's evidence is read
     lap("decide_write")
-    return n_decided
 
 
-def _decide_rare(con: duckdb.DuckDBPyConnection, run_id: str, rare: pl.DataFrame, stored: pl.DataFrame) -> None:
-    """The mentions of rare names (one person each: transforms.persons._assign_rare) decided and
-    written in the warehouse (schemas/resolve/person_rare.sql): ~90 % of a run's mentions, which
-    no longer cross into Python and back (3M mentions and 2.3M persons at 1M distinct listings).
-    Leaves rare_names (name_key, lam, person_id, old_key)."""
-    names = rare.select("name_key", "lam").join(
-        stored.select("name_key", "person_id", old_key="founded_key"), on="name_key", how="left")
-    write_frame(con, "CREATE OR REPLACE TEMP TABLE rare_names AS SELECT * FROM frame", names)
-    run_sql_file(con, "resolve/person_rare.sql", {"run_id": run_id})
+@contextmanager
+def beside_python(con: duckdb.DuckDBPyConnection, budget: str | None, n_mentions: int) -> Iterator[None]:
+    """DuckDB's limit cut to DUCKDB_SHARE_BESIDE_PYTHON of `budget` (the run's setting) while the
+    frames of n_mentions common-name mentions are held in Python: DuckDB spills or drops what it
+    cached and gives the memory back, so the frames fit beside it instead of on top of the full
+    budget. Only when they are larger than a group of a sixteenth of the budget: the cut itself
+    spills (~1 GB, 2.7 s at 1M listings), and a group that small always had room beside it."""
+    if not budget or n_mentions * BYTES_PER_MENTION <= memory_limit_bytes(con) / 16:
+        yield
+        return
+    # Inside the load's transaction a SET that fails (it could not spill what it had to give
+    # back: the spill folder at its cap) aborts the transaction like any statement, so there is
+    # no falling back to the full budget: the run fails, with the SET's error (sql.first_error).
+    con.execute("SET memory_limit = ?", [f"{int(memory_limit_bytes(con) * DUCKDB_SHARE_BESIDE_PYTHON)}B"])
+    try:
+        yield
+    finally:
+        con.execute("SET memory_limit = ?", [budget])
 
 
-def _add_commonness(con: duckdb.DuckDBPyConnection, lam: pl.DataFrame, keys: pl.Series, n_keys: int) -> pl.DataFrame:
-    """`lam` with the commonness of the `keys` it lacks (the counts have not moved since it was read)."""
-    missing = keys.unique().to_frame("name_key").join(lam.select("name_key"), on="name_key", how="anti")
-    if missing.is_empty():
-        return lam
-    write_frame(con, "CREATE OR REPLACE TEMP TABLE other_keys AS SELECT * FROM frame", missing)
-    return pl.concat([lam, _commonness(con, "other_keys", n_keys)])
+def _reference_shares(con: duckdb.DuckDBPyConnection) -> None:
+    """ref_given and ref_surname (part, share): transforms/name_parts.csv, which commonness reads."""
+    given_ref, surname_ref = reference_shares()
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE ref_given AS SELECT * FROM frame", given_ref)
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE ref_surname AS SELECT * FROM frame", surname_ref)
+
+
+def _add_commonness(con: duckdb.DuckDBPyConnection, keys_table: str, n_keys: int) -> None:
+    """name_lam gains the commonness of the keys of `keys_table` it lacks (the counts have not
+    moved since the run's first were read: person_name_stats.sql)."""
+    con.execute(f"CREATE OR REPLACE TEMP TABLE other_keys AS SELECT DISTINCT name_key FROM {keys_table} "
+                "WHERE name_key NOT IN (SELECT name_key FROM name_lam)")
+    if con.execute("SELECT count(*) FROM other_keys").fetchall()[0][0]:
+        run_sql_file(con, "resolve/person_name_stats.sql", {"n_keys": n_keys}, keys="other_keys")
+
+
+def _commonness(con: duckdb.DuckDBPyConnection, keys: pl.Series, n_keys: int) -> pl.DataFrame:
+    """How common these name keys are (name_key, given, surname, lam), as a frame for the model."""
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE model_keys AS SELECT DISTINCT name_key FROM frame", keys.to_frame())
+    _add_commonness(con, "model_keys", n_keys)
+    return read_frame(con, "SELECT * FROM name_lam SEMI JOIN model_keys USING (name_key)")
 
 
 class _Laps:
@@ -224,69 +260,41 @@ def _write_persons(con: duckdb.DuckDBPyConnection, persons: pl.DataFrame) -> Non
     insert_frame(con, "author_person", persons.drop("is_new"), conflict="ANTI JOIN author_person USING (author_id)")
 
 
-def _commonness(con: duckdb.DuckDBPyConnection, keys_table: str, n_keys: int) -> pl.DataFrame:
-    """The commonness of the name keys of `keys_table`, from counts the warehouse computes."""
-    run_sql_file(con, "resolve/person_name_stats.sql", keys=keys_table)
-    return commonness_from_counts(read_frame(con, "SELECT * FROM name_counts"), n_keys)
-
-
-def _stored_names_flipped(con: duckdb.DuckDBPyConnection, n_keys: int,
-                          settings: PersonSettings) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Stored names this batch does not mention whose class (rare or common) by today's
-    statistics is not the one they were decided in: (now common, now rare) name keys."""
-    given_ref, surname_ref = reference_shares()
-    write_frame(con, "CREATE OR REPLACE TEMP TABLE ref_given AS SELECT * FROM frame", given_ref)
-    write_frame(con, "CREATE OR REPLACE TEMP TABLE ref_surname AS SELECT * FROM frame", surname_ref)
-    run_sql_file(con, "resolve/person_flips.sql", {
-        "rare_lambda": settings.rare_lambda, "n_keys": n_keys, "weight": REFERENCE_WEIGHT, "ref_names": REF_NAMES,
-        "one_word": ONE_WORD_LAMBDA})
-    flipped = read_frame(con, "SELECT name_key, decided_rare FROM flipped_names")
-    return flipped.filter("decided_rare").select("name_key"), flipped.filter(~pl.col("decided_rare")).select("name_key")
-
-
-def _reopen_names(con: duckdb.DuckDBPyConnection, n_new: int, stored: pl.DataFrame, n_keys: int,
-                  settings: PersonSettings, batch_lam: pl.DataFrame) -> tuple[pl.DataFrame, pl.Series, int]:
+def _reopen_names(con: duckdb.DuckDBPyConnection, n_new: int, n_keys: int, settings: PersonSettings) -> int:
     """Names whose stored decisions a fresh load of everything would not have made: a common name
     decided only as rare (before persons existed, or by a small early load), a common name this
     run mentions earlier in the canonical order than a stored mention (older files loaded later),
     a name decided on evidence on a paper an older listing moved earlier in that order, a name
     several persons wear that is rare now. Their stored mentions are taken back into new_mentions,
-    to be decided again with the new ones in the order a fresh load uses. Returns (the classes of
-    the batch's names, the name keys taken back, how many mentions were)."""
-    classes = pl.DataFrame(schema={"name_key": pl.String, "lam": pl.Float64, "n_stored": pl.Int64,
-                                   "is_rare": pl.Boolean})
-    none = pl.Series("name_key", [], pl.String)
-    common = rare_again = classes.select("name_key")
-    if n_new:
-        classes = name_classes(batch_lam["name_key"], stored, settings=settings, commonness=batch_lam)
+    to be decided again with the new ones in the order a fresh load uses (their keys:
+    taken_back_keys). Reads the batch's classes (name_class); returns how many mentions were."""
     if not _has_decisions(con):  # a first load: nothing stored to take back, nor to flip
-        return classes, none, 0
-    if n_new:  # without new mentions only a re-ordered name may reopen
-        turned_common, turned_rare = _stored_names_flipped(con, n_keys, settings)
-        common = pl.concat([classes.filter(~pl.col("is_rare")).select("name_key"), turned_common])
-        rare_again = pl.concat([classes.filter((pl.col("lam") < settings.rare_lambda) & (pl.col("n_stored") > 1))
-                                .select("name_key"), turned_rare])
-    write_frame(con, "CREATE OR REPLACE TEMP TABLE common_keys AS SELECT * FROM frame", common)
-    write_frame(con, "CREATE OR REPLACE TEMP TABLE rare_again_keys AS SELECT * FROM frame", rare_again)
+        return 0
+    if n_new:  # stored names this batch does not mention whose class today's statistics turned
+        run_sql_file(con, "resolve/person_flips.sql", {"rare_lambda": settings.rare_lambda, "n_keys": n_keys})
+    else:  # without new mentions only a re-ordered name may reopen
+        con.execute("CREATE OR REPLACE TEMP TABLE flipped_names (name_key VARCHAR, decided_rare BOOLEAN, lam DOUBLE)")
+    con.execute("CREATE OR REPLACE TEMP TABLE common_keys AS SELECT name_key FROM name_class WHERE NOT is_rare "
+                "UNION ALL SELECT name_key FROM flipped_names WHERE decided_rare")
+    con.execute("CREATE OR REPLACE TEMP TABLE rare_again_keys AS SELECT name_key FROM name_class "
+                "WHERE lam < $rare_lambda AND n_stored > 1 UNION ALL SELECT name_key FROM flipped_names WHERE NOT decided_rare",
+                {"rare_lambda": settings.rare_lambda})
     run_sql_file(con, "resolve/person_reopen.sql")
     con.execute("INSERT INTO new_mentions BY NAME SELECT * FROM reopened_mentions")
-    n_reopened = con.execute("SELECT count(*) FROM reopened_mentions").fetchall()[0][0]
-    return classes, read_frame(con, "SELECT DISTINCT name_key FROM reopened_mentions")["name_key"], n_reopened
+    return con.execute("SELECT count(*) FROM reopened_mentions").fetchall()[0][0]
 
 
 def _has_decisions(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether any mention or person was stored before this run's (a warehouse from before
     persons has its mentions by now: resolve/person_mentions.sql)."""
-    return con.execute("SELECT EXISTS (SELECT 1 FROM author_mention) OR EXISTS (SELECT 1 FROM author_person)").fetchone()[0]
+    return con.execute("SELECT EXISTS (SELECT 1 FROM author_mention) OR EXISTS (SELECT 1 FROM author_person)").fetchall()[0][0]
 
 
-def _with_evidence(con: duckdb.DuckDBPyConnection, stored: pl.DataFrame, classes: pl.DataFrame,
-                   new: pl.DataFrame) -> pl.DataFrame:
+def _with_evidence(con: duckdb.DuckDBPyConnection, stored: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
     """Stored persons of common names need their evidence; those without it (a name that was
     rare, a person that lost a mention or whose paper's list grew) get it from their stored
     mentions, with every name now on their papers (this run's new ones too) as co-authors."""
-    common = classes.filter(~pl.col("is_rare"))["name_key"]
-    missing = stored.filter(pl.col("name_key").is_in(common.implode()) & pl.col("paper_ids").is_null())
+    missing = stored.filter(pl.col("paper_ids").is_null())
     if missing.is_empty():
         return stored
     write_frame(con, "CREATE OR REPLACE TEMP TABLE profile_persons AS SELECT person_id AS author_id FROM frame",

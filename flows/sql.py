@@ -15,7 +15,7 @@ import duckdb
 import polars as pl
 
 from transforms.ids import ID_SQL
-from transforms.persons import GIVEN_RE, SURNAME_RE
+from transforms.persons import GIVEN_RE, ONE_WORD_LAMBDA, REF_NAMES, REFERENCE_WEIGHT, SURNAME_RE
 
 
 def schema_sql(name: str) -> str:
@@ -40,6 +40,14 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     # a name key's given name and surname, as transforms.persons.name_parts reads them
     con.execute(f"CREATE OR REPLACE TEMP MACRO given_name(k) AS regexp_extract(k, '{GIVEN_RE}', 1)")
     con.execute(f"CREATE OR REPLACE TEMP MACRO surname_of(k) AS regexp_extract(k, '{SURNAME_RE}', 1)")
+    # how common a name is (transforms.persons.commonness_from_counts): the same double operations
+    # in the same order (times the reciprocal, not a division), so SQL and Polars agree to the last bit
+    weight = f"{float(REFERENCE_WEIGHT)!r}::DOUBLE"
+    per_key = f"(1 / greatest(n_keys + {weight}, 1))"
+    con.execute("CREATE OR REPLACE TEMP MACRO name_commonness(two_words, n_given, share_given, n_surname, share_surname, "
+                f"n_keys) AS CASE WHEN two_words THEN (n_given + {weight} * coalesce(share_given, 0)) * {per_key} "
+                f"* ((n_surname + {weight} * coalesce(share_surname, 0)) * {per_key}) * {REF_NAMES} "
+                f"ELSE {float(ONE_WORD_LAMBDA)!r}::DOUBLE END")
     # a mention's place in the canonical order persons are decided in (transforms.persons._founded_key)
     con.execute("CREATE OR REPLACE TEMP MACRO canonical_key(listed_on, paper_id, author_position) AS "
                 "strftime(coalesce(listed_on, DATE '9999-12-31'), '%Y-%m-%d') || '|' || lpad(paper_id::VARCHAR, 19, '0') "
@@ -49,7 +57,7 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
 
 def memory_limit_bytes(con: duckdb.DuckDBPyConnection) -> float:
     """DuckDB's memory limit in bytes, read from the size it prints ('1.9 GiB', '512.0 MiB')."""
-    number, unit = con.execute("SELECT current_setting('memory_limit')").fetchone()[0].split()
+    number, unit = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0].split()
     powers = {"bytes": 0, "kib": 1, "mib": 2, "gib": 3, "tib": 4, "pib": 5, "eib": 6, "kb": 1, "mb": 2, "gb": 3, "tb": 4}
     base = 1000 if unit.lower() in ("kb", "mb", "gb", "tb") else 1024
     return float(number) * base ** powers[unit.lower()]

@@ -221,8 +221,11 @@ def commonness_from_counts(counts: pl.DataFrame, n_keys: int, reference_weight: 
     given_ref, surname_ref = reference_shares()
     k = (counts.join(given_ref, left_on="given", right_on="part", how="left")
          .join(surname_ref, left_on="surname", right_on="part", how="left", suffix="_surname"))
-    f_given = (pl.col("n_given") + w * pl.col("share").fill_null(0.0)) / max(n_keys + w, 1)
-    f_surname = (pl.col("n_surname") + w * pl.col("share_surname").fill_null(0.0)) / max(n_keys + w, 1)
+    # times the reciprocal, as Polars divides a column of two rows or more by a scalar (a frame of
+    # one row was divided plainly: another last bit); the warehouse's name_commonness does the same
+    per_key = 1.0 / max(n_keys + w, 1)
+    f_given = (pl.col("n_given") + w * pl.col("share").fill_null(0.0)) * per_key
+    f_surname = (pl.col("n_surname") + w * pl.col("share_surname").fill_null(0.0)) * per_key
     return k.select("name_key", "given", "surname", lam=pl.when(pl.col("n_tokens") >= 2)
                     .then(f_given * f_surname * REF_NAMES).otherwise(pl.lit(ONE_WORD_LAMBDA)))
 

@@ -2,9 +2,9 @@
 -- class they were decided in: a fresh load of every file would decide them the other way. Exact,
 -- for every stored name: each run adds name keys, so every frequency moves (the number of keys
 -- grows), not only those of the names sharing a part with this run's new keys; no band around
--- the line. Commonness as transforms.persons.commonness_from_counts: f = (n_part + W * ref_share)
--- / (N + W), lam = f_given * f_surname * REF_NAMES for two words or more, $one_word for one word;
--- ref_given and ref_surname (part, share) hold transforms/name_parts.csv, N is n_name_keys.
+-- the line. Commonness as transforms.persons.commonness_from_counts (the name_commonness macro of
+-- flows.sql); ref_given and ref_surname (part, share) hold transforms/name_parts.csv, $n_keys is
+-- n_name_keys.
 -- Only flips that can change persons are returned: a name decided rare (one person, below the line
 -- when decided, or decided before persons existed) now common (person_reopen.sql takes it back when
 -- it has several mentions), and a name worn by several persons now rare.
@@ -23,10 +23,7 @@ decided AS (
 ),
 now AS (
     SELECT d.name_key, d.several, d.below,
-           CASE WHEN contains(d.name_key, ' ')
-                THEN (g.n + $weight * coalesce(rg.share, 0)) / ($n_keys + $weight)
-                     * (s.n + $weight * coalesce(rs.share, 0)) / ($n_keys + $weight) * $ref_names
-                ELSE $one_word END AS lam
+           name_commonness(contains(d.name_key, ' '), g.n, rg.share, s.n, rs.share, $n_keys) AS lam
     FROM decided d JOIN n_given g USING (given) JOIN n_surname s USING (surname)
     LEFT JOIN ref_given rg ON rg.part = d.given LEFT JOIN ref_surname rs ON rs.part = d.surname
 )

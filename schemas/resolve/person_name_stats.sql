@@ -2,8 +2,9 @@
 -- distinct name keys carry each one's given name (first word) and surname (last word): stored
 -- names (their marked row, person_marks.sql), the run's new keys (new_name_keys) and the names
 -- taken back (taken_back_keys), counted over the names that share one of those parts. The same
--- counts whenever it is called in a run, whatever keys it is asked for. transforms.persons.commonness_from_counts turns them into
--- commonness.
+-- counts whenever it is called in a run, whatever keys it is asked for. name_lam gains the
+-- commonness of the keys it lacks (lam: transforms.persons.commonness_from_counts, by the
+-- name_commonness macro of flows.sql). Parameters: $n_keys (distinct keys of two words or more).
 CREATE OR REPLACE TEMP TABLE stat_keys AS
 SELECT DISTINCT name_key, given_name(name_key) AS given, surname_of(name_key) AS surname,
        length(name_key) - length(replace(name_key, ' ', '')) + 1 AS n_tokens
@@ -31,3 +32,8 @@ n_surname AS (
 )
 SELECT k.name_key, k.given, k.surname, k.n_tokens, coalesce(g.n, 0) AS n_given, coalesce(s.n, 0) AS n_surname
 FROM stat_keys k LEFT JOIN n_given g USING (given) LEFT JOIN n_surname s USING (surname);
+INSERT INTO name_lam BY NAME
+SELECT c.name_key, c.given, c.surname,
+       name_commonness(c.n_tokens >= 2, c.n_given, g.share, c.n_surname, s.share, $n_keys) AS lam
+FROM name_counts c LEFT JOIN ref_given g ON g.part = c.given LEFT JOIN ref_surname s ON s.part = c.surname
+WHERE c.name_key NOT IN (SELECT name_key FROM name_lam);

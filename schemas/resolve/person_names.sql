@@ -10,3 +10,6 @@ SELECT (SELECT count(*) FROM author_person WHERE first_of_name AND contains(name
 -- Names person_reopen.sql takes back to decide again (their stored persons are dropped): still
 -- names of the warehouse for the statistics of this run.
 CREATE OR REPLACE TEMP TABLE taken_back_keys (name_key VARCHAR);
+-- How common each name the step reads is (name_key, given, surname, lam): filled by
+-- person_name_stats.sql, for the run's names first, then for those the model reads beside them.
+CREATE OR REPLACE TEMP TABLE name_lam (name_key VARCHAR, given VARCHAR, surname VARCHAR, lam DOUBLE);
