@@ -56,7 +56,7 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     _reference_shares(con)
     # How common the run's names are and which are rare, decided in the warehouse: of a run's
     # names only the common ones (~10 %) cross into Python, with their mentions (below).
-    _add_commonness(con, "batch_keys", n_keys)
+    run_sql_file(con, "resolve/person_name_stats.sql", {"n_keys": n_keys}, keys="batch_keys")
     run_sql_file(con, "resolve/person_classes.sql", {"rare_lambda": settings.rare_lambda}, keys="batch_keys")
     lap("name_stats")
     n_reopened = _reopen_names(con, n_new, n_keys, settings)
