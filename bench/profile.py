@@ -56,8 +56,9 @@ class PeakRss:
 
 def trace_person_step(rss: PeakRss) -> None:
     """Print RSS before, after and at the peak of each call of the person step that reads or
-    holds a frame (the run's name statistics, each group): where the step's memory goes."""
-    for name in ("_commonness", "_reopen_names", "_with_evidence", "_group_evidence", "_write_group"):
+    holds a frame (the common names' decisions, their evidence, each group): where the step's
+    memory goes."""
+    for name in ("_decide_common", "_with_evidence", "_group_evidence", "_write_group"):
         original = getattr(persons, name)
 
         def traced(*args, _original=original, _name=name, **kwargs):

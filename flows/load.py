@@ -20,7 +20,7 @@ from importlib import resources
 import duckdb
 import polars as pl
 
-from flows.sql import connect, memory_limit_bytes, run_sql_file, schema_sql, write_frame  # noqa: F401 (connect, schema_sql: used by the flow)
+from flows.sql import connect, run_sql_file, schema_sql, write_frame  # noqa: F401 (connect, schema_sql: used by the flow)
 from flows.persons import decide_persons
 from flows.run_stats import RunStats, totals
 from flows.terms import update_terms

@@ -27,11 +27,11 @@ from transforms.persons import (PERSON_SCHEMA, WORDS_FROM, PersonSettings, Perso
 
 EVIDENCE = [c for c in PERSON_SCHEMA if c not in ("person_id", "name_key", "founded_key")]
 # Mentions decided and written at a time follow DuckDB's budget: the group's frames sit beside it
-# (two groups' at most: one deciding while the next is read, see decide_persons).
+# (two groups' at most: one deciding while the next is read, see _decide_common).
 # A group costs Python ~1.2 KB per mention at its peak (`bench.profile --trace-persons`: +250 MB for
 # groups of 200k at 1M distinct, +100 MB for 77k at 100k), and a group may take an eighth of DuckDB's
-# limit while the frames are held, which is half the budget (`beside_python`): a 2 GiB budget -> ~105k
-# mentions.
+# limit while the groups are decided, which is half the budget when the frames are large
+# (`beside_python`): a 2 GiB budget -> ~105k mentions.
 BYTES_PER_MENTION = 1_200
 # DuckDB's share of its budget while the common names' frames are in Python (`beside_python`).
 DUCKDB_SHARE_BESIDE_PYTHON = 0.5
@@ -63,72 +63,86 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     n_decided = n_new + n_reopened
     if not n_decided:
         return 0
-    if n_reopened:  # names taken back have no stored person now: classed again, with the batch's
+    if _any(con, "taken_back_keys"):  # names taken back have no stored person now: classed again
         _add_commonness(con, "taken_back_keys", n_keys)
         con.execute("CREATE OR REPLACE TEMP TABLE class_keys AS SELECT name_key FROM batch_keys "
                     "UNION SELECT name_key FROM taken_back_keys")
         run_sql_file(con, "resolve/person_classes.sql", {"rare_lambda": settings.rare_lambda}, keys="class_keys")
     lap("reopen")
-    run_sql_file(con, "resolve/person_rare.sql", {"run_id": run_id})
-    lap("rare")
     # Common names, decided on evidence in Python: their mentions only (~10 % of a run's)
     new = read_frame(con, "SELECT paper_id, author_position, name_key, mention_key FROM new_mentions "
                           "ANTI JOIN rare_names USING (name_key)")
     if not new.is_empty():
-        with beside_python(con, budget, new.height):
-            _decide_common(con, run_id, new, n_keys, settings, lap, _Laps(timings, "persons.group."))
+        # How common every name the model reads is (the names on the common names' papers), counted
+        # before the rare names' persons are written: their names are counted as the run's new
+        # names until then, and would be counted twice after.
+        write_frame(con, "CREATE OR REPLACE TEMP TABLE decide_papers AS SELECT DISTINCT paper_id FROM frame", new)
+        con.execute("CREATE OR REPLACE TEMP TABLE model_keys AS "
+                    "SELECT name_key FROM author_mention SEMI JOIN decide_papers USING (paper_id) "
+                    "UNION SELECT name_key FROM new_mentions SEMI JOIN decide_papers USING (paper_id)")
+        _add_commonness(con, "model_keys", n_keys)
+    run_sql_file(con, "resolve/person_rare.sql", {"run_id": run_id})
+    lap("rare")
+    if not new.is_empty():
+        _decide_common(con, run_id, new, settings, budget, lap, _Laps(timings, "persons.group."))
     return n_decided
 
 
-def _decide_common(con: duckdb.DuckDBPyConnection, run_id: str, new: pl.DataFrame, n_keys: int,
-                   settings: PersonSettings, lap: _Laps, group_lap: _Laps) -> None:
-    """Decide the mentions of common names (`new`) on evidence, group by group."""
+def _any(con: duckdb.DuckDBPyConnection, table: str) -> bool:
+    return con.execute(f"SELECT EXISTS (SELECT 1 FROM {table})").fetchall()[0][0]
+
+
+def _decide_common(con: duckdb.DuckDBPyConnection, run_id: str, new: pl.DataFrame, settings: PersonSettings,
+                   budget: str | None, lap: _Laps, group_lap: _Laps) -> None:
+    """Decide the mentions of common names (`new`, on the papers of decide_papers) on evidence,
+    group by group."""
     stored = read_frame(con, f"SELECT author_id AS person_id, {', '.join(STORED_COLUMNS)} FROM author_person "
                              "SEMI JOIN (SELECT name_key FROM name_class WHERE NOT is_rare) USING (name_key)")
     stored = _with_evidence(con, stored, new)
     lap("evidence")
-    write_frame(con, "CREATE OR REPLACE TEMP TABLE decide_papers AS SELECT DISTINCT paper_id FROM frame", new)
     # the other names on these papers (decided earlier, or rare names decided above: co-authors,
     # read as evidence only)
     context = read_frame(con, "SELECT paper_id, author_position, name_key FROM author_mention "
                               "SEMI JOIN decide_papers USING (paper_id)")
     co_authors = pl.concat([context, new.select(context.columns).cast(context.schema)])
-    # how common every name the model reads is: the common names (their stored persons' too) and
-    # their co-authors
-    lam = _commonness(con, co_authors["name_key"], n_keys)
+    lam = read_frame(con, "SELECT * FROM name_lam SEMI JOIN model_keys USING (name_key)")
     # read from dim_paper once: each group reading its papers there scanned every abstract of the
     # table again (20 s of the step at 1M distinct listings, 21 groups; py-spy)
     con.execute(f"CREATE OR REPLACE TEMP TABLE person_papers AS {_papers_sql('decide_papers')}")
     # the N of a name's commonness computed on demand: the names the step has read (name_lam)
     n_two_word = con.execute("SELECT greatest(count(*), 1) FROM name_lam WHERE contains(name_key, ' ')").fetchall()[0][0]
     lap("read")
+    held = sum(f.estimated_size() for f in (new, stored, co_authors, lam))
 
     def decide(group: _Group) -> tuple[_Group, PersonsResult]:
         return group, assign_persons(group.part.drop("mention_key"), group.papers, group.categories,
                                      group.stored, settings=settings, context_mentions=group.context,
                                      commonness=lam, n_two_word_keys=n_two_word)
 
-    groups = (_group_evidence(con, part, co_authors, stored, group_lap) for part in _name_chunks(new, chunk_mentions(con)))
+    def groups():  # sized by the budget in force when the groups are read (cut or not)
+        return (_group_evidence(con, part, co_authors, stored, group_lap) for part in _name_chunks(new, chunk_mentions(con)))
+
     # A group is decided on a worker thread while this one, which alone uses the connection, writes
     # the group before and reads the evidence of the next: the inserts and reads release the GIL.
     # One worker: one group is decided at a time (assign_persons switches the process's gc off and
     # on), and at most two groups' frames are held, the one deciding and the one read ahead; a
     # SIGTERM waits for the group deciding (~0.5 s at 1M listings) before the run ends.
-    for group, result in on_threads(decide, groups, threads=1, ahead=2):
-        group_lap("model")  # the wait for the worker: what the writes and reads did not cover
-        _write_group(con, run_id, group, result, group_lap)
-        del group, result  # freed before the next group's evidence is read
+    with beside_python(con, budget, held + min(new.height, chunk_mentions(con)) * BYTES_PER_MENTION):
+        for group, result in on_threads(decide, groups(), threads=1, ahead=2):
+            group_lap("model")  # the wait for the worker: what the writes and reads did not cover
+            _write_group(con, run_id, group, result, group_lap)
+            del group, result  # freed before the next group's evidence is read
     lap("decide_write")
 
 
 @contextmanager
-def beside_python(con: duckdb.DuckDBPyConnection, budget: str | None, n_mentions: int) -> Iterator[None]:
-    """DuckDB's limit cut to DUCKDB_SHARE_BESIDE_PYTHON of `budget` (the run's setting) while the
-    frames of n_mentions common-name mentions are held in Python: DuckDB spills or drops what it
-    cached and gives the memory back, so the frames fit beside it instead of on top of the full
-    budget. Only when they are larger than a group of a sixteenth of the budget: the cut itself
-    spills (~1 GB, 2.7 s at 1M listings), and a group that small always had room beside it."""
-    if not budget or n_mentions * BYTES_PER_MENTION <= memory_limit_bytes(con) / 16:
+def beside_python(con: duckdb.DuckDBPyConnection, budget: str | None, n_bytes: int) -> Iterator[None]:
+    """DuckDB's limit cut to DUCKDB_SHARE_BESIDE_PYTHON of `budget` (the run's setting) while
+    frames of about n_bytes are held in Python: DuckDB spills or drops what it cached and gives
+    the memory back, so the frames fit beside it instead of on top of the full budget. Only when
+    they are larger than a sixteenth of the budget: the cut itself spills (~1 GB, 2.7 s at 1M
+    listings), and frames that small (those of both bench shapes: a few MB) had room beside it."""
+    if not budget or n_bytes <= memory_limit_bytes(con) / 16:
         yield
         return
     # Inside the load's transaction a SET that fails (it could not spill what it had to give
@@ -149,19 +163,12 @@ def _reference_shares(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def _add_commonness(con: duckdb.DuckDBPyConnection, keys_table: str, n_keys: int) -> None:
-    """name_lam gains the commonness of the keys of `keys_table` it lacks (the counts have not
-    moved since the run's first were read: person_name_stats.sql)."""
+    """name_lam gains the commonness of the keys of `keys_table` it lacks, counted as the run's
+    first were (person_name_stats.sql: before any person of this run is written)."""
     con.execute(f"CREATE OR REPLACE TEMP TABLE other_keys AS SELECT DISTINCT name_key FROM {keys_table} "
                 "WHERE name_key NOT IN (SELECT name_key FROM name_lam)")
     if con.execute("SELECT count(*) FROM other_keys").fetchall()[0][0]:
         run_sql_file(con, "resolve/person_name_stats.sql", {"n_keys": n_keys}, keys="other_keys")
-
-
-def _commonness(con: duckdb.DuckDBPyConnection, keys: pl.Series, n_keys: int) -> pl.DataFrame:
-    """How common these name keys are (name_key, given, surname, lam), as a frame for the model."""
-    write_frame(con, "CREATE OR REPLACE TEMP TABLE model_keys AS SELECT DISTINCT name_key FROM frame", keys.to_frame())
-    _add_commonness(con, "model_keys", n_keys)
-    return read_frame(con, "SELECT * FROM name_lam SEMI JOIN model_keys USING (name_key)")
 
 
 class _Laps:

@@ -120,20 +120,20 @@ def test_id_keys_are_matched_by_a_join_not_a_statement_that_grows_with_the_run(t
 
 
 def test_the_common_names_are_decided_beside_half_of_duckdbs_budget(run_ingest, tmp_path, monkeypatch):
-    """The common names' frames are held in Python: DuckDB gives back half its budget while they
-    are decided and gets the whole budget back after (bug: the frames sat on top of a full budget,
-    the 1M distinct load peaked at 3.6 GiB with a 2 GiB budget). Frames larger than a group are
-    forced here by a huge cost per mention."""
+    """The common names' frames are held in Python: DuckDB gives back half its budget while their
+    groups are decided and gets the whole budget back after (bug: the frames sat on top of a full
+    budget, the 1M distinct load peaked at 3.6 GiB with a 2 GiB budget). Frames larger than a
+    sixteenth of the budget are forced here by a huge cost per mention."""
     from flows import load, persons
 
     limits = []
-    decide_common = persons._decide_common
+    write_group = persons._write_group
 
     def watched(con, *args, **kwargs):
         limits.append(con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0])
-        return decide_common(con, *args, **kwargs)
+        return write_group(con, *args, **kwargs)
 
-    monkeypatch.setattr(persons, "_decide_common", watched)
+    monkeypatch.setattr(persons, "_write_group", watched)
     monkeypatch.setattr(persons, "BYTES_PER_MENTION", 10**9)
     merge_authors = load.RunLoader._merge_authors
     monkeypatch.setattr(load.RunLoader, "_merge_authors", lambda self, params: (
@@ -147,20 +147,20 @@ def test_the_common_names_are_decided_beside_half_of_duckdbs_budget(run_ingest, 
 
 def test_small_frames_keep_duckdbs_whole_budget(tmp_path):
     """Cutting the budget makes DuckDB spill what it holds (2.7 s at 1M listings): frames no larger
-    than a group (a sixteenth of the budget) leave it whole, and without a budget nothing is cut."""
+    than a sixteenth of the budget leave it whole, and without a budget nothing is cut."""
     from flows import load, persons
 
     con = load.connect(tmp_path / "w.duckdb")
     con.execute("SET memory_limit = '800MiB'")
 
-    def limit_within(budget, n_mentions):
-        with persons.beside_python(con, budget, n_mentions):
+    def limit_within(budget, n_bytes):
+        with persons.beside_python(con, budget, n_bytes):
             return con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
 
-    group = int(800 * 2**20 / 16 / persons.BYTES_PER_MENTION)
-    assert limit_within("800MiB", group) == "800.0 MiB"
-    assert limit_within("800MiB", group + 1) == "400.0 MiB"
-    assert limit_within(None, 10**9) == "800.0 MiB"
+    sixteenth = 800 * 2**20 // 16
+    assert limit_within("800MiB", sixteenth) == "800.0 MiB"
+    assert limit_within("800MiB", sixteenth + 1) == "400.0 MiB"
+    assert limit_within(None, 10**12) == "800.0 MiB"
     assert con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0] == "800.0 MiB"
 
 
@@ -182,7 +182,7 @@ def test_a_spill_folder_at_its_cap_fails_the_run_with_its_own_error(tmp_path):
     con.execute("CREATE TEMP TABLE held AS SELECT range AS i, md5(range::VARCHAR) || md5((range + 1)::VARCHAR) AS s "
                 "FROM range(1500000)")  # ~117 MB in memory: half the budget cannot hold it
     with pytest.raises(duckdb.OutOfMemoryException, match="max_temp_directory_size") as failed:
-        with persons.beside_python(con, "200MB", n_mentions=10**9):
+        with persons.beside_python(con, "200MB", n_bytes=10**12):
             con.execute("SELECT count(*) FROM held")
     message = ingest._failure_message(failed.value, tmp_path / "w.duckdb", [])
     assert message.startswith("No space left on device") and "max_temp_directory_size" in message
@@ -192,15 +192,17 @@ def test_a_spill_folder_at_its_cap_fails_the_run_with_its_own_error(tmp_path):
 
 def test_a_step_that_aborts_the_transaction_fails_the_run_with_its_own_error(run_ingest, tmp_path, monkeypatch):
     """Every statement after a failed one answers "Current transaction is aborted"; the budget's
-    restore after the person step is one. The run reports (and records) the step's own error."""
+    restore after the common names' groups is one (the cut forced by a huge cost per mention). The
+    run reports (and records) the step's own error."""
     import pytest
 
-    from flows import load
+    from flows import persons
 
     def broken_step(con, *args, **kwargs):
         con.execute("SELECT error('the person step broke here')")
 
-    monkeypatch.setattr(load, "decide_persons", broken_step)
+    monkeypatch.setattr(persons, "_write_group", broken_step)
+    monkeypatch.setattr(persons, "BYTES_PER_MENTION", 10**9)
     warehouse = tmp_path / "w.duckdb"
     with pytest.raises(Exception, match="the person step broke here") as failed:
         run_ingest([SAMPLES], warehouse)

@@ -318,3 +318,47 @@ def test_names_are_as_common_in_the_warehouse_as_in_polars(rows, n_keys):
     both = want.join(got, on="name_key", suffix="_sql")
     assert both.height == counts.height
     assert both.filter(pl.col("lam") != pl.col("lam_sql")).is_empty()
+
+
+RELISTED = """#01Mar 3, 2027
+cs.CV
+Event Cameras for Low-Light Depth Estimation
+Wei Wang, Yuki Tanaka, Yan Li
+Event cameras report brightness changes with microsecond latency and a high dynamic range, which makes them attractive for depth estimation at night. We fuse events with sparse lidar returns through a recurrent network and halve the depth error of frame-based methods in low light.
+#02Mar 3, 2027
+cs.LG
+Tanaka Lattices for Sparse Attention
+Aiko Tanaka, Botan Tanaka, Chiyo Tanaka, Daichi Tanaka
+We organise sparse attention patterns on lattices and show that the lattice structure bounds the number of hops between any two tokens by the logarithm of the sequence length.
+"""
+
+
+def test_every_name_is_as_common_whenever_the_step_reads_it(run_ingest, tmp_path, monkeypatch):
+    """The names on the common names' papers that the run does not bring (stored co-authors of a
+    relisted paper: "yuki tanaka") had their commonness counted after the run's rare names were
+    written as persons, and those names were then counted twice (as new names and as stored
+    ones): four new "... tanaka" made "tanaka" look commoner than a fresh count says. Every
+    commonness the step reads must be the one counted over the warehouse's names, each once."""
+    from flows import persons as person_step
+    from flows.sql import read_frame
+    from transforms.persons import name_commonness
+
+    seen = []
+    write_group = person_step._write_group
+
+    def watched(con, *args, **kwargs):  # when the model has read every commonness it reads
+        seen.append((read_frame(con, "SELECT name_key, lam FROM name_lam"), read_frame(
+            con, "SELECT name_key FROM author_person WHERE first_of_name UNION SELECT name_key FROM new_name_keys")))
+        return write_group(con, *args, **kwargs)
+
+    monkeypatch.setattr(person_step, "_write_group", watched)
+    daily = tmp_path / "daily"
+    write(daily, "2027-03-02_arxiv.txt", DAY1)
+    run_ingest([daily], tmp_path / "w.duckdb")
+    write(daily, "2027-03-03_arxiv.txt", RELISTED)
+    run_ingest([daily], tmp_path / "w.duckdb")
+    read, population = seen[-1]
+    assert "yuki tanaka" in read["name_key"].to_list()
+    fresh = name_commonness(population["name_key"])
+    both = read.join(fresh.select("name_key", lam_fresh="lam"), on="name_key", how="left")
+    assert both.filter(pl.col("lam") != pl.col("lam_fresh")).is_empty(), both

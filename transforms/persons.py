@@ -597,8 +597,9 @@ def assign_persons(
     commonness: lam of every name key of the mentions, context mentions and stored persons
         (name_key, given, surname, lam: `commonness_from_counts`), when the caller computed it
         from counts it holds; then known_name_keys is not read.
-    n_two_word_keys: how many keys of `commonness` hold a space (`two_word_keys`), when a caller
-        that decides a large run in groups with one table has counted them once.
+    n_two_word_keys: the N of a commonness computed on demand (`two_word_keys` of `commonness`),
+        when the caller counted it over more names than `commonness` holds (the loader: every
+        name its run has read).
     """
     clock = [time.perf_counter(), time.process_time()]
 
@@ -637,7 +638,7 @@ def assign_persons(
                           paper_categories.join(common_papers, on="paper_id", how="semi"))
     ev = ev.join(common_m, on=["paper_id", "author_position", "name_key"], how="semi")
     # the common names' lam and, when the caller gave the table, their co-authors' (else on demand);
-    # a dict of only the keys read: the caller's table may hold every name of a large run
+    # a dict of only the keys read: the caller's table may hold more names than this group reads
     needed = common_m.select("name_key")
     if commonness is not None:
         needed = pl.concat([needed, ev.select(name_key=pl.col("coauthors").explode())])
@@ -727,8 +728,9 @@ def name_classes(batch_keys: pl.Series, stored: pl.DataFrame, known_name_keys: p
                  settings: PersonSettings = PersonSettings(), commonness: pl.DataFrame | None = None) -> pl.DataFrame:
     """Which name keys of a batch are rare (one person, no evidence read) and which are common
     (their stored persons' evidence is needed): name_key, lam, n_stored, is_rare. `stored` needs
-    only person_id and name_key (dim_author's rows of these keys). The loader calls this first, then
-    reads the evidence of the common keys' persons only."""
+    only person_id and name_key (dim_author's rows of these keys). `eval.namesakes` calls this first,
+    then reads the evidence of the common keys' persons only; the loader decides the same rule in
+    the warehouse (schemas/resolve/person_classes.sql)."""
     tbl = commonness if commonness is not None else _commonness_of(batch_keys, stored["name_key"], known_name_keys)
     return _classes(batch_keys, stored.select("person_id", "name_key"), tbl, settings)
 

@@ -4,9 +4,6 @@
 -- founded_key) lists the run's rare names (person_classes.sql). The person is the stored one, else
 -- stable_id(name_key); a new person is founded by its name's first mention in the canonical order
 -- (listing date, undated last, paper id, position), a stored one keeps its founding. Parameters: $run_id.
-CREATE OR REPLACE TEMP TABLE rare_names AS
-SELECT c.name_key, c.lam, p.author_id AS person_id, p.founded_key AS old_key
-FROM name_class c LEFT JOIN author_person p USING (name_key) WHERE c.is_rare;
 CREATE OR REPLACE TEMP TABLE rare_persons AS
 SELECT r.name_key, coalesce(r.person_id, stable_id(r.name_key)) AS author_id, r.person_id IS NULL AS is_new, r.lam,
        coalesce(r.old_key, min(canonical_key(p.first_listed_on, n.paper_id, n.author_position))) AS founded_key
