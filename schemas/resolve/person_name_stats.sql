@@ -2,7 +2,9 @@
 -- distinct name keys carry each one's given name (first word) and surname (last word): stored
 -- names (their marked row, person_marks.sql), the run's new keys (new_name_keys) and the names
 -- taken back (taken_back_keys), counted over the names that share one of those parts. The same
--- counts whenever it is called in a run, whatever keys it is asked for. name_lam gains the
+-- counts whenever it is called in a run, whatever keys it is asked for, as long as no person of
+-- the run is written yet (flows/persons.py calls it before person_rare.sql: a new name written as
+-- a person would count twice). name_lam gains the
 -- commonness of the keys it lacks (lam: transforms.persons.commonness_from_counts, by the
 -- name_commonness macro of flows.sql). Parameters: $n_keys (distinct keys of two words or more).
 CREATE OR REPLACE TEMP TABLE stat_keys AS
