@@ -350,6 +350,21 @@ def corpus_dirs(corpus: Path) -> list[str]:
     return [str(corpus / "listing"), str(corpus / "search")]
 
 
+def warm_cache(corpus: Path) -> float:
+    """Read every file of the corpus once (and drop the bytes), so the run timed next starts with
+    the files in the page cache whatever ran before it: this machine's kernel reclaims pages left
+    unread for a few minutes (DAMON), and a 1M run then read its 1.5 GB from disk (the parse
+    tasks' read 7.6 s at 1M repeats, 139.7 s at 1M distinct in one bench.run). Seconds taken."""
+    started = time.perf_counter()
+    for folder in corpus_dirs(corpus):
+        for path in Path(folder).rglob("*"):
+            if path.is_file():
+                with path.open("rb") as f:
+                    while f.read(1 << 22):
+                        pass
+    return round(time.perf_counter() - started, 2)
+
+
 def run_floor(corpus: Path, timeout: float, repeats: int = FLOOR_REPEATS) -> dict:
     runs = []
     for _ in range(max(1, repeats)):
@@ -526,9 +541,9 @@ def bench_size(n: int, args: argparse.Namespace, servers: Servers, shape: str = 
 
     log(f"{tag} floor (best of {args.floor_repeats})")
     floor = run_floor(corpus, args.timeout, args.floor_repeats)
-    log(f"{tag} baseline (timeout {args.baseline_timeout:.0f} s)")
+    log(f"{tag} baseline (timeout {args.baseline_timeout:.0f} s; files read first in {warm_cache(corpus)} s)")
     baseline = run_baseline(corpus, runs / "baseline.duckdb", args.baseline_timeout, answer)
-    log(f"{tag} ours: full run (running server)")
+    log(f"{tag} ours: full run (running server; files read first in {warm_cache(corpus)} s)")
     warehouse = runs / "ours.duckdb"
     digest = shlex.split(args.digest) if args.digest else [digest_cli()]
     ours = run_ours(digest, corpus_dirs(corpus), warehouse, args.timeout, running, servers)
@@ -550,6 +565,7 @@ def bench_size(n: int, args: argparse.Namespace, servers: Servers, shape: str = 
     n_small = max(1, round(n * INCREMENTAL_SHARE))
     log(f"{tag} ours: +{n_small:,} listings (1%) on a copy of the warehouse (running server)")
     small, small_summary, small_generation = ensure_corpus(work, n_small, args.seed + 1, args.timeout, shape)
+    warm_cache(small)
     inc_warehouse = runs / "incremental.duckdb"
     shutil.copyfile(warehouse, inc_warehouse)
     incremental = run_ours(digest, corpus_dirs(small), inc_warehouse, args.timeout, running, servers)
@@ -559,7 +575,7 @@ def bench_size(n: int, args: argparse.Namespace, servers: Servers, shape: str = 
     if args.temporary != "none":
         target = warehouse
         if args.temporary == "full":
-            log(f"{tag} ours: full run (temporary server)")
+            log(f"{tag} ours: full run (temporary server; files read first in {warm_cache(corpus)} s)")
             target = runs / "ours-temporary.duckdb"
             temp["full"] = run_ours(digest, corpus_dirs(corpus), target, args.timeout, temporary)
             temp["full"]["correct"] = _counts_match(temp["full"]["warehouse_counts"], answer)
@@ -572,7 +588,8 @@ def bench_size(n: int, args: argparse.Namespace, servers: Servers, shape: str = 
 
     budget = None
     if args.budget and shape in args.budget_shapes:
-        log(f"{tag} ours: full run under DIGEST_DUCKDB_MEMORY_LIMIT={args.budget} (running server)")
+        log(f"{tag} ours: full run under DIGEST_DUCKDB_MEMORY_LIMIT={args.budget} (running server; files read "
+            f"first in {warm_cache(corpus)} s)")
         target = runs / "ours-budget.duckdb"
         budget = run_ours(digest, corpus_dirs(corpus), target, args.timeout,
                           {**running, "DIGEST_DUCKDB_MEMORY_LIMIT": args.budget}, servers, strict=False)
