@@ -89,6 +89,7 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
 
 
 def _any(con: duckdb.DuckDBPyConnection, table: str) -> bool:
+    """Whether `table` holds a row (without counting them)."""
     return con.execute(f"SELECT EXISTS (SELECT 1 FROM {table})").fetchall()[0][0]
 
 
@@ -167,7 +168,7 @@ def _add_commonness(con: duckdb.DuckDBPyConnection, keys_table: str, n_keys: int
     first were (person_name_stats.sql: before any person of this run is written)."""
     con.execute(f"CREATE OR REPLACE TEMP TABLE other_keys AS SELECT DISTINCT name_key FROM {keys_table} "
                 "WHERE name_key NOT IN (SELECT name_key FROM name_lam)")
-    if con.execute("SELECT count(*) FROM other_keys").fetchall()[0][0]:
+    if _any(con, "other_keys"):
         run_sql_file(con, "resolve/person_name_stats.sql", {"n_keys": n_keys}, keys="other_keys")
 
 
@@ -294,7 +295,7 @@ def _reopen_names(con: duckdb.DuckDBPyConnection, n_new: int, n_keys: int, setti
 def _has_decisions(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether any mention or person was stored before this run's (a warehouse from before
     persons has its mentions by now: resolve/person_mentions.sql)."""
-    return con.execute("SELECT EXISTS (SELECT 1 FROM author_mention) OR EXISTS (SELECT 1 FROM author_person)").fetchall()[0][0]
+    return _any(con, "author_mention") or _any(con, "author_person")
 
 
 def _with_evidence(con: duckdb.DuckDBPyConnection, stored: pl.DataFrame, new: pl.DataFrame) -> pl.DataFrame:
