@@ -4,6 +4,7 @@ before persons existed (one author per name key, UNIQUE) upgraded in place witho
 
 from __future__ import annotations
 
+import datetime as dt
 import shutil
 from pathlib import Path
 
@@ -319,6 +320,26 @@ def test_names_are_as_common_in_the_warehouse_as_in_polars(rows, n_keys):
     assert both.height == counts.height
     assert both.filter(pl.col("lam") != pl.col("lam_sql")).is_empty()
 
+
+
+@given(mentions=st.lists(st.tuples(st.one_of(st.none(), st.dates(dt.date(1991, 1, 1), dt.date(9999, 12, 31))),
+                                   st.integers(0, 2**63 - 1), st.integers(1, 99_999)), min_size=1, max_size=30))
+def test_a_names_first_and_last_mentions_are_the_same_by_rank_as_by_key(mentions):
+    """The person step compares mentions by canonical_rank (one number) and writes the first one's
+    canonical_key: the same mention must come first and last as by the keys themselves (and as
+    transforms.persons orders them), and the key written out must be that mention's."""
+    from flows.sql import connect
+    from transforms.persons import _founded_key
+
+    con = connect(Path(":memory:"))
+    con.execute("CREATE TABLE m (listed_on DATE, paper_id BIGINT, author_position INTEGER)")
+    con.executemany("INSERT INTO m VALUES (?, ?, ?)", mentions)
+    got = con.execute("SELECT canonical_key_of(min(canonical_rank(listed_on, paper_id, author_position))), "
+                      "canonical_key_of(max(canonical_rank(listed_on, paper_id, author_position))), "
+                      "min(canonical_key(listed_on, paper_id, author_position)), "
+                      "max(canonical_key(listed_on, paper_id, author_position)) FROM m").fetchall()[0]
+    keys = sorted(_founded_key(*m) for m in mentions)
+    assert got == (keys[0], keys[-1], keys[0], keys[-1])
 
 RELISTED = """#01Mar 3, 2027
 cs.CV

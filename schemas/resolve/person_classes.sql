@@ -1,14 +1,17 @@
--- Which names of {keys} are rare (one person whatever the context: person_rare.sql) and which are
+-- Which of the run's names are rare (one person whatever the context: person_rare.sql) and which are
 -- common (decided on evidence, in Python): the rule of transforms.persons.name_classes, decided
 -- where the names are, so a run's names (2.3M at 1M distinct listings) need not cross into Python
--- and back. Needs name_lam for these keys (person_name_stats.sql). name_class: name_key, lam,
--- n_stored (stored persons of the name), is_rare; rare_names: the rare ones with their one stored
--- person (person_id, its founded_key as old_key), or NULL. Parameters: $rare_lambda.
+-- and back. Classes every name of name_lam: flows/persons.py runs this when name_lam holds the
+-- run's names (person_name_stats.sql), and again once the names taken back have joined them.
+-- name_class: name_key, lam, given, surname, n_stored (stored persons of the name), is_rare;
+-- rare_names: the rare ones with their one stored person (person_id, its founded_key as old_key),
+-- or NULL. Parameters: $rare_lambda.
 CREATE OR REPLACE TEMP TABLE name_class AS
-SELECT l.name_key, l.lam, coalesce(s.n, 0) AS n_stored, l.lam < $rare_lambda AND coalesce(s.n, 0) <= 1 AS is_rare
-FROM name_lam l SEMI JOIN {keys} USING (name_key)
-LEFT JOIN (SELECT name_key, count(*) AS n FROM author_person SEMI JOIN {keys} USING (name_key) GROUP BY name_key) s
+SELECT l.name_key, l.lam, l.given, l.surname, coalesce(s.n, 0) AS n_stored,
+       l.lam < $rare_lambda AND coalesce(s.n, 0) <= 1 AS is_rare
+FROM name_lam l
+LEFT JOIN (SELECT name_key, count(*) AS n FROM author_person SEMI JOIN name_lam USING (name_key) GROUP BY name_key) s
     USING (name_key);
 CREATE OR REPLACE TEMP TABLE rare_names AS
-SELECT c.name_key, c.lam, p.author_id AS person_id, p.founded_key AS old_key
+SELECT c.name_key, c.lam, c.given, c.surname, p.author_id AS person_id, p.founded_key AS old_key
 FROM name_class c LEFT JOIN author_person p USING (name_key) WHERE c.is_rare;

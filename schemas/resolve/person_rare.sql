@@ -5,10 +5,13 @@
 -- stable_id(name_key); a new person is founded by its name's first mention in the canonical order
 -- (listing date, undated last, paper id, position), a stored one keeps its founding. Parameters: $run_id.
 CREATE OR REPLACE TEMP TABLE rare_persons AS
+WITH first_mention AS (  -- grouped by the key alone: the names' other columns join after
+    SELECT n.name_key, min(canonical_rank(p.first_listed_on, n.paper_id, n.author_position)) AS first_rank
+    FROM new_mentions n LEFT JOIN dim_paper p USING (paper_id) GROUP BY n.name_key
+)
 SELECT r.name_key, coalesce(r.person_id, stable_id(r.name_key)) AS author_id, r.person_id IS NULL AS is_new, r.lam,
-       coalesce(r.old_key, min(canonical_key(p.first_listed_on, n.paper_id, n.author_position))) AS founded_key
-FROM new_mentions n JOIN rare_names r USING (name_key) LEFT JOIN dim_paper p USING (paper_id)
-GROUP BY r.name_key, r.person_id, r.lam, r.old_key;
+       r.given, r.surname, coalesce(r.old_key, canonical_key_of(f.first_rank)) AS founded_key
+FROM rare_names r JOIN first_mention f USING (name_key);
 
 INSERT INTO author_mention BY NAME
 SELECT n.paper_id, n.author_position, n.mention_key, n.name_key, r.author_id, r.author_id AS decided_id,
@@ -21,6 +24,5 @@ UPDATE author_person SET founded_key = r.founded_key, first_on = NULL, last_on =
 FROM rare_persons r WHERE author_person.author_id = r.author_id AND NOT r.is_new;
 
 INSERT INTO author_person BY NAME
-SELECT author_id, name_key, founded_key, given_name(name_key) AS given, surname_of(name_key) AS surname,
-       lam AS name_lambda, true AS first_of_name
+SELECT author_id, name_key, founded_key, given, surname, lam AS name_lambda, true AS first_of_name
 FROM rare_persons ANTI JOIN author_person USING (author_id) WHERE is_new;

@@ -8,7 +8,7 @@
 -- same id), so are their merges (person_alias: made again if the evidence still says so), and
 -- their papers' bridge rows are rebuilt.
 CREATE OR REPLACE TEMP TABLE canonical_new AS
-SELECT n.name_key, min(canonical_key(p.first_listed_on, n.paper_id, n.author_position)) AS first_key
+SELECT n.name_key, min(canonical_rank(p.first_listed_on, n.paper_id, n.author_position)) AS first_rank
 FROM new_mentions n SEMI JOIN common_keys USING (name_key) JOIN dim_paper p USING (paper_id)
 GROUP BY n.name_key;
 CREATE OR REPLACE TEMP TABLE reopened_keys AS
@@ -16,7 +16,7 @@ SELECT m.name_key FROM author_mention m SEMI JOIN common_keys USING (name_key)
 JOIN dim_paper p USING (paper_id) LEFT JOIN canonical_new c USING (name_key)
 GROUP BY m.name_key
 HAVING (bool_and(m.rule IN ('rare_name', 'one_name_one_person')) AND count(*) > 1)
-    OR max(canonical_key(p.first_listed_on, m.paper_id, m.author_position)) > any_value(c.first_key)
+    OR max(canonical_rank(p.first_listed_on, m.paper_id, m.author_position)) > any_value(c.first_rank)
 UNION
 SELECT name_key FROM rare_again_keys
 UNION  -- decided on evidence, on a paper an older listing loaded now moved earlier in that order
