@@ -57,17 +57,15 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     # How common the run's names are and which are rare, decided in the warehouse: of a run's
     # names only the common ones (~10 %) cross into Python, with their mentions (below).
     run_sql_file(con, "resolve/person_name_stats.sql", {"n_keys": n_keys}, keys="batch_keys")
-    run_sql_file(con, "resolve/person_classes.sql", {"rare_lambda": settings.rare_lambda}, keys="batch_keys")
+    run_sql_file(con, "resolve/person_classes.sql", {"rare_lambda": settings.rare_lambda})  # name_lam: batch_keys
     lap("name_stats")
     n_reopened = _reopen_names(con, n_new, n_keys, settings)
     n_decided = n_new + n_reopened
     if not n_decided:
         return 0
     if _any(con, "taken_back_keys"):  # names taken back have no stored person now: classed again
-        _add_commonness(con, "taken_back_keys", n_keys)
-        con.execute("CREATE OR REPLACE TEMP TABLE class_keys AS SELECT name_key FROM batch_keys "
-                    "UNION SELECT name_key FROM taken_back_keys")
-        run_sql_file(con, "resolve/person_classes.sql", {"rare_lambda": settings.rare_lambda}, keys="class_keys")
+        _add_commonness(con, "taken_back_keys", n_keys)  # name_lam: batch_keys and taken_back_keys
+        run_sql_file(con, "resolve/person_classes.sql", {"rare_lambda": settings.rare_lambda})
     lap("reopen")
     # Common names, decided on evidence in Python: their mentions only (~10 % of a run's)
     new = read_frame(con, "SELECT paper_id, author_position, name_key, mention_key FROM new_mentions "

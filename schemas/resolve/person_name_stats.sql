@@ -6,19 +6,20 @@
 -- the run is written yet (flows/persons.py calls it before person_rare.sql: a new name written as
 -- a person would count twice). name_lam gains the
 -- commonness of the keys it lacks (lam: transforms.persons.commonness_from_counts, by the
--- name_commonness macro of flows.sql). Parameters: $n_keys (distinct keys of two words or more).
+-- name_commonness macro of flows.sql). {keys}: distinct name keys (every caller's set is). Parameters:
+-- $n_keys (distinct keys of two words or more).
 CREATE OR REPLACE TEMP TABLE stat_keys AS
-SELECT DISTINCT name_key, given_name(name_key) AS given, surname_of(name_key) AS surname,
+SELECT name_key, given_name(name_key) AS given, surname_of(name_key) AS surname,
        length(name_key) - length(replace(name_key, ' ', '')) + 1 AS n_tokens
 FROM {keys};
 CREATE OR REPLACE TEMP TABLE unstored_names AS
 SELECT name_key, given, surname FROM new_name_keys
 UNION ALL  -- names taken back to be decided again (person_reopen.sql): no stored person now
 SELECT name_key, given_name(name_key), surname_of(name_key) FROM taken_back_keys
-UNION ALL  -- any other of these keys without a stored person
-SELECT name_key, given, surname FROM stat_keys
-WHERE name_key NOT IN (SELECT name_key FROM author_person SEMI JOIN stat_keys USING (name_key))
-  AND name_key NOT IN (SELECT name_key FROM new_name_keys) AND name_key NOT IN (SELECT name_key FROM taken_back_keys);
+UNION ALL  -- any other of these keys without a stored person (none of batch_keys: each is stored or new)
+SELECT name_key, given, surname FROM stat_keys ANTI JOIN new_name_keys USING (name_key)
+ANTI JOIN (SELECT name_key FROM author_person SEMI JOIN stat_keys USING (name_key)) USING (name_key)
+ANTI JOIN taken_back_keys USING (name_key) WHERE '{keys}' <> 'batch_keys';
 CREATE OR REPLACE TEMP TABLE name_counts AS
 WITH n_given AS (
     SELECT given, count(*) AS n FROM (
@@ -37,5 +38,5 @@ FROM stat_keys k LEFT JOIN n_given g USING (given) LEFT JOIN n_surname s USING (
 INSERT INTO name_lam BY NAME
 SELECT c.name_key, c.given, c.surname,
        name_commonness(c.n_tokens >= 2, c.n_given, g.share, c.n_surname, s.share, $n_keys) AS lam
-FROM name_counts c LEFT JOIN ref_given g ON g.part = c.given LEFT JOIN ref_surname s ON s.part = c.surname
-WHERE c.name_key NOT IN (SELECT name_key FROM name_lam);
+FROM name_counts c ANTI JOIN name_lam USING (name_key)
+LEFT JOIN ref_given g ON g.part = c.given LEFT JOIN ref_surname s ON s.part = c.surname;
