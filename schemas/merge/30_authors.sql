@@ -7,15 +7,15 @@ SELECT paper_id FROM touched UNION SELECT paper_id FROM moved_papers;
 
 -- Persons whose paper count or name may change: on the old or the new lists of those papers,
 -- wearing a name given a new spelling or a new alias by this run, or merged into another.
+-- (UNION drops the repeats once; a semi join needs no distinct keys: a first load's dim_author is empty)
 CREATE OR REPLACE TEMP TABLE touched_authors AS
-SELECT DISTINCT author_id FROM bridge_paper_author SEMI JOIN bridge_papers USING (paper_id)
+SELECT author_id FROM bridge_paper_author SEMI JOIN bridge_papers USING (paper_id)
 UNION
-SELECT DISTINCT author_id FROM author_mention SEMI JOIN bridge_papers USING (paper_id)
+SELECT author_id FROM author_mention SEMI JOIN bridge_papers USING (paper_id)
 UNION
-SELECT author_id FROM dim_author WHERE name_key IN (
-    SELECT coalesce(a.to_name_key, s.name_key) FROM (SELECT DISTINCT name_key FROM stg_authors) s
-    LEFT JOIN author_alias a USING (name_key)
-    UNION SELECT to_name_key FROM author_alias WHERE run_id = $run_id)
+SELECT author_id FROM dim_author SEMI JOIN (
+    SELECT coalesce(a.to_name_key, s.name_key) AS name_key FROM stg_authors s LEFT JOIN author_alias a USING (name_key)
+    UNION ALL SELECT to_name_key FROM author_alias WHERE run_id = $run_id) USING (name_key)
 UNION
 SELECT from_author_id FROM person_alias WHERE run_id = $run_id;
 
@@ -29,13 +29,16 @@ FROM author_mention SEMI JOIN bridge_papers USING (paper_id) GROUP BY paper_id, 
 -- (every person of a name shows the same name; dim_author.author_id tells them apart).
 CREATE OR REPLACE TEMP TABLE author_rows AS
 WITH persons AS (SELECT author_id, name_key FROM author_person SEMI JOIN touched_authors USING (author_id)),
-keys AS (
-    SELECT DISTINCT name_key, name_key AS spelling_key FROM persons
-    UNION SELECT to_name_key, name_key FROM author_alias WHERE to_name_key IN (SELECT name_key FROM persons)
+spellings AS (  -- (name_key, its spelling's key, the spelling): a key's own and its aliases'
+    SELECT name_key, name_key AS spelling_key, name, display_rank FROM author_name_variant
+    SEMI JOIN persons USING (name_key)
+    UNION ALL
+    SELECT a.to_name_key, n.name_key, n.name, n.display_rank FROM author_alias a JOIN author_name_variant n USING (name_key)
+    WHERE a.to_name_key IN (SELECT name_key FROM persons)
 ),
 names AS (
-    SELECT k.name_key, first(n.name ORDER BY n.display_rank DESC, length(n.name_key) DESC, n.name DESC) AS name
-    FROM keys k JOIN author_name_variant n ON n.name_key = k.spelling_key GROUP BY k.name_key
+    SELECT name_key, first(name ORDER BY display_rank DESC, length(spelling_key) DESC, name DESC) AS name
+    FROM spellings GROUP BY name_key
 )
 SELECT p.author_id, n.name, p.name_key, coalesce(c.n_papers, 0)::INTEGER AS n_papers
 FROM persons p JOIN names n USING (name_key) LEFT JOIN (
