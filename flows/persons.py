@@ -48,10 +48,9 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     lap = _Laps(timings, "persons.")
     run_sql_file(con, "resolve/person_mentions.sql")
     run_sql_file(con, "resolve/person_marks.sql")
-    con.execute("CREATE OR REPLACE TEMP TABLE batch_keys AS SELECT DISTINCT name_key FROM new_mentions")
     n_new = con.execute("SELECT count(*) FROM new_mentions").fetchall()[0][0]
     lap("mentions")
-    run_sql_file(con, "resolve/person_names.sql")
+    run_sql_file(con, "resolve/person_names.sql")  # batch_keys: the new mentions' names
     n_keys = con.execute("SELECT n FROM n_name_keys").fetchall()[0][0]
     _reference_shares(con)
     # How common the run's names are and which are rare, decided in the warehouse: of a run's
@@ -69,7 +68,7 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     lap("reopen")
     # Common names, decided on evidence in Python: their mentions only (~10 % of a run's)
     new = read_frame(con, "SELECT paper_id, author_position, name_key, mention_key FROM new_mentions "
-                          "ANTI JOIN rare_names USING (name_key)")
+                          "SEMI JOIN (SELECT name_key FROM name_class WHERE NOT is_rare) USING (name_key)")
     if not new.is_empty():
         # How common every name the model reads is (the names on the common names' papers), counted
         # before the rare names' persons are written: their names are counted as the run's new
@@ -164,8 +163,9 @@ def _reference_shares(con: duckdb.DuckDBPyConnection) -> None:
 def _add_commonness(con: duckdb.DuckDBPyConnection, keys_table: str, n_keys: int) -> None:
     """name_lam gains the commonness of the keys of `keys_table` it lacks, counted as the run's
     first were (person_name_stats.sql: before any person of this run is written)."""
-    con.execute(f"CREATE OR REPLACE TEMP TABLE other_keys AS SELECT DISTINCT name_key FROM {keys_table} "
-                "WHERE name_key NOT IN (SELECT name_key FROM name_lam)")
+    con.execute("CREATE OR REPLACE TEMP TABLE other_keys AS SELECT name_key, given_name(name_key) AS given, "
+                "surname_of(name_key) AS surname, n_words(name_key) AS n_tokens "
+                f"FROM (SELECT DISTINCT name_key FROM {keys_table} ANTI JOIN name_lam USING (name_key))")
     if _any(con, "other_keys"):
         run_sql_file(con, "resolve/person_name_stats.sql", {"n_keys": n_keys}, keys="other_keys")
 

@@ -40,6 +40,7 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     # a name key's given name and surname, as transforms.persons.name_parts reads them
     con.execute(f"CREATE OR REPLACE TEMP MACRO given_name(k) AS regexp_extract(k, '{GIVEN_RE}', 1)")
     con.execute(f"CREATE OR REPLACE TEMP MACRO surname_of(k) AS regexp_extract(k, '{SURNAME_RE}', 1)")
+    con.execute("CREATE OR REPLACE TEMP MACRO n_words(k) AS length(k) - length(replace(k, ' ', '')) + 1")
     # how common a name is (transforms.persons.commonness_from_counts): the same double operations
     # in the same order (times the reciprocal, not a division), so SQL and Polars agree to the last bit
     weight = f"{float(REFERENCE_WEIGHT)!r}::DOUBLE"

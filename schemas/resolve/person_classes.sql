@@ -3,15 +3,11 @@
 -- where the names are, so a run's names (2.3M at 1M distinct listings) need not cross into Python
 -- and back. Classes every name of name_lam: flows/persons.py runs this when name_lam holds the
 -- run's names (person_name_stats.sql), and again once the names taken back have joined them.
--- name_class: name_key, lam, given, surname, n_stored (stored persons of the name), is_rare;
--- rare_names: the rare ones with their one stored person (person_id, its founded_key as old_key),
--- or NULL. Parameters: $rare_lambda.
+-- name_class: name_key, lam, given, surname, n_stored (stored persons of the name), is_rare.
+-- Parameters: $rare_lambda.
 CREATE OR REPLACE TEMP TABLE name_class AS
 SELECT l.name_key, l.lam, l.given, l.surname, coalesce(s.n, 0) AS n_stored,
        l.lam < $rare_lambda AND coalesce(s.n, 0) <= 1 AS is_rare
 FROM name_lam l
 LEFT JOIN (SELECT name_key, count(*) AS n FROM author_person SEMI JOIN name_lam USING (name_key) GROUP BY name_key) s
     USING (name_key);
-CREATE OR REPLACE TEMP TABLE rare_names AS
-SELECT c.name_key, c.lam, c.given, c.surname, p.author_id AS person_id, p.founded_key AS old_key
-FROM name_class c LEFT JOIN author_person p USING (name_key) WHERE c.is_rare;

@@ -6,37 +6,32 @@
 -- the run is written yet (flows/persons.py calls it before person_rare.sql: a new name written as
 -- a person would count twice). name_lam gains the
 -- commonness of the keys it lacks (lam: transforms.persons.commonness_from_counts, by the
--- name_commonness macro of flows.sql). {keys}: distinct name keys (every caller's set is). Parameters:
+-- name_commonness macro of flows.sql). {keys}: distinct name keys (every caller's set is), with
+-- given, surname and n_tokens (given_name, surname_of, n_words). Parameters:
 -- $n_keys (distinct keys of two words or more).
-CREATE OR REPLACE TEMP TABLE stat_keys AS
-SELECT name_key, given_name(name_key) AS given, surname_of(name_key) AS surname,
-       length(name_key) - length(replace(name_key, ' ', '')) + 1 AS n_tokens
-FROM {keys};
 CREATE OR REPLACE TEMP TABLE unstored_names AS
 SELECT name_key, given, surname FROM new_name_keys
 UNION ALL  -- names taken back to be decided again (person_reopen.sql): no stored person now
 SELECT name_key, given_name(name_key), surname_of(name_key) FROM taken_back_keys
 UNION ALL  -- any other of these keys without a stored person (none of batch_keys: each is stored or new)
-SELECT name_key, given, surname FROM stat_keys ANTI JOIN new_name_keys USING (name_key)
-ANTI JOIN (SELECT name_key FROM author_person SEMI JOIN stat_keys USING (name_key)) USING (name_key)
+SELECT name_key, given, surname FROM {keys} ANTI JOIN new_name_keys USING (name_key)
+ANTI JOIN (SELECT name_key FROM author_person SEMI JOIN {keys} USING (name_key)) USING (name_key)
 ANTI JOIN taken_back_keys USING (name_key) WHERE '{keys}' <> 'batch_keys';
-CREATE OR REPLACE TEMP TABLE name_counts AS
+INSERT INTO name_lam BY NAME
 WITH n_given AS (
     SELECT given, count(*) AS n FROM (
-        SELECT given FROM author_person SEMI JOIN (SELECT DISTINCT given FROM stat_keys) USING (given) WHERE first_of_name
+        SELECT given FROM author_person SEMI JOIN (SELECT DISTINCT given FROM {keys}) USING (given) WHERE first_of_name
         UNION ALL SELECT given FROM unstored_names)
     GROUP BY given
 ),
 n_surname AS (
     SELECT surname, count(*) AS n FROM (
-        SELECT surname FROM author_person SEMI JOIN (SELECT DISTINCT surname FROM stat_keys) USING (surname) WHERE first_of_name
+        SELECT surname FROM author_person SEMI JOIN (SELECT DISTINCT surname FROM {keys}) USING (surname) WHERE first_of_name
         UNION ALL SELECT surname FROM unstored_names)
     GROUP BY surname
 )
-SELECT k.name_key, k.given, k.surname, k.n_tokens, coalesce(g.n, 0) AS n_given, coalesce(s.n, 0) AS n_surname
-FROM stat_keys k LEFT JOIN n_given g USING (given) LEFT JOIN n_surname s USING (surname);
-INSERT INTO name_lam BY NAME
-SELECT c.name_key, c.given, c.surname,
-       name_commonness(c.n_tokens >= 2, c.n_given, g.share, c.n_surname, s.share, $n_keys) AS lam
-FROM name_counts c ANTI JOIN name_lam USING (name_key)
-LEFT JOIN ref_given g ON g.part = c.given LEFT JOIN ref_surname s ON s.part = c.surname;
+SELECT k.name_key, k.given, k.surname,
+       name_commonness(k.n_tokens >= 2, coalesce(ng.n, 0), g.share, coalesce(ns.n, 0), s.share, $n_keys) AS lam
+FROM {keys} k ANTI JOIN name_lam USING (name_key)
+LEFT JOIN n_given ng USING (given) LEFT JOIN n_surname ns USING (surname)
+LEFT JOIN ref_given g ON g.part = k.given LEFT JOIN ref_surname s ON s.part = k.surname;

@@ -1,9 +1,13 @@
--- The run's name keys new to the warehouse (new_name_keys: with their given name and surname) and
--- the number of distinct name keys of two words or more, stored or new (n_name_keys), before any
+-- The run's name keys (batch_keys: the new mentions' names, with given name, surname and number of
+-- words, as person_name_stats.sql reads them), those new to the warehouse (new_name_keys) and the
+-- number of distinct name keys of two words or more, stored or new (n_name_keys), before any
 -- name is taken back to be decided again. Names are counted by their marked row (person_marks.sql).
+CREATE OR REPLACE TEMP TABLE batch_keys AS
+SELECT name_key, given_name(name_key) AS given, surname_of(name_key) AS surname, n_words(name_key) AS n_tokens
+FROM (SELECT DISTINCT name_key FROM new_mentions);
 CREATE OR REPLACE TEMP TABLE new_name_keys AS
-SELECT name_key, given_name(name_key) AS given, surname_of(name_key) AS surname
-FROM (SELECT name_key FROM batch_keys EXCEPT SELECT name_key FROM author_person SEMI JOIN batch_keys USING (name_key));
+SELECT name_key, given, surname FROM batch_keys
+ANTI JOIN (SELECT name_key FROM author_person SEMI JOIN batch_keys USING (name_key)) USING (name_key);
 CREATE OR REPLACE TEMP TABLE n_name_keys AS
 SELECT (SELECT count(*) FROM author_person WHERE first_of_name AND contains(name_key, ' '))
      + (SELECT count(*) FROM new_name_keys WHERE contains(name_key, ' ')) AS n;

@@ -1,17 +1,18 @@
 -- Rare names, decided where their mentions are (flows/persons.py): a rare name is one person,
 -- whatever the context (transforms.persons._assign_rare), so its mentions never cross into Python.
--- rare_names (name_key, lam, person_id of its one stored person or NULL, old_key: that person's
--- founded_key) lists the run's rare names (person_classes.sql). The person is the stored one, else
--- stable_id(name_key); a new person is founded by its name's first mention in the canonical order
--- (listing date, undated last, paper id, position), a stored one keeps its founding. Parameters: $run_id.
+-- The run's rare names are those of name_class (person_classes.sql), each worn by one stored
+-- person at most. The person is the stored one, else stable_id(name_key); a new person is founded
+-- by its name's first mention in the canonical order (listing date, undated last, paper id,
+-- position), a stored one keeps its founding. Parameters: $run_id.
 CREATE OR REPLACE TEMP TABLE rare_persons AS
 WITH first_mention AS (  -- grouped by the key alone: the names' other columns join after
     SELECT n.name_key, min(canonical_rank(p.first_listed_on, n.paper_id, n.author_position)) AS first_rank
     FROM new_mentions n LEFT JOIN dim_paper p USING (paper_id) GROUP BY n.name_key
 )
-SELECT r.name_key, coalesce(r.person_id, stable_id(r.name_key)) AS author_id, r.person_id IS NULL AS is_new, r.lam,
-       r.given, r.surname, coalesce(r.old_key, canonical_key_of(f.first_rank)) AS founded_key
-FROM rare_names r JOIN first_mention f USING (name_key);
+SELECT c.name_key, coalesce(s.author_id, stable_id(c.name_key)) AS author_id, s.author_id IS NULL AS is_new, c.lam,
+       c.given, c.surname, coalesce(s.founded_key, canonical_key_of(f.first_rank)) AS founded_key
+FROM name_class c JOIN first_mention f USING (name_key) LEFT JOIN author_person s USING (name_key)
+WHERE c.is_rare;
 
 INSERT INTO author_mention BY NAME
 SELECT n.paper_id, n.author_position, n.mention_key, n.name_key, r.author_id, r.author_id AS decided_id,
