@@ -246,8 +246,8 @@ COMMENT ON COLUMN author_mention.category_level IS 'Against the chosen person: s
 
 CREATE TABLE IF NOT EXISTS author_person (  -- no PRIMARY KEY: see fact_listing
     author_id   BIGINT NOT NULL,
-    name_key    VARCHAR NOT NULL,
-    founded_key VARCHAR,
+    name_key    VARCHAR USING COMPRESSION uncompressed NOT NULL,
+    founded_key VARCHAR USING COMPRESSION uncompressed,
     first_on    DATE,
     last_on     DATE,
     n_mentions  BIGINT,
@@ -257,8 +257,8 @@ CREATE TABLE IF NOT EXISTS author_person (  -- no PRIMARY KEY: see fact_listing
     words       VARCHAR[]
 );
 -- A name's given name and surname (first and last word), for name statistics without a scan.
-ALTER TABLE author_person ADD COLUMN IF NOT EXISTS given VARCHAR;
-ALTER TABLE author_person ADD COLUMN IF NOT EXISTS surname VARCHAR;
+ALTER TABLE author_person ADD COLUMN IF NOT EXISTS given VARCHAR USING COMPRESSION uncompressed;
+ALTER TABLE author_person ADD COLUMN IF NOT EXISTS surname VARCHAR USING COMPRESSION uncompressed;
 ALTER TABLE author_person ADD COLUMN IF NOT EXISTS name_lambda DOUBLE;
 ALTER TABLE author_person ADD COLUMN IF NOT EXISTS first_of_name BOOLEAN;
 COMMENT ON COLUMN author_person.first_of_name IS 'One row per name key is marked (its first person, or another of its persons when that one is gone): name statistics count names by it, without a DISTINCT over every person.';
