@@ -13,6 +13,7 @@ import shutil
 import time
 import uuid
 from collections import deque
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
@@ -176,13 +177,28 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
     con = None
     with shutdown.on_terminate(lambda: con and con.interrupt(), lambda: publish.discard(staging)):
         try:
-            publish.prepare_staging(warehouse)
-            con = load.connect(staging)
-            loader = load.RunLoader(con, run_id, resolver=partial(resolve.resolve_entities, threshold=settings.match_threshold),
-                                    persons=load.PersonSettings(split_threshold=settings.person_split_threshold),
-                                    memory_limit=settings.duckdb_memory_limit)
-            loader.begin()
-            timings = _stage_batches(loader, batches, settings.max_batches_in_flight, read_limits(settings))
+            timings: dict[str, float] = {}
+
+            def open_loader() -> load.RunLoader:  # when the first parsed batch is ready
+                nonlocal con
+                waited = time.perf_counter()
+                con = load.connect(copy.wait())
+                timings.update(copy=copy.seconds, copy_wait=time.perf_counter() - waited)
+                loader = load.RunLoader(con, run_id, memory_limit=settings.duckdb_memory_limit,
+                                        resolver=partial(resolve.resolve_entities, threshold=settings.match_threshold),
+                                        persons=load.PersonSettings(split_threshold=settings.person_split_threshold))
+                loader.begin()
+                return loader
+
+            # The published warehouse is copied while the first batches are parsed (a daily run
+            # onto a 3.7 GB warehouse copied it first, alone); they are staged once it is whole.
+            with publish.StagingCopy(warehouse) as copy:
+                try:
+                    loader = _stage_batches(open_loader, batches, settings.max_batches_in_flight,
+                                            read_limits(settings), timings)
+                except Exception:  # before any batch was staged: the failed run is recorded in the whole copy
+                    con = con or load.connect(copy.wait())
+                    raise
             timed = time.perf_counter()
             stats = dedupe(loader, started_at)
             timings["merge_and_resolve"] = time.perf_counter() - timed
@@ -310,18 +326,21 @@ def _close_and_publish(con, staging: Path, warehouse: Path) -> None:
     publish.publish(staging, warehouse)
 
 
-def _stage_batches(loader: load.RunLoader, batches: list[list[extract.FoundFile]], in_flight: int,
-                   limits: extract.ReadLimits) -> dict:
+def _stage_batches(open_loader: Callable[[], load.RunLoader], batches: list[list[extract.FoundFile]], in_flight: int,
+                   limits: extract.ReadLimits, timings: dict[str, float]) -> load.RunLoader:
     """Submit parse tasks, staging each result in order as it completes; at most `in_flight`
-    parsed batches are held in memory at once."""
-    timings: dict[str, float] = {}
+    parsed batches are held in memory at once. The loader is opened when the first batch is
+    ready to stage (`open_loader`: the copy of the warehouse may still be under way). Adds each
+    stage's seconds to `timings`."""
     pending: deque = deque()
     n_files = sum(len(b) for b in batches)
     done = 0
+    loader = None
 
     def stage_oldest() -> None:
-        nonlocal done
+        nonlocal done, loader
         result = pending.popleft().result()
+        loader = loader or open_loader()
         begun = time.perf_counter()
         loader.stage(result)
         done += result.files.height
@@ -341,4 +360,4 @@ def _stage_batches(loader: load.RunLoader, batches: list[list[extract.FoundFile]
             stage_oldest()
     while pending:
         stage_oldest()
-    return timings
+    return loader or open_loader()
