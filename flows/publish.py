@@ -116,15 +116,16 @@ class StagingCopy:
         try:
             if self.published.exists():
                 with open(self.published, "rb") as source, open(self.staging, "wb") as target:
-                    _copy_pieces(source, target, self.PIECE, self._stop)
+                    if not _copy_pieces(source, target, self.PIECE, self._stop):
+                        raise RuntimeError(f"the copy of {self.published} was stopped before it was whole")
         except BaseException as err:  # noqa: BLE001 - raised in the run's thread by wait()
             self._error = err
         self.seconds = time.perf_counter() - started
 
 
-def _copy_pieces(source, target, piece: int, stop: threading.Event) -> None:
-    """Copy `source` into `target` a piece at a time until done or `stop` is set: in the kernel
-    (copy_file_range) where the files allow it, else through a buffer."""
+def _copy_pieces(source, target, piece: int, stop: threading.Event) -> bool:
+    """Copy `source` into `target` a piece at a time until done (True) or `stop` is set (False):
+    in the kernel (copy_file_range) where the files allow it, else through a buffer."""
     offset, size = 0, os.fstat(source.fileno()).st_size
     try:
         while offset < size and not stop.is_set():
@@ -133,7 +134,7 @@ def _copy_pieces(source, target, piece: int, stop: threading.Event) -> None:
                 break
             offset += copied
         if offset >= size or stop.is_set():
-            return
+            return offset >= size
     except OSError as err:  # not across these file systems, or not at all: copied through a buffer
         if err.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO):
             raise
@@ -144,8 +145,9 @@ def _copy_pieces(source, target, piece: int, stop: threading.Event) -> None:
     while not stop.is_set():
         chunk = source.read(piece)
         if not chunk:
-            break
+            return True
         target.write(chunk)
+    return False
 
 
 def _copy_mode_and_owner(published: Path, staging: Path) -> None:

@@ -78,6 +78,8 @@ def test_leaving_early_stops_the_copy_and_nothing_writes_it_after(tmp_path, monk
     with publish.StagingCopy(published) as copy:
         pieces.acquire()  # the copy is under way
     assert not copy._thread.is_alive()
+    with pytest.raises(RuntimeError, match="stopped before it was whole"):
+        copy.wait()  # a copy cut short is never handed out as whole
     written = copy.staging.stat().st_size
     assert 0 < written < published.stat().st_size
     publish.discard(copy.staging)
