@@ -3,6 +3,7 @@
     .venv/bin/python -m bench.profile /tmp/digest-bench/1000000 [--batch-bytes N] [--memory-limit 3GiB]
     .venv/bin/python -m bench.profile /tmp/digest-bench/10000-seed1 --onto W.duckdb   # a daily run onto W
     .venv/bin/python -m bench.profile /tmp/digest-bench/1000000-distinct --trace-persons   # the person step's RSS
+    .venv/bin/python -m bench.profile /tmp/digest-bench/1000000-distinct --explain /tmp/explain   # operators
 
 Parses the corpus in batches on --threads threads (default 2, as the flow; the flow's parse
 task, called directly), stages
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import shutil
 import tempfile
 import threading
@@ -78,6 +80,40 @@ class TimedConnection:
     def __init__(self, con, rss: PeakRss) -> None:
         self._con, self._rss, self.log = con, rss, []
         self._probe = con.cursor()
+        self.explain: tuple[Path, float] | None = None  # (folder, min seconds): see explain_into
+
+    def explain_into(self, folder: Path, min_seconds: float) -> None:
+        """From now on, each statement over `min_seconds` leaves DuckDB's own profile of it in
+        `folder` (NNN.txt: the statement, then its operators over 0.04 s: time, rows, what they
+        join or aggregate). The profiler runs for every statement meanwhile."""
+        folder.mkdir(parents=True, exist_ok=True)
+        self._con.execute("SET enable_profiling = 'no_output'")
+        self._con.execute("SET profiling_mode = 'detailed'")
+        self.explain = (folder, min_seconds)
+
+    def _explained(self, seconds: float, query) -> None:
+        folder, min_seconds = self.explain
+        if seconds < min_seconds:
+            return
+        profile = json.loads(self._con.get_profiling_information(format="json"))
+        if "operator" not in profile:  # a statement without a plan (SET, a transaction's end)
+            return
+        cpu = profile.get("query", {}).get("cpu_time", 0.0)
+        spilled = profile.get("system", {}).get("total_bytes_spilled", 0)
+        lines = [f"{seconds:.2f} s wall, {cpu:.2f} s CPU, {spilled / MB:,.0f} MB spilled", str(query).strip(), ""]
+
+        def walk(node: dict, depth: int) -> None:
+            if node.get("timing", 0) > 0.04:
+                info = node.get("extra_info", {})
+                what = info.get("Table") or info.get("Join Type") or info.get("Aggregates") or ""
+                lines.append(f"{'  ' * depth}{node['name'][:24]:24s} {node['timing']:6.2f} s "
+                             f"{node.get('intermediate_rows', 0):>12,} rows  {str(what)[:80]}")
+            for child in node.get("children", []):
+                walk(child, depth + 1)
+
+        for node in profile["operator"]:
+            walk(node, 0)
+        (folder / f"{len(list(folder.glob('*.txt'))):03d}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
     def _memory(self) -> tuple[int, int]:
         used, spilled = self._probe.execute(
@@ -93,7 +129,10 @@ class TimedConnection:
     def execute(self, query, *args, **kwargs):
         started = time.perf_counter()
         result = self._con.execute(query, *args, **kwargs)
-        self.log.append((time.perf_counter() - started, " ".join(str(query).split()), self._rss.peak, *self._memory()))
+        seconds = time.perf_counter() - started
+        self.log.append((seconds, " ".join(str(query).split()), self._rss.peak, *self._memory()))
+        if self.explain:
+            self._explained(seconds, query)
         return result
 
     def sql(self, query, *args, **kwargs):
@@ -120,6 +159,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--threads", type=int, default=2, help="parse threads (the flow runs two batches at a time)")
     ap.add_argument("--trace-persons", action="store_true", help="RSS around each call of the person step")
     ap.add_argument("--keep", type=Path, help="keep the loaded warehouse at this path (to compare two loads)")
+    ap.add_argument("--explain", type=Path, metavar="DIR",
+                    help="DuckDB's operator profile of each merge statement over --min-seconds, into DIR")
     args = ap.parse_args(argv)
     if args.keep and args.keep.exists():
         ap.error(f"--keep {args.keep}: the file exists; give a new path")
@@ -149,7 +190,10 @@ def main(argv: list[str] | None = None) -> None:
         parsed = time.perf_counter()
         print(f"parse + stage {parsed - started:6.1f} s   peak RSS {rss.peak / MB:,.0f} MB")
         timed.log.clear()
+        if args.explain:
+            timed.explain_into(args.explain, args.min_seconds)
         stats = loader.merge(dt.datetime.now(dt.timezone.utc))
+        timed.explain = None
         merged = time.perf_counter()
         in_sql = sum(entry[0] for entry in timed.log)
         print(f"merge         {merged - parsed:6.1f} s   peak RSS {rss.peak / MB:,.0f} MB   "

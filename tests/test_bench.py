@@ -106,9 +106,13 @@ def test_harness_measures_all_pipelines_on_a_small_corpus(prefect_harness, tmp_p
     # The statement-level profile runs on the same corpus and loads the same listings.
     from bench import profile
 
-    profile.main([str(work / f"{N_LISTINGS}"), "--min-seconds", "0"])
+    profile.main([str(work / f"{N_LISTINGS}"), "--min-seconds", "0", "--explain", str(work / "explain")])
     printed = capsys.readouterr().out
     assert "stg_fullest" in printed and f"{N_LISTINGS:,} listings" in printed
+    # --explain: DuckDB's own profile of each merge statement, its text and its operators
+    explained = [path.read_text(encoding="utf-8") for path in sorted((work / "explain").glob("*.txt"))]
+    assert any("CREATE OR REPLACE TEMP TABLE stg_fullest" in text for text in explained)
+    assert all(text.split("\n", 1)[0].endswith("MB spilled") for text in explained)
 
 
 def test_write_floor_copies_every_row_of_every_table(seeds_warehouse, tmp_path):
