@@ -41,12 +41,12 @@ names AS (
     FROM spellings GROUP BY name_key
 )
 SELECT p.author_id, n.name, p.name_key, coalesce(c.n_papers, 0)::INTEGER AS n_papers
-FROM persons p JOIN names n USING (name_key) LEFT JOIN (
-    SELECT author_id, count(DISTINCT paper_id) AS n_papers FROM bridge_paper_author
+FROM persons p JOIN names n USING (name_key) LEFT JOIN (  -- a bridge row per paper and person (its insert above)
+    SELECT author_id, count(*) AS n_papers FROM bridge_paper_author
     WHERE author_id IN (SELECT author_id FROM touched_authors) GROUP BY author_id
 ) c USING (author_id);
 DELETE FROM dim_author WHERE author_id IN (SELECT author_id FROM touched_authors);
 INSERT INTO dim_author BY NAME SELECT * FROM author_rows WHERE n_papers > 0;
 -- A person left with no mention is gone (its paper left, or its only mention was decided again).
-DELETE FROM author_person WHERE author_id IN (SELECT author_id FROM touched_authors)
-  AND author_id NOT IN (SELECT author_id FROM dim_author);
+DELETE FROM author_person WHERE author_id IN (
+    SELECT author_id FROM touched_authors ANTI JOIN dim_author USING (author_id));
