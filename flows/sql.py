@@ -49,19 +49,20 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
                 f"n_keys) AS CASE WHEN two_words THEN (n_given + {weight} * coalesce(share_given, 0)) * {per_key} "
                 f"* ((n_surname + {weight} * coalesce(share_surname, 0)) * {per_key}) * {REF_NAMES} "
                 f"ELSE {float(ONE_WORD_LAMBDA)!r}::DOUBLE END")
-    # a mention's place in the canonical order persons are decided in (transforms.persons._founded_key)
+    # a mention's place in the canonical order persons are decided in, as one number (date, paper
+    # id, position: transforms.persons.CANONICAL, undated last), and the label of a founding
+    # mention (transforms.persons._founded_key: zero-padded, never cut). min/max over a name's
+    # mentions compare ranks; only the winner is written out as its key. Exact for any date from
+    # year 1 and any paper id and position (a BIGINT of 63 bits, an INTEGER of 32: 117 bits).
     con.execute("CREATE OR REPLACE TEMP MACRO canonical_key(listed_on, paper_id, author_position) AS "
                 "strftime(coalesce(listed_on, DATE '9999-12-31'), '%Y-%m-%d') || '|' || lpad(paper_id::VARCHAR, 19, '0') "
-                "|| '|' || lpad(author_position::VARCHAR, 5, '0')")
-    # the same order as one number, cheaper to compare than the strings: min/max over a name's
-    # mentions compare these, and only the winner is written out as its key. Exact while listing
-    # dates keep four-digit years (schemas.frames: from 1991) and positions stay under 2^24.
+                "|| '|' || printf('%05d', author_position)")
     con.execute("CREATE OR REPLACE TEMP MACRO canonical_rank(listed_on, paper_id, author_position) AS "
-                "((coalesce(listed_on, DATE '9999-12-31') - DATE '0001-01-01')::HUGEINT << 87) "
-                "| (paper_id::HUGEINT << 24) | author_position::HUGEINT")
+                "((coalesce(listed_on, DATE '9999-12-31') - DATE '0001-01-01')::HUGEINT << 95) "
+                "| (paper_id::HUGEINT << 32) | author_position::HUGEINT")
     con.execute("CREATE OR REPLACE TEMP MACRO canonical_key_of(rank) AS canonical_key("
-                "DATE '0001-01-01' + (rank >> 87)::INTEGER, ((rank >> 24) & 9223372036854775807)::BIGINT, "
-                "(rank & 16777215)::INTEGER)")
+                "DATE '0001-01-01' + (rank >> 95)::INTEGER, ((rank >> 32) & 9223372036854775807)::BIGINT, "
+                "(rank & 4294967295)::INTEGER)")
     return con
 
 
