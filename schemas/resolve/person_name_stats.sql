@@ -7,16 +7,16 @@
 -- a person would count twice). name_lam gains the
 -- commonness of the keys it lacks (lam: transforms.persons.commonness_from_counts, by the
 -- name_commonness macro of flows.sql). {keys}: distinct name keys (every caller's set is), with
--- given, surname and n_tokens (given_name, surname_of, n_words). Parameters:
+-- given, surname, n_tokens (given_name, surname_of, n_words) and is_new (in new_name_keys). Parameters:
 -- $n_keys (distinct keys of two words or more).
 CREATE OR REPLACE TEMP TABLE unstored_names AS
 SELECT name_key, given, surname FROM new_name_keys
 UNION ALL  -- names taken back to be decided again (person_reopen.sql): no stored person now
 SELECT name_key, given_name(name_key), surname_of(name_key) FROM taken_back_keys
-UNION ALL  -- any other of these keys without a stored person (none of batch_keys: each is stored or new)
-SELECT name_key, given, surname FROM {keys} ANTI JOIN new_name_keys USING (name_key)
+UNION ALL  -- any other of these keys without a stored person (a key of batch_keys is new or stored)
+SELECT name_key, given, surname FROM (SELECT * FROM {keys} WHERE NOT is_new)
 ANTI JOIN (SELECT name_key FROM author_person SEMI JOIN {keys} USING (name_key)) USING (name_key)
-ANTI JOIN taken_back_keys USING (name_key) WHERE '{keys}' <> 'batch_keys';
+ANTI JOIN taken_back_keys USING (name_key);
 INSERT INTO name_lam BY NAME
 WITH n_given AS (
     SELECT given, count(*) AS n FROM (

@@ -1,13 +1,15 @@
--- The run's name keys (batch_keys: the new mentions' names, with given name, surname and number of
--- words, as person_name_stats.sql reads them), those new to the warehouse (new_name_keys) and the
+-- The run's name keys (batch_keys: the new mentions' names, with given name, surname, number of
+-- words and whether the warehouse holds no person of it yet, is_new, as person_name_stats.sql
+-- reads them), those new to the warehouse (new_name_keys) and the
 -- number of distinct name keys of two words or more, stored or new (n_name_keys), before any
 -- name is taken back to be decided again. Names are counted by their marked row (person_marks.sql).
 CREATE OR REPLACE TEMP TABLE batch_keys AS
-SELECT name_key, given_name(name_key) AS given, surname_of(name_key) AS surname, n_words(name_key) AS n_tokens
-FROM (SELECT DISTINCT name_key FROM new_mentions);
-CREATE OR REPLACE TEMP TABLE new_name_keys AS
-SELECT name_key, given, surname FROM batch_keys
-ANTI JOIN (SELECT name_key FROM author_person SEMI JOIN batch_keys USING (name_key)) USING (name_key);
+WITH run_keys AS (SELECT DISTINCT name_key FROM new_mentions),
+stored AS (SELECT DISTINCT name_key FROM author_person SEMI JOIN run_keys USING (name_key))
+SELECT k.name_key, given_name(k.name_key) AS given, surname_of(k.name_key) AS surname,
+       n_words(k.name_key) AS n_tokens, s.name_key IS NULL AS is_new
+FROM run_keys k LEFT JOIN stored s USING (name_key);
+CREATE OR REPLACE TEMP TABLE new_name_keys AS SELECT name_key, given, surname FROM batch_keys WHERE is_new;
 CREATE OR REPLACE TEMP TABLE n_name_keys AS
 SELECT (SELECT count(*) FROM author_person WHERE first_of_name AND contains(name_key, ' '))
      + (SELECT count(*) FROM new_name_keys WHERE contains(name_key, ' ')) AS n;
