@@ -81,6 +81,7 @@ class TimedConnection:
         self._con, self._rss, self.log = con, rss, []
         self._probe = con.cursor()
         self.explain: tuple[Path, float] | None = None  # (folder, min seconds): see explain_into
+        self.n_explained = 0
 
     def explain_into(self, folder: Path, min_seconds: float) -> None:
         """From now on, each statement over `min_seconds` leaves DuckDB's own profile of it in
@@ -113,7 +114,8 @@ class TimedConnection:
 
         for node in profile["operator"]:
             walk(node, 0)
-        (folder / f"{len(list(folder.glob('*.txt'))):03d}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        (folder / f"{self.n_explained:03d}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        self.n_explained += 1
 
     def _memory(self) -> tuple[int, int]:
         used, spilled = self._probe.execute(
