@@ -117,6 +117,38 @@ def _listing(day: str, records: list[tuple[str, str, list[str], str]]) -> str:
                      for i, (cat, title, names, abstract) in enumerate(records, 1)) + "\n"
 
 
+def test_a_person_shown_twice_on_a_list_counts_the_paper_once(run_ingest, tmp_path):
+    """A person's papers are counted from the bridge's rows (one per paper and person): a list that
+    shows a name twice, and a relisting that adds a spelling variant of it, must not count the
+    paper twice, fresh or after the relisting."""
+    abstract = ("We fuse events with sparse lidar returns through a recurrent network and halve the depth "
+                "error of frame-based methods in low light at night.")
+    folder = tmp_path / "digests"
+    folder.mkdir()
+    (folder / "day1.txt").write_text(_listing("Mar 3, 2027", [
+        ("cs.CV", "Event Cameras for Depth", ["Zorblax Quintaro", "Ada Lindqvist", "Zorblax Quintaro"], abstract),
+        ("math.GT", "Knot Floer Homology of Twisted Torus Knots", ["Zorblax Quintaro"],
+         "We determine the knot Floer homology of an infinite family of twisted torus knots and deduce their "
+         "genera and fiberedness."),
+    ]), encoding="utf-8")
+    warehouse = tmp_path / "w.duckdb"
+
+    def counted() -> list[tuple]:
+        with duckdb.connect(str(warehouse), read_only=True) as con:
+            return con.execute(
+                "SELECT a.n_papers, count(DISTINCT b.paper_id), count(*) FROM dim_author a "
+                "JOIN bridge_paper_author b USING (author_id) WHERE a.name_key = 'zorblax quintaro' "
+                "GROUP BY a.author_id, a.n_papers").fetchall()
+
+    run_ingest([folder], warehouse)
+    assert counted() == [(2, 2, 2)]
+    (folder / "day2.txt").write_text(_listing("Mar 4, 2027", [
+        ("cs.CV", "Event Cameras for Depth", ["ZORBLAX QUINTARO", "Ada Lindqvist", "Zorblax Quintaro"], abstract),
+    ]), encoding="utf-8")
+    run_ingest([folder], warehouse)
+    assert counted() == [(2, 2, 2)]
+
+
 # Two papers of "Zorblax Quintaro" with nothing in common: a chemist and a topologist.
 ZORBLAX_CHEMIST_AND_TOPOLOGIST = [
     ("physics.chem-ph", "Solvent Effects on Proton Transfer in Enzymes", ["Zorblax Quintaro", "Ada Lindqvist"],
