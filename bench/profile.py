@@ -129,26 +129,31 @@ class TimedConnection:
         return getattr(self._con, name)
 
     def execute(self, query, *args, **kwargs):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         result = self._con.execute(query, *args, **kwargs)
         seconds = time.perf_counter() - started
-        self.log.append((seconds, " ".join(str(query).split()), self._rss.peak, *self._memory()))
+        self._log(seconds, time.process_time() - cpu, query)
         if self.explain:
             self._explained(seconds, query)
         return result
 
     def sql(self, query, *args, **kwargs):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         result = self._con.sql(query, *args, **kwargs)
-        self.log.append((time.perf_counter() - started, " ".join(str(query).split()), self._rss.peak, *self._memory()))
+        self._log(time.perf_counter() - started, time.process_time() - cpu, query)
         return result
+
+    def _log(self, seconds: float, cpu_seconds: float, query) -> None:
+        """One entry; cpu_seconds is the whole process's (every thread: DuckDB's and any worker's)."""
+        self.log.append((seconds, cpu_seconds, " ".join(str(query).split()), self._rss.peak, *self._memory()))
 
 
 def print_statements(log: list[tuple], min_seconds: float, memory_limit: str) -> None:
-    print(f"  {'seconds':>8}  {'peak RSS':>9}  {'DuckDB':>9}  {'spilled':>9}  statement (memory limit {memory_limit})")
-    for seconds, query, peak, used, spilled in log:
+    print(f"  {'seconds':>8}  {'cores':>5}  {'peak RSS':>9}  {'DuckDB':>9}  {'spilled':>9}  statement (memory limit {memory_limit})")
+    for seconds, cpu_seconds, query, peak, used, spilled in log:
         if seconds >= min_seconds:
-            print(f"  {seconds:6.2f} s  {peak / MB:6,.0f} MB  {used / MB:6,.0f} MB  {spilled / MB:6,.0f} MB  {query[:100]}")
+            print(f"  {seconds:6.2f} s  {cpu_seconds / seconds:5.2f}  {peak / MB:6,.0f} MB  {used / MB:6,.0f} MB  "
+                  f"{spilled / MB:6,.0f} MB  {query[:100]}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -183,14 +188,16 @@ def main(argv: list[str] | None = None) -> None:
         run_id = f"profile-{uuid.uuid4()}"
         loader = load.RunLoader(timed, run_id, resolver=resolve.resolve_entities, memory_limit=args.memory_limit)
         loader.begin()
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         _, found = extract.discover([args.corpus / "listing", args.corpus / "search"])
         with ThreadPoolExecutor(args.threads) as pool:
             for batch in pool.map(parse_batch.fn, extract.plan_batches(found, args.batch_bytes)):
                 loader.stage(batch)
                 batch.release()
         parsed = time.perf_counter()
-        print(f"parse + stage {parsed - started:6.1f} s   peak RSS {rss.peak / MB:,.0f} MB")
+        parse_cpu = time.process_time() - cpu_started
+        print(f"parse + stage {parsed - started:6.1f} s   peak RSS {rss.peak / MB:,.0f} MB   "
+              f"(CPU {parse_cpu:.1f} s, {parse_cpu / (parsed - started):.2f} cores)")
         timed.log.clear()
         if args.explain:
             timed.explain_into(args.explain, args.min_seconds)
@@ -198,10 +205,14 @@ def main(argv: list[str] | None = None) -> None:
         timed.explain = None
         merged = time.perf_counter()
         in_sql = sum(entry[0] for entry in timed.log)
+        merge_cpu = sum(loader.step_cpu_seconds.values())
         print(f"merge         {merged - parsed:6.1f} s   peak RSS {rss.peak / MB:,.0f} MB   "
-              f"(SQL {in_sql:.1f} s; Python and reads between: {merged - parsed - in_sql:.1f} s)")
+              f"(SQL {in_sql:.1f} s; Python and reads between: {merged - parsed - in_sql:.1f} s; "
+              f"CPU {merge_cpu:.1f} s, {merge_cpu / (merged - parsed):.2f} cores)")
         print_statements(timed.log, args.min_seconds, args.memory_limit)
         print("steps         " + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in loader.step_seconds.items()))
+        print("steps' CPU    " + ", ".join(f"{name} {seconds:.1f} s ({seconds / max(loader.step_seconds[name], 1e-9):.2f} cores)"
+                                           for name, seconds in loader.step_cpu_seconds.items()))
         loader.check()
         checked = time.perf_counter()
         print(f"checks        {checked - merged:6.1f} s   (over {loader.checked[0]})")

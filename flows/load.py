@@ -161,6 +161,7 @@ class RunLoader:
         self.staged = False
         self.open = False
         self.step_seconds: dict[str, float] = {}
+        self.step_cpu_seconds: dict[str, float] = {}  # the process's CPU (every thread) per step
         self.compacting: list[str] = []  # tables whose row groups this run's COMMIT compacts
         self.check_whole = True  # check every row, not only what this run wrote (see begin)
         self.checks_digest: str | None = None
@@ -204,9 +205,10 @@ class RunLoader:
                  ("terms", lambda: update_terms(self.con)),
                  ("marts", lambda: ensure_marts(self.con))]
         for name, step in steps:  # seconds per step: the benchmark reports them
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             step()
             self.step_seconds[name] = time.perf_counter() - started
+            self.step_cpu_seconds[name] = time.process_time() - cpu
         new, seen = self._count("new_files"), self._count("stg_files")
         n_listings = self._count("stg_listings")
         n_quarantined = self._count("stg_quarantine")
