@@ -54,7 +54,9 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, run_id: str,
                 f"FROM stg_fullest WHERE {NEW_KEY}")
     con.execute("CREATE OR REPLACE TEMP TABLE new_signature (paper_key BIGINT, band SMALLINT, bucket BIGINT)")
     # Read from stg_fullest in place (row ids), not through the view: see _table_chunks.
-    _insert_block_keys(con, "new_signature", _table_chunks(con, "stg_fullest", "paper_key, abstract, author_keys", NEW_KEY))
+    n_staged = con.execute("SELECT count(*) FROM stg_fullest").fetchall()[0][0]  # the new keys are among them
+    _insert_block_keys(con, "new_signature", n_staged,
+                       partial(_table_chunks, con, "stg_fullest", "paper_key, abstract, author_keys", NEW_KEY))
     run_sql_file(con, "resolve/candidates.sql", {"run_id": run_id},
                  max_block=MAX_BLOCK, window=WINDOW, suffix_band=resolve.SUFFIX_BAND)
     scored = _score_candidates(con, threshold)
@@ -96,7 +98,7 @@ def _backfill_signatures(con: duckdb.DuckDBPyConnection) -> None:
     # Every signed paper has a band-0 key: look at those only (one row per paper, not 22).
     missing = ("SELECT paper_id AS paper_key, abstract, author_keys FROM dim_paper WHERE paper_id NOT IN "
                "(SELECT m.paper_id FROM paper_signature s JOIN paper_key_map m USING (paper_key) WHERE s.band = 0)")
-    _insert_block_keys(con, "paper_signature", _chunks(con, missing))
+    _sign_query(con, "paper_signature", missing)
 
 
 def _resign_other_scheme(con: duckdb.DuckDBPyConnection) -> None:
@@ -108,7 +110,7 @@ def _resign_other_scheme(con: duckdb.DuckDBPyConnection) -> None:
         return
     if con.execute("SELECT count(*) FROM paper_signature").fetchall()[0][0]:
         con.execute("DELETE FROM paper_signature")
-        _insert_block_keys(con, "paper_signature", _chunks(con, "SELECT paper_key, abstract, author_keys FROM paper_version"))
+        _sign_query(con, "paper_signature", "SELECT paper_key, abstract, author_keys FROM paper_version")
     con.execute("DELETE FROM signature_scheme")
     con.execute("INSERT INTO signature_scheme VALUES (?)", [resolve.SIGNATURE_SCHEME])
 
@@ -295,8 +297,26 @@ def _table_chunks(con: duckdb.DuckDBPyConnection, table: str, columns: str, wher
         yield read_frame(con, f"SELECT {columns} FROM {table} WHERE rowid >= {start} AND rowid < {start + size} AND ({where})")
 
 
-def _insert_block_keys(con: duckdb.DuckDBPyConnection, table: str, chunks) -> None:
-    """Block keys of the papers of each chunk into `table`, computed on two threads;
-    `python -m bench.profile` shows this time as "Python between"."""
-    for keys in on_threads(resolve.block_keys, chunks):
+def _sign_query(con: duckdb.DuckDBPyConnection, table: str, query: str) -> None:
+    """Block keys of the papers the query returns into `table` (the rare paths that sign stored papers)."""
+    n_papers = con.execute(f"SELECT count(*) FROM ({query})").fetchall()[0][0]
+    _insert_block_keys(con, table, n_papers, partial(_chunks, con, query))
+
+
+# Papers a run must sign for the compiled signatures to pay for loading them: ~1.5-1.8 s per
+# process (numba's import, and its registries when it loads its cache) against ~29 µs of CPU
+# saved per paper, on two threads (`python -m bench.signing W.duckdb`: 60 -> 31 µs per paper;
+# tests/test_signatures.py: the same keys either way). A daily run keeps the numpy path. Its
+# chunks are larger: each chunk compiles the regexes of normalize_math and fold_key again
+# (35 µs per paper in chunks of 5,000, 31 in chunks of 20,000).
+COMPILED_MIN_PAPERS = 150_000
+COMPILED_CHUNK_KEYS = 20_000
+
+
+def _insert_block_keys(con: duckdb.DuckDBPyConnection, table: str, n_papers: int, read_chunks) -> None:
+    """Block keys of `n_papers` papers (at most), read by `read_chunks(size=...)`, into `table`,
+    computed on two threads; `python -m bench.profile` shows this time as "Python between"."""
+    compiled = n_papers >= COMPILED_MIN_PAPERS
+    chunks = read_chunks(size=COMPILED_CHUNK_KEYS if compiled else CHUNK_KEYS)
+    for keys in on_threads(partial(resolve.block_keys, compiled=compiled), chunks):
         insert_frame(con, table, keys)
