@@ -168,9 +168,11 @@ def _signatures(offsets, data, a, b, anchor_words, secret64, secret32):
     longest = 0
     for t in range(n_texts):
         longest = max(longest, offsets[t + 1] - offsets[t])
-    # one text's words (their start and end in it) and shingles: L bytes hold L // 2 + 1 words
-    starts, ends = np.empty(longest // 2 + 2, dtype=np.int64), np.empty(longest // 2 + 2, dtype=np.int64)
-    hashes = np.empty(longest // 2 + 2, dtype=np.uint64)  # 32-bit values
+    hashes = np.empty(longest // 2 + 2, dtype=np.uint32)  # one text's shingles: L bytes hold L // 2 + 1 words
+    # where a text's first and its last anchor_words words start and end (the last: a ring)
+    ring = max(anchor_words, 1)
+    head_starts, head_ends = np.empty(ring, dtype=np.int64), np.empty(ring, dtype=np.int64)
+    tail_starts, tail_ends = np.empty(ring, dtype=np.int64), np.empty(ring, dtype=np.int64)
     p_len, s_len = 0, 0
     for t in range(n_texts):
         lo, hi = offsets[t], offsets[t + 1]
@@ -192,7 +194,9 @@ def _signatures(offsets, data, a, b, anchor_words, secret64, secret32):
                 too_long[t] = True
                 break
             hw = xxh3_64(word, length, secret64, secret32)
-            starts[n_words], ends[n_words] = start, i
+            if n_words < ring:
+                head_starts[n_words], head_ends[n_words] = start, i
+            tail_starts[n_words % ring], tail_ends[n_words % ring] = start, i
             n_words += 1
             if n_words >= 3:  # the shingle of the last three words
                 hashes[n_shingles] = _fmix32(_fmix64((h0 * SHINGLE_M1 + h1) * SHINGLE_M2 + hw) & _M32)
@@ -215,20 +219,21 @@ def _signatures(offsets, data, a, b, anchor_words, secret64, secret32):
                 v = (hashes[q] * aj + bj) & _M32
                 best = min(best, v)
             sig[t, j] = best
-        p_len = _write_words(data, starts, ends, 0, min(n_words, anchor_words), prefix, p_len)
-        s_len = _write_words(data, starts, ends, max(n_words - anchor_words, 0), n_words, suffix, s_len)
+        p_len = _write_words(data, head_starts, head_ends, 0, min(n_words, anchor_words), prefix, p_len)
+        s_len = _write_words(data, tail_starts, tail_ends, max(n_words - anchor_words, 0), n_words, suffix, s_len)
         prefix_at[t + 1], suffix_at[t + 1] = p_len, s_len
     return sig, too_long, prefix[:p_len], prefix_at, suffix[:s_len], suffix_at
 
 
 @nb.njit(cache=True, inline="always")
 def _write_words(data, starts, ends, first, last, out, at):
-    """Words first..last-1 of the text, lower-cased, joined by single spaces, appended at out[at:]."""
+    """Words first..last-1 of the text (word w where starts/ends[w % len(starts)] say), lower-cased,
+    joined by single spaces, appended at out[at:]."""
     for w in range(first, last):
         if w > first:
             out[at] = 32
             at += 1
-        for i in range(starts[w], ends[w]):
+        for i in range(starts[w % len(starts)], ends[w % len(starts)]):
             c = data[i]
             out[at] = c + 32 if c >= 65 and c <= 90 else c
             at += 1
