@@ -834,6 +834,70 @@ def test_a_names_line_wrapped_before_its_ending_is_never_an_abstract():
     assert records.height + quarantine.height == 1
 
 
+def test_a_names_line_wrapped_after_a_separator_never_ends_a_title():
+    # hypothesis found it (wrapped_listing_file): the names line, with lower-case names, wrapped
+    # after its comma; the strict check cannot take "Jean-Pierre boyd, j. müller-lüdenscheidt,
+    # Rémi Munos" as names, so the split that put its first line in the title ("... optimal for
+    # Jean-Pierre boyd, j. müller-lüdenscheidt,") and "Rémi Munos" in the authors was loaded
+    text = ("#200Jul 21, 2000\nmath.AG\nAttention estimation we data we theory in\n"
+            "approach learning llms propose optimal for\nJean-Pierre boyd, j. müller-lüdenscheidt,\nRémi Munos\n"
+            "Bounds for propose i.e. rate we we we on\nattention we bounds propose. On novel we\n"
+            "complexity theory $N$ robust sample complexity.")
+    records, quarantine = parse_text(text)
+    assert records.is_empty()
+    assert quarantine["reason"].to_list() == ["hard-wrapped record: fields cannot be told apart"]
+    assert pl.select(may_be_names(pl.lit("Jean-Pierre boyd, j. müller-lüdenscheidt,"), lists_only=True)).item()
+
+
+@pytest.mark.parametrize("title, names", [
+    # a Title Case list line ends the title: it and the names line also read as one names line
+    ("InnoEval: On Research Idea Evaluation as a\nKnowledge-Grounded, Multi-Perspective Reasoning Problem",
+     "Shuofei Qiao, Yunxiang Wei, Xuehai Wang and 10 more"),
+    # a nickname in parentheses: the names line is no strict names line, the title's last line is
+])
+def test_a_wrapped_record_read_two_ways_is_quarantined_not_shifted(title, names):
+    # from the 100k distinct bench corpus wrapped at 60 columns (18 of ~28,700 wrapped records of
+    # its first 150 files, at 60, 72 and 90 columns, were loaded with shifted fields)
+    abstract = ("The rapid evolution of Large Language Models has catalyzed a\nsurge in scientific idea "
+                "production, yet this leap has not\nbeen accompanied by a matching advance in idea evaluation.")
+    records, quarantine = parse_text(f"#08Feb 17, 2026\ncs.AI\n{title}\n{names}\n{abstract}")
+    assert records.is_empty()
+    assert quarantine["reason"].to_list() == ["hard-wrapped record: fields cannot be told apart"]
+
+
+# From the same corpus wrapped at 72 columns: the names line holds a nickname in parentheses, so it
+# is no strict names line, and the title's last line was loaded as the authors.
+XAI_RECORD = (
+    '#106Mar 17, 2026' '\n'
+    'cs.AI' '\n'
+    'with XAI: Faithful Example-based AI Explanations Comparables' '\n'
+    'Counterfactual Trace Adjustments' '\n'
+    'Xiao Shi (Gary) Zhongren, Haejun Gaydadjiev, Sayak Reed and 1 more' '\n'
+    'Explaining with examples is an intuitive way to justify AI decisions.' '\n'
+    'However, it is challenging to understand how a decision value should' '\n'
+    'change relative to the examples with many features differing by large' '\n'
+    'amounts. We draw from real estate valuation that uses' '\n'
+    'Comparables-examples with known values for comparison. Estimates are' '\n'
+    'made more accurate by to adjusting the attributes of each Comparable and' '\n'
+    'correspondingly\xa0changing the value based on factors. We propose' '\n'
+    'Comparables XAI for relatable example-based explanations of AI with' '\n'
+    'Trace adjustments that trace counterfactual changes from each Comparable' '\n'
+    'to the Subject, one attribute at a time, monotonically along the AI' '\n'
+    'feature space.\xa0In modelling and user studies, Trace-adjusted achieved' '\n'
+    'Comparables the highest XAI faithfulness and precision, user accuracy,' '\n'
+    'and narrowest uncertainty bounds compared hypothetically linear work' '\n'
+    'linearly adjusted Comparables,\xa0or unadjusted Comparables. This' '\n'
+    'regression, contributes a new analytical basis for using example-based' '\n'
+    'explanations to improve user understanding of AI decisions.'
+)
+
+
+def test_a_names_line_with_a_nickname_never_opens_the_abstract():
+    records, quarantine = parse_text(XAI_RECORD)
+    assert records.is_empty()
+    assert quarantine["reason"].to_list() == ["hard-wrapped record: fields cannot be told apart"]
+
+
 @pytest.mark.parametrize("names", ["Ann Lee & Bo Chen", "Ann Lee, Bo Chen &\nYu Li", "ANN LEE & BO CHEN"])
 def test_a_search_names_line_joined_by_ampersands_is_names(names):
     # it was taken for an abstract and the record quarantined ("abstract without an authors line")
