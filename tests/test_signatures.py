@@ -7,6 +7,8 @@ compiled hash (which go the numpy way)."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import polars as pl
 from hypothesis import given, settings
@@ -94,3 +96,17 @@ def test_a_load_signs_papers_the_same_either_way(tmp_path, monkeypatch):
                         warehouse.sql("SELECT paper_key, paper_id FROM paper_key_map ORDER BY ALL"))
     assert tables["numpy"][0] and tables["numpy"] == tables["compiled"]
     assert len({paper_id for _, paper_id in tables["compiled"][1]}) == 2  # the variants joined their paper
+
+
+def test_without_the_compiled_code_the_numpy_path_signs(monkeypatch):
+    """numba missing, or unable to cache its code (a read-only install with no writable home):
+    the run signs with the numpy path rather than failing."""
+    import transforms
+    abstracts = [ABSTRACT, OTHER]
+    expected = _keys(abstracts, compiled=False)
+    monkeypatch.setitem(sys.modules, "transforms.signatures", None)  # its import raises ImportError
+    monkeypatch.delattr(transforms, "signatures", raising=False)
+    numpy_path, calls = resolve._signatures, []
+    monkeypatch.setattr(resolve, "_signatures", lambda abstracts: calls.append(len(abstracts)) or numpy_path(abstracts))
+    assert _keys(abstracts, compiled=True).equals(expected)
+    assert calls == [2]

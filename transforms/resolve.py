@@ -314,9 +314,10 @@ def _compiled_signatures(abstracts: pl.Series) -> tuple[np.ndarray, pl.Series, p
     """`_signatures` in one compiled pass (transforms.signatures): math spelled one way here,
     non-ASCII texts folded here, words cut and folded there. Texts with a word too long for it
     go the numpy way."""
-    from transforms import (
-        signatures,  # numba: imported only by runs that sign many papers
-    )
+    try:  # numba: imported only by runs that sign many papers
+        from transforms import signatures
+    except (ImportError, RuntimeError):  # no numba here, or nowhere to cache its code: the same keys, slower
+        return _signatures(abstracts)
 
     math = abstracts.to_frame("text").select(normalize_math(pl.col("text")))["text"]
     text = _on_non_ascii_rows(math, lambda rows: rows.to_frame("text").select(fold_key(pl.col("text")))["text"])
