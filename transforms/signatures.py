@@ -49,17 +49,10 @@ SHINGLE_M1, SHINGLE_M2 = _U(0x9E3779B97F4A7C17), _U(0x9E3779B97F4A7C19)
 
 
 @nb.njit(cache=True, inline="always")
-def _read64(buf, i):
+def _read_le(buf, i, n_bytes):
+    """The little-endian number in buf[i:i + n_bytes] (4 or 8 bytes)."""
     v = _U(0)
-    for k in range(8):
-        v |= _U(buf[i + k]) << _U(8 * k)
-    return v
-
-
-@nb.njit(cache=True, inline="always")
-def _read32(buf, i):
-    v = _U(0)
-    for k in range(4):
+    for k in range(n_bytes):
         v |= _U(buf[i + k]) << _U(8 * k)
     return v
 
@@ -106,15 +99,15 @@ def xxh3_64(buf, n, secret64, secret32):
         combined = (_U(buf[0]) << _U(16)) | (_U(buf[n >> 1]) << _U(24)) | _U(buf[n - 1]) | (_U(n) << _U(8))
         return _xxh64_avalanche(combined ^ (secret32[0] ^ secret32[1]))
     if n <= 8:
-        keyed = (_read32(buf, n - 4) + (_read32(buf, 0) << _U(32))) ^ (secret64[1] ^ secret64[2])
+        keyed = (_read_le(buf, n - 4, 4) + (_read_le(buf, 0, 4) << _U(32))) ^ (secret64[1] ^ secret64[2])
         h = keyed ^ _rotl64(keyed, 49) ^ _rotl64(keyed, 24)
         h *= PRIME_MX2
         h ^= (h >> _U(35)) + _U(n)
         h *= PRIME_MX2
         return h ^ (h >> _U(28))
     if n <= 16:
-        lo = _read64(buf, 0) ^ (secret64[3] ^ secret64[4])
-        hi = _read64(buf, n - 8) ^ (secret64[5] ^ secret64[6])
+        lo = _read_le(buf, 0, 8) ^ (secret64[3] ^ secret64[4])
+        hi = _read_le(buf, n - 8, 8) ^ (secret64[5] ^ secret64[6])
         swapped = _U(0)
         for k in range(8):  # byte swap of lo
             swapped |= ((lo >> _U(8 * k)) & _U(0xFF)) << _U(56 - 8 * k)
@@ -122,9 +115,9 @@ def xxh3_64(buf, n, secret64, secret32):
     acc = _U(n) * PRIME64_1
     rounds = (n - 1) // 32  # 17-128 bytes: pairs of 16-byte lanes from both ends
     for i in range(rounds, -1, -1):
-        acc += _mul128_fold64(_read64(buf, 16 * i) ^ secret64[4 * i], _read64(buf, 16 * i + 8) ^ secret64[4 * i + 1])
-        acc += _mul128_fold64(_read64(buf, n - 16 * (i + 1)) ^ secret64[4 * i + 2],
-                              _read64(buf, n - 16 * (i + 1) + 8) ^ secret64[4 * i + 3])
+        acc += _mul128_fold64(_read_le(buf, 16 * i, 8) ^ secret64[4 * i], _read_le(buf, 16 * i + 8, 8) ^ secret64[4 * i + 1])
+        acc += _mul128_fold64(_read_le(buf, n - 16 * (i + 1), 8) ^ secret64[4 * i + 2],
+                              _read_le(buf, n - 16 * (i + 1) + 8, 8) ^ secret64[4 * i + 3])
     return _xxh3_avalanche(acc)
 
 
