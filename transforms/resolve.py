@@ -277,7 +277,7 @@ def block_keys(papers: pl.DataFrame, compiled: bool = False) -> pl.DataFrame:
     MinHash signature plus the prefix and suffix anchors, each salted with the first author's
     surname token. Two papers are candidates when they share one (band, bucket). `compiled`:
     signatures and anchors from `transforms.signatures` (the same values for ~55 % of the CPU;
-    ~1.3 s to load once per process)."""
+    ~1.5 s to load once per process)."""
     if papers.is_empty():
         return pl.DataFrame(schema={"paper_key": pl.Int64, "band": pl.Int16, "bucket": pl.Int64})
     signed = _compiled_signatures if compiled else _signatures
