@@ -17,7 +17,7 @@ letters and digits, lower-cased, which the loop cuts itself. A word longer than
 path instead.
 
 Loading the compiled code costs ~1.5 s per process (numba's import and its cache; compiling it,
-~4 s, happens once: `make` does it at install), so runs with few new papers keep the numpy path
+~6-10 s here, happens once: `make` does it at install), so runs with few new papers keep the numpy path
 (`COMPILED_MIN_PAPERS`, flows/resolve.py).
 """
 
