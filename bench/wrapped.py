@@ -1,0 +1,60 @@
+"""Hard-wrapped listings on real-looking text: how many records the listing parser loads with
+shifted fields, and how many it quarantines, when a corpus's listing files are hard-wrapped.
+
+    .venv/bin/python -m bench.wrapped /tmp/digest-bench/100000-distinct [--files 150] [--widths 60,72,90]
+
+Each listing file (UTF-8 ones) is wrapped at each width as a mail client wraps (greedy, no word
+cut, no hyphen breaks) and parsed; every loaded record is compared, by position, with the same
+file parsed unwrapped. Run it at an older checkout (`git archive <commit> | tar -x -C DIR`, then
+`PYTHONPATH=DIR`) for the figures before a change (README, Performance "Session 19").
+"""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+from pathlib import Path
+
+import polars as pl
+
+from transforms.formats import get_format
+
+
+def parse(text: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+    lines = text.removesuffix("\n").split("\n")
+    frame = pl.DataFrame({"file_idx": [0] * len(lines), "line_no": list(range(1, len(lines) + 1)), "line": lines},
+                         schema={"file_idx": pl.Int64, "line_no": pl.Int64, "line": pl.String})
+    return get_format("listing").parse(frame)
+
+
+def wrap(text: str, width: int) -> str:
+    return "\n".join(wrapped for line in text.split("\n")
+                     for wrapped in (textwrap.wrap(line, width=width, break_on_hyphens=False, break_long_words=False) or [""]))
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("corpus", type=Path, help="a bench.corpus folder (its listing/ files are read)")
+    ap.add_argument("--files", type=int, default=150)
+    ap.add_argument("--widths", default="60,72,90")
+    args = ap.parse_args(argv)
+    fields = ("title", "authors_raw")
+    n_records = n_loaded = n_quarantined = n_shifted = 0
+    for path in sorted(p for p in (args.corpus / "listing").rglob("*") if p.is_file())[: args.files]:
+        try:
+            text = path.read_bytes().decode("utf-8-sig").replace("\r\n", "\n")
+        except UnicodeDecodeError:
+            continue
+        truth = {row[0]: row[1:] for row in parse(text)[0].select("position", *fields).iter_rows()}
+        for width in (int(w) for w in args.widths.split(",")):
+            records, quarantine = parse(wrap(text, width))
+            n_records += len(truth)
+            n_loaded += records.height
+            n_quarantined += quarantine.height
+            n_shifted += sum(row[1:] != truth.get(row[0]) for row in records.select("position", *fields).iter_rows())
+    print(f"{n_records:,} wrapped records: {n_loaded:,} loaded, {n_shifted:,} of them with a title or names "
+          f"unlike the unwrapped parse's; {n_quarantined:,} quarantine rows")
+
+
+if __name__ == "__main__":
+    main()
