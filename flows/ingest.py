@@ -174,7 +174,7 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
 
     n_seen = sum(len(b) for b in batches) + n_unchanged
     staging = publish.staging_path(warehouse)
-    con = None
+    con, copy = None, None
     with shutdown.on_terminate(lambda: con and con.interrupt(), lambda: publish.discard(staging)):
         try:
             timings: dict[str, float] = {}
@@ -216,15 +216,15 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
             commit(loader)
             timings["commit"] = time.perf_counter() - timed
             timed = time.perf_counter()
-            _close_and_publish(con, staging, warehouse)
-            timings["publish"] = time.perf_counter() - timed
+            _close_and_publish(con, staging, warehouse, copy)
+            timings.update(publish=time.perf_counter() - timed, copy_sync=copy.sync_seconds)
         except Exception as err:
             if shutdown.requested():  # interrupted by SIGTERM: not a failure to record
                 _abandon(con, staging)
                 raise
             message = _failure_message(sql.first_error(err), warehouse, batches)
             try:
-                _record_failure(con, staging, warehouse, run_id, started_at, n_seen, message)
+                _record_failure(con, staging, warehouse, copy, run_id, started_at, n_seen, message)
             except BaseException:  # a SIGTERM while the failure is recorded: nothing left behind
                 _abandon(con, staging)
                 raise
@@ -296,8 +296,8 @@ def _mb(n: int) -> str:
     return f"{n / 1e6:.1f} MB"
 
 
-def _record_failure(con, staging: Path, warehouse: Path, run_id: str, started_at: dt.datetime,
-                    n_seen: int, message: str) -> None:
+def _record_failure(con, staging: Path, warehouse: Path, copy: publish.StagingCopy | None, run_id: str,
+                    started_at: dt.datetime, n_seen: int, message: str) -> None:
     """Publish the failed run's row when the copy can still take it; else leave the published
     warehouse as it was and remove the copy."""
     from flows import load
@@ -308,7 +308,7 @@ def _record_failure(con, staging: Path, warehouse: Path, run_id: str, started_at
         with contextlib.suppress(duckdb.Error):  # a failed COMMIT has already rolled back
             con.execute("ROLLBACK")
         load.record_run(con, run_id, started_at, "failed", n_seen, None, message)
-        _close_and_publish(con, staging, warehouse)
+        _close_and_publish(con, staging, warehouse, copy)
     except Exception:  # noqa: BLE001 - the disk may still be full: the original error is what counts
         _abandon(con, staging)
 
@@ -320,7 +320,9 @@ def _abandon(con, staging: Path) -> None:
     publish.discard(staging)
 
 
-def _close_and_publish(con, staging: Path, warehouse: Path) -> None:
+def _close_and_publish(con, staging: Path, warehouse: Path, copy: publish.StagingCopy | None) -> None:
+    if copy is not None:  # its flush to disk, begun when it was whole: an error there is the run's
+        copy.synced()
     con.execute("CHECKPOINT")
     con.close()
     publish.publish(staging, warehouse)

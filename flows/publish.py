@@ -86,14 +86,21 @@ class StagingCopy:
     is created, so a run parses its first batches meanwhile: the copy is the kernel's I/O (a 3.7 GB
     warehouse takes seconds), the parse is CPU. `wait()` returns the copy's path once it is whole,
     or raises what stopped it (a full disk). Leaving the `with` block stops an unfinished copy
-    (at the next piece) and waits for the thread, so nothing writes the copy after the block."""
+    (at the next piece) and waits for it, so nothing writes the copy after the block.
+
+    A whole copy is then flushed to disk on the same thread (fsync) while the run parses and
+    merges: `publish` must fsync the copy before it replaces the published file, and a copy's
+    pages are still only in the page cache when it ends (a daily run onto a 1.7 GB warehouse
+    waited 5 s for that fsync at its end). `synced()` waits for the flush."""
 
     PIECE = 64 << 20  # bytes copied between two looks at the stop flag
 
     def __init__(self, published: Path) -> None:
         self.published, self.staging = published, staging_path(published)
         self.seconds = 0.0  # how long the copy took (for the run's timings)
-        self._stop, self._error = threading.Event(), None
+        self.sync_seconds = 0.0  # how long its flush to disk took, after it
+        self._stop, self._copied, self._error = threading.Event(), threading.Event(), None
+        self._whole = False
         discard(self.staging)
         self._thread = threading.Thread(target=self._copy, name="staging-copy", daemon=True)
         self._thread.start()
@@ -103,13 +110,21 @@ class StagingCopy:
 
     def __exit__(self, *exc) -> None:
         self._stop.set()
-        self._thread.join()
+        self._copied.wait()
+        if not self._whole:  # stopped or failed: the thread is ending; a whole copy's flush may go on
+            self._thread.join()
 
     def wait(self) -> Path:
+        self._copied.wait()
+        if not self._whole and self._error is not None:  # a failed flush is for synced() to raise
+            raise self._error
+        return self.staging
+
+    def synced(self) -> None:
+        """Wait until the whole copy is on disk (raises a failed flush: EIO, a full disk)."""
         self._thread.join()
         if self._error is not None:
             raise self._error
-        return self.staging
 
     def _copy(self) -> None:
         started = time.perf_counter()
@@ -118,9 +133,16 @@ class StagingCopy:
                 with open(self.published, "rb") as source, open(self.staging, "wb") as target:
                     if not _copy_pieces(source, target, self.PIECE, self._stop):
                         raise RuntimeError(f"the copy of {self.published} was stopped before it was whole")
-        except BaseException as err:  # noqa: BLE001 - raised in the run's thread by wait()
+                    target.flush()  # the buffered path's last piece: in the file before it is whole
+                    self.seconds, self._whole = time.perf_counter() - started, True
+                    self._copied.set()
+                    os.fsync(target.fileno())
+                    self.sync_seconds = time.perf_counter() - started - self.seconds
+        except BaseException as err:  # noqa: BLE001 - raised in the run's thread by wait() or synced()
             self._error = err
-        self.seconds = time.perf_counter() - started
+        finally:
+            self.seconds = self.seconds or time.perf_counter() - started
+            self._copied.set()
 
 
 def _copy_pieces(source, target, piece: int, stop: threading.Event) -> bool:
@@ -165,12 +187,33 @@ def publish(staging: Path, published: Path) -> None:
         os.fsync(handle.fileno())
     if published.exists():
         _copy_mode_and_owner(published, staging)
-    os.replace(staging, published)
-    dir_fd = os.open(published.parent, os.O_RDONLY)
+    replaced = _hold(published)
     try:
-        os.fsync(dir_fd)
+        os.replace(staging, published)
+        dir_fd = os.open(published.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
     finally:
-        os.close(dir_fd)
+        if replaced is not None:
+            _release_later(replaced)
+
+
+def _hold(published: Path) -> int | None:
+    """A descriptor of the file about to be replaced, or None (none there, or not readable: then
+    the rename frees it in place, as it always may)."""
+    try:
+        return os.open(published, os.O_RDONLY)
+    except OSError:
+        return None
+
+
+def _release_later(fd: int) -> None:
+    """Close the replaced file's last descriptor on a thread: its blocks and cached pages are
+    freed then, while the run reports and ends, which the rename would otherwise do in place (1.7 s
+    for a 1.7 GB warehouse here). The thread is not a daemon: the process ends after it."""
+    threading.Thread(target=os.close, args=(fd,), name="release-replaced-warehouse").start()
 
 
 def leftovers(staging: Path) -> tuple[Path, Path, Path]:

@@ -141,3 +141,95 @@ def test_a_parse_that_fails_before_the_copy_is_whole_is_recorded_as_a_failed_run
         runs = con.execute("SELECT status, message FROM ingest_run ORDER BY started_at DESC LIMIT 1").fetchall()
     assert runs[0][0] == "failed" and "the parser broke here" in runs[0][1]
     assert not publish.staging_path(warehouse).exists()
+
+
+def test_a_whole_copy_is_flushed_to_disk_while_the_run_goes_on(tmp_path, monkeypatch):
+    """`publish` must fsync the copy before it replaces the published file; the copy's pages are
+    flushed on the copy's thread as soon as it is whole, so the run's end does not wait for
+    them. wait() returns before the flush ends; synced() waits for it."""
+    flushing, release = threading.Event(), threading.Event()
+    fsync = os.fsync
+
+    def slow_fsync(fd):
+        assert threading.current_thread().name == "staging-copy"
+        flushing.set()
+        assert release.wait(timeout=30)
+        fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", slow_fsync)
+    data = os.urandom(10_000)
+    with publish.StagingCopy(_published(tmp_path, data)) as copy:
+        assert copy.wait().read_bytes() == data
+        assert flushing.wait(timeout=30)
+    assert copy._thread.is_alive()  # leaving the block does not wait for the flush
+    release.set()
+    copy.synced()
+    assert not copy._thread.is_alive()
+
+
+def test_a_failed_flush_of_the_copy_is_raised_by_synced(tmp_path, monkeypatch):
+    def broken(fd):
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", broken)
+    with publish.StagingCopy(_published(tmp_path, b"x" * 100)) as copy:
+        copy.wait()  # the copy itself is whole
+    with pytest.raises(OSError, match="Input/output error"):
+        copy.synced()
+
+
+def test_a_daily_run_whose_copy_cannot_reach_the_disk_publishes_nothing(seeds_warehouse, run_ingest, tmp_path,
+                                                                        monkeypatch):
+    """An fsync error is reported once: the copy's thread sees it, so the run must ask the thread
+    (a later fsync in `publish` may return success for pages that never reached the disk)."""
+    fsync = os.fsync
+
+    def fails_on_the_copy_thread(fd):
+        if threading.current_thread().name == "staging-copy":
+            raise OSError(errno.EIO, "Input/output error")
+        fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fails_on_the_copy_thread)
+    warehouse = tmp_path / "w.duckdb"
+    shutil.copyfile(seeds_warehouse[0], warehouse)
+    before = warehouse.read_bytes()
+    day2 = tmp_path / "day2.txt"
+    day2.write_text("#01Mar 3, 2027\ncs.CV\nA Title\nWei Wang\nAn abstract long enough to be one.\n", encoding="utf-8")
+    with pytest.raises(Exception, match="Input/output error"):
+        run_ingest([day2], warehouse)
+    assert warehouse.read_bytes() == before
+    assert not publish.staging_path(warehouse).exists()
+
+
+def test_the_replaced_warehouse_is_freed_after_publish_returns(tmp_path, monkeypatch):
+    """Freeing a large replaced file (its blocks, its cached pages) took 1.7 s in the rename of a
+    daily run: the file is held open across the rename and let go on a thread."""
+    published = _published(tmp_path, b"old" * 1000)
+    staging = publish.staging_path(published)
+    staging.write_bytes(b"new")
+    old_inode = published.stat().st_ino
+    let_go, close = threading.Event(), os.close
+    held: list[int] = []
+
+    def close_when_let_go(fd):
+        if threading.current_thread().name == "release-replaced-warehouse":
+            held.append(os.fstat(fd).st_ino)
+            assert let_go.wait(timeout=30)
+        close(fd)
+
+    monkeypatch.setattr(os, "close", close_when_let_go)
+    publish.publish(staging, published)
+    assert published.read_bytes() == b"new" and not staging.exists()
+    releasing = [t for t in threading.enumerate() if t.name == "release-replaced-warehouse"]
+    assert len(releasing) == 1 and not releasing[0].daemon  # the process waits for it at exit
+    let_go.set()
+    releasing[0].join(timeout=30)
+    assert held == [old_inode]
+
+
+def test_a_first_publish_has_nothing_to_release(tmp_path):
+    published, staging = tmp_path / "w.duckdb", tmp_path / "w.duckdb.building"
+    staging.write_bytes(b"new")
+    publish.publish(staging, published)
+    assert published.read_bytes() == b"new"
+    assert not [t for t in threading.enumerate() if t.name == "release-replaced-warehouse"]
