@@ -1,0 +1,75 @@
+"""A daily run (a small corpus onto a copy of a large warehouse) by two or more checkouts of the
+code, side by side in one process, rounds interleaved: what a change to the run's fixed costs
+(copy, flush, commit, publish) did, on one machine at one time.
+
+    .venv/bin/python -m bench.daily /tmp/w/1m.duckdb /tmp/digest-bench/10000-seed1 \\
+        --code before=/tmp/before-tree --code after=. [--rounds 3]
+
+The warehouse is copied afresh and `sync`ed before each run (its pages written, so one run's
+writeback does not land in the next); each checkout runs `digest ingest --json` with its folder
+on PYTHONPATH (temporary Prefect server, as `digest` does when PREFECT_API_URL is unset). Prints
+each run's wall time (the process), flow time (`seconds` of the summary) and the fixed-cost
+stages, then the median per checkout. Make the "before" checkout with `git worktree add DIR REV`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+STAGES = ("copy", "copy_wait", "copy_sync", "merge_and_resolve", "checks", "commit", "publish")
+
+
+def run_once(code: Path, warehouse: Path, corpus: Path, scratch: Path) -> dict:
+    target = scratch / "daily.duckdb"
+    shutil.copyfile(warehouse, target)
+    os.sync()
+    inputs = [str(p) for p in (corpus / "listing", corpus / "search") if p.is_dir()] or [str(corpus)]
+    env = {**os.environ, "PYTHONPATH": str(code.resolve())}
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "flows.cli", "ingest", *inputs, "--warehouse", str(target), "--json"],
+                          cwd=code, env=env, capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - started
+    summary = json.loads(done.stdout[done.stdout.index("{"):])
+    stages = summary["stage_seconds"]
+    return {"wall": wall, "flow": summary["seconds"], **{s: stages.get(s, 0.0) for s in STAGES}}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("warehouse", type=Path, help="a loaded warehouse (copied for each run, never written)")
+    ap.add_argument("corpus", type=Path, help="the daily files (a bench.corpus folder or any folder)")
+    ap.add_argument("--code", action="append", required=True, metavar="NAME=DIR", help="a checkout to run")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--scratch", type=Path, default=None, help="where the copies go (default: beside the warehouse)")
+    args = ap.parse_args(argv)
+    codes = dict(c.split("=", 1) for c in args.code)
+    scratch = args.scratch or args.warehouse.parent
+    runs: dict[str, list[dict]] = {name: [] for name in codes}
+    print(f"{'code':<12} {'wall':>7} {'flow':>7} " + " ".join(f"{s:>9}" for s in STAGES))
+    for _ in range(args.rounds):
+        for name, code in codes.items():
+            run = run_once(Path(code), args.warehouse, args.corpus, scratch)
+            runs[name].append(run)
+            print(f"{name:<12} {run['wall']:7.2f} {run['flow']:7.2f} " + " ".join(f"{run[s]:9.2f}" for s in STAGES),
+                  flush=True)
+    for leftover in scratch.glob("daily.duckdb*"):  # the copy, its lock file, a spill folder
+        if leftover.is_dir():
+            shutil.rmtree(leftover)
+        else:
+            leftover.unlink()
+    print("median")
+    for name, rows in runs.items():
+        print(f"{name:<12} " + " ".join(f"{statistics.median(r[k] for r in rows):7.2f}" for k in ("wall", "flow"))
+              + " " + " ".join(f"{statistics.median(r[s] for r in rows):9.2f}" for s in STAGES))
+
+
+if __name__ == "__main__":
+    main()
