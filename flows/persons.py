@@ -103,7 +103,7 @@ def _decide_common(con: duckdb.DuckDBPyConnection, run_id: str, new: pl.DataFram
     context = read_frame(con, "SELECT paper_id, author_position, name_key FROM author_mention "
                               "SEMI JOIN decide_papers USING (paper_id)")
     co_authors = pl.concat([context, new.select(context.columns).cast(context.schema)])
-    lam = read_frame(con, "SELECT * FROM name_lam SEMI JOIN model_keys USING (name_key)")
+    lam = read_frame(con, "SELECT name_key, given, surname, lam FROM name_lam SEMI JOIN model_keys USING (name_key)")
     # read from dim_paper once: each group reading its papers there scanned every abstract of the
     # table again (20 s of the step at 1M distinct listings, 21 groups; py-spy)
     con.execute(f"CREATE OR REPLACE TEMP TABLE person_papers AS {_papers_sql('decide_papers')}")
@@ -165,8 +165,8 @@ def _add_commonness(con: duckdb.DuckDBPyConnection, keys_table: str, n_keys: int
     first were (person_name_stats.sql: before any person of this run is written)."""
     # none is new: the run's new names are batch_keys', all in name_lam by now
     con.execute("CREATE OR REPLACE TEMP TABLE other_keys AS SELECT name_key, given_name(name_key) AS given, "
-                "surname_of(name_key) AS surname, n_words(name_key) AS n_tokens, false AS is_new "
-                f"FROM (SELECT DISTINCT name_key FROM {keys_table} ANTI JOIN name_lam USING (name_key))")
+                "surname_of(name_key) AS surname, n_words(name_key) AS n_tokens, false AS is_new, "
+                f"NULL::HUGEINT AS first_rank FROM (SELECT DISTINCT name_key FROM {keys_table} ANTI JOIN name_lam USING (name_key))")
     if _any(con, "other_keys"):
         run_sql_file(con, "resolve/person_name_stats.sql", {"n_keys": n_keys}, keys="other_keys")
 

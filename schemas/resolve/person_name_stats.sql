@@ -7,7 +7,8 @@
 -- a person would count twice). name_lam gains the
 -- commonness of the keys it lacks (lam: transforms.persons.commonness_from_counts, by the
 -- name_commonness macro of flows.sql). {keys}: distinct name keys (every caller's set is), with
--- given, surname, n_tokens (given_name, surname_of, n_words) and is_new (in new_name_keys). Parameters:
+-- given, surname, n_tokens (given_name, surname_of, n_words), is_new (in new_name_keys) and
+-- first_rank (batch_keys': the others' is null). Parameters:
 -- $n_keys (distinct keys of two words or more).
 CREATE OR REPLACE TEMP TABLE unstored_names AS
 SELECT name_key, given, surname FROM new_name_keys
@@ -30,7 +31,7 @@ n_surname AS (
         UNION ALL SELECT surname FROM unstored_names)
     GROUP BY surname
 )
-SELECT k.name_key, k.given, k.surname,
+SELECT k.name_key, k.given, k.surname, k.first_rank,
        name_commonness(k.n_tokens >= 2, coalesce(ng.n, 0), g.share, coalesce(ns.n, 0), s.share, $n_keys) AS lam
 FROM {keys} k ANTI JOIN name_lam USING (name_key)
 LEFT JOIN n_given ng USING (given) LEFT JOIN n_surname ns USING (surname)

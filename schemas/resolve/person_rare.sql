@@ -4,15 +4,22 @@
 -- person at most. The person is the stored one, else stable_id(name_key); a new person is founded
 -- by its name's first mention in the canonical order (listing date, undated last, paper id,
 -- position), a stored one keeps its founding. Parameters: $run_id.
+-- The first mention: the run's new ones' (name_class.first_rank, from batch_keys) or a stored one
+-- taken back to be decided again (reopened_mentions, person_reopen.sql), whichever comes first
+-- (least ignores a null); a name without either has no mention to decide.
 CREATE OR REPLACE TEMP TABLE rare_persons AS
-WITH first_mention AS (  -- grouped by the key alone: the names' other columns join after
+WITH reopened_first AS (
     SELECT n.name_key, min(canonical_rank(p.first_listed_on, n.paper_id, n.author_position)) AS first_rank
-    FROM new_mentions n LEFT JOIN dim_paper p USING (paper_id) GROUP BY n.name_key
+    FROM reopened_mentions n LEFT JOIN dim_paper p USING (paper_id) GROUP BY n.name_key
+),
+rare AS (
+    SELECT c.name_key, c.lam, c.given, c.surname, least(c.first_rank, r.first_rank) AS first_rank
+    FROM name_class c LEFT JOIN reopened_first r USING (name_key) WHERE c.is_rare
 )
 SELECT c.name_key, coalesce(s.author_id, stable_id(c.name_key)) AS author_id, s.author_id IS NULL AS is_new, c.lam,
-       c.given, c.surname, coalesce(s.founded_key, canonical_key_of(f.first_rank)) AS founded_key
-FROM name_class c JOIN first_mention f USING (name_key) LEFT JOIN author_person s USING (name_key)
-WHERE c.is_rare;
+       c.given, c.surname, coalesce(s.founded_key, canonical_key_of(c.first_rank)) AS founded_key
+FROM rare c LEFT JOIN author_person s USING (name_key)
+WHERE c.first_rank IS NOT NULL;
 
 INSERT INTO author_mention BY NAME
 SELECT n.paper_id, n.author_position, n.mention_key, n.name_key, r.author_id, r.author_id AS decided_id,
