@@ -21,6 +21,8 @@ SELECT (SELECT count(*) FROM author_person WHERE first_of_name AND contains(name
 -- Names person_reopen.sql takes back to decide again (their stored persons are dropped): still
 -- names of the warehouse for the statistics of this run.
 CREATE OR REPLACE TEMP TABLE taken_back_keys (name_key VARCHAR);
+-- The stored mentions taken back (person_reopen.sql replaces it; empty when nothing is, as on a
+-- first load): person_rare.sql reads their first one beside batch_keys'.
 CREATE OR REPLACE TEMP TABLE reopened_mentions (paper_id BIGINT, author_position INTEGER, name_key VARCHAR,
                                                  mention_key VARCHAR);
 -- How common each name the step reads is (name_key, given, surname, lam; first_rank of the run's
