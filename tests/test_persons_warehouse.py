@@ -88,6 +88,20 @@ def test_namesakes_are_split_the_same_way_fresh_and_incremental(run_ingest, tmp_
         assert shown == [(2, "cs.CV"), (2, "math.AP")]
 
 
+def test_older_files_loaded_later_give_the_persons_of_a_fresh_load(run_ingest, tmp_path):
+    """The later day first, then the earlier one: its mentions of the common name come before the
+    stored ones in the canonical order, so the name is decided again (person_reopen.sql) and its
+    persons, ids included (a further person's id hashes its founding mention), are a fresh load's."""
+    later, earlier = tmp_path / "later", tmp_path / "earlier"
+    write(later, "2027-03-03_arxiv.txt", DAY2)
+    write(earlier, "2027-03-02_arxiv.txt", DAY1)
+    run_ingest([later], tmp_path / "incremental.duckdb")
+    run_ingest([earlier], tmp_path / "incremental.duckdb")
+    run_ingest([later, earlier], tmp_path / "fresh.duckdb")
+    incremental, fresh = persons(tmp_path / "incremental.duckdb"), persons(tmp_path / "fresh.duckdb")
+    assert incremental == fresh and len(fresh["wei wang"]) == 2
+
+
 def test_a_warehouse_from_before_persons_is_upgraded_without_moving_an_id(run_ingest, tmp_path):
     folder = tmp_path / "corpus"
     shutil.copytree(corpus.SAMPLES, folder / "samples")

@@ -7,10 +7,10 @@
 -- (rare_again_keys). Their persons are dropped (a name's first person is founded again with the
 -- same id), so are their merges (person_alias: made again if the evidence still says so), and
 -- their papers' bridge rows are rebuilt.
+-- The first new mention of each common name: batch_keys holds it (person_names.sql, grouped over
+-- new_mentions as they still are: nothing is taken back yet).
 CREATE OR REPLACE TEMP TABLE canonical_new AS
-SELECT n.name_key, min(canonical_rank(p.first_listed_on, n.paper_id, n.author_position)) AS first_rank
-FROM new_mentions n SEMI JOIN common_keys USING (name_key) JOIN dim_paper p USING (paper_id)
-GROUP BY n.name_key;
+SELECT name_key, first_rank FROM batch_keys SEMI JOIN common_keys USING (name_key);
 CREATE OR REPLACE TEMP TABLE reopened_keys AS
 SELECT m.name_key FROM author_mention m SEMI JOIN common_keys USING (name_key)
 JOIN dim_paper p USING (paper_id) LEFT JOIN canonical_new c USING (name_key)
