@@ -12,8 +12,9 @@ the flow's memory limit, and inside one transaction runs what the flow runs afte
 are merged, every paper touched: `flows.persons.decide_persons`, then merge/30_authors.sql; the
 transaction is rolled back, so every round starts from the same file. Prints each run's seconds
 per phase (`persons.*` as `digest ingest --json` reports them, `merge_authors`, and `step`: both)
-and the median per checkout, and whether every run wrote the same rows (CHECKED). The merge's other temp tables are not there, so DuckDB has more of
-its budget than in the flow and spills less: compare checkouts within one run, not with a flow.
+and the median per checkout, and whether every run wrote the same rows (CHECKED). The merge's
+other temp tables are not there, so DuckDB has more of its budget than in the flow and spills
+less: compare checkouts within one run, not with a flow.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from bench.side_by_side import checkouts, child_env, interleaved, remove_copy
 
 EMPTIED = ("author_mention", "author_person", "person_alias", "bridge_paper_author", "dim_author")
 
@@ -54,12 +56,12 @@ def run_step(warehouse: Path) -> dict:
     """In this process (the checkout on sys.path): the author step inside a transaction, rolled back."""
     from flows.load import ensure_schema
     from flows.persons import decide_persons
-    from flows.settings import default_memory_limit
+    from flows.settings import Settings
     from flows.sql import connect, run_sql_file
     from transforms.persons import PersonSettings
 
     con = connect(warehouse)
-    budget = default_memory_limit()
+    budget = Settings().duckdb_memory_limit  # the flow's: DIGEST_DUCKDB_MEMORY_LIMIT, else a share of memory
     con.execute("SET memory_limit = ?", [budget])
     ensure_schema(con)
     con.execute("BEGIN")
@@ -81,15 +83,18 @@ def run_step(warehouse: Path) -> dict:
 
 def run_once(code: Path, warehouse: Path) -> dict:
     done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--inner", str(warehouse)],
-                          cwd=code, env={"PYTHONPATH": str(code.resolve()), "PATH": "/usr/bin:/bin"},
-                          capture_output=True, text=True, check=True)
+                          cwd=code, env=child_env(code), capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
+
+
+SHOWN = ("persons.mentions", "persons.name_stats", "persons.rare", "persons.decide_write", "persons", "merge_authors",
+         "step")
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("warehouse", type=Path, help="a loaded warehouse (copied once, never written)")
-    ap.add_argument("--code", action="append", metavar="NAME=DIR", help="a checkout to run")
+    ap.add_argument("--code", action="append", metavar="NAME=DIR", help="a checkout to run (default: this one)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--scratch", type=Path, default=None, help="where the copy goes (default: beside the warehouse)")
     ap.add_argument("--inner", action="store_true", help=argparse.SUPPRESS)
@@ -97,25 +102,14 @@ def main(argv: list[str] | None = None) -> None:
     if args.inner:
         print(json.dumps(run_step(args.warehouse)))
         return
-    codes = dict(c.split("=", 1) for c in args.code or ["here=."])
     target = (args.scratch or args.warehouse.parent) / "author-step.duckdb"
-    prepare(args.warehouse, target)
-    runs: dict[str, list[dict]] = {name: [] for name in codes}
-    shown = ("persons.mentions", "persons.name_stats", "persons.rare", "persons.decide_write", "persons",
-             "merge_authors", "step")
-    print(f"{'code':<12} " + " ".join(f"{s.removeprefix('persons.'):>12}" for s in shown))
-    for _ in range(args.rounds):
-        for name, code in codes.items():
-            run = run_once(Path(code), target)
-            runs[name].append(run)
-            print(f"{name:<12} " + " ".join(f"{run.get(s, 0.0):12.2f}" for s in shown), flush=True)
-    outputs = {name: {json.dumps(r["tables"]) for r in rs} for name, rs in runs.items()}
-    same = len(set().union(*outputs.values())) == 1
-    print(f"tables written: {'the same' if same else 'DIFFERENT'} in every run ({', '.join(CHECKED)})")
-    print("median")
-    for name, rs in runs.items():
-        print(f"{name:<12} " + " ".join(f"{statistics.median(r.get(s, 0.0) for r in rs):12.2f}" for s in shown))
-    target.unlink()
+    try:
+        prepare(args.warehouse, target)
+        runs = interleaved(checkouts(args.code), args.rounds, lambda code: run_once(code, target), SHOWN, width=12)
+    finally:
+        remove_copy(target)
+    written = {json.dumps(r["tables"]) for rows in runs.values() for r in rows}
+    print(f"tables written: {'the same' if len(written) == 1 else 'DIFFERENT'} in every run ({', '.join(CHECKED)})")
 
 
 if __name__ == "__main__":

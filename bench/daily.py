@@ -18,11 +18,12 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from bench.side_by_side import checkouts, child_env, interleaved, remove_copy
 
 STAGES = ("copy", "copy_wait", "copy_sync", "merge_and_resolve", "checks", "commit", "publish")
 
@@ -32,10 +33,9 @@ def run_once(code: Path, warehouse: Path, corpus: Path, scratch: Path) -> dict:
     shutil.copyfile(warehouse, target)
     os.sync()
     inputs = [str(p) for p in (corpus / "listing", corpus / "search") if p.is_dir()] or [str(corpus)]
-    env = {**os.environ, "PYTHONPATH": str(code.resolve())}
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "flows.cli", "ingest", *inputs, "--warehouse", str(target), "--json"],
-                          cwd=code, env=env, capture_output=True, text=True, check=True)
+                          cwd=code, env=child_env(code), capture_output=True, text=True, check=True)
     wall = time.perf_counter() - started
     summary = json.loads(done.stdout[done.stdout.index("{"):])
     stages = summary["stage_seconds"]
@@ -50,25 +50,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--scratch", type=Path, default=None, help="where the copies go (default: beside the warehouse)")
     args = ap.parse_args(argv)
-    codes = dict(c.split("=", 1) for c in args.code)
     scratch = args.scratch or args.warehouse.parent
-    runs: dict[str, list[dict]] = {name: [] for name in codes}
-    print(f"{'code':<12} {'wall':>7} {'flow':>7} " + " ".join(f"{s:>9}" for s in STAGES))
-    for _ in range(args.rounds):
-        for name, code in codes.items():
-            run = run_once(Path(code), args.warehouse, args.corpus, scratch)
-            runs[name].append(run)
-            print(f"{name:<12} {run['wall']:7.2f} {run['flow']:7.2f} " + " ".join(f"{run[s]:9.2f}" for s in STAGES),
-                  flush=True)
-    for leftover in scratch.glob("daily.duckdb*"):  # the copy, its lock file, a spill folder
-        if leftover.is_dir():
-            shutil.rmtree(leftover)
-        else:
-            leftover.unlink()
-    print("median")
-    for name, rows in runs.items():
-        print(f"{name:<12} " + " ".join(f"{statistics.median(r[k] for r in rows):7.2f}" for k in ("wall", "flow"))
-              + " " + " ".join(f"{statistics.median(r[s] for r in rows):9.2f}" for s in STAGES))
+    try:
+        interleaved(checkouts(args.code), args.rounds,
+                    lambda code: run_once(code, args.warehouse, args.corpus, scratch), ("wall", "flow", *STAGES))
+    finally:  # the copy, its lock file, a spill folder
+        remove_copy(scratch / "daily.duckdb")
 
 
 if __name__ == "__main__":

@@ -1,11 +1,17 @@
 """The small bench tools whose figures the README cites: bench.spy_frames (py-spy stacks to
-seconds per function) and bench.compression's warehouse mode."""
+seconds per function), bench.compression's warehouse mode, and the side-by-side runners
+(bench.side_by_side, bench.author_step)."""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import duckdb
 
-from bench import compression, spy_frames
+from bench import author_step, compression, side_by_side, spy_frames
+
+REPO = Path(__file__).resolve().parents[1]
 
 RAW = """\
 <module> (profile.py:10);main (profile.py:20);resolve_near_duplicates (flows/resolve.py:40) 7
@@ -33,3 +39,31 @@ def test_compression_reads_a_warehouse_tables_text_columns(tmp_path, capsys):
     compression.main([str(path), "--table", "dim_author", "--rows", "10"])
     out = capsys.readouterr().out
     assert "10 rows of name, name_key" in out and "uncompressed" in out and "zstd" in out
+
+
+def test_side_by_side_interleaves_checkouts_and_prints_medians(capsys, tmp_path):
+    order = []
+
+    def run(code):
+        order.append(code.name)
+        return {"wall": float(len(order))}
+
+    codes = side_by_side.checkouts([f"a={tmp_path / 'a'}", f"b={tmp_path / 'b'}"])
+    runs = side_by_side.interleaved(codes, 3, run, ("wall",))
+    assert order == ["a", "b"] * 3  # rounds interleaved, not one checkout after the other
+    assert [r["wall"] for r in runs["b"]] == [2.0, 4.0, 6.0]
+    medians = capsys.readouterr().out.split("median\n")[1].splitlines()
+    assert medians[0].split() == ["a", "3.00"] and medians[1].split() == ["b", "4.00"]
+    assert side_by_side.checkouts(None) == {"here": Path(".")}
+
+
+def test_author_step_runs_the_step_twice_alike_and_leaves_no_copy(seeds_warehouse, tmp_path, capsys):
+    warehouse = tmp_path / "w.duckdb"
+    shutil.copyfile(seeds_warehouse[0], warehouse)
+    author_step.main([str(warehouse), "--code", f"one={REPO}", "--code", f"two={REPO}", "--rounds", "1"])
+    out = capsys.readouterr().out
+    assert "tables written: the same in every run" in out
+    assert [line.split()[0] for line in out.split("median\n")[1].splitlines()[:2]] == ["one", "two"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w.duckdb"]  # the emptied copy is gone
+    with duckdb.connect(str(warehouse), read_only=True) as con:  # never written
+        assert con.execute("SELECT count(*) FROM author_mention").fetchall()[0][0] > 0
