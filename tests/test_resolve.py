@@ -251,6 +251,33 @@ def test_clusters_never_merge_two_existing_papers_and_keep_their_ids():
     assert outcome[(10, 600)] == resolve.KEPT_APART_EXISTING and outcome[(10, 500)] is None
 
 
+@st.composite
+def resolver_graphs(draw):
+    """Accepted and rejected pairs over a few new keys and stored papers, as the scorer gives
+    them: new x new pairs once (lower key first), new x stored; ids of both kinds overlap."""
+    new_keys, papers = st.integers(1, 8), st.integers(1, 4)
+    pair = st.one_of(st.tuples(new_keys, new_keys, st.just(False)).filter(lambda p: p[0] < p[1]),
+                     st.tuples(new_keys, papers, st.just(True)))
+    pairs = draw(st.lists(pair, max_size=14, unique=True))
+    n_accepted = draw(st.integers(0, len(pairs)))
+    scores = draw(st.lists(st.sampled_from([0.85, 0.9, 0.95, 1.0]), min_size=n_accepted, max_size=n_accepted))
+    rules = draw(st.lists(st.sampled_from(["below_threshold", *resolve.DISTINCT_RULES]),
+                          min_size=len(pairs) - n_accepted, max_size=len(pairs) - n_accepted))
+    schema = {"paper_key": pl.Int64, "other": pl.Int64, "other_is_paper": pl.Boolean}
+    accepted = pl.DataFrame(pairs[:n_accepted], schema=schema, orient="row").with_columns(
+        score=pl.Series(scores, dtype=pl.Float64))
+    rejected = pl.DataFrame(pairs[n_accepted:], schema=schema, orient="row").with_columns(
+        rule=pl.Series(rules, dtype=pl.String))
+    return accepted, rejected
+
+
+@given(resolver_graphs())
+@settings(max_examples=300, deadline=None)
+def test_lone_pairs_decided_apart_give_the_clusters_of_the_ordered_loop(graph):
+    accepted, rejected = graph
+    assert resolve.cluster_papers(accepted, rejected) == resolve._cluster_in_order(accepted, rejected)
+
+
 def test_alias_rules():
     df = pl.DataFrame({"a": ["r munos", "jean pierre", "remi munos", "wei zhang", "j p sartre"],
                        "b": ["remi munos", "jeanpierre", "robert munos", "zhang wei", "jean paul sartre"]})

@@ -488,7 +488,44 @@ def cluster_papers(edges: pl.DataFrame, rejected: pl.DataFrame | None = None
     listing of a copied abstract) fits both: it joins neither rather than one by chance.
     Returns new key → paper_id (the existing paper's id, else the lowest key of the cluster) for
     the keys of the edges (every other new key is its own paper) and, per accepted edge, None when
-    applied or the reason it was skipped."""
+    applied or the reason it was skipped.
+
+    A lone edge (each end in no other accepted pair and in no rejected one) is applied whatever
+    the order: it is decided in Polars, the rest in `_cluster_in_order`. Lone edges were 98 %+ of
+    the accepted pairs of the bench corpora (one abstract listed with and without a title), and
+    the loop over them 2-3 s of the resolver at 1M listings."""
+    lone, edges = _split_lone(edges, rejected)
+    mapping, outcome = _cluster_in_order(edges, rejected)
+    paper = pl.when("other_is_paper").then("other").otherwise(pl.min_horizontal("paper_key", "other"))
+    ids = lone.select(paper=paper, key=pl.col("paper_key"), other=pl.col("other"), is_paper=pl.col("other_is_paper"))
+    mapping.update(zip(ids["key"], ids["paper"]))
+    new_others = ids.filter(~pl.col("is_paper"))
+    mapping.update(zip(new_others["other"], new_others["paper"]))
+    outcome.update(dict.fromkeys(zip(ids["key"], ids["other"])))
+    return mapping, outcome
+
+
+def _split_lone(edges: pl.DataFrame, rejected: pl.DataFrame | None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(lone edges, the others): an edge is lone when neither of its nodes is in another accepted
+    pair or in a rejected pair. Nodes are (is_paper, id): a new key and a stored paper id may be equal."""
+    def nodes(frame: pl.DataFrame) -> pl.DataFrame:
+        return pl.concat([frame.select(is_paper=pl.lit(False), node=pl.col("paper_key")),
+                          frame.select(is_paper=pl.col("other_is_paper"), node=pl.col("other"))])
+
+    seen = nodes(edges)
+    if rejected is not None and not rejected.is_empty():
+        seen = pl.concat([seen, nodes(rejected.select("paper_key", "other", "other_is_paper"))])
+    once = seen.group_by("is_paper", "node").len().filter(pl.col("len") == 1)
+    lone_new = once.filter(~pl.col("is_paper"))["node"].implode()
+    lone_paper = once.filter("is_paper")["node"].implode()
+    is_lone = pl.col("paper_key").is_in(lone_new) & pl.when("other_is_paper").then(
+        pl.col("other").is_in(lone_paper)).otherwise(pl.col("other").is_in(lone_new))
+    return edges.filter(is_lone), edges.filter(~is_lone)
+
+
+def _cluster_in_order(edges: pl.DataFrame, rejected: pl.DataFrame | None
+                      ) -> tuple[dict[int, int], dict[tuple[int, int], str | None]]:
+    """`cluster_papers` of any edges, strongest first (see there)."""
     members: dict[tuple[bool, int], set[tuple[bool, int]]] = {}
     root_of: dict[tuple[bool, int], tuple[bool, int]] = {}
     apart: dict[tuple[bool, int], set[tuple[bool, int]]] = {}
