@@ -238,6 +238,26 @@ def test_different_titles_veto_a_merge():
     assert not row["is_match"] and row["rule"] == "titles_differ"
 
 
+@given(st.lists(st.lists(st.sampled_from(["model", "graph", "of", "the", "x", "a1"]), max_size=40)
+                .map(" ".join), min_size=1, max_size=6),
+       st.lists(st.booleans(), min_size=6, max_size=6))
+@settings(max_examples=150, deadline=None)
+def test_equal_texts_score_as_if_compared(texts, equal):
+    """score_pairs skips the comparison of two equal texts (1 on every text measure): the
+    features and decisions are those of comparing them, for the empty text, texts under
+    MIN_PREFIX_WORDS and BOILERPLATE_WORDS words, and longer ones, beside unequal pairs."""
+    others = [t if same else t + " extra words" for t, same in zip(texts, equal)]
+    df = scored(*(pair(a, b) for a, b in zip(texts, others)))
+    match = df.select("text_a", "text_b")
+    both = pl.concat([match["text_a"], match["text_b"]]).unique(maintain_order=True)
+    index = {t: i for i, t in enumerate(both.to_list())}
+    ia, ib = (np.array([index[t] for t in match[c].to_list()]) for c in ("text_a", "text_b"))
+    words = both.str.count_matches(" ").to_numpy() + 1
+    compared = resolve._text_similarity(both, ia, ib, np.minimum(words[ia], words[ib]))
+    for column, values in zip(("shingle_jaccard", "shingle_containment", "abstract_ratio"), compared):
+        assert df[column].to_list() == pl.Series(values, dtype=pl.Float64).round(4).to_list()
+
+
 def test_threshold_is_the_setting():
     row = scored(pair(ABSTRACT, VARIANTS["v2_revision"]), threshold=0.999).row(0, named=True)
     assert not row["is_match"] and row["rule"] == "below_threshold"
