@@ -279,7 +279,8 @@ def _out_of_memory_message(err: Exception) -> str:
     total = physical_memory()
     return (f"the warehouse needed more memory than its budget DIGEST_DUCKDB_MEMORY_LIMIT={limit} allows "
             f"(this machine has {total >> 20} MiB): run again with DIGEST_DUCKDB_MEMORY_LIMIT set to about twice "
-            f"that, e.g. {_double(limit)}; nothing was published ({str(err).splitlines()[0][:200]})")
+            f"that, e.g. {_double(limit)}; nothing was published ({str(err).splitlines()[0][:200]}"
+            f"{''.join('; ' + note for note in getattr(err, '__notes__', []))})")
 
 
 def _double(limit: str) -> str:

@@ -206,7 +206,11 @@ class RunLoader:
                  ("marts", lambda: ensure_marts(self.con))]
         for name, step in steps:  # seconds per step: the benchmark reports them
             started, cpu = time.perf_counter(), time.process_time()
-            step()
+            try:
+                step()
+            except duckdb.Error as err:
+                err.add_note(f"in the merge's {name} step")
+                raise
             self.step_seconds[name] = time.perf_counter() - started
             self.step_cpu_seconds[name] = time.process_time() - cpu
         new, seen = self._count("new_files"), self._count("stg_files")

@@ -81,10 +81,14 @@ def run_sql_file(con: duckdb.DuckDBPyConnection, name: str, params: dict | None 
     script = schema_sql(name)
     if constants:
         script = script.format(**constants)
-    for statement in script.split(";\n"):
+    for number, statement in enumerate(script.split(";\n"), start=1):
         code = _code(statement)
         if code.strip():
-            con.execute(statement, {k: v for k, v in (params or {}).items() if f"${k}" in code})
+            try:
+                con.execute(statement, {k: v for k, v in (params or {}).items() if f"${k}" in code})
+            except duckdb.Error as err:  # which statement: a failure at 10M listings said only "out of memory"
+                err.add_note(f"in schemas/{name}, statement {number}: {' '.join(code.split())[:120]}")
+                raise
 
 
 def _code(statement: str) -> str:

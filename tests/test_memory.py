@@ -85,6 +85,31 @@ def test_a_memory_budget_too_small_names_the_setting_and_a_size(prefect_harness,
     assert "DIGEST_DUCKDB_MEMORY_LIMIT=1MB" in line and "e.g. 2MB" in line
 
 
+def test_a_failed_statement_says_which_one_and_the_budget_message_keeps_it(tmp_path, monkeypatch):
+    """A 10M-listing load failed for memory after 20 minutes saying only "out of memory": the
+    error now names the merge step, the SQL file and the statement, and the budget message keeps
+    them."""
+    import duckdb
+    import pytest
+
+    from flows import ingest
+    from flows.load import connect
+    from flows.sql import run_sql_file
+
+    con = connect(tmp_path / "w.duckdb")  # no warehouse schema: the script's first statement fails
+    with pytest.raises(duckdb.Error) as failed:
+        run_sql_file(con, "merge/20_papers.sql", {"run_id": "r", "ingested_at": None})
+    (note,) = failed.value.__notes__
+    assert note.startswith("in schemas/merge/20_papers.sql, statement 1: INSERT INTO fact_listing BY NAME")
+    monkeypatch.setenv("DIGEST_DUCKDB_MEMORY_LIMIT", "2GB")
+    err = duckdb.OutOfMemoryException("Out of Memory Error: failed to pin block of size 256.0 KiB")
+    err.add_note("in schemas/merge/20_papers.sql, statement 9: INSERT INTO dim_paper")
+    err.add_note("in the merge's merge_papers step")
+    message = ingest._out_of_memory_message(err)
+    assert "DIGEST_DUCKDB_MEMORY_LIMIT=2GB" in message and "e.g. 4GB" in message
+    assert message.endswith("statement 9: INSERT INTO dim_paper; in the merge's merge_papers step)")
+
+
 def test_id_keys_are_matched_by_a_join_not_a_statement_that_grows_with_the_run(tmp_path):
     """The resolver looked up which id keys stored papers hold with every new paper's id key
     spelled out in one `IN (...)` list: at 800k new papers (distinct shape, 1M listings) DuckDB's
