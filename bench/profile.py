@@ -11,8 +11,8 @@ them, runs the merge with the resolver, checks and commits into a scratch wareho
 prints: parse+stage time, the merge's SQL statements over --min-seconds (with peak RSS so far,
 and what DuckDB holds in memory and has spilled to disk when each ends), the Python time between
 them (the resolver's blocking and scoring), and the commit. With --onto, the load goes onto a copy
-of that warehouse: the incremental case. The memory limit defaults to the flow's (a twelfth of the
-machine's memory, `flows.settings`): over it, DuckDB spills temp tables and operators to disk,
+of that warehouse: the incremental case. The memory limit defaults to the flow's for this corpus (a twelfth
+of the machine's memory, more for a corpus that large: `flows.settings.run_memory_limit`): over it, DuckDB spills temp tables and operators to disk,
 and the "spilled" column shows where.
 """
 
@@ -33,7 +33,7 @@ import psutil
 
 from flows import extract, load, persons, resolve
 from flows.ingest import parse_batch
-from flows.settings import default_memory_limit
+from flows.settings import Settings, run_memory_limit
 
 MB = 1024 * 1024
 
@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("corpus", type=Path, help="a bench.corpus folder (listing/ and search/)")
     ap.add_argument("--batch-bytes", type=int, default=16 * MB)
-    ap.add_argument("--memory-limit", default=default_memory_limit(), help="DuckDB's (default: the flow's)")
+    ap.add_argument("--memory-limit", help="DuckDB's (default: the flow's for this corpus, flows.settings.run_memory_limit)")
     ap.add_argument("--min-seconds", type=float, default=0.3, help="statements shorter than this are not listed")
     ap.add_argument("--onto", type=Path, help="load onto a copy of this warehouse (the incremental case)")
     ap.add_argument("--threads", type=int, default=2, help="parse threads (the flow runs two batches at a time)")
@@ -169,6 +169,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--explain", type=Path, metavar="DIR",
                     help="DuckDB's operator profile of each merge statement over --min-seconds, into DIR")
     args = ap.parse_args(argv)
+    input_bytes = sum(f.stat().st_size for f in args.corpus.rglob("*") if f.is_file() and f.parent != args.corpus)
+    args.memory_limit = args.memory_limit or run_memory_limit(Settings(), input_bytes)
     if args.keep and args.keep.exists():
         ap.error(f"--keep {args.keep}: the file exists; give a new path")
     rss = PeakRss()

@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flows.settings import Settings, apply_prefect_defaults, physical_memory
+from flows.settings import Settings, apply_prefect_defaults, physical_memory, run_memory_limit
 
 apply_prefect_defaults()
 
@@ -173,6 +173,7 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
     from flows import report as rpt
 
     n_seen = sum(len(b) for b in batches) + n_unchanged
+    budget = run_memory_limit(settings, sum(f.size_bytes for batch in batches for f in batch))
     staging = publish.staging_path(warehouse)
     con, copy = None, None
     with shutdown.on_terminate(lambda: con and con.interrupt(), lambda: publish.discard(staging)):
@@ -184,7 +185,7 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
                 waited = time.perf_counter()
                 con = load.connect(copy.wait())
                 timings.update(copy=copy.seconds, copy_wait=time.perf_counter() - waited)
-                loader = load.RunLoader(con, run_id, memory_limit=settings.duckdb_memory_limit,
+                loader = load.RunLoader(con, run_id, memory_limit=budget,
                                         resolver=partial(resolve.resolve_entities, threshold=settings.match_threshold),
                                         persons=load.PersonSettings(split_threshold=settings.person_split_threshold))
                 loader.begin()
@@ -222,7 +223,7 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
             if shutdown.requested():  # interrupted by SIGTERM: not a failure to record
                 _abandon(con, staging)
                 raise
-            message = _failure_message(sql.first_error(err), warehouse, batches)
+            message = _failure_message(sql.first_error(err), warehouse, batches, budget)
             try:
                 _record_failure(con, staging, warehouse, copy, run_id, started_at, n_seen, message)
             except BaseException:  # a SIGTERM while the failure is recorded: nothing left behind
@@ -241,11 +242,11 @@ class RunFailed(RuntimeError):
     """A run failed for a reason outside the data (disk full): the message says what to do."""
 
 
-def _failure_message(err: Exception, warehouse: Path, batches: list[list[extract.FoundFile]]) -> str:
+def _failure_message(err: Exception, warehouse: Path, batches: list[list[extract.FoundFile]], budget: str) -> str:
     """The error, or for a full disk what failed and roughly how much space the run needs; for
     a memory budget too small, the setting to raise and a size to try."""
     if not publish.is_disk_full(err):
-        return _out_of_memory_message(err) if isinstance(err, duckdb.OutOfMemoryException) else str(err)
+        return _out_of_memory_message(err, budget) if isinstance(err, duckdb.OutOfMemoryException) else str(err)
     published = warehouse.stat().st_size if warehouse.exists() else 0
     input_bytes = sum(f.size_bytes for batch in batches for f in batch)
     ours = _allocated(publish.staging_path(warehouse))  # the copy and its spill files: freed when removed
@@ -274,8 +275,7 @@ def _allocated(staging: Path) -> int:
     return total
 
 
-def _out_of_memory_message(err: Exception) -> str:
-    limit = Settings().duckdb_memory_limit
+def _out_of_memory_message(err: Exception, limit: str) -> str:
     total = physical_memory()
     return (f"the warehouse needed more memory than its budget DIGEST_DUCKDB_MEMORY_LIMIT={limit} allows "
             f"(this machine has {total >> 20} MiB): run again with DIGEST_DUCKDB_MEMORY_LIMIT set to about twice "

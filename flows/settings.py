@@ -45,6 +45,25 @@ def default_memory_limit() -> str:
     return f"{max(physical_memory() // 12, 512 << 20) >> 20}MiB"
 
 
+# A run's default budget grows with what it loads: its new rows' index entries (DuckDB keeps the
+# ART indexes of a transaction's inserts in memory) and the operators that hold them beside the
+# spilled temp tables. 1M listings (1.55 GB) load within a twelfth of 24 GiB; 10M (15.5 GB)
+# failed there after 20 minutes and loaded with 6 GiB (README, "10M listings").
+BUDGET_PER_INPUT_BYTE = 0.4
+MAX_MACHINE_SHARE = 3  # the default never takes more than a third of the machine
+
+
+def run_memory_limit(settings: Settings, input_bytes: int) -> str:
+    """DuckDB's budget for a run that loads `input_bytes` of files: the setting when it is set
+    (DIGEST_DUCKDB_MEMORY_LIMIT, .env), else the machine's default (`default_memory_limit`) or,
+    for a run that large, BUDGET_PER_INPUT_BYTE of its input, at most a third of the machine."""
+    if "duckdb_memory_limit" in settings.model_fields_set:
+        return settings.duckdb_memory_limit
+    floor = max(physical_memory() // 12, 512 << 20)
+    wanted = min(int(input_bytes * BUDGET_PER_INPUT_BYTE), physical_memory() // MAX_MACHINE_SHARE)
+    return f"{max(floor, wanted) >> 20}MiB"
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="DIGEST_", env_file=".env", extra="ignore")
 

@@ -101,13 +101,34 @@ def test_a_failed_statement_says_which_one_and_the_budget_message_keeps_it(tmp_p
         run_sql_file(con, "merge/20_papers.sql", {"run_id": "r", "ingested_at": None})
     (note,) = failed.value.__notes__
     assert note.startswith("in schemas/merge/20_papers.sql, statement 1: INSERT INTO fact_listing BY NAME")
-    monkeypatch.setenv("DIGEST_DUCKDB_MEMORY_LIMIT", "2GB")
     err = duckdb.OutOfMemoryException("Out of Memory Error: failed to pin block of size 256.0 KiB")
     err.add_note("in schemas/merge/20_papers.sql, statement 9: INSERT INTO dim_paper")
     err.add_note("in the merge's merge_papers step")
-    message = ingest._out_of_memory_message(err)
+    message = ingest._out_of_memory_message(err, "2GB")
     assert "DIGEST_DUCKDB_MEMORY_LIMIT=2GB" in message and "e.g. 4GB" in message
     assert message.endswith("statement 9: INSERT INTO dim_paper; in the merge's merge_papers step)")
+
+
+def test_the_default_budget_grows_with_the_run_within_a_third_of_the_machine(monkeypatch):
+    """A 10M-listing load (15.5 GB) failed for memory at the machine's default budget (a twelfth
+    of 24 GiB) after 20 minutes: unless DIGEST_DUCKDB_MEMORY_LIMIT is set, a large run's budget is
+    a share of its input, never more than a third of the machine; a 1M run's stays the default."""
+    import duckdb
+
+    from flows import settings as settings_module
+    from flows.settings import Settings, default_memory_limit, run_memory_limit
+
+    monkeypatch.setattr(settings_module, "physical_memory", lambda: 24 << 30)
+    monkeypatch.delenv("DIGEST_DUCKDB_MEMORY_LIMIT", raising=False)
+    settings = Settings(_env_file=None)
+    mib = lambda size: int(size.removesuffix("MiB"))  # noqa: E731
+    assert run_memory_limit(settings, 1_550_000_000) == default_memory_limit() == "2048MiB"
+    assert mib(run_memory_limit(settings, 15_500_000_000)) == int(15_500_000_000 * 0.4) >> 20  # ~5.8 GiB
+    assert run_memory_limit(settings, 10**12) == "8192MiB"  # a third of the machine
+    for size in ("2048MiB", "8192MiB"):
+        duckdb.connect().execute("SET memory_limit = ?", [size])  # sizes DuckDB reads
+    monkeypatch.setenv("DIGEST_DUCKDB_MEMORY_LIMIT", "1GB")
+    assert run_memory_limit(Settings(_env_file=None), 10**12) == "1GB"  # the setting wins
 
 
 def test_id_keys_are_matched_by_a_join_not_a_statement_that_grows_with_the_run(tmp_path):
