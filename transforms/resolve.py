@@ -442,7 +442,7 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     spaces = texts.str.count_matches(" ")
     short_words = pl.select(pl.min_horizontal(spaces.gather(ia), spaces.gather(ib)) + 1).to_series().to_numpy()
     # Two equal texts that hold a word share every shingle and every word: 1 on each measure
-    # (containment only from MIN_PREFIX_WORDS words). Such pairs were 98-99 % of the scored pairs
+    # (containment only from MIN_PREFIX_WORDS words). Such pairs were 98-100 % of the scored pairs
     # of both bench shapes (one abstract under two titles, or with and without one); only the
     # others are compared.
     same = (ia == ib) & (texts.fill_null("") != "").to_numpy()[ia]
