@@ -510,9 +510,9 @@ def cluster_papers(edges: pl.DataFrame, rejected: pl.DataFrame | None = None
     applied or the reason it was skipped.
 
     A lone edge (each end in no other accepted pair and in no rejected one) is applied whatever
-    the order: it is decided in Polars, the rest in `_cluster_in_order`. Lone edges were 98 %+ of
-    the accepted pairs of the bench corpora (one abstract listed with and without a title), and
-    the loop over them 2-3 s of the resolver at 1M listings."""
+    the order: it is decided in Polars, the rest in `_cluster_in_order`. Most accepted pairs of the
+    bench corpora are lone (one abstract listed with and without a title), and the loop over them
+    took 2-3 s of the resolver at 1M listings."""
     lone, edges = _split_lone(edges, rejected)
     mapping, outcome = _cluster_in_order(edges, rejected)
     paper = pl.when("other_is_paper").then("other").otherwise(pl.min_horizontal("paper_key", "other"))
