@@ -230,7 +230,7 @@ def test_a_spill_folder_at_its_cap_fails_the_run_with_its_own_error(tmp_path):
     with pytest.raises(duckdb.OutOfMemoryException, match="max_temp_directory_size") as failed:
         with persons.beside_python(con, "200MB", n_bytes=10**12):
             con.execute("SELECT count(*) FROM held")
-    message = ingest._failure_message(failed.value, tmp_path / "w.duckdb", [])
+    message = ingest._failure_message(failed.value, tmp_path / "w.duckdb", [], "2GB")
     assert message.startswith("No space left on device") and "max_temp_directory_size" in message
     assert "DIGEST_DUCKDB_MEMORY_LIMIT" not in message
     loader.rollback()
