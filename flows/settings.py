@@ -56,7 +56,8 @@ MAX_MACHINE_SHARE = 3  # the default never takes more than a third of the machin
 def run_memory_limit(settings: Settings, input_bytes: int) -> str:
     """DuckDB's budget for a run that loads `input_bytes` of files: the setting when it is set
     (DIGEST_DUCKDB_MEMORY_LIMIT, .env), else the machine's default (`default_memory_limit`) or,
-    for a run that large, BUDGET_PER_INPUT_BYTE of its input, at most a third of the machine."""
+    for a run that large, BUDGET_PER_INPUT_BYTE of its input, at most a third of the machine.
+    Compressed files count at their size on disk: a large gzipped archive may need the setting."""
     if "duckdb_memory_limit" in settings.model_fields_set:
         return settings.duckdb_memory_limit
     floor = max(physical_memory() // 12, 512 << 20)
