@@ -3,7 +3,8 @@
     .venv/bin/python -m bench.resolve_micro W.duckdb [--baseline HEAD~3] [--n 5000] [--repeats 7]
 
 Reads `--n` papers (paper_version) and up to `--n` scored pairs (paper_match, both sides from
-paper_version) of a loaded warehouse W, then times each function of `transforms.resolve` as in
+paper_version) of a loaded warehouse W, and every scored pair (for `cluster_papers`, with the
+share whose two match texts are equal), then times each function of `transforms.resolve` as in
 this checkout and as in `--baseline` (its transforms/resolve.py, imported beside it),
 alternating, and prints the median seconds of each and their ratio. Outputs are compared too:
 a function whose result differs from the baseline's is flagged. On a shared machine only the
@@ -51,7 +52,16 @@ def pair_texts(mod, chunk: pl.DataFrame) -> pl.DataFrame:
     return chunk.with_columns(text_a=mod.match_text(pl.col("abstract_a")), text_b=mod.match_text(pl.col("abstract_b")))
 
 
-def cases(papers: pl.DataFrame, pairs: pl.DataFrame) -> dict:
+# Every pair the load scored, as the resolver hands them to `cluster_papers`: accepted (applied or
+# skipped) and rejected. A stored paper is the other side where matched_paper_id is set.
+EDGES = """
+SELECT paper_key, coalesce(matched_paper_id, matched_key) AS other, matched_paper_id IS NOT NULL AS other_is_paper,
+       score, rule, rule IN ('below_threshold', 'authors_differ', 'titles_differ', 'boilerplate_abstract') AS rejected
+FROM paper_match ORDER BY paper_key, matched_key
+"""
+
+
+def cases(papers: pl.DataFrame, pairs: pl.DataFrame, edges: pl.DataFrame) -> dict:
     """name → function of the module, timed on the same input for both."""
     texts = papers.select(resolve.match_text(pl.col("abstract")))["abstract"]
     words = texts.str.split(" ").explode()
@@ -67,10 +77,15 @@ def cases(papers: pl.DataFrame, pairs: pl.DataFrame) -> dict:
         "shingle_sets": lambda m: m.shingle_sets(texted["text_a"]),
         "score_pairs": lambda m: m.score_pairs(texted),
         "texts + score_pairs": lambda m: m.score_pairs(pair_texts(m, pairs)),
+        "cluster_papers (all pairs)": lambda m: m.cluster_papers(
+            edges.filter(~pl.col("rejected")).select("paper_key", "other", "other_is_paper", "score"),
+            edges.filter("rejected").select("paper_key", "other", "other_is_paper", "rule")),
     }
 
 
 def same(a, b) -> bool:
+    if isinstance(a, tuple):  # cluster_papers: (mapping, outcome)
+        return a == b
     if isinstance(a, np.ndarray):
         return np.array_equal(a, b)
     if isinstance(a, pl.Series):
@@ -89,10 +104,14 @@ def main() -> None:
     con = duckdb.connect(args.warehouse, read_only=True)
     papers = con.sql(f"SELECT paper_key, abstract, author_keys FROM paper_version ORDER BY paper_key LIMIT {args.n}").pl()
     pairs = con.sql(PAIRS.format(n=args.n)).pl()
+    edges = con.sql(EDGES).pl()
+    equal = con.sql("SELECT avg(((features->>'shingle_jaccard')::DOUBLE = 1 AND (features->>'abstract_ratio')::DOUBLE = 1)"
+                    "::INTEGER) FROM paper_match").fetchall()[0][0] or 0.0
     base = baseline_module(args.baseline)
-    print(f"{papers.height} papers, {pairs.height} pairs; baseline {args.baseline}; median of {args.repeats}")
+    print(f"{papers.height} papers, {pairs.height} pairs ({edges.height} scored in all, {equal:.1%} of them with "
+          f"equal match texts); baseline {args.baseline}; median of {args.repeats}")
     print(f"{'function':24} {'baseline':>9} {'now':>9} {'now/base':>9}")
-    for name, fn in cases(papers, pairs).items():
+    for name, fn in cases(papers, pairs, edges).items():
         if args.only and name not in args.only.split(","):
             continue
         fn(base), fn(resolve)  # warm-up (imports, caches of the first call)

@@ -42,7 +42,11 @@ def default_memory_limit() -> str:
     about as much again beside DuckDB at 1M listings (bench.profile: 0.6-1.6 GiB), so the whole
     process stays near a sixth of the machine; with an eighth, DuckDB's share alone held 2.9 GiB
     of a 24 GiB machine and the 1M distinct load peaked at 4.6-4.8 GiB."""
-    return f"{max(physical_memory() // 12, 512 << 20) >> 20}MiB"
+    return f"{_default_budget_bytes() >> 20}MiB"
+
+
+def _default_budget_bytes() -> int:
+    return max(physical_memory() // 12, 512 << 20)
 
 
 # A run's default budget grows with what it loads: its new rows' index entries (DuckDB keeps the
@@ -60,9 +64,8 @@ def run_memory_limit(settings: Settings, input_bytes: int) -> str:
     Compressed files count at their size on disk: a large gzipped archive may need the setting."""
     if "duckdb_memory_limit" in settings.model_fields_set:
         return settings.duckdb_memory_limit
-    floor = max(physical_memory() // 12, 512 << 20)
     wanted = min(int(input_bytes * BUDGET_PER_INPUT_BYTE), physical_memory() // MAX_MACHINE_SHARE)
-    return f"{max(floor, wanted) >> 20}MiB"
+    return f"{max(_default_budget_bytes(), wanted) >> 20}MiB"
 
 
 class Settings(BaseSettings):
