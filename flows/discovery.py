@@ -18,7 +18,7 @@ import duckdb
 
 from flows import extract, publish
 from flows.run_stats import RunStats, totals
-from flows.settings import Settings
+from flows.settings import QUIET, Settings
 
 
 class NothingFound(ValueError):
@@ -44,6 +44,7 @@ def look(paths: list[Path], warehouse: Path, settings: Settings) -> Look:
     if not warehouse.exists():
         return Look(found, 0, None)
     with duckdb.connect(str(warehouse), read_only=True) as con:  # plain rows: no frame, no macros
+        con.execute(QUIET)
         skip = extract.unchanged(found, extract.fingerprints(con))
         to_read = [f for f in found if f.path not in skip]
         stored = None if to_read else totals(con)

@@ -13,6 +13,11 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 # Prefect settings the project owns, so no user has to know them (GUIDE.md §6).
+# Run on each connection the load opens (a session setting: DuckDB refuses it in `connect`'s
+# config). Its Python client draws a progress bar on stdout for any statement over two seconds,
+# which put bar text into `digest ingest --json` on a 1M-listing load.
+QUIET = "SET enable_progress_bar = false"
+
 PREFECT_DEFAULTS = {
     "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
     "DO_NOT_TRACK": "1",

@@ -14,6 +14,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
+from flows.settings import QUIET
 from transforms.ids import ID_SQL
 from transforms.persons import GIVEN_RE, ONE_WORD_LAMBDA, REF_NAMES, REFERENCE_WEIGHT, SURNAME_RE
 
@@ -36,6 +37,7 @@ def first_error(err: BaseException) -> BaseException:
 
 def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     con = duckdb.connect(str(path), read_only=read_only)
+    con.execute(QUIET)
     con.execute(f"CREATE OR REPLACE TEMP MACRO stable_id(k) AS {ID_SQL.format('k')}")
     # a name key's given name and surname, as transforms.persons.name_parts reads them
     con.execute(f"CREATE OR REPLACE TEMP MACRO given_name(k) AS regexp_extract(k, '{GIVEN_RE}', 1)")

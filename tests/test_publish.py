@@ -6,6 +6,8 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -233,3 +235,15 @@ def test_a_first_publish_has_nothing_to_release(tmp_path):
     publish.publish(staging, published)
     assert published.read_bytes() == b"new"
     assert not [t for t in threading.enumerate() if t.name == "release-replaced-warehouse"]
+
+
+def test_no_connection_of_the_load_draws_a_progress_bar(tmp_path):
+    """DuckDB's Python client draws a progress bar on stdout for any statement over two seconds:
+    on a 1M-listing load it put bar text into `digest ingest --json`. The load's connections (the
+    loader's, the id hasher's) have it off. In a child process: under pytest DuckDB starts with
+    the bar off, as a user's shell does not."""
+    script = ("from flows import sql; from transforms import ids; "
+              "setting = \"SELECT current_setting('enable_progress_bar')\"; "
+              "print(sql.connect('w.duckdb').execute(setting).fetchone()[0], ids._hasher().execute(setting).fetchone()[0])")
+    shown = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert shown.stdout.split() == ["False", "False"]

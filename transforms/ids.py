@@ -39,4 +39,5 @@ def _hasher() -> duckdb.DuckDBPyConnection:
     batch, and opening a database for each is needless work on the parse path."""
     if not hasattr(_per_thread, "con"):
         _per_thread.con = duckdb.connect()
+        _per_thread.con.execute("SET enable_progress_bar = false")  # flows.settings.QUIET
     return _per_thread.con
