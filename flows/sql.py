@@ -5,7 +5,6 @@ from the one connection while it reads and writes the next."""
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
@@ -14,7 +13,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from flows.settings import QUIET
+from flows.settings import QUIET, usable_cpus
 from transforms.ids import ID_SQL
 from transforms.persons import GIVEN_RE, ONE_WORD_LAMBDA, REF_NAMES, REFERENCE_WEIGHT, SURNAME_RE
 
@@ -121,8 +120,7 @@ def read_frame(con: duckdb.DuckDBPyConnection, query: str) -> pl.DataFrame:
 def compute_threads() -> int:
     """Threads for `on_threads`: the CPUs this process may use (its affinity, not the machine's
     count), two at least, so that one computes while the caller reads and writes."""
-    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return max(2, usable)
+    return max(2, usable_cpus())
 
 
 def on_threads(fn, chunks, threads: int | None = None, ahead: int | None = None):

@@ -273,3 +273,18 @@ def test_threads_and_term_batches_follow_the_cpus_this_process_may_use(monkeypat
         assert sql.compute_threads() == threads
         assert terms.batch_papers(threads) * threads <= terms.PAPERS_IN_FLIGHT
     assert terms.batch_papers(2) == 50_000  # what the 2-core machine measured
+
+
+def test_parse_tasks_in_flight_follow_the_cpus_unless_set(monkeypatch):
+    """One parse task per usable CPU and two more (a task holds the GIL while it reads and
+    decodes; the flow's thread stages): 4 on the 2-core machine it was measured on. The setting
+    still wins."""
+    import os
+
+    from flows.settings import Settings
+
+    for cpus, in_flight in [(1, 4), (2, 4), (8, 10)]:
+        monkeypatch.setattr(os, "sched_getaffinity", lambda pid, n=cpus: set(range(n)), raising=False)
+        assert Settings().max_batches_in_flight == in_flight
+    monkeypatch.setenv("DIGEST_MAX_BATCHES_IN_FLIGHT", "1")
+    assert Settings().max_batches_in_flight == 1
