@@ -12,12 +12,12 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
-# Prefect settings the project owns, so no user has to know them (GUIDE.md §6).
 # Run on each connection the load opens (a session setting: DuckDB refuses it in `connect`'s
 # config). Its Python client draws a progress bar on stdout for any statement over two seconds,
 # which put bar text into `digest ingest --json` on a 1M-listing load.
 QUIET = "SET enable_progress_bar = false"
 
+# Prefect settings the project owns, so no user has to know them (GUIDE.md §6).
 PREFECT_DEFAULTS = {
     "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
     "DO_NOT_TRACK": "1",
@@ -36,7 +36,7 @@ def default_batches_in_flight() -> int:
     """Parse tasks under way at once: one per usable CPU and two more. A task holds the GIL while
     it reads and decodes its files, and the flow's one thread stages finished batches; the two
     extra tasks keep the cores busy meanwhile. On this 2-core machine, 1M listings, running server,
-    interleaved (`bench/README.md`, Session 23): 2 in flight 45.7 / 56.9 s of parsing, 4: 41.4 /
+    interleaved (README, Performance, Session 23): 2 in flight 45.7 / 56.9 s of parsing, 4: 41.4 /
     49.5 s, 8: 41.5 / 56.9 s; peak RSS the same (the merge's)."""
     return max(2, usable_cpus()) + 2
 

@@ -1,6 +1,6 @@
 """The small bench tools whose figures the README cites: bench.spy_frames (py-spy stacks to
 seconds per function), bench.compression's warehouse mode, and the side-by-side runners
-(bench.side_by_side, bench.author_step)."""
+(bench.side_by_side, bench.author_step, bench.settings_ab)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from pathlib import Path
 
 import duckdb
 
-from bench import author_step, compression, side_by_side, spy_frames
+from bench import author_step, compression, settings_ab, side_by_side, spy_frames
+from tests.conftest import SAMPLES
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -67,3 +68,16 @@ def test_author_step_runs_the_step_twice_alike_and_leaves_no_copy(seeds_warehous
     assert sorted(p.name for p in tmp_path.iterdir()) == ["w.duckdb"]  # the emptied copy is gone
     with duckdb.connect(str(warehouse), read_only=True) as con:  # never written
         assert con.execute("SELECT count(*) FROM author_mention").fetchall()[0][0] > 0
+
+
+def test_settings_ab_runs_each_setting_in_turn_and_leaves_no_warehouse(prefect_harness, tmp_path, capsys, monkeypatch):
+    from prefect.settings import PREFECT_API_URL
+
+    monkeypatch.setenv("PREFECT_API_URL", PREFECT_API_URL.value())  # the children use the tests' server
+    settings_ab.main([str(SAMPLES), "--setting", "one=DIGEST_MAX_BATCHES_IN_FLIGHT=1",
+                      "--setting", "four=DIGEST_MAX_BATCHES_IN_FLIGHT=4", "--rounds", "1", "--scratch", str(tmp_path)])
+    out = capsys.readouterr().out
+    runs = out.split("median\n")[0].splitlines()[1:]
+    assert [line.split()[0] for line in runs] == ["one", "four"]
+    assert all(float(line.split()[2]) > 0 for line in runs)  # the flow's seconds, from its summary
+    assert list(tmp_path.iterdir()) == []  # each run's warehouse removed
