@@ -19,7 +19,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
-from flows.settings import REPO_ROOT
+from flows.settings import QUIET, REPO_ROOT
 from transforms.ids import ID_SQL
 
 DASHBOARD_APP = REPO_ROOT / "dashboard" / "app.py"
@@ -40,7 +40,9 @@ class StatementRefused(ValueError):
 
 # A read connection touches nothing but the warehouse file: no other files (read_csv, COPY TO,
 # ATTACH, EXPORT), no extensions (INSTALL/LOAD, autoload), no persistent secrets, no scans of
-# Python variables, and the configuration locked so no SET or PRAGMA gives any of it back.
+# Python variables, and the configuration locked so no SET or PRAGMA gives any of it back (locked
+# by `open_read_only` right after it turns the progress bar off, a session setting that `connect`
+# refuses in its config: flows.settings.QUIET).
 LOCKED_DOWN = {
     "enable_external_access": False,
     "autoload_known_extensions": False,
@@ -49,7 +51,6 @@ LOCKED_DOWN = {
     "allow_unsigned_extensions": False,
     "allow_persistent_secrets": False,
     "python_enable_replacements": False,
-    "lock_configuration": True,
 }
 # The one statement type a read path runs (DuckDB's parser decides, not a regex): DESCRIBE,
 # SHOW, SUMMARIZE, FROM-first and VALUES parse as SELECT too. Not EXPLAIN: EXPLAIN ANALYZE runs
@@ -83,6 +84,8 @@ def open_read_only(path: Path, allow_files: bool = False) -> Iterator[duckdb.Duc
                 raise WarehouseUnavailable(f"warehouse {path} is locked by a writer: {err}") from err
             time.sleep(LOCK_BACKOFF_S * (attempt + 1))
     try:
+        con.execute(QUIET)  # `digest verify --json`, `status --json`: stdout holds the answer only
+        con.execute("SET lock_configuration = true")
         con.execute(f"CREATE OR REPLACE TEMP MACRO stable_id(k) AS {ID_SQL.format('k')}")
         yield con
     finally:

@@ -237,13 +237,23 @@ def test_a_first_publish_has_nothing_to_release(tmp_path):
     assert not [t for t in threading.enumerate() if t.name == "release-replaced-warehouse"]
 
 
-def test_no_connection_of_the_load_draws_a_progress_bar(tmp_path):
+def test_no_connection_of_the_tool_draws_a_progress_bar(tmp_path):
     """DuckDB's Python client draws a progress bar on stdout for any statement over two seconds:
-    on a 1M-listing load it put bar text into `digest ingest --json`. The load's connections (the
-    loader's, the id hasher's) have it off. In a child process: under pytest DuckDB starts with
-    the bar off, as a user's shell does not."""
-    script = ("from flows import sql; from transforms import ids; "
-              "setting = \"SELECT current_setting('enable_progress_bar')\"; "
-              "print(sql.connect('w.duckdb').execute(setting).fetchone()[0], ids._hasher().execute(setting).fetchone()[0])")
-    shown = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True)
-    assert shown.stdout.split() == ["False", "False"]
+    on a 1M-listing load it put bar text into `digest ingest --json`, and `digest verify --json`
+    or `status --json` on a large warehouse would do the same. The load's connections (the
+    loader's, the id hasher's) and the read paths' have it off, and a read connection's
+    configuration is still locked. In a child process: under pytest DuckDB starts with the bar
+    off, as a user's shell does not."""
+    script = """
+from flows import analytics, sql
+from transforms import ids
+setting = "SELECT current_setting('enable_progress_bar')"
+with sql.connect('w.duckdb') as con:
+    print(con.execute(setting).fetchone()[0], ids._hasher().execute(setting).fetchone()[0])
+with analytics.open_read_only('w.duckdb') as con:
+    print(con.execute(setting).fetchone()[0])
+    con.execute('SET enable_external_access = true')
+"""
+    shown = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    assert shown.stdout.split() == ["False", "False", "False"]
+    assert "the configuration has been locked" in shown.stderr
