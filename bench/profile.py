@@ -5,7 +5,7 @@
     .venv/bin/python -m bench.profile /tmp/digest-bench/1000000-distinct --trace-persons   # the person step's RSS
     .venv/bin/python -m bench.profile /tmp/digest-bench/1000000-distinct --explain /tmp/explain   # operators
 
-Parses the corpus in batches on --threads threads (default 2, as the flow; the flow's parse
+Parses the corpus in batches on --threads threads (default: as many as the flow parses at once; the flow's parse
 task, called directly), stages
 them, runs the merge with the resolver, checks and commits into a scratch warehouse, and
 prints: parse+stage time, the merge's SQL statements over --min-seconds (with peak RSS so far,
@@ -33,7 +33,7 @@ import psutil
 
 from flows import extract, load, persons, resolve
 from flows.ingest import parse_batch
-from flows.settings import Settings, run_memory_limit
+from flows.settings import Settings, default_batches_in_flight, run_memory_limit
 
 MB = 1024 * 1024
 
@@ -163,14 +163,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--memory-limit", help="DuckDB's (default: the flow's for this corpus, flows.settings.run_memory_limit)")
     ap.add_argument("--min-seconds", type=float, default=0.3, help="statements shorter than this are not listed")
     ap.add_argument("--onto", type=Path, help="load onto a copy of this warehouse (the incremental case)")
-    ap.add_argument("--threads", type=int, default=2, help="parse threads (the flow runs two batches at a time)")
+    ap.add_argument("--threads", type=int, default=default_batches_in_flight(),
+                    help="parse threads (default: the batches the flow parses at once, flows.settings.default_batches_in_flight)")
     ap.add_argument("--trace-persons", action="store_true", help="RSS around each call of the person step")
     ap.add_argument("--keep", type=Path, help="keep the loaded warehouse at this path (to compare two loads)")
     ap.add_argument("--explain", type=Path, metavar="DIR",
                     help="DuckDB's operator profile of each merge statement over --min-seconds, into DIR")
     args = ap.parse_args(argv)
-    input_bytes = sum(f.stat().st_size for f in args.corpus.rglob("*") if f.is_file() and f.parent != args.corpus)
-    args.memory_limit = args.memory_limit or run_memory_limit(Settings(), input_bytes)
+    _, found = extract.discover([args.corpus / "listing", args.corpus / "search"])
+    args.memory_limit = args.memory_limit or run_memory_limit(Settings(), sum(f.size_bytes for f in found))
     if args.keep and args.keep.exists():
         ap.error(f"--keep {args.keep}: the file exists; give a new path")
     rss = PeakRss()
@@ -191,7 +192,6 @@ def main(argv: list[str] | None = None) -> None:
         loader = load.RunLoader(timed, run_id, resolver=resolve.resolve_entities, memory_limit=args.memory_limit)
         loader.begin()
         started, cpu_started = time.perf_counter(), time.process_time()
-        _, found = extract.discover([args.corpus / "listing", args.corpus / "search"])
         with ThreadPoolExecutor(args.threads) as pool:
             for batch in pool.map(parse_batch.fn, extract.plan_batches(found, args.batch_bytes)):
                 loader.stage(batch)

@@ -61,9 +61,7 @@ def main(argv: list[str] | None = None) -> None:
     for spec in args.setting:
         name, var, value = spec.split("=", 2)
         variants[name] = {var: value}
-    # interleaved() times "checkouts": here each is a setting, named by the variant
-    interleaved({name: Path(name) for name in variants}, args.rounds,
-                lambda key: run_once(variants[str(key)], args.corpus, args.scratch),
+    interleaved(variants, args.rounds, lambda env: run_once(env, args.corpus, args.scratch),
                 ("wall", "flow", "parse", "merge", "rss_gib"))
 
 

@@ -20,10 +20,10 @@ def child_env(code: Path) -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(code.resolve())}
 
 
-def interleaved(codes: dict[str, Path], rounds: int, run: Callable[[Path], dict], columns: Sequence[str],
+def interleaved(codes: dict[str, object], rounds: int, run: Callable[[object], dict], columns: Sequence[str],
                 width: int = 9) -> dict[str, list[dict]]:
-    """`run(code)` for each checkout in turn, `rounds` times; prints each run's `columns`, then
-    the medians. Returns every run per checkout."""
+    """`run(code)` for each checkout (or other variant: bench.settings_ab's settings) in turn,
+    `rounds` times; prints each run's `columns`, then the medians. Returns every run per name."""
     runs: dict[str, list[dict]] = {name: [] for name in codes}
     print(f"{'code':<12} " + " ".join(f"{c.split('.')[-1]:>{width}}" for c in columns))
     for _ in range(rounds):
