@@ -35,9 +35,9 @@ def usable_cpus() -> int:
 def default_batches_in_flight() -> int:
     """Parse tasks under way at once: one per usable CPU and two more. A task holds the GIL while
     it reads and decodes its files, and the flow's one thread stages finished batches; the two
-    extra tasks keep the cores busy meanwhile. On this 2-core machine, 1M listings, running server,
-    interleaved (README, Performance, Session 23): 2 in flight 45.7 / 56.9 s of parsing, 4: 41.4 /
-    49.5 s, 8: 41.5 / 56.9 s; peak RSS the same (the merge's)."""
+    extra tasks keep the cores busy meanwhile. On this 2-core machine, 1M listings, running server
+    (`bench.settings_ab`, README, Performance, Session 23): parsing 65.1 s with 2 in flight, 51.8 s
+    with 4 (medians), 8 no better than 4; peak RSS the same (the merge's)."""
     return max(2, usable_cpus()) + 2
 
 
