@@ -127,11 +127,12 @@ def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None):
         else:
             from flows import report as rpt
 
-            batches = extract.plan_batches(seen.to_read, batch_bytes or settings.batch_bytes)
+            batch_bytes = batch_bytes or settings.batch_bytes
+            batches = extract.plan_batches(seen.to_read, batch_bytes)
             logger.info("%d files to read in %d batches (%d unchanged)", len(seen.to_read), len(batches),
                         seen.n_unchanged)
-            stats, timings, report = _load_and_publish(warehouse, batches, run_id, started_at, seen.n_unchanged,
-                                                       settings)
+            stats, timings, report = _load_and_publish(warehouse, batches, batch_bytes, run_id, started_at,
+                                                       seen.n_unchanged, settings)
             warning = rpt.quarantine_warning(stats)
     summary = {**discovery.summary(run_id, shown, seen, stats, started, timings, warning), "flow_run": True}
     if report is not None:
@@ -165,7 +166,7 @@ def _publish_artifacts(files: pl.DataFrame, markdown: str) -> None:
     create_markdown_artifact(key="ingest-summary", markdown=markdown, description="Ingest run summary")
 
 
-def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], run_id: str,
+def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], batch_bytes: int, run_id: str,
                       started_at: dt.datetime, n_unchanged: int, settings: Settings):
     """Load into a private copy, then publish it; a failed run publishes only its run row.
     A SIGTERM (or Ctrl-C) publishes nothing and leaves no staging file behind."""
@@ -196,7 +197,7 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], r
             with publish.StagingCopy(warehouse) as copy:
                 try:
                     loader = _stage_batches(open_loader, batches, settings.max_batches_in_flight,
-                                            read_limits(settings), timings)
+                                            read_limits(settings), timings, batch_bytes)
                 except Exception:  # before any batch was staged: the failed run is recorded in the whole copy
                     con = con or load.connect(copy.wait())
                     raise
@@ -330,19 +331,20 @@ def _close_and_publish(con, staging: Path, warehouse: Path, copy: publish.Stagin
 
 
 def _stage_batches(open_loader: Callable[[], load.RunLoader], batches: list[list[extract.FoundFile]], in_flight: int,
-                   limits: extract.ReadLimits, timings: dict[str, float]) -> load.RunLoader:
+                   limits: extract.ReadLimits, timings: dict[str, float], batch_bytes: int) -> load.RunLoader:
     """Submit parse tasks, staging each result in order as it completes; at most `in_flight`
-    parsed batches are held in memory at once. The loader is opened when the first batch is
-    ready to stage (`open_loader`: the copy of the warehouse may still be under way). Adds each
-    stage's seconds to `timings`."""
-    pending: deque = deque()
+    batch sizes are parsed or held in memory at once (`batch_slots`: a file of five batch sizes
+    counts as five, and is parsed alone when it outweighs them all). The loader is opened when the
+    first batch is ready to stage (`open_loader`: the copy of the warehouse may still be under
+    way). Adds each stage's seconds to `timings`."""
+    pending: deque = deque()  # (parse task, its batch's slots), oldest first
     n_files = sum(len(b) for b in batches)
     done = 0
     loader = None
 
     def stage_oldest() -> None:
         nonlocal done, loader
-        result = pending.popleft().result()
+        result = pending.popleft()[0].result()
         loader = loader or open_loader()
         begun = time.perf_counter()
         loader.stage(result)
@@ -358,9 +360,19 @@ def _stage_batches(open_loader: Callable[[], load.RunLoader], batches: list[list
     artifact_id = create_progress_artifact(progress=0.0, key="ingest-progress", description="Files parsed (%)")
     progress.report("parse", 0, n_files)
     for batch in batches:
-        pending.append(parse_batch.submit(batch, limits))
-        if len(pending) >= in_flight:
+        slots = batch_slots(batch, batch_bytes)
+        while pending and sum(held for _, held in pending) + slots > in_flight:
             stage_oldest()
+        pending.append((parse_batch.submit(batch, limits), slots))
     while pending:
         stage_oldest()
     return loader or open_loader()
+
+
+def batch_slots(batch: list[extract.FoundFile], batch_bytes: int) -> int:
+    """How many batch sizes a batch holds (at least one): parsing holds memory in proportion to
+    its input (`flows.settings.PARSE_BYTES_PER_INPUT_BYTE`), and a planned batch of small files
+    ends just past `batch_bytes`, so it counts as one. Compressed files count at their size on
+    disk. Bug: counted as one whatever its size, four 116 MB files were parsed at once and a
+    1M-listing load of such files peaked at 6.0 GB."""
+    return max(1, sum(f.size_bytes for f in batch) // batch_bytes)

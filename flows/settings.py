@@ -32,13 +32,23 @@ def usable_cpus() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+DEFAULT_BATCH_BYTES = 16 * 1024 * 1024
+# Parsing a batch holds about this many bytes of memory per byte of its files at its peak, and
+# most of it until the batch is staged (`python -m bench.big_files memory`, each file alone in a
+# fresh process: a 15 MB listing file +223-231 MB, a 116 MB one +1.52-1.75 GB; README, Session 24).
+PARSE_BYTES_PER_INPUT_BYTE = 15
+
+
 def default_batches_in_flight() -> int:
-    """Parse tasks under way at once: one per usable CPU and two more. A task holds the GIL while
+    """Parse tasks under way at once: one per usable CPU and two more, as many as a share of
+    memory the size of DuckDB's default budget holds while they parse. A task holds the GIL while
     it reads and decodes its files, and the flow's one thread stages finished batches; the two
     extra tasks keep the cores busy meanwhile. On this 2-core machine, 1M listings, running server
     (`bench.settings_ab`, README, Performance, Session 23): parsing 65.1 s with 2 in flight, 51.8 s
-    with 4 (medians), 8 no better than 4; peak RSS the same (the merge's)."""
-    return max(2, usable_cpus()) + 2
+    with 4 (medians), 8 no better than 4; peak RSS the same (the merge's). Without the memory
+    bound a 64-core machine with 8 GiB would parse 66 batches at once (~16 GB)."""
+    by_memory = _default_budget_bytes() // (PARSE_BYTES_PER_INPUT_BYTE * DEFAULT_BATCH_BYTES)
+    return max(1, min(max(2, usable_cpus()) + 2, by_memory))
 
 
 def _default_max_file_bytes() -> int:
@@ -92,8 +102,9 @@ class Settings(BaseSettings):
 
     warehouse: Path = REPO_ROOT / "data" / "warehouse.duckdb"
     samples: Path = REPO_ROOT / "data" / "samples"
-    batch_bytes: int = 16 * 1024 * 1024  # files per parse task, by size: coarse tasks, bounded memory
-    # parse tasks under way or waiting to be staged: caps memory (default_batches_in_flight)
+    batch_bytes: int = DEFAULT_BATCH_BYTES  # files per parse task, by size: coarse tasks, bounded memory
+    # parse tasks under way or waiting to be staged, in batch sizes (a file of 5 batch sizes counts
+    # as 5): caps memory (default_batches_in_flight)
     max_batches_in_flight: int = Field(default_factory=default_batches_in_flight, gt=0)
     # The warehouse's memory budget (DuckDB spills to disk beyond it): a twelfth of this machine's
     # memory by default (default_memory_limit), not a figure fitted to one corpus.

@@ -409,7 +409,7 @@ def test_a_sigterm_while_a_failure_is_recorded_leaves_no_staging_copy(tmp_path, 
     monkeypatch.setattr(load, "record_run", terminated)
     warehouse = tmp_path / "w.duckdb"
     with pytest.raises(SystemExit):
-        flows.ingest._load_and_publish(warehouse, [], "run", dt.datetime.now(dt.timezone.utc), 0, Settings())
+        flows.ingest._load_and_publish(warehouse, [], 1 << 24, "run", dt.datetime.now(dt.timezone.utc), 0, Settings())
     assert not publish.staging_path(warehouse).exists() and not warehouse.exists()
 
 

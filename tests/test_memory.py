@@ -281,10 +281,75 @@ def test_parse_tasks_in_flight_follow_the_cpus_unless_set(monkeypatch):
     still wins."""
     import os
 
+    from flows import settings
     from flows.settings import Settings
 
+    monkeypatch.setattr(settings, "physical_memory", lambda: 512 << 30)  # memory bounds it too: below
     for cpus, in_flight in [(1, 4), (2, 4), (8, 10)]:
         monkeypatch.setattr(os, "sched_getaffinity", lambda pid, n=cpus: set(range(n)), raising=False)
         assert Settings().max_batches_in_flight == in_flight
     monkeypatch.setenv("DIGEST_MAX_BATCHES_IN_FLIGHT", "1")
     assert Settings().max_batches_in_flight == 1
+
+
+def test_a_large_file_is_parsed_alone_and_counts_as_its_batch_sizes(monkeypatch):
+    """Parsing holds memory in proportion to its input. Bug: a batch counted as one whatever its
+    size, so four 116 MB listing files were parsed at once and a 1M-listing load of such files
+    peaked at 6.0 GB (2.98 GB as files of ~100 KB). Now a batch counts as the batch sizes it
+    holds: at most `in_flight` of them are parsed or waiting, and a file larger than all of them
+    is parsed alone."""
+    from types import SimpleNamespace
+
+    import flows.ingest as ingest
+    from flows.extract import FoundFile, ReadLimits
+
+    size = 1000
+    in_flight, now, peak, alone = 4, [0], [0], []
+
+    class Parse:  # parse_batch: a task whose result is taken when the flow stages it
+        @staticmethod
+        def submit(batch, limits):
+            slots = ingest.batch_slots(batch, size)
+            if slots > in_flight:
+                alone.append(now[0] == 0)
+            now[0] += slots
+            peak[0] = max(peak[0], now[0])
+
+            def result():
+                now[0] -= slots
+                return SimpleNamespace(files=SimpleNamespace(height=len(batch)), timings={}, release=lambda: None)
+            return SimpleNamespace(result=result)
+
+    monkeypatch.setattr(ingest, "parse_batch", Parse)
+    monkeypatch.setattr(ingest, "create_progress_artifact", lambda **kw: None)
+    monkeypatch.setattr(ingest, "update_progress_artifact", lambda *a, **kw: None)
+    staged = []
+    loader = SimpleNamespace(stage=staged.append)
+
+    def files(*sizes):
+        return [FoundFile(f"/f{i}", f"f{i}", n, 0) for i, n in enumerate(sizes)]
+
+    batches = [files(1200), files(600, 500), files(7000), files(1100), files(2500), files(900), files(1000)]
+    assert [ingest.batch_slots(b, size) for b in batches] == [1, 1, 7, 1, 2, 1, 1]
+    ingest._stage_batches(lambda: loader, batches, in_flight, ReadLimits(), {}, size)
+    assert len(staged) == len(batches)
+    assert alone == [True]  # the 7-size file waited for the others and had the parse to itself
+    assert peak[0] == 7  # ... and otherwise never more than 4 sizes at once:
+    batches.remove(batches[2])
+    peak[0] = 0
+    ingest._stage_batches(lambda: loader, batches, in_flight, ReadLimits(), {}, size)
+    assert peak[0] == in_flight
+
+
+def test_parse_tasks_in_flight_are_bounded_by_memory_too(monkeypatch):
+    """Many cores and little memory: the default counts as many parse tasks as a share of memory
+    the size of DuckDB's default budget holds (PARSE_BYTES_PER_INPUT_BYTE per byte of a batch),
+    not one per core (64 cores, 8 GiB: 2, not 66)."""
+    import os
+
+    from flows import settings
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
+    for memory, in_flight in [(8 << 30, 2), (2 << 30, 2), (24 << 30, 8), (512 << 30, 66)]:
+        monkeypatch.setattr(settings, "physical_memory", lambda m=memory: m)
+        assert settings.default_batches_in_flight() == in_flight

@@ -1,0 +1,115 @@
+"""A corpus of a few large files, and what parsing holds in memory per byte of its input.
+
+    .venv/bin/python -m bench.big_files make /tmp/digest-bench/1000000 /tmp/digest-bench/1000000-big --file-mb 116
+    .venv/bin/python -m bench.big_files memory FILE... [--rounds 2]
+
+`make`: the same listings as a corpus of `bench.corpus`, its listing files joined into files of
+about --file-mb each (an archive kept as monthly files rather than one per digest), each part
+decoded with its own encoding and written as UTF-8 (joining the bytes of a UTF-16 file into a
+UTF-8 one would make a mixed-encoding file: another test). Search pages are copied as they are;
+the known answer (answer.parquet) still holds, so `bench.run`-style counts can be checked.
+
+`memory`: each file parsed alone by `transforms.pipeline.process_batch` (as one parse task),
+in a fresh process after a warm-up parse of the bundled samples (imports, compiled patterns),
+with RSS sampled every 10 ms: the peak over the RSS before, per byte of the file, and what is
+still held after (the result, and what the allocator keeps), --rounds times each. `flows.settings.PARSE_BYTES_PER_INPUT_BYTE` rests on these figures."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import polars as pl
+import psutil
+
+MB = 1_000_000
+SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
+
+
+def make(source: Path, target: Path, file_mb: float) -> None:
+    files = pl.read_parquet(source / "files.parquet").filter(pl.col("format") == "listing").sort("path")
+    (target / "listing").mkdir(parents=True, exist_ok=True)
+    for name in ("search", "answer.parquet", "papers.parquet", "summary.json"):
+        if (source / name).is_dir():
+            shutil.copytree(source / name, target / name, dirs_exist_ok=True)
+        elif (source / name).exists():
+            shutil.copy2(source / name, target / name)
+    part, out, written = 0, None, 0
+    for path, encoding in files.select("path", "encoding").iter_rows():
+        if out is None or written >= file_mb * MB:
+            if out:
+                out.close()
+            out, written, part = open(target / "listing" / f"part{part:04d}.txt", "w", encoding="utf-8"), 0, part + 1
+        text = (source / path).read_bytes().decode(encoding).replace("\r\n", "\n").rstrip("\n") + "\n"
+        written += out.write(text)
+    if out:
+        out.close()
+    print(f"{part} listing files of ~{file_mb:g} MB in {target / 'listing'}, search pages copied")
+
+
+def memory(paths: list[Path], rounds: int) -> None:
+    """Each file in a fresh process, `rounds` times: memory the allocator kept from an earlier
+    parse would hide what the next one needs."""
+    for round_no in range(1, rounds + 1):
+        for path in paths:
+            subprocess.run([sys.executable, "-m", "bench.big_files", "one", str(path), "--round", str(round_no)],
+                           check=True)
+
+
+def one(path: Path, round_no: int) -> None:
+    from transforms.pipeline import SourceFile, process_batch
+
+    proc, peak = psutil.Process(), [0]
+
+    def sample() -> None:
+        while True:
+            peak[0] = max(peak[0], proc.memory_info().rss)
+            time.sleep(0.01)
+
+    threading.Thread(target=sample, daemon=True).start()
+    warm_up = [SourceFile(i, str(p), p.read_bytes()) for i, p in enumerate(sorted(SAMPLES.glob("*.txt")))]
+    process_batch(warm_up)  # imports, compiled patterns, Polars' pools: not the file's
+    data = path.read_bytes()
+    gc.collect()
+    time.sleep(0.05)
+    before = peak[0] = proc.memory_info().rss
+    started = time.perf_counter()
+    result = process_batch([SourceFile(1, str(path), data)])
+    seconds = time.perf_counter() - started
+    time.sleep(0.05)
+    grew, held = peak[0] - before, proc.memory_info().rss - before
+    print(f"round {round_no}  {path.name}: {len(data) / MB:,.1f} MB, {result.listings.height:,} listings, "
+          f"{seconds:.1f} s; peak +{grew / MB:,.0f} MB ({grew / len(data):.1f} x its size), "
+          f"held after +{held / MB:,.0f} MB", flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    mk = sub.add_parser("make")
+    mk.add_argument("source", type=Path)
+    mk.add_argument("target", type=Path)
+    mk.add_argument("--file-mb", type=float, default=116.0)
+    mem = sub.add_parser("memory")
+    mem.add_argument("files", type=Path, nargs="+")
+    mem.add_argument("--rounds", type=int, default=2)
+    single = sub.add_parser("one")  # memory's child: one file
+    single.add_argument("file", type=Path)
+    single.add_argument("--round", type=int, default=1)
+    args = ap.parse_args(argv)
+    if args.command == "make":
+        make(args.source, args.target, args.file_mb)
+    elif args.command == "memory":
+        memory(args.files, args.rounds)
+    else:
+        one(args.file, args.round)
+
+
+if __name__ == "__main__":
+    main()
