@@ -40,17 +40,19 @@ def make(source: Path, target: Path, file_mb: float) -> None:
             shutil.copytree(source / name, target / name, dirs_exist_ok=True)
         elif (source / name).exists():
             shutil.copy2(source / name, target / name)
-    part, out, written = 0, None, 0
-    for path, encoding in files.select("path", "encoding").iter_rows():
-        if out is None or written >= file_mb * MB:
-            if out:
-                out.close()
-            out, written, part = open(target / "listing" / f"part{part:04d}.txt", "w", encoding="utf-8"), 0, part + 1
-        text = (source / path).read_bytes().decode(encoding).replace("\r\n", "\n").rstrip("\n") + "\n"
-        written += out.write(text)
-    if out:
-        out.close()
-    print(f"{part} listing files of ~{file_mb:g} MB in {target / 'listing'}, search pages copied")
+    parts: list[list[tuple[str, str]]] = [[]]
+    size = 0
+    for path, encoding, n_bytes in files.select("path", "encoding", "bytes").iter_rows():
+        if size >= file_mb * MB:
+            parts.append([])
+            size = 0
+        parts[-1].append((path, encoding))
+        size += n_bytes
+    for part, members in enumerate(parts):
+        with open(target / "listing" / f"part{part:04d}.txt", "w", encoding="utf-8") as out:
+            for path, encoding in members:
+                out.write((source / path).read_bytes().decode(encoding).replace("\r\n", "\n").rstrip("\n") + "\n")
+    print(f"{len(parts)} listing files of ~{file_mb:g} MB in {target / 'listing'}, search pages copied")
 
 
 def memory(paths: list[Path], rounds: int) -> None:

@@ -212,3 +212,25 @@ def test_a_childs_peak_is_its_own_not_the_harness_rss(tmp_path):
     assert measured.samples > 0
     assert measured.peak_rss_tree < 200 << 20
     del ballast
+
+
+def test_big_files_shape_loads_the_same_listings_and_papers(tmp_path, run_ingest, monkeypatch):
+    """bench.big_files makes a corpus's listings into a few large UTF-8 files (an archive kept as
+    monthly files): loaded with batches far smaller than a file, so each file weighs several
+    parse slots and is parsed alone (flows.ingest.batch_slots), it gives the known answer."""
+    import pyarrow.parquet as pq
+
+    from bench import big_files
+    from bench.corpus import render_corpus
+
+    summary = render_corpus(tmp_path / "corpus", 3000, seed=4)
+    big_files.make(tmp_path / "corpus", tmp_path / "big", file_mb=1.0)
+    listing_files = sorted((tmp_path / "big" / "listing").iterdir())
+    assert 2 <= len(listing_files) <= 4 and all(f.stat().st_size > 600_000 for f in listing_files[:-1])
+    monkeypatch.setenv("DIGEST_BATCH_BYTES", str(256 * 1024))
+    loaded = run_ingest([tmp_path / "big"], tmp_path / "w.duckdb")
+    answer = pq.read_table(tmp_path / "big" / "answer.parquet", columns=["truth_id"]).column(0).to_pylist()
+    assert loaded["n_listings"] == summary["n_listings"] == len(answer)
+    assert loaded["n_papers"] == summary["n_papers"]
+    as_rendered = run_ingest([tmp_path / "corpus"], tmp_path / "rendered.duckdb")  # the noise's quarantined spans
+    assert (loaded["n_quarantined"], loaded["n_authors"]) == (as_rendered["n_quarantined"], as_rendered["n_authors"])
