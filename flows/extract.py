@@ -24,6 +24,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from flows.settings import PARSE_BYTES_PER_INPUT_BYTE
+
 if TYPE_CHECKING:  # transforms.pipeline (the parsers, Pandera, pandas) loads when files are read
     import duckdb
     import polars as pl
@@ -160,7 +162,9 @@ def _kind(mode: int) -> str:
 
 
 def _too_large(limits: ReadLimits) -> str:
-    return f"{CANNOT_READ}: larger than the size limit of {limits.max_file_bytes:,} bytes (max_file_bytes)"
+    return (f"{CANNOT_READ}: larger than the size limit of {limits.max_file_bytes:,} bytes (max_file_bytes, "
+            f"DIGEST_MAX_FILE_BYTES: parsing holds {PARSE_BYTES_PER_INPUT_BYTE} times a file's size in memory; "
+            "split the file, or raise the limit)")
 
 
 def _display_path(rel: Path) -> str:

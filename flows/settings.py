@@ -52,9 +52,11 @@ def default_batches_in_flight() -> int:
 
 
 def _default_max_file_bytes() -> int:
-    """A sixteenth of this machine's memory, between 256 MiB and 2 GiB: far above any digest,
-    and a file (or an unpacked archive) that large could not be parsed in memory anyway."""
-    return min(max(physical_memory() // 16, 256 << 20), 2 << 30)
+    """The largest file whose parse fits in half of this machine's memory (parsing holds
+    PARSE_BYTES_PER_INPUT_BYTE per byte of its input), between 256 MiB and 2 GiB: far above any
+    digest (819 MiB on 24 GiB). It was a sixteenth of memory (1.5 GiB here), which parsing alone
+    would need ~22 GB for."""
+    return min(max(physical_memory() // (2 * PARSE_BYTES_PER_INPUT_BYTE), 256 << 20), 2 << 30)
 
 
 def physical_memory() -> int:

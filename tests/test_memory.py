@@ -353,3 +353,18 @@ def test_parse_tasks_in_flight_are_bounded_by_memory_too(monkeypatch):
     for memory, in_flight in [(8 << 30, 2), (2 << 30, 2), (24 << 30, 8), (512 << 30, 66)]:
         monkeypatch.setattr(settings, "physical_memory", lambda m=memory: m)
         assert settings.default_batches_in_flight() == in_flight
+
+
+def test_the_largest_file_read_by_default_is_one_whose_parse_fits_in_half_of_memory(monkeypatch):
+    """Bug: max_file_bytes defaulted to a sixteenth of memory (1.5 GiB of 24 GiB), a file whose
+    parse holds ~22 GB (PARSE_BYTES_PER_INPUT_BYTE times its size). Now the largest file read is
+    one whose parse fits in half of memory, between 256 MiB and 2 GiB; a larger one is skipped
+    with a reason that names the setting and what to do."""
+    from flows import extract, settings
+
+    for memory, limit in [(24 << 30, 819 << 20), (4 << 30, 256 << 20), (256 << 30, 2 << 30)]:
+        monkeypatch.setattr(settings, "physical_memory", lambda m=memory: m)
+        assert abs(settings.Settings().max_file_bytes - limit) < 1 << 20
+        assert settings.Settings().max_file_bytes * settings.PARSE_BYTES_PER_INPUT_BYTE <= max(memory // 2, 4 << 30)
+    reason = extract._too_large(extract.ReadLimits(max_file_bytes=1000))
+    assert "DIGEST_MAX_FILE_BYTES" in reason and "split the file" in reason
