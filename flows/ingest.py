@@ -125,15 +125,12 @@ def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None):
         if not seen.to_read:  # nothing new: leave the published snapshot untouched
             stats, timings, warning = discovery.nothing_new(seen), {}, None
         else:
-            from flows import report as rpt
-
             batch_bytes = batch_bytes or settings.batch_bytes
             batches = extract.plan_batches(seen.to_read, batch_bytes)
             logger.info("%d files to read in %d batches (%d unchanged)", len(seen.to_read), len(batches),
                         seen.n_unchanged)
-            stats, timings, report = _load_and_publish(warehouse, batches, batch_bytes, run_id, started_at,
-                                                       seen.n_unchanged, settings)
-            warning = rpt.quarantine_warning(stats)
+            stats, timings, report, warning = _load_and_publish(warehouse, batches, batch_bytes, run_id, started_at,
+                                                                seen.n_unchanged, settings)
     summary = {**discovery.summary(run_id, shown, seen, stats, started, timings, warning), "flow_run": True}
     if report is not None:
         _publish_artifacts(*report)
@@ -209,7 +206,7 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], b
             validate(loader)
             timings["checks"] = time.perf_counter() - timed
             stats = replace(stats, n_files_skipped=stats.n_files_skipped + n_unchanged)
-            warning = rpt.quarantine_warning(stats)
+            warning = rpt.run_warning(con, stats)
             files = rpt.files_table(con, run_id)
             markdown = rpt.summary_markdown(stats, rpt.top_categories(con, run_id), warning)
             load.record_run(con, run_id, started_at, "completed", n_seen, stats, warning, markdown,
@@ -236,7 +233,7 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], b
         except BaseException:  # SIGTERM, Ctrl-C: nothing published, nothing left behind
             _abandon(con, staging)
             raise
-    return stats, timings, (files, markdown)
+    return stats, timings, (files, markdown), warning
 
 
 class RunFailed(RuntimeError):

@@ -79,3 +79,18 @@ def quarantine_warning(stats: RunStats) -> str | None:
     n = stats.n_quarantined
     spans = "span of input was" if n == 1 else "spans of input were"
     return f"{n} {spans} quarantined: see the quarantine table or `digest audit`"
+
+
+def run_warning(con: duckdb.DuckDBPyConnection, stats: RunStats) -> str | None:
+    """What the run's user must look at: quarantined spans, and files found but not read (too
+    large, unreadable, a corrupt archive, vanished; the run's staged `stg_skipped`). Those were
+    counted as "skipped" beside the unchanged files and nothing more was said: a file over
+    max_file_bytes left the summary saying "1 skipped" only."""
+    unread = con.execute("SELECT path, reason FROM stg_skipped ORDER BY path").fetchall()
+    parts = [quarantine_warning(stats)]
+    if unread:
+        path, reason = unread[0]
+        files = "1 file" if len(unread) == 1 else f"{len(unread)} files"
+        more = f" and {len(unread) - 1} more" if len(unread) > 1 else ""
+        parts.append(f"{files} could not be read: {path} ({reason}){more}; see the skipped_file table")
+    return "; ".join(p for p in parts if p) or None

@@ -233,6 +233,17 @@ def test_every_entry_is_ingested_or_skipped_with_a_reason(hostile):
     assert set(skipped) == set(expected), "the warehouse or a hidden member was seen"
 
 
+def test_the_run_warns_of_the_files_it_could_not_read(hostile):
+    """Files found but not read were counted as "skipped" beside the unchanged ones, and the run
+    said nothing more: a file over max_file_bytes left the summary at "1 skipped". The run's
+    warning (stderr, its summary, ingest_run.message) now counts them and names the first."""
+    warehouse, (code, out, err), (code2, out2, err2) = hostile
+    assert code == 0, err
+    assert "12 files could not be read: inbox/alias (cannot be read: a link to a folder already read" in err
+    first = sql(warehouse, "SELECT message FROM ingest_run ORDER BY started_at LIMIT 1")[0][0]
+    assert "12 files could not be read" in first and "see the skipped_file table" in first
+
+
 def test_text_outside_the_root_is_never_read_or_echoed(hostile):
     warehouse = hostile[0]
     with duckdb.connect(str(warehouse), read_only=True) as con:
