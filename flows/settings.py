@@ -35,8 +35,9 @@ def usable_cpus() -> int:
 DEFAULT_BATCH_BYTES = 16 * 1024 * 1024
 # Parsing a batch holds about this many bytes of memory per byte of its files at its peak, and
 # most of it until the batch is staged (`python -m bench.big_files memory`, each file alone in a
-# fresh process: a 15 MB listing file +223-231 MB, a 116 MB one +1.52-1.75 GB; README, Session 24).
-PARSE_BYTES_PER_INPUT_BYTE = 15
+# fresh process: a 15 MB listing file +121-133 MB, a 116 MB one +935-957 MB, 8.1-9.0x; 13-15x
+# before lines were cut by str.split; README, Performance, Session 24).
+PARSE_BYTES_PER_INPUT_BYTE = 10
 
 
 def default_batches_in_flight() -> int:
@@ -46,7 +47,7 @@ def default_batches_in_flight() -> int:
     extra tasks keep the cores busy meanwhile. On this 2-core machine, 1M listings, running server
     (`bench.settings_ab`, README, Performance, Session 23): parsing 65.1 s with 2 in flight, 51.8 s
     with 4 (medians), 8 no better than 4; peak RSS the same (the merge's). Without the memory
-    bound a 64-core machine with 8 GiB would parse 66 batches at once (~16 GB)."""
+    bound a 64-core machine with 8 GiB would parse 66 batches at once (~11 GB)."""
     by_memory = _default_budget_bytes() // (PARSE_BYTES_PER_INPUT_BYTE * DEFAULT_BATCH_BYTES)
     return max(1, min(max(2, usable_cpus()) + 2, by_memory))
 
@@ -54,8 +55,7 @@ def default_batches_in_flight() -> int:
 def _default_max_file_bytes() -> int:
     """The largest file whose parse fits in half of this machine's memory (parsing holds
     PARSE_BYTES_PER_INPUT_BYTE per byte of its input), between 256 MiB and 2 GiB: far above any
-    digest (819 MiB on 24 GiB). It was a sixteenth of memory (1.5 GiB here), which parsing alone
-    would need ~22 GB for."""
+    digest (1.2 GiB on 24 GiB; it was a sixteenth of memory, set without that measure)."""
     return min(max(physical_memory() // (2 * PARSE_BYTES_PER_INPUT_BYTE), 256 << 20), 2 << 30)
 
 
