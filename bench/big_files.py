@@ -3,10 +3,10 @@
     .venv/bin/python -m bench.big_files make /tmp/digest-bench/1000000 /tmp/digest-bench/1000000-big --file-mb 116
     .venv/bin/python -m bench.big_files memory FILE... [--rounds 2]
 
-`make`: the same listings as a corpus of `bench.corpus`, its listing files joined into files of
-about --file-mb each (an archive kept as monthly files rather than one per digest), each part
+`make`: the same listings as a corpus of `bench.corpus`, its listing files (or with --format
+search its search pages) joined into files of about --file-mb each (an archive kept as monthly files rather than one per digest), each part
 decoded with its own encoding and written as UTF-8 (joining the bytes of a UTF-16 file into a
-UTF-8 one would make a mixed-encoding file: another test). Search pages are copied as they are;
+UTF-8 one would make a mixed-encoding file: another test). The other format is copied as it is;
 the known answer (answer.parquet) still holds, so `bench.run`-style counts can be checked.
 
 `memory`: each file parsed alone by `transforms.pipeline.process_batch` (as one parse task),
@@ -32,10 +32,11 @@ MB = 1_000_000
 SAMPLES = Path(__file__).resolve().parent.parent / "data" / "samples"
 
 
-def make(source: Path, target: Path, file_mb: float) -> None:
-    files = pl.read_parquet(source / "files.parquet").filter(pl.col("format") == "listing").sort("path")
-    (target / "listing").mkdir(parents=True, exist_ok=True)
-    for name in ("search", "answer.parquet", "papers.parquet", "summary.json"):
+def make(source: Path, target: Path, file_mb: float, fmt: str = "listing") -> None:
+    other = "search" if fmt == "listing" else "listing"
+    files = pl.read_parquet(source / "files.parquet").filter(pl.col("format") == fmt).sort("path")
+    (target / fmt).mkdir(parents=True, exist_ok=True)
+    for name in (other, "answer.parquet", "papers.parquet", "summary.json"):
         if (source / name).is_dir():
             shutil.copytree(source / name, target / name, dirs_exist_ok=True)
         elif (source / name).exists():
@@ -48,11 +49,12 @@ def make(source: Path, target: Path, file_mb: float) -> None:
             size = 0
         parts[-1].append((path, encoding))
         size += n_bytes
+    end = "\n" if fmt == "listing" else "\n\n"  # search pages: a blank line between records
     for part, members in enumerate(parts):
-        with open(target / "listing" / f"part{part:04d}.txt", "w", encoding="utf-8") as out:
+        with open(target / fmt / f"part{part:04d}.txt", "w", encoding="utf-8") as out:
             for path, encoding in members:
-                out.write((source / path).read_bytes().decode(encoding).replace("\r\n", "\n").rstrip("\n") + "\n")
-    print(f"{len(parts)} listing files of ~{file_mb:g} MB in {target / 'listing'}, search pages copied")
+                out.write((source / path).read_bytes().decode(encoding).replace("\r\n", "\n").rstrip("\n") + end)
+    print(f"{len(parts)} {fmt} files of ~{file_mb:g} MB in {target / fmt}, {other} files copied")
 
 
 def memory(paths: list[Path], rounds: int) -> None:
@@ -98,6 +100,7 @@ def main(argv: list[str] | None = None) -> None:
     mk.add_argument("source", type=Path)
     mk.add_argument("target", type=Path)
     mk.add_argument("--file-mb", type=float, default=116.0)
+    mk.add_argument("--format", choices=("listing", "search"), default="listing", help="whose files are joined")
     mem = sub.add_parser("memory")
     mem.add_argument("files", type=Path, nargs="+")
     mem.add_argument("--rounds", type=int, default=2)
@@ -106,7 +109,7 @@ def main(argv: list[str] | None = None) -> None:
     single.add_argument("--round", type=int, default=1)
     args = ap.parse_args(argv)
     if args.command == "make":
-        make(args.source, args.target, args.file_mb)
+        make(args.source, args.target, args.file_mb, args.format)
     elif args.command == "memory":
         memory(args.files, args.rounds)
     else:

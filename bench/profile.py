@@ -33,7 +33,7 @@ import psutil
 
 from flows import extract, load, persons, resolve
 from flows.ingest import parse_batch
-from flows.settings import Settings, default_batches_in_flight, run_memory_limit
+from flows.settings import Settings, default_batches_in_flight, parse_slots, run_memory_limit
 
 MB = 1024 * 1024
 
@@ -163,15 +163,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--memory-limit", help="DuckDB's (default: the flow's for this corpus, flows.settings.run_memory_limit)")
     ap.add_argument("--min-seconds", type=float, default=0.3, help="statements shorter than this are not listed")
     ap.add_argument("--onto", type=Path, help="load onto a copy of this warehouse (the incremental case)")
-    ap.add_argument("--threads", type=int, default=default_batches_in_flight(),
-                    help="parse threads (default: the batches the flow parses at once, flows.settings.default_batches_in_flight)")
+    ap.add_argument("--threads", type=int,
+                    help="parse threads (default: the batches the flow parses at once, flows.settings.parse_slots)")
     ap.add_argument("--trace-persons", action="store_true", help="RSS around each call of the person step")
     ap.add_argument("--keep", type=Path, help="keep the loaded warehouse at this path (to compare two loads)")
     ap.add_argument("--explain", type=Path, metavar="DIR",
                     help="DuckDB's operator profile of each merge statement over --min-seconds, into DIR")
     args = ap.parse_args(argv)
     _, found = extract.discover([args.corpus / "listing", args.corpus / "search"])
-    args.memory_limit = args.memory_limit or run_memory_limit(Settings(), sum(f.size_bytes for f in found))
+    found = extract.sized(found)  # packed files at the size of their text, as the flow plans them
+    args.memory_limit = args.memory_limit or run_memory_limit(Settings(), sum(f.text_bytes for f in found))
+    args.threads = args.threads or parse_slots(default_batches_in_flight(), args.batch_bytes)
     if args.keep and args.keep.exists():
         ap.error(f"--keep {args.keep}: the file exists; give a new path")
     rss = PeakRss()

@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flows.settings import Settings, apply_prefect_defaults, physical_memory, run_memory_limit
+from flows.settings import Settings, apply_prefect_defaults, parse_slots, physical_memory, run_memory_limit
 
 apply_prefect_defaults()
 
@@ -126,7 +126,7 @@ def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None):
             stats, timings, warning = discovery.nothing_new(seen), {}, None
         else:
             batch_bytes = batch_bytes or settings.batch_bytes
-            batches = extract.plan_batches(seen.to_read, batch_bytes)
+            batches = extract.plan_batches(extract.sized(seen.to_read), batch_bytes)
             logger.info("%d files to read in %d batches (%d unchanged)", len(seen.to_read), len(batches),
                         seen.n_unchanged)
             stats, timings, report, warning = _load_and_publish(warehouse, batches, batch_bytes, run_id, started_at,
@@ -171,7 +171,7 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], b
     from flows import report as rpt
 
     n_seen = sum(len(b) for b in batches) + n_unchanged
-    budget = run_memory_limit(settings, sum(f.size_bytes for batch in batches for f in batch))
+    budget = run_memory_limit(settings, sum(f.text_bytes for batch in batches for f in batch))
     staging = publish.staging_path(warehouse)
     con, copy = None, None
     with shutdown.on_terminate(lambda: con and con.interrupt(), lambda: publish.discard(staging)):
@@ -193,7 +193,7 @@ def _load_and_publish(warehouse: Path, batches: list[list[extract.FoundFile]], b
             # onto a 3.7 GB warehouse copied it first, alone); they are staged once it is whole.
             with publish.StagingCopy(warehouse) as copy:
                 try:
-                    loader = _stage_batches(open_loader, batches, settings.max_batches_in_flight,
+                    loader = _stage_batches(open_loader, batches, parse_slots(settings.max_batches_in_flight, batch_bytes),
                                             read_limits(settings), timings, batch_bytes)
                 except Exception:  # before any batch was staged: the failed run is recorded in the whole copy
                     con = con or load.connect(copy.wait())
@@ -246,7 +246,7 @@ def _failure_message(err: Exception, warehouse: Path, batches: list[list[extract
     if not publish.is_disk_full(err):
         return _out_of_memory_message(err, budget) if isinstance(err, duckdb.OutOfMemoryException) else str(err)
     published = warehouse.stat().st_size if warehouse.exists() else 0
-    input_bytes = sum(f.size_bytes for batch in batches for f in batch)
+    input_bytes = sum(f.text_bytes for batch in batches for f in batch)
     ours = _allocated(publish.staging_path(warehouse))  # the copy and its spill files: freed when removed
     # the copy, plus about twice the input as tables and WAL; a large run's spill files outgrow that
     # (10M-listing first loads had written 43 and 50 GB for 15.5 GB of input when the disk filled)
@@ -368,8 +368,8 @@ def _stage_batches(open_loader: Callable[[], load.RunLoader], batches: list[list
 
 def batch_slots(batch: list[extract.FoundFile], batch_bytes: int) -> int:
     """How many batch sizes a batch holds (at least one): parsing holds memory in proportion to
-    its input (`flows.settings.PARSE_BYTES_PER_INPUT_BYTE`), and a planned batch of small files
-    ends just past `batch_bytes`, so it counts as one. Compressed files count at their size on
-    disk. Bug: counted as one whatever its size, four 116 MB files were parsed at once and a
-    1M-listing load of such files peaked at 6.0 GB."""
-    return max(1, sum(f.size_bytes for f in batch) // batch_bytes)
+    its text (`flows.settings.PARSE_BYTES_PER_INPUT_BYTE`; packed files at their size unpacked,
+    `extract.sized`), and a planned batch of small files ends just past `batch_bytes`, so it
+    counts as one. Bug: counted as one whatever its size, four 116 MB files were parsed at once
+    and a 1M-listing load of such files peaked at 6.0 GB."""
+    return max(1, sum(f.text_bytes for f in batch) // batch_bytes)

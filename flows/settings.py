@@ -33,29 +33,37 @@ def usable_cpus() -> int:
 
 
 DEFAULT_BATCH_BYTES = 16 * 1024 * 1024
-# Parsing a batch holds about this many bytes of memory per byte of its files at its peak, and
-# most of it until the batch is staged (`python -m bench.big_files memory`, each file alone in a
-# fresh process: a 15 MB listing file +121-133 MB, a 116 MB one +935-957 MB, 8.1-9.0x; 13-15x
-# before lines were cut by str.split; README, Performance, Session 24).
-PARSE_BYTES_PER_INPUT_BYTE = 10
+# Parsing a batch holds about this many bytes of memory per byte of its text at its peak, and
+# most of it until the batch is staged (`python -m bench.big_files memory FILE...`, each file
+# alone in a fresh process: listing files of 15 / 116 MB 8.1-9.0x, 58 MB of the distinct shape's
+# 7.7-7.9x, 57 MB of its search pages 9.4-9.5x; 13-15x before lines were cut by str.split; README,
+# Performance, Session 24). The search pages' figure and a margin: both formats, not one corpus.
+PARSE_BYTES_PER_INPUT_BYTE = 12
 
 
 def default_batches_in_flight() -> int:
-    """Parse tasks under way at once: one per usable CPU and two more, as many as a share of
-    memory the size of DuckDB's default budget holds while they parse. A task holds the GIL while
-    it reads and decodes its files, and the flow's one thread stages finished batches; the two
-    extra tasks keep the cores busy meanwhile. On this 2-core machine, 1M listings, running server
-    (`bench.settings_ab`, README, Performance, Session 23): parsing 65.1 s with 2 in flight, 51.8 s
-    with 4 (medians), 8 no better than 4; peak RSS the same (the merge's). Without the memory
-    bound a 64-core machine with 8 GiB would parse 66 batches at once (~11 GB)."""
-    by_memory = _default_budget_bytes() // (PARSE_BYTES_PER_INPUT_BYTE * DEFAULT_BATCH_BYTES)
-    return max(1, min(max(2, usable_cpus()) + 2, by_memory))
+    """Parse tasks under way at once: one per usable CPU and two more (`parse_slots` bounds them
+    by memory). A task holds the GIL while it reads and decodes its files, and the flow's one
+    thread stages finished batches; the two extra tasks keep the cores busy meanwhile. On this
+    2-core machine, 1M listings, running server (`bench.settings_ab`, README, Performance,
+    Session 23): parsing 65.1 s with 2 in flight, 51.8 s with 4 (medians), 8 no better than 4;
+    peak RSS the same (the merge's)."""
+    return max(2, usable_cpus()) + 2
+
+
+def parse_slots(in_flight: int, batch_bytes: int) -> int:
+    """Batch sizes parsed or waiting to be staged at once: `in_flight` (max_batches_in_flight),
+    and no more than a share of memory the size of DuckDB's default budget holds while they parse
+    (PARSE_BYTES_PER_INPUT_BYTE per byte of `batch_bytes`, the run's batch size): 4 of 16 MiB on
+    this 24 GiB machine, as many as before; a 64-core machine with 8 GiB parses 3 at once, not 66
+    (~13 GB), and 64 MiB batches here 2, not 4."""
+    return max(1, min(in_flight, _default_budget_bytes() // (PARSE_BYTES_PER_INPUT_BYTE * batch_bytes)))
 
 
 def _default_max_file_bytes() -> int:
     """The largest file whose parse fits in half of this machine's memory (parsing holds
     PARSE_BYTES_PER_INPUT_BYTE per byte of its input), between 256 MiB and 2 GiB: far above any
-    digest (1.2 GiB on 24 GiB; it was a sixteenth of memory, set without that measure)."""
+    digest (1.0 GiB on 24 GiB; it was a sixteenth of memory, set without that measure)."""
     return min(max(physical_memory() // (2 * PARSE_BYTES_PER_INPUT_BYTE), 256 << 20), 2 << 30)
 
 
@@ -92,7 +100,7 @@ def run_memory_limit(settings: Settings, input_bytes: int) -> str:
     """DuckDB's budget for a run that loads `input_bytes` of files: the setting when it is set
     (DIGEST_DUCKDB_MEMORY_LIMIT, .env), else the machine's default (`default_memory_limit`) or,
     for a run that large, BUDGET_PER_INPUT_BYTE of its input, at most a third of the machine.
-    Compressed files count at their size on disk: a large gzipped archive may need the setting."""
+    Packed files count at the size of their text (`extract.sized`)."""
     if "duckdb_memory_limit" in settings.model_fields_set:
         return settings.duckdb_memory_limit
     wanted = min(int(input_bytes * BUDGET_PER_INPUT_BYTE), physical_memory() // MAX_MACHINE_SHARE)
@@ -106,7 +114,7 @@ class Settings(BaseSettings):
     samples: Path = REPO_ROOT / "data" / "samples"
     batch_bytes: int = DEFAULT_BATCH_BYTES  # files per parse task, by size: coarse tasks, bounded memory
     # parse tasks under way or waiting to be staged, in batch sizes (a file of 5 batch sizes counts
-    # as 5): caps memory (default_batches_in_flight)
+    # as 5), within what memory holds (default_batches_in_flight, parse_slots)
     max_batches_in_flight: int = Field(default_factory=default_batches_in_flight, gt=0)
     # The warehouse's memory budget (DuckDB spills to disk beyond it): a twelfth of this machine's
     # memory by default (default_memory_limit), not a figure fitted to one corpus.

@@ -281,10 +281,8 @@ def test_parse_tasks_in_flight_follow_the_cpus_unless_set(monkeypatch):
     still wins."""
     import os
 
-    from flows import settings
     from flows.settings import Settings
 
-    monkeypatch.setattr(settings, "physical_memory", lambda: 512 << 30)  # memory bounds it too: below
     for cpus, in_flight in [(1, 4), (2, 4), (8, 10)]:
         monkeypatch.setattr(os, "sched_getaffinity", lambda pid, n=cpus: set(range(n)), raising=False)
         assert Settings().max_batches_in_flight == in_flight
@@ -342,17 +340,49 @@ def test_a_large_file_is_parsed_alone_and_counts_as_its_batch_sizes(monkeypatch)
 
 
 def test_parse_tasks_in_flight_are_bounded_by_memory_too(monkeypatch):
-    """Many cores and little memory: the default counts as many parse tasks as a share of memory
-    the size of DuckDB's default budget holds (PARSE_BYTES_PER_INPUT_BYTE per byte of a batch),
-    not one per core (64 cores, 8 GiB: 4, not 66)."""
-    import os
-
+    """Many cores and little memory, or larger batches: no more batch sizes are parsed at once
+    than a share of memory the size of DuckDB's default budget holds (PARSE_BYTES_PER_INPUT_BYTE
+    per byte of the run's batch size), not one per core (64 cores, 8 GiB: 3, not 66). The bound
+    was first put on the default count with the default batch size: DIGEST_BATCH_BYTES=64MiB
+    still parsed 4 at once here."""
     from flows import settings
 
-    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(64)), raising=False)
-    for memory, in_flight in [(8 << 30, 4), (2 << 30, 3), (24 << 30, 12), (512 << 30, 66)]:
+    mib = 1 << 20
+    for memory, batch, in_flight, slots in [(8 << 30, 16 * mib, 66, 3), (2 << 30, 16 * mib, 66, 2),
+                                            (24 << 30, 16 * mib, 4, 4), (24 << 30, 64 * mib, 4, 2),
+                                            (24 << 30, 1 << 30, 4, 1), (512 << 30, 16 * mib, 66, 66)]:
         monkeypatch.setattr(settings, "physical_memory", lambda m=memory: m)
-        assert settings.default_batches_in_flight() == in_flight
+        assert settings.parse_slots(in_flight, batch) == slots, (memory, batch)
+
+
+def test_packed_files_are_batched_and_weighed_by_their_text(tmp_path):
+    """A .gz counted at its size on disk (a third of its text) was batched and weighed as if it
+    held a third of it; `extract.sized` reads a .gz's own size, a .zip's member sizes, and takes a
+    .bz2 at BZ2_TEXT_RATIO; a plain file, a corrupt archive or a skipped one stays at its size."""
+    import bz2
+    import gzip
+    import zipfile
+
+    from flows import extract
+    from flows.ingest import batch_slots
+
+    text = (sorted(SAMPLES.glob("*.txt"))[0].read_bytes() + b"\n") * 40
+    (tmp_path / "a.txt.gz").write_bytes(gzip.compress(text))
+    (tmp_path / "b.txt.bz2").write_bytes(bz2.compress(text))
+    with zipfile.ZipFile(tmp_path / "c.zip", "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("x.txt", text)
+        archive.writestr("y.txt", text[:1000])
+    (tmp_path / "d.txt").write_bytes(text)
+    (tmp_path / "e.zip").write_bytes(b"not a zip archive")
+    _, found = extract.discover([tmp_path])
+    sizes = {f.path.rsplit("/", 1)[-1]: (f.size_bytes, f.text_bytes) for f in extract.sized(found)}
+    assert sizes["a.txt.gz"][1] == len(text) > 2 * sizes["a.txt.gz"][0]
+    assert sizes["b.txt.bz2"][1] == extract.BZ2_TEXT_RATIO * sizes["b.txt.bz2"][0]
+    assert sizes["c.zip"][1] == len(text) + 1000
+    assert sizes["d.txt"] == (len(text), len(text))
+    assert sizes["e.zip"] == (17, 17)  # corrupt: reading it says so
+    gz = next(f for f in extract.sized(found) if f.path.endswith("a.txt.gz"))
+    assert batch_slots([gz], len(text) // 3) == 3 and extract.plan_batches([gz, gz], len(text)) == [[gz], [gz]]
 
 
 def test_the_largest_file_read_by_default_is_one_whose_parse_fits_in_half_of_memory(monkeypatch):
@@ -362,7 +392,7 @@ def test_the_largest_file_read_by_default_is_one_whose_parse_fits_in_half_of_mem
     the setting and what to do."""
     from flows import extract, settings
 
-    for memory, limit in [(24 << 30, 1229 << 20), (4 << 30, 256 << 20), (256 << 30, 2 << 30)]:
+    for memory, limit in [(24 << 30, 1024 << 20), (4 << 30, 256 << 20), (256 << 30, 2 << 30)]:
         monkeypatch.setattr(settings, "physical_memory", lambda m=memory: m)
         assert abs(settings.Settings().max_file_bytes - limit) < 1 << 20
         assert settings.Settings().max_file_bytes * settings.PARSE_BYTES_PER_INPUT_BYTE <= max(memory // 2, 4 << 30)
