@@ -195,7 +195,7 @@ def main(argv: list[str] | None = None) -> None:
         loader.begin()
         started, cpu_started = time.perf_counter(), time.process_time()
         with ThreadPoolExecutor(args.threads) as pool:
-            for batch in pool.map(parse_batch.fn, extract.plan_batches(found, args.batch_bytes)):
+            for batch in pool.map(parse_batch.fn, map(extract.FileBatch, extract.plan_batches(found, args.batch_bytes))):
                 loader.stage(batch)
                 batch.release()
         parsed = time.perf_counter()

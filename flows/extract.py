@@ -60,6 +60,19 @@ class FoundFile:
         return self.size_bytes if self.unpacked_bytes is None else self.unpacked_bytes
 
 
+class FileBatch:
+    """The files of one parse task, as one opaque value: Prefect walks a task's arguments that
+    are lists or dataclasses item by item, twice (for upstream futures, then to resolve them),
+    ~0.1 ms a file each time. A batch of 10,000 small files spent longer there than in its parse
+    (100k listings as 75,617 files: 44.7 -> 36.4 s). Not prefect's `quote`: a quoted list comes
+    back from a pickle (the Dask runner) wrapped once more."""
+
+    __slots__ = ("files",)
+
+    def __init__(self, files: list[FoundFile]) -> None:
+        self.files = files
+
+
 @dataclass(frozen=True)
 class ReadLimits:
     max_file_bytes: int = 1 << 30  # no file (or unpacked archive) is read beyond this

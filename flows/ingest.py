@@ -58,13 +58,13 @@ def discover(paths: list[Path], warehouse: Path, settings: Settings) -> discover
 
 @task(name="parse-clean", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=1,
       retry_condition_fn=lambda task, run, state: _is_transient(state))
-def parse_batch(batch: list[extract.FoundFile], limits: extract.ReadLimits = extract.ReadLimits()) -> BatchResult:
+def parse_batch(batch: extract.FileBatch, limits: extract.ReadLimits = extract.ReadLimits()) -> BatchResult:
     # The parsers and their frame checks (Pandera, which imports pandas: ~0.9 s) load when a
     # file is read, not in a run that finds nothing new.
     from transforms.pipeline import process_batch
 
     started = time.perf_counter()
-    sources, meta, skipped = extract.read_sources(batch, limits)
+    sources, meta, skipped = extract.read_sources(batch.files, limits)
     read_s = time.perf_counter() - started
     result = process_batch(sources)
     result.files = result.files.join(meta.drop("path"), on="source_file_id", how="left")
@@ -360,7 +360,7 @@ def _stage_batches(open_loader: Callable[[], load.RunLoader], batches: list[list
         slots = batch_slots(batch, batch_bytes)
         while pending and sum(held for _, held in pending) + slots > in_flight:
             stage_oldest()
-        pending.append((parse_batch.submit(batch, limits), slots))
+        pending.append((parse_batch.submit(extract.FileBatch(batch), limits), slots))
     while pending:
         stage_oldest()
     return loader or open_loader()

@@ -307,6 +307,7 @@ def test_a_large_file_is_parsed_alone_and_counts_as_its_batch_sizes(monkeypatch)
     class Parse:  # parse_batch: a task whose result is taken when the flow stages it
         @staticmethod
         def submit(batch, limits):
+            batch = batch.files
             slots = ingest.batch_slots(batch, size)
             if slots > in_flight:
                 alone.append(now[0] == 0)
