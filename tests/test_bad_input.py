@@ -53,20 +53,14 @@ def unreadable_guard(monkeypatch: pytest.MonkeyPatch, corpus: BadCorpus) -> None
         return
     from flows import extract
 
-    real = type(Path())
+    real_open = os.open
 
-    class GuardedPath(real):
-        def read_bytes(self):
-            if self.resolve() == path.resolve():
-                raise PermissionError(13, "Permission denied", str(self))
-            return super().read_bytes()
+    def guarded_open(file, flags, *args, **kwargs):
+        if os.path.realpath(file) == os.path.realpath(path):
+            raise PermissionError(13, "Permission denied", os.fsdecode(file))
+        return real_open(file, flags, *args, **kwargs)
 
-        def open(self, *args, **kwargs):
-            if self.resolve() == path.resolve():
-                raise PermissionError(13, "Permission denied", str(self))
-            return super().open(*args, **kwargs)
-
-    monkeypatch.setattr(extract, "Path", GuardedPath)
+    monkeypatch.setattr(extract.os, "open", guarded_open)  # the reader opens files with os.open
 
 
 def vanish_after_discovery(monkeypatch: pytest.MonkeyPatch, corpus: BadCorpus) -> None:
