@@ -217,6 +217,10 @@ def main(argv: list[str] | None = None) -> None:
         print("steps         " + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in loader.step_seconds.items()))
         print("steps' CPU    " + ", ".join(f"{name} {seconds:.1f} s ({seconds / max(loader.step_seconds[name], 1e-9):.2f} cores)"
                                            for name, seconds in loader.step_cpu_seconds.items()))
+        fingerprinted = time.perf_counter()
+        loader.con.execute(load.schema_sql("source_fingerprint.sql"))  # as the flow's dedupe task does
+        print(f"fingerprints  {time.perf_counter() - fingerprinted:6.1f} s   (source_fingerprint.sql)")
+        merged = time.perf_counter()
         loader.check()
         checked = time.perf_counter()
         print(f"checks        {checked - merged:6.1f} s   (over {loader.checked[0]})")
