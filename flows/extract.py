@@ -368,9 +368,9 @@ _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC
 
 def _read_bounded(f: FoundFile, limit: int) -> tuple[FoundFile, bytes]:
     """The bytes of a regular file, never more than limit + 1 read, with the fstat of what was
-    opened (not of what was found). Four system calls for a small file (open, fstat, read to its
-    end, close), through the os module: Path.open added a stat before it and a buffered reader's
-    seeks and reads (~9 calls)."""
+    opened (not of what was found). Four system calls for a file (open, fstat, read, close),
+    through the os module; with a stat first and Path.open's buffered reader there were nine
+    (strace: a second fstat, an ioctl, a seek, a read for the end), each letting go of the GIL."""
     fd = os.open(f.abs_path, _OPEN_FLAGS)
     try:
         st = os.fstat(fd)
@@ -385,9 +385,10 @@ def _read_bounded(f: FoundFile, limit: int) -> tuple[FoundFile, bytes]:
 
 
 def _read_to_end(fd: int, limit: int, size_hint: int) -> bytes:
-    """An open file's bytes up to limit + 1, until read() says its end (b""): a short read is not
-    one in /proc, whose files say size 0 and come a page at a time. The size first, then pieces
-    as large as what was read (read(n) allocates n bytes first: see _read_at_most)."""
+    """An open file's bytes up to limit + 1: as many as fstat gave (`size_hint`), or else until
+    read() says its end (b""), since a short read is not one in /proc, whose files say size 0 and
+    come a page at a time. The size first, then pieces as large as what was read (read(n)
+    allocates n bytes first: see _read_at_most)."""
     parts, total, ask = [], 0, min(size_hint, limit) + 1
     while total <= limit:
         part = os.read(fd, ask)
@@ -395,6 +396,8 @@ def _read_to_end(fd: int, limit: int, size_hint: int) -> bytes:
             break
         parts.append(part)
         total += len(part)
+        if total == size_hint:  # the file as fstat saw it: no read for its end (if it grew since,
+            break               # its stat changed too, and the next run reads it again)
         ask = max(1, min(total, limit + 1 - total))
     return b"".join(parts)  # one part (the common case) is returned as it is, not copied
 
