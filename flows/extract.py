@@ -125,41 +125,50 @@ class _Walk:
             self.visit(str(path), _display_path(path.relative_to(self.root)), path.is_symlink())
 
     def visit(self, path: str, rel: str, is_link: bool) -> None:
+        """Depth first, folders' entries in order, on a stack of its own: a walk that called
+        itself for each folder failed a run on a tree ~500 folders deep (Python's recursion
+        limit: "maximum recursion depth exceeded")."""
+        pending = [(path, rel, is_link)]
+        while pending:
+            pending += reversed(self._look(*pending.pop()))  # the first entry on top
+
+    def _look(self, path: str, rel: str, is_link: bool) -> list[tuple[str, str, bool]]:
+        """One entry: a file found, or skipped with its reason; a folder's entries to look at."""
         reason = self._link_problem(Path(path)) if is_link else None
         if reason:
             self.skip(path, rel, reason)
-            return
+            return []
         try:
             st = os.stat(path)
         except OSError as err:  # vanished, or no permission to look
             self.skip(path, rel, f"{CANNOT_READ}: {err.strerror or err}")
-            return
+            return []
         if (st.st_dev, st.st_ino) in self.exclude:
-            return
+            return []
         if stat.S_ISDIR(st.st_mode):
-            self.folder(path, rel, st)
-        elif not stat.S_ISREG(st.st_mode):
+            return self.folder(path, rel, st)
+        if not stat.S_ISREG(st.st_mode):
             self.skip(path, rel, f"{CANNOT_READ}: {_kind(st.st_mode)}, not a regular file")
         elif st.st_size > self.limits.max_file_bytes:
             self.skip(path, rel, _too_large(self.limits))
         else:
             self.found[rel] = FoundFile(path, rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+        return []
 
-    def folder(self, path: str, rel: str, st: os.stat_result) -> None:
+    def folder(self, path: str, rel: str, st: os.stat_result) -> list[tuple[str, str, bool]]:
         if (st.st_dev, st.st_ino) in self.visited:
             self.skip(path, rel, f"{CANNOT_READ}: a link to a folder already read (a loop or a second name)")
-            return
+            return []
         self.visited.add((st.st_dev, st.st_ino))
         try:
             with os.scandir(path) as found:
                 children = [(_is_link(e), e.name, e.path) for e in found if not _ignored(e.name, False)]
         except OSError as err:
             self.skip(path, rel, f"{CANNOT_READ}: {err.strerror or err}")
-            return
+            return []
         # Real entries before links, so a folder reached both ways is read under its own name.
         prefix = "" if rel == "." else rel + "/"
-        for is_link, name, child in sorted(children):
-            self.visit(child, prefix + _display_name(name), is_link)
+        return [(child, prefix + _display_name(name), is_link) for is_link, name, child in sorted(children)]
 
     def _link_problem(self, path: Path) -> str | None:
         """Why a symlink is not followed, if it is not: a loop, dangling, or leading outside."""

@@ -138,6 +138,19 @@ def test_a_file_that_says_size_zero_and_comes_a_page_at_a_time_is_read_whole():
     assert skipped.is_empty() and len(whole) > 8192 and sources[0].data == whole
 
 
+def test_a_folder_tree_deeper_than_the_recursion_limit_is_walked(tmp_path):
+    """The walk called itself for each folder: a tree ~500 folders deep failed the run with
+    "maximum recursion depth exceeded"."""
+    inbox = tmp_path / "inbox"
+    deepest = inbox.joinpath(*["d"] * 600)
+    deepest.mkdir(parents=True)
+    (deepest / "x.txt").write_text("x")
+    (inbox / "a.txt").write_text("a")
+    found = found_by_path(inbox)
+    assert sorted(found) == ["inbox/a.txt", "inbox/" + "d/" * 600 + "x.txt"]
+    assert all(f.skip_reason is None for f in found.values())
+
+
 def test_names_that_look_alike_once_escaped_stay_distinct(tmp_path):
     inbox = tmp_path / "inbox"
     inbox.mkdir()
