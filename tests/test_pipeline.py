@@ -232,3 +232,23 @@ def test_undecodable_bytes_quarantine_only_their_record():
     assert result.listings.height == 19
     bad = result.quarantine.row(0, named=True)
     assert "undecodable" in bad["reason"] and (bad["line_start"], bad["line_end"]) == (15, 19)
+
+
+def test_a_collaboration_of_five_thousand_authors_loads_whole():
+    """The author line of the largest collaborations (5,154 names on the ATLAS and CMS Higgs mass
+    combination, ~100,000 characters in full) was refused as a broken file (AUTHORS_MAX was 50,000
+    characters: ~2,500 names) and the paper quarantined."""
+    given = ["Georges", "Brad", "Ahmed", "Maria", "Wei", "Hao", "Yue", "Jan", "Peter", "Anna", "Olga", "Luca",
+             "Chen", "Ivan", "Sara", "Tomas", "Elena", "Marco", "Yuki", "Omar", "Ines", "Pavel", "Lena", "Kofi",
+             "Rahul", "Sofia", "Jonas", "Aiko", "Diego", "Noor", "Felix", "Hana", "Igor", "Lars", "Mina", "Nils",
+             "Oskar", "Priya", "Quentin", "Rosa", "Sven", "Tariq", "Uma", "Viktor", "Wanda", "Xavier", "Yara", "Zoltan",
+             "Amir", "Bianca", "Carlos", "Dana", "Emil", "Farah", "Gustav", "Helga", "Ilya", "Jana", "Karl", "Leila",
+             "Mateo", "Nadia", "Otto", "Paula", "Rafael", "Selin", "Theo", "Ursula", "Vera", "Walter", "Ximena", "Yosef"]
+    surnames = [g + "son" for g in given]
+    names = [f"{g} {s}" for g in given for s in surnames][:5154]
+    authors = ", ".join(names)
+    assert len(authors) > 50_000
+    text = f"#01Jul 31, 2015\nhep-ex\nCombined Measurement of the Higgs Boson Mass\n{authors}\nWe combine the measurements.\n"
+    result = process_batch([SourceFile(1, "collab.txt", text.encode())])
+    assert result.quarantine.is_empty()
+    assert result.listings["n_authors_shown"].to_list() == [5154]
