@@ -98,7 +98,7 @@ def test_failing_rows_are_quarantined_with_pandera_s_reasons_and_validate_raises
     good, bad = validate_or_quarantine(df, ParsedRecord)
     assert good.equals(df.head(1))
     assert bad["reason"].to_list() == [
-        "failed ParsedRecord.authors_raw: str_length(1, 50000)",
+        f"failed ParsedRecord.authors_raw: str_length(1, {AUTHORS_MAX})",
         "failed ParsedRecord.rank: less_than_or_equal_to(1000000); failed ParsedRecord: line_end before line_start"]
     assert bad.drop("reason").equals(df.tail(2))
     with pytest.raises(pa.errors.SchemaError):
