@@ -12,6 +12,7 @@ a source file of its own, recorded as `<archive path>!/<member name>`.
 from __future__ import annotations
 
 import bz2
+import errno
 import gzip
 import hashlib
 import io
@@ -373,6 +374,9 @@ def _read_files(batch: list[FoundFile], limit: int, skipped: list[dict[str, str]
 # O_NONBLOCK: opening a FIFO swapped in after discovery returns at once (there is no writer to
 # wait for), and fstat of what was opened refuses it; O_NOCTTY: a terminal never becomes ours.
 _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
+# What opening says of a path that is no file to read, whatever is tried again: a socket (ENXIO)
+# or a device without a driver swapped in since discovery, a link loop, a name too long.
+_NO_FILE_TO_READ = {errno.ENXIO, errno.ENODEV, errno.ELOOP, errno.ENAMETOOLONG}
 
 
 def _read_bounded(f: FoundFile, limit: int) -> tuple[FoundFile, bytes]:
@@ -380,7 +384,12 @@ def _read_bounded(f: FoundFile, limit: int) -> tuple[FoundFile, bytes]:
     opened (not of what was found). Four system calls for a file (open, fstat, read, close),
     through the os module; with a stat first and Path.open's buffered reader there were nine
     (strace: a second fstat, an ioctl, a seek, a read for the end), each letting go of the GIL."""
-    fd = os.open(f.abs_path, _OPEN_FLAGS)
+    try:
+        fd = os.open(f.abs_path, _OPEN_FLAGS)
+    except OSError as err:
+        if err.errno in _NO_FILE_TO_READ:
+            raise Unreadable(f"{CANNOT_READ}: {err.strerror}") from err
+        raise  # other errors may pass: the task tries again
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):

@@ -98,6 +98,21 @@ def test_a_fifo_swapped_in_after_discovery_is_never_opened(tmp_path):
     assert not sources and "a FIFO" in skipped["reason"][0]
 
 
+def test_a_socket_swapped_in_after_discovery_is_skipped_with_a_reason(tmp_path):
+    """Opening a socket fails (ENXIO): a reason to skip it, not an I/O error to try again."""
+    import socket
+
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "a.txt").write_bytes(b"x")
+    found = list(found_by_path(inbox).values())
+    (inbox / "a.txt").unlink()
+    with socket.socket(socket.AF_UNIX) as listening:
+        listening.bind(str(inbox / "a.txt"))
+        sources, _, skipped = extract.read_sources(found, LIMITS)
+    assert not sources and skipped["reason"].to_list() == ["cannot be read: No such device or address"]
+
+
 def test_one_parse_task_reads_its_files_at_a_time(tmp_path, monkeypatch):
     """Each file costs a few system calls, and each lets go of the GIL: with four parse tasks
     reading at once every call waited for it again (10,000 files of ~3 KB: 0.3 s alone, 2.6 s
