@@ -44,6 +44,8 @@ its Windows superset), euc-jp, euc-kr, big5, iso-2022-jp (7-bit Japanese e-mail)
 "utf-8+windows-1252" (a file mixing both), unknown-8bit, binary, empty; "+quoted-printable",
 "+base64", "+multipart", "+html" suffixes when a body was unwrapped (the charset part then comes
 from the Content-Type header when there is one, e.g. "iso-8859-1+quoted-printable").
+"+mojibake-repaired" is added after decoding (transforms/mojibake.py): lines that decoded cleanly
+but were garbled by an earlier misreading ("JosÃ© GarcÃ­a") were repaired.
 """
 
 from __future__ import annotations

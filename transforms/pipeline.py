@@ -18,6 +18,7 @@ from transforms.decode import decode_bytes
 from transforms.dedupe import PaperMatcher, author_variants, match_exact_abstract, merge_papers
 from transforms.formats import FORMATS, UNKNOWN, detect_format
 from transforms.formats.common import QUARANTINE_SCHEMA, RECORD_SCHEMA
+from transforms import mojibake
 from transforms.ids import with_stable_ids
 
 RAW_TEXT_LIMIT = 10_000  # quarantine keeps the head of a span: enough to see what went wrong
@@ -131,6 +132,7 @@ def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.D
         .with_columns(line_no=pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("file_idx"))
     )
     del columns, line_texts
+    lines, files = _repaired(lines, files)
     # A binary file counts as one opaque line; an empty file has none.
     files = files.join(lines.group_by("file_idx").agg(n_lines=pl.len()), on="file_idx", how="left").with_columns(
         n_lines=pl.when(pl.col("encoding") == "binary").then(1).otherwise(pl.col("n_lines").fill_null(0))
@@ -156,6 +158,18 @@ def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.D
         reason=pl.format("trailing NUL padding: {} bytes removed", "n_padding_bytes"), raw_text=pl.lit(""),
     )
     return files.drop("n_padding_bytes", "text"), lines, pl.concat([rejected, padding])
+
+
+def _repaired(lines: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Mojibake repaired in the lines (`transforms.mojibake`); a file with a repaired line says so
+    in its encoding ("utf-8+mojibake-repaired")."""
+    repaired, changed = mojibake.repair(lines["line"])
+    if not changed.any():
+        return lines, files
+    fixed = lines.filter(changed)["file_idx"].unique()
+    return lines.with_columns(line=repaired), files.with_columns(
+        encoding=pl.when(pl.col("file_idx").is_in(fixed.implode())).then(pl.col("encoding") + "+mojibake-repaired")
+        .otherwise("encoding"))
 
 
 def _spans(frame: pl.DataFrame) -> pl.DataFrame:

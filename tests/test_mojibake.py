@@ -1,0 +1,67 @@
+"""Mojibake in files that decode cleanly (transforms/mojibake.py): UTF-8 once read as Windows-1252,
+Latin-1 or Windows-1251 and saved again as UTF-8 loaded as written, one person as two and one
+paper as two."""
+
+from __future__ import annotations
+
+import polars as pl
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from transforms import mojibake
+from transforms.pipeline import SourceFile, process_batch
+
+NAMES = ["José García", "Jürgen Schmidhuber", "Łukasz Kaiser", "Gaël Varoquaux", "Bernhard Schölkopf",
+         "Sébastien Bubeck", "Rémi Munos", "Aurélien Géron", "Tomáš Mikolov", "Dániel Marx", "Søren Hauberg",
+         "Håvard Rue", "François Chollet", "Csaba Szepesvári", "Zoë Brontë", "Çağlar Gülçehre", "Nuño Sánchez",
+         "Müge Kural", "Jiří Matas", "Ana Lucía Pérez", "Özgür Şimşek", "Bjørn Østman", "Ľudovít Štúr"]
+RUSSIAN = ["Дмитрий Ветров", "Евгений Бурнаев", "Анна Кузнецова", "Сергей Николенко", "Юрий Нестеров"]
+TEXT = ["Learning à la carte", "Schrödinger bridges", "a naïve Bayes café", "“quoted” — and ‘single’ …",
+        "in Zürich and Kraków", "10 µm at 25 °C ± 2"]
+
+
+def misread(text: str, codec: str) -> str | None:
+    """`text` saved as UTF-8, read as `codec`, saved again: what the digest then holds."""
+    try:
+        return text.encode("utf-8").decode(codec)
+    except UnicodeDecodeError:  # Windows-1252 leaves five bytes undefined
+        return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(NAMES), min_size=1, max_size=4), st.sampled_from(["cp1252", "latin-1"]),
+       st.sampled_from(TEXT))
+def test_latin_names_and_text_read_as_windows_1252_or_latin_1_are_repaired(names, codec, text):
+    lines = [", ".join(names), text]
+    garbled = [misread(line, codec) for line in lines]
+    repaired, changed = mojibake.repair(pl.Series("line", lines + [g for g in garbled if g is not None]))
+    assert repaired.to_list() == lines + [line for line, g in zip(lines, garbled) if g is not None]
+    assert not changed.head(len(lines)).any()  # clean text is left as it is
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(RUSSIAN), min_size=1, max_size=3))
+def test_cyrillic_names_read_as_windows_1251_are_repaired(names):
+    line = ", ".join(names)
+    repaired, _ = mojibake.repair(pl.Series("line", [line, misread(line, "cp1251")]))
+    assert repaired.to_list() == [line, line]
+
+
+@given(st.text(max_size=200))
+def test_a_line_stays_one_line_and_ascii_is_never_touched(text):
+    lines = pl.Series("line", [text.replace("\n", " ").replace("\r", " "), "plain ASCII, and more"])
+    repaired, changed = mojibake.repair(lines)
+    assert repaired.len() == 2 and not any("\n" in line or "\r" in line for line in repaired.to_list())
+    assert repaired[1] == "plain ASCII, and more" and not changed[1]
+
+
+def test_a_digest_saved_through_windows_1252_loads_as_the_same_people_and_paper():
+    """Before: six authors ("JosÃ© GarcÃ­a" beside "José García") and two papers."""
+    record = ("#0{rank}Oct 26, 2026\ncs.LG\nLearning à la carte: Schrödinger bridges\n"
+              "José García, Jürgen Müller, Zoë Brontë\nWe study naïve approaches and their limits in Zürich.\n")
+    clean = record.format(rank=1).encode("utf-8")
+    garbled = record.format(rank=2).encode("utf-8").decode("cp1252").encode("utf-8")
+    result = process_batch([SourceFile(1, "clean.txt", clean), SourceFile(2, "garbled.txt", garbled)])
+    assert result.files.sort("source_file_id")["encoding"].to_list() == ["utf-8", "utf-8+mojibake-repaired"]
+    assert result.authors["name"].unique().sort().to_list() == ["José García", "Jürgen Müller", "Zoë Brontë"]
+    assert result.papers.height == 1 and result.quarantine.is_empty()
