@@ -66,8 +66,9 @@ class FileBatch:
     """The files of one parse task, as one opaque value: Prefect walks a task's arguments that
     are lists or dataclasses item by item, twice (for upstream futures, then to resolve them),
     ~0.1 ms a file each time. A batch of 10,000 small files spent longer there than in its parse
-    (100k listings as 75,617 files: 44.7 -> 36.4 s). Not prefect's `quote`: a quoted list comes
-    back from a pickle (the Dask runner) wrapped once more."""
+    (a 100k corpus as ~80,000 one-record files: 44.7 -> 36.4 s a run, a scratch measure; README,
+    Session 25). Not prefect's `quote`: a quoted list comes back from a pickle (the Dask runner)
+    wrapped once more."""
 
     __slots__ = ("files",)
 
@@ -346,44 +347,64 @@ def read_sources(batch: list[FoundFile], limits: ReadLimits = ReadLimits()
     return sources, meta, pl.DataFrame(skipped, schema={"path": pl.String, "reason": pl.String})
 
 
-# One parse task reads its files at a time. A file costs a few system calls, each of which lets
-# go of the GIL, and with four tasks reading at once every one of them waited for it again:
-# 10,000 files of ~3 KB read in 0.3 s alone and 2.6 s each with four tasks (bench/read_decode's
-# contention figures); what the others do meanwhile (Polars) mostly runs without the GIL.
+# One parse task reads files at a time. A file costs a few system calls, each of which lets go
+# of the GIL, and with four tasks reading at once every one of them waited for it again: 44,945
+# files of ~3 KB in 4 batches read in 3.5-3.9 s one batch after the other and 8.8-9.5 s at once
+# (`python -m bench.many_files reads`), 1.4-1.9 s either way under this lock. It is held for up to
+# READ_SPELL bytes of files, then let go (the others parse meanwhile): the lock taken for each
+# file read the same files at once in 2.8-3.0 s, and a large file is read alone.
 _READING = threading.Lock()
+READ_SPELL = 4 << 20
 
 
 def _read_files(batch: list[FoundFile], limit: int, skipped: list[dict[str, str]]) -> list[tuple[FoundFile, bytes]]:
     """The bytes of each file of the batch that can be read; the others into `skipped`."""
-    read = []
-    with _READING:
-        for f in batch:
-            try:
-                if f.skip_reason:
-                    raise Unreadable(f.skip_reason)
-                read.append(_read_bounded(f, limit))
-            except Unreadable as why:
-                skipped.append({"path": f.path, "reason": str(why)})
-            except FileNotFoundError:
-                skipped.append({"path": f.path, "reason": VANISHED})
-            except (PermissionError, IsADirectoryError) as err:
-                skipped.append({"path": f.path, "reason": f"{CANNOT_READ}: {err.strerror or err}"})
+    read: list[tuple[FoundFile, bytes]] = []
+    todo = batch[::-1]  # popped in the batch's order
+    while todo:
+        with _READING:
+            spell = 0
+            while todo and spell < READ_SPELL:
+                spell += _read_one(todo.pop(), limit, read, skipped)
     return read
 
 
-# O_NONBLOCK: opening a FIFO swapped in after discovery returns at once (there is no writer to
-# wait for), and fstat of what was opened refuses it; O_NOCTTY: a terminal never becomes ours.
+def _read_one(f: FoundFile, limit: int, read: list[tuple[FoundFile, bytes]], skipped: list[dict[str, str]]) -> int:
+    """Read `f` into `read`, or its reason into `skipped`; the bytes read."""
+    try:
+        if f.skip_reason:
+            raise Unreadable(f.skip_reason)
+        read.append(_read_bounded(f, limit))
+        return len(read[-1][1])
+    except Unreadable as why:
+        skipped.append({"path": f.path, "reason": str(why)})
+    except FileNotFoundError:
+        skipped.append({"path": f.path, "reason": VANISHED})
+    except (PermissionError, IsADirectoryError) as err:
+        skipped.append({"path": f.path, "reason": f"{CANNOT_READ}: {err.strerror or err}"})
+    return 0
+
+
+# O_NONBLOCK: opening a FIFO swapped in between the stat and the open returns at once (there is
+# no writer to wait for), and fstat of what was opened refuses it; O_NOCTTY: a terminal never
+# becomes ours.
 _OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
-# What opening says of a path that is no file to read, whatever is tried again: a socket (ENXIO)
-# or a device without a driver swapped in since discovery, a link loop, a name too long.
-_NO_FILE_TO_READ = {errno.ENXIO, errno.ENODEV, errno.ELOOP, errno.ENAMETOOLONG}
+# What opening says of a path that is no file to read, whatever is tried again: a socket (ENXIO
+# on Linux, EOPNOTSUPP on macOS) or a device without a driver swapped in since the stat, a link
+# loop, a name too long.
+_NO_FILE_TO_READ = {errno.ENXIO, errno.EOPNOTSUPP, errno.ENODEV, errno.ELOOP, errno.ENAMETOOLONG}
 
 
 def _read_bounded(f: FoundFile, limit: int) -> tuple[FoundFile, bytes]:
     """The bytes of a regular file, never more than limit + 1 read, with the fstat of what was
-    opened (not of what was found). Four system calls for a file (open, fstat, read, close),
-    through the os module; with a stat first and Path.open's buffered reader there were nine
-    (strace: a second fstat, an ioctl, a seek, a read for the end), each letting go of the GIL."""
+    opened (not of what was found). The type is checked before opening (discovery may be minutes
+    old: opening a device or a FIFO swapped in since has effects of its own) and again on what was
+    opened. Five system calls (stat, open, fstat, read, close) through the os module; Path.open's
+    buffered reader made nine (strace: a second fstat, an ioctl, a seek, a read for the end), each
+    letting go of the GIL."""
+    mode = os.stat(f.abs_path).st_mode
+    if not stat.S_ISREG(mode):
+        raise Unreadable(f"{CANNOT_READ}: {_kind(mode)}, not a regular file")
     try:
         fd = os.open(f.abs_path, _OPEN_FLAGS)
     except OSError as err:
@@ -414,8 +435,10 @@ def _read_to_end(fd: int, limit: int, size_hint: int) -> bytes:
             break
         parts.append(part)
         total += len(part)
-        if total == size_hint:  # the file as fstat saw it: no read for its end (if it grew since,
-            break               # its stat changed too, and the next run reads it again)
+        # The file as fstat saw it: no read for its end. One that grew since has a newer mtime and
+        # is read by the next run, as an append after any read is (as fine as the filesystem's clock).
+        if total == size_hint:
+            break
         ask = max(1, min(total, limit + 1 - total))
     return b"".join(parts)  # one part (the common case) is returned as it is, not copied
 

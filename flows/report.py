@@ -46,7 +46,7 @@ def files_table(con: duckdb.DuckDBPyConnection, run_id: str, limit: int = ARTIFA
     files = files.drop("n_files")
     if n_more <= 0:
         return files
-    note = f"... and {n_more:,} more files, every one in dim_source_file and skipped_file (digest audit)"
+    note = f"... and {n_more:,} more files: every one is in the tables dim_source_file and skipped_file (by run_id)"
     return pl.concat([files, pl.DataFrame({"path": [note]})], how="diagonal_relaxed")
 
 

@@ -14,8 +14,9 @@ from pandera.api.polars.types import PolarsData
 
 RANK_MAX = 1_000_000
 # Longest plausible fields: a longer one is a broken file (a 10 MB line), not a paper. The largest
-# collaborations list 5,154 names (~100,000 characters in full): 50,000 quarantined them.
-TITLE_MAX, AUTHORS_MAX, ABSTRACT_MAX = 2_000, 250_000, 100_000
+# collaborations list 5,154 names (~100,000 characters in full): 50,000 quarantined them; more
+# would let a broken line of short names through (the co-author pairs view is quadratic in a list).
+TITLE_MAX, AUTHORS_MAX, ABSTRACT_MAX = 2_000, 120_000, 100_000
 EARLIEST_DATE = dt.date(1991, 1, 1)  # arXiv opened in August 1991
 
 
