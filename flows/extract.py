@@ -350,7 +350,7 @@ def read_sources(batch: list[FoundFile], limits: ReadLimits = ReadLimits()
 # One parse task reads files at a time. A file costs a few system calls, each of which lets go
 # of the GIL, and with four tasks reading at once every one of them waited for it again: 44,945
 # files of ~3 KB in 4 batches read in 3.5-3.9 s one batch after the other and 8.8-9.5 s at once
-# (`python -m bench.many_files reads`), 1.4-1.9 s either way under this lock. It is held for up to
+# (`python -m bench.many_files reads`), 1.3-1.9 s either way under this lock. It is held for up to
 # READ_SPELL bytes of files, then let go (the others parse meanwhile): the lock taken for each
 # file read the same files at once in 2.8-3.0 s, and a large file is read alone.
 _READING = threading.Lock()
