@@ -560,3 +560,38 @@ def test_the_cheap_hints_never_hide_an_email_or_html_head(pieces, swap):
         if hinted.pattern.search(head):
             assert hinted.hint.search(head), (hinted.pattern.pattern, head)
             assert hinted.search(head).group(0) == hinted.pattern.search(head).group(0)
+
+
+# ---------------------------------------------------------------------------- files joined end to end
+ENCODED = {
+    "utf-8": lambda t: t.encode("utf-8"),
+    "utf-8-sig": lambda t: codecs.BOM_UTF8 + t.encode("utf-8"),
+    "utf-16": lambda t: t.encode("utf-16"),  # with its BOM, as Windows writes it
+    "utf-16-be": lambda t: codecs.BOM_UTF16_BE + t.encode("utf-16-be"),
+    "windows-1252": lambda t: t.encode("cp1252", errors="strict"),
+}
+
+
+@pytest.mark.parametrize("first", sorted(ENCODED))
+@pytest.mark.parametrize("second", ["utf-16", "utf-16-be", "utf-8-sig"])
+def test_files_joined_end_to_end_with_a_utf16_one_decode_part_by_part(first, second):
+    """`cat digest.txt windows-export.txt`: the UTF-16 part's NULs made the whole file "binary"
+    (every listing in one quarantine span), or read whole as UTF-16 the other part became
+    CJK-looking nonsense. Each part is decoded on its own when that reads better."""
+    if first == second or (second == "utf-8-sig" and not first.startswith("utf-16")):
+        pytest.skip("no UTF-16 part, or nothing to cut")  # UTF-8 with a BOM inside UTF-8 is one U+FEFF
+    one, two = LISTING_TEXT_0, LISTING_TEXT
+    if first == "windows-1252":
+        one = LISTING_TEXT  # ASCII: Windows-1252 has no λ
+    decoded = decode_bytes(ENCODED[first](one) + ENCODED[second](two))
+    one = one.replace("\r\n", "\n")
+    # each part's lines whole: a part that does not end its last line ends it
+    assert decoded.text.replace("\ufeff", "") == one + ("" if one.endswith("\n") else "\n") + two.replace("\r\n", "\n")
+    assert decoded.n_bad_bytes == 0 and "+" in decoded.encoding or decoded.encoding == "utf-16"
+
+
+def test_a_utf16_file_whose_characters_make_a_line_end_and_a_bom_is_not_cut():
+    """"＊" (U+FF0A: 0A FF) then "þ" (U+00FE: FE 00) hold the bytes of a line end and a UTF-16
+    BOM: cut there, both halves read worse, so the file is read whole."""
+    text = "中文＊þ\n" + LISTING_TEXT
+    assert decode_bytes(text.encode("utf-16-le")).text == text

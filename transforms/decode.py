@@ -29,6 +29,9 @@ file's head (is it an e-mail body or an HTML page?). Everything else takes the s
   undecodable or non-ASCII characters, so their records are quarantined ("undecodable bytes in
   record") and never loaded as mojibake; when no encoding is plausible, the file is
   "unknown-8bit": every non-ASCII byte is U+FFFD, the ASCII-only records still load.
+* **Files joined end to end** (`cat digest.txt windows-export.txt`), one of them UTF-16 with its
+  BOM: cut at the BOM and each part decoded on its own ("utf-8+utf-16"), when that reads better
+  than the whole (which was "binary", or a UTF-8 part read as UTF-16).
 * **E-mail bodies and HTML pages** are decoded to the text they show: quoted-printable (a
   ``Content-Transfer-Encoding: quoted-printable`` header, or a soft line break ``=`` + newline
   with ``=XX`` escapes that plain text rarely holds), base64 and multipart MIME (the plain-text
@@ -54,6 +57,7 @@ import codecs
 import quopri
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from html.parser import HTMLParser
@@ -94,6 +98,15 @@ def _decode_any(raw: bytes) -> Decoded:
     """Bytes to text, without unwrapping e-mail or HTML bodies."""
     if not raw:
         return Decoded("", "empty")
+    parts = _concatenated(raw)
+    if len(parts) > 1:
+        whole = _decode_whole(raw)
+        joined = _joined([_decode_any(part) for part in parts])
+        return joined if joined is not None and _reads_better(joined, whole) else whole
+    return _decode_whole(raw)
+
+
+def _decode_whole(raw: bytes) -> Decoded:
     for bom, codec, label in _BOMS:
         if raw.startswith(bom):
             return _from_unicode(raw.decode(codec, errors="replace"), label)
@@ -103,6 +116,59 @@ def _decode_any(raw: bytes) -> Decoded:
     if utf16 is not None:
         return utf16
     return _decode_with_nuls(raw)
+
+
+# Files joined end to end (`cat a.txt b.txt`) where one is UTF-16: read whole, its NULs made the
+# file "binary" (one quarantine span), or the whole was read as UTF-16, the other part as
+# CJK-looking nonsense. A UTF-16 file starts with its BOM (Windows writes one), and so may a UTF-8
+# one after it: the file is cut at each BOM that ends a part with no NUL (UTF-8, legacy) or a
+# whole number of UTF-16 units, each part is decoded on its own, and the parts are kept when they
+# read better than the whole (`_reads_better`).
+_PART_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, codecs.BOM_UTF8)
+
+
+def _concatenated(raw: bytes) -> list[bytes]:
+    """The parts of a file that joins files of different encodings; the whole file when it
+    holds no BOM past its start that could open a part (a UTF-16 one: never in a UTF-8 or legacy
+    file; a UTF-8 one after UTF-16)."""
+    utf16_later = raw.find(codecs.BOM_UTF16_LE, 1) >= 0 or raw.find(codecs.BOM_UTF16_BE, 1) >= 0
+    utf8_after_utf16 = raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and codecs.BOM_UTF8 in raw
+    if not (utf16_later or utf8_after_utf16):
+        return [raw]
+    cuts = [0]
+    for at in sorted({at for bom in _PART_BOMS for at in _positions(raw, bom)}):
+        part = raw[cuts[-1]:at]
+        utf16_part = b"\x00" in part and len(part) % 2 == 0
+        if part and (utf16_part or (b"\x00" not in part and not raw.startswith(codecs.BOM_UTF8, at))):
+            cuts.append(at)
+    return [raw[a:b] for a, b in zip(cuts, [*cuts[1:], len(raw)])]
+
+
+def _positions(raw: bytes, needle: bytes) -> Iterator[int]:
+    at = raw.find(needle)
+    while at >= 0:
+        yield at
+        at = raw.find(needle, at + 1)
+
+
+def _reads_better(cut: Decoded, whole: Decoded) -> bool:
+    """Whether the parts decoded one by one read better than the file read whole: text, not
+    "binary"; more ASCII (digests are mostly ASCII, and ASCII read as UTF-16, or in the wrong
+    byte order, becomes CJK-looking characters without an undecodable byte); then fewer
+    undecodable bytes. A cut where a file only holds the bytes of a BOM ("ÿþ" in Windows-1252,
+    damage in UTF-8, "＊þ" in UTF-16) reads worse."""
+    def score(d: Decoded) -> tuple[bool, int, int]:
+        return not d.is_binary, len(d.text.encode("ascii", "ignore")), -d.n_bad_bytes
+    return score(cut) > score(whole)
+
+
+def _joined(parts: list[Decoded]) -> Decoded | None:
+    """The parts' texts as one ("utf-8+utf-16"), or None when one of them is not text."""
+    if any(p.is_binary for p in parts):
+        return None
+    texts = [p.text if p.text.endswith("\n") or p is parts[-1] else p.text + "\n" for p in parts if p.text]
+    labels = "+".join(dict.fromkeys(p.encoding for p in parts if p.encoding != "empty"))
+    return Decoded("".join(texts), labels, sum(p.n_bad_bytes for p in parts), parts[-1].n_padding_bytes)
 
 
 _ISO2022_JP = re.compile("\x1b\\$[@B]")  # the escape that switches to JIS X 0208
