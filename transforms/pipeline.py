@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from schemas.frames import CleanListing, ParsedRecord, QuarantineRow, validate, validate_or_quarantine
+from transforms import mojibake
 from transforms.accounting import account_lines
 from transforms.categories import listed_codes, resolve_categories, with_secondary_ids
 from transforms.clean import clean_listings
@@ -18,7 +19,6 @@ from transforms.decode import decode_bytes
 from transforms.dedupe import PaperMatcher, author_variants, match_exact_abstract, merge_papers
 from transforms.formats import FORMATS, UNKNOWN, detect_format
 from transforms.formats.common import QUARANTINE_SCHEMA, RECORD_SCHEMA
-from transforms import mojibake
 from transforms.ids import with_stable_ids
 
 RAW_TEXT_LIMIT = 10_000  # quarantine keeps the head of a span: enough to see what went wrong
