@@ -1,6 +1,6 @@
-"""Mojibake in files that decode cleanly (transforms/mojibake.py): UTF-8 once read as Windows-1252,
-Latin-1 or Windows-1251 and saved again as UTF-8 loaded as written, one person as two and one
-paper as two."""
+"""Mojibake in files that decode cleanly (transforms/mojibake.py): UTF-8 once read through a
+single-byte code page and saved again as UTF-8 loaded as written, one person as two and one paper
+as two."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from transforms.pipeline import SourceFile, process_batch
 NAMES = ["José García", "Jürgen Schmidhuber", "Łukasz Kaiser", "Gaël Varoquaux", "Bernhard Schölkopf",
          "Sébastien Bubeck", "Rémi Munos", "Aurélien Géron", "Tomáš Mikolov", "Dániel Marx", "Søren Hauberg",
          "Håvard Rue", "François Chollet", "Csaba Szepesvári", "Zoë Brontë", "Çağlar Gülçehre", "Nuño Sánchez",
-         "Müge Kural", "Jiří Matas", "Ana Lucía Pérez", "Özgür Şimşek", "Bjørn Østman", "Ľudovít Štúr"]
+         "Müge Kural", "Jiří Matas", "Zaja\u0328c", "Ana Lucía Pérez", "Özgür Şimşek", "Bjørn Østman", "Ľudovít Štúr"]
 RUSSIAN = ["Дмитрий Ветров", "Евгений Бурнаев", "Анна Кузнецова", "Сергей Николенко", "Юрий Нестеров"]
 TEXT = ["Learning à la carte", "Schrödinger bridges", "a naïve Bayes café", "“quoted” — and ‘single’ …",
         "in Zürich and Kraków", "10 µm at 25 °C ± 2"]
@@ -45,6 +45,23 @@ def test_cyrillic_names_read_as_windows_1251_are_repaired(names):
     line = ", ".join(names)
     repaired, _ = mojibake.repair(pl.Series("line", [line, misread(line, "cp1251")]))
     assert repaired.to_list() == [line, line]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(NAMES + RUSSIAN + TEXT), min_size=1, max_size=3), st.sampled_from(mojibake.CODE_PAGES))
+def test_a_line_misread_through_any_code_page_is_given_back_or_left_never_changed_to_a_third_text(parts, codec):
+    line = ", ".join(parts)
+    garbled = line.encode("utf-8").decode(codec, errors="ignore")
+    repaired, _ = mojibake.repair(pl.Series("line", [garbled]))
+    assert repaired[0] in (line, garbled)
+
+
+def test_ambiguous_misreadings_stay_as_they_are_and_plain_ones_are_repaired():
+    """Before: ftfy made "FranƧois" of a Windows-1257 misreading of "François" (Windows-1250
+    explains its guess too), and "Gråfico" of a Latin-2 misreading of "Gráfico"."""
+    ambiguous = ["Fran\u0106\u00a7ois Chollet", "Gr\u0102\u0104fico"]  # "FranĆ§ois", "GrĂĄfico"
+    repaired, changed = mojibake.repair(pl.Series("line", ambiguous + ["H\u00c3\u00a5vard Rue"]))
+    assert repaired.to_list() == ambiguous + ["Håvard Rue"] and changed.to_list() == [False, False, True]
 
 
 @given(st.text(max_size=200))

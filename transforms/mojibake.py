@@ -1,28 +1,43 @@
-"""Mojibake in text that decoded cleanly: UTF-8 once read as Windows-1252 or Latin-1 ("JosÃ©
-GarcÃ­a", "â€œ") or as Windows-1251 ("РїСЂРёРІРµС‚"), and saved again as UTF-8. Such a file is
+"""Mojibake in text that decoded cleanly: UTF-8 once read through a single-byte code page
+(Windows-1252: "JosÃ© GarcÃ­a", "â€œ"; Windows-1251: "РїСЂРёРІРµС‚"; Windows-1250: "DÄ…browska";
+Mac Roman: "≈Åukasz"; `CODE_PAGES`), and saved again as UTF-8. Such a file is
 valid UTF-8, so decoding cannot see it, and its names and titles loaded as written: the same
-person twice, the same paper twice. The lines that hold a sign of it are repaired by ftfy
-(`fix_encoding`: encoding mix-ups only), which changes a line only when its own heuristic sees
-mojibake there, or else read back byte for byte when that gives valid UTF-8 (`_read_back`).
+person twice, the same paper twice. The lines that hold a sign of it are read back through each
+code page and repaired when exactly one plausible reading is valid UTF-8 (`_read_back`), or else
+by ftfy (`fix_encoding`: encoding mix-ups only) when the line is its fix misread through one of
+them (ftfy guesses among more mix-ups, and "repairs" clean "Tomáš" beside garbled "JosÃ©").
 
-The sign is looked for by Polars in the non-ASCII lines (a Rust regex): 0.03 s for the lines of
-600 files of the 100k bench corpus, where ftfy's own test (`is_bad`, a Python regex) took 2.8 s
-for the 15,000 non-ASCII lines of 500 files. The sign holds on 22 of the 516,378 lines of the
-100k repeats corpus and 32 of the 519,339 of the distinct one ("Tomáš": á, then š); none is
-changed (`repair` over each: 0.16 s and 0.11 s)."""
+The sign is looked for by Polars in the non-ASCII lines (a Rust regex), not by ftfy's own test
+(`is_bad`, a Python regex): `python -m bench.mojibake` on the 100k repeats bench corpus, 0.09 s for
+its 516,378 lines against 5.5 s for its 60,646 non-ASCII ones; the sign holds on 26 lines and none
+is changed. Garbled through each code page, their lines come back exactly or stay as they were;
+none is changed into a third text."""
 
 from __future__ import annotations
 
+import unicodedata
+
 import polars as pl
 
-# A character that starts a UTF-8 sequence read as Windows-1252 / Latin-1 (Â-ô: C2-F4), then one
-# that a continuation byte (80-BF) reads as there; or the Windows-1251 reading of a Cyrillic
-# lead byte (D0, D1: Р, С; D2, D3: Т, У are rarer) before a continuation byte's character.
-_CP1252_CONTINUATION = "\u0080-\u00bf\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc" \
-    "\u2013\u2014\u2018-\u201a\u201c-\u201e\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122"
-_CP1251_CONTINUATION = "\u0402-\u040f\u0451-\u045f\u00a0-\u00bf\u2013\u2014\u2018-\u201a\u201c-\u201e" \
-    "\u2020-\u2022\u2026\u2030\u2039\u203a\u20ac\u2122"
-SIGN = f"[\u00c2-\u00f4][{_CP1252_CONTINUATION}]|[\u0420\u0421\u0422\u0423][{_CP1251_CONTINUATION}]"
+# The code pages a UTF-8 file is misread through (those ftfy repairs): Windows Western, Central
+# European, Cyrillic, Greek, Turkish and Baltic, ISO Latin-1 and Latin-2, Mac Roman.
+CODE_PAGES = ("cp1252", "latin-1", "cp1250", "cp1251", "cp1253", "cp1254", "cp1257", "iso8859_2", "mac_roman")
+
+
+def _sign(code_pages: tuple[str, ...]) -> str:
+    """A character that a byte starting a UTF-8 sequence (C2-F4) reads as in one code page, then
+    one that a continuation byte (80-BF) reads as in the same one: what UTF-8 misread through it
+    shows, whatever the language. Characters as \\x{...}: no class syntax to escape."""
+    def chars(code_page: str, first: int, last: int) -> str:
+        read = {bytes([b]).decode(code_page, errors="ignore") for b in range(first, last + 1)} - {""}
+        return "".join(f"\\x{{{ord(ch):X}}}" for ch in sorted(read))
+    return "|".join(f"[{chars(cp, 0xC2, 0xF4)}][{chars(cp, 0x80, 0xBF)}]" for cp in code_pages)
+
+
+SIGN = _sign(CODE_PAGES)
+# Windows-1252 as the tools that misread with it do: its five unused bytes as C1 controls
+# (ftfy's "sloppy" codec, registered by importing ftfy.bad_codecs before use).
+_READ_THROUGH = ("sloppy-windows-1252", *CODE_PAGES[1:])
 
 
 def repair(line: pl.Series) -> tuple[pl.Series, pl.Series]:
@@ -39,24 +54,54 @@ def repair(line: pl.Series) -> tuple[pl.Series, pl.Series]:
 
 
 def _fixed(text: str) -> str:
-    import ftfy  # only for files that show a sign of mojibake
-
-    fixed = ftfy.fix_encoding(text)
-    if fixed == text:
-        fixed = _read_back(text)
+    readings = _read_back(text)
+    if readings:  # the whole line was misread: the one reading, or unrepaired if they disagree
+        fixed = readings.pop() if len(readings) == 1 else text
+    else:  # no code page reads it all back: ftfy, checked
+        fixed = _ftfy_fixed(text)
     return text if "\n" in fixed or "\r" in fixed else fixed  # a line stays one line
 
 
-def _read_back(text: str) -> str:
-    """The line's characters as the bytes one code page gives them, read as UTF-8, when they
+def _read_back(text: str) -> set[str]:
+    """The line's characters as the bytes each code page gives them, read as UTF-8, where they
     all have one and the bytes are valid UTF-8: text that was never garbled does not make valid
-    UTF-8 sequences that way ("Tomáš": E1 9A). ftfy leaves what may be right without more of the
-    text around it ("HÃ¥vard": ¥ after Ã)."""
-    import ftfy.bad_codecs  # noqa: F401 - registers sloppy-windows-125x: every byte has a character
+    UTF-8 that way ("Tomáš": E1 9A). More than one reading is a real ambiguity: "GrĂĄfico" is
+    "Gråfico" misread through Windows-1250 and "Gráfico" through Latin-2."""
+    import ftfy.bad_codecs  # noqa: F401 - the sloppy codecs of _READ_THROUGH
 
-    for codec in ("sloppy-windows-1252", "latin-1", "sloppy-windows-1251"):
+    readings = set()
+    for codec in _READ_THROUGH:
         try:
-            return text.encode(codec).decode("utf-8")
+            reading = text.encode(codec).decode("utf-8")
         except UnicodeError:
             continue
+        if _plausible(reading, text):
+            readings.add(reading)
+    return readings
+
+
+def _ftfy_fixed(text: str) -> str:
+    """ftfy's repair (`fix_encoding`: encoding mix-ups only, when its heuristic sees them), kept
+    only when the line is that repair misread through one of CODE_PAGES: ftfy guesses among more
+    mix-ups than those."""
+    import ftfy  # only for files that show a sign of mojibake
+
+    fixed = ftfy.fix_encoding(text)
+    for codec in _READ_THROUGH:
+        try:
+            if fixed.encode("utf-8").decode(codec) == text:
+                return fixed
+        except UnicodeDecodeError:
+            continue
     return text
+
+
+def _plausible(reading: str, text: str) -> bool:
+    """No combining mark, control, private-use or unassigned character that the line did not
+    hold: what a wrong code page's reading makes ("HÃ¥vard" through Mac Roman: "H\u0334vard").
+    A mark that composes with its letter is text ("Ma\u0328czka" is "Mączka" decomposed)."""
+    odd = {ch for ch in unicodedata.normalize("NFC", reading) if unicodedata.category(ch) in _ODD_CATEGORIES}
+    return odd <= set(text)
+
+
+_ODD_CATEGORIES = {"Mn", "Me", "Cc", "Co", "Cn", "Cs"}
