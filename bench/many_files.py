@@ -1,7 +1,7 @@
 """A corpus of many small files, and what reading them costs with the parse tasks side by side.
 
     .venv/bin/python -m bench.many_files make /tmp/digest-bench/100000 /tmp/digest-bench/100000-tiny
-    .venv/bin/python -m bench.many_files reads /tmp/digest-bench/100000-tiny [--batches 4]
+    .venv/bin/python -m bench.many_files reads /tmp/digest-bench/100000-tiny [--batches 4] [--turn-bytes N]
 
 `make`: the records of a `bench.corpus` folder, one per file (a scraper that saves each paper it
 sees): each file of both formats is parsed (`transforms.pipeline.process_batch`) and the lines of
@@ -12,7 +12,8 @@ ingested"), so its counts are not the corpus's answer.
 
 `reads`: `flows.extract.read_sources` of --batches planned batches (as the flow plans them), one
 after the other, then all at once on as many threads (as the parse tasks run); run it from two
-checkouts to compare them."""
+checkouts to compare them. --turn-bytes sets how much a task reads in one turn of the reading lock
+(`extract.READ_SPELL`; 0: the lock is taken for each file)."""
 
 from __future__ import annotations
 
@@ -45,7 +46,9 @@ def make(source: Path, target: Path) -> None:
     print(f"{n_files:,} files of one record each in {target}")
 
 
-def reads(folder: Path, n_batches: int) -> None:
+def reads(folder: Path, n_batches: int, turn_bytes: int | None) -> None:
+    if turn_bytes is not None:
+        extract.READ_SPELL = turn_bytes
     _, found = extract.discover([folder])
     batches = extract.plan_batches(extract.sized(found), Settings().batch_bytes)[:n_batches]
     limits = extract.ReadLimits(Settings().max_file_bytes)
@@ -62,7 +65,8 @@ def reads(folder: Path, n_batches: int) -> None:
     with ThreadPoolExecutor(len(batches)) as pool:
         together = list(pool.map(read, batches))
     wall = time.perf_counter() - started
-    print(f"{len(batches)} batches, {n_files:,} files: one after the other {sum(alone):.2f} s "
+    turn = getattr(extract, "READ_SPELL", None)  # None: a checkout without the reading lock
+    print(f"{'no reading lock' if turn is None else f'turn {turn:,} bytes'}; {len(batches)} batches, {n_files:,} files: one after the other {sum(alone):.2f} s "
           f"({', '.join(f'{s:.2f}' for s in alone)}); at once {wall:.2f} s "
           f"(each {', '.join(f'{s:.2f}' for s in together)})")
 
@@ -76,11 +80,12 @@ def main(argv: list[str] | None = None) -> None:
     rd = sub.add_parser("reads")
     rd.add_argument("folder", type=Path)
     rd.add_argument("--batches", type=int, default=4)
+    rd.add_argument("--turn-bytes", type=int, default=None)
     args = ap.parse_args(argv)
     if args.command == "make":
         make(args.source, args.target)
     else:
-        reads(args.folder, args.batches)
+        reads(args.folder, args.batches, args.turn_bytes)
 
 
 if __name__ == "__main__":

@@ -66,8 +66,8 @@ class FileBatch:
     """The files of one parse task, as one opaque value: Prefect walks a task's arguments that
     are lists or dataclasses item by item, twice (for upstream futures, then to resolve them),
     ~0.1 ms a file each time. A batch of 10,000 small files spent longer there than in its parse
-    (a 100k corpus as ~80,000 one-record files: 44.7 -> 36.4 s a run, a scratch measure; README,
-    Session 25). Not prefect's `quote`: a quoted list comes back from a pickle (the Dask runner)
+    (part of the gain README's Session 25 measures with `bench.settings_ab` on 100,000 one-record
+    files). Not prefect's `quote`: a quoted list comes back from a pickle (the Dask runner)
     wrapped once more."""
 
     __slots__ = ("files",)
@@ -349,10 +349,10 @@ def read_sources(batch: list[FoundFile], limits: ReadLimits = ReadLimits()
 
 # One parse task reads files at a time. A file costs a few system calls, each of which lets go
 # of the GIL, and with four tasks reading at once every one of them waited for it again: 44,945
-# files of ~3 KB in 4 batches read in 3.5-3.9 s one batch after the other and 8.8-9.5 s at once
-# (`python -m bench.many_files reads`), 1.3-1.9 s either way under this lock. It is held for up to
-# READ_SPELL bytes of files, then let go (the others parse meanwhile): the lock taken for each
-# file read the same files at once in 2.8-3.0 s, and a large file is read alone.
+# files of ~3 KB in 4 batches (`python -m bench.many_files reads`, README Session 25) read in
+# 1.6-1.7 s one batch after the other and 4.2-5.1 s at once before this lock, 1.1 s and 1.2-1.4 s
+# under it. It is held for up to READ_SPELL bytes of files, then let go (the others parse
+# meanwhile), and a large file is read alone; taken for each file (`--turn-bytes 0`): 1.9-2.2 s.
 _READING = threading.Lock()
 READ_SPELL = 4 << 20
 
@@ -362,8 +362,8 @@ def _read_files(batch: list[FoundFile], limit: int, skipped: list[dict[str, str]
     read: list[tuple[FoundFile, bytes]] = []
     todo = batch[::-1]  # popped in the batch's order
     while todo:
-        with _READING:
-            spell = 0
+        with _READING:  # at least one file a turn: READ_SPELL = 0 takes the lock for each file
+            spell = _read_one(todo.pop(), limit, read, skipped)
             while todo and spell < READ_SPELL:
                 spell += _read_one(todo.pop(), limit, read, skipped)
     return read

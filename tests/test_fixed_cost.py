@@ -169,7 +169,7 @@ def test_a_run_with_nothing_new_leaves_no_temporary_server_behind(loaded_copy, s
 def test_prefect_does_not_walk_the_files_of_a_parse_task(run_ingest, seeds_dir, tmp_path, monkeypatch):
     """Prefect walks a task's arguments item by item (to find upstream futures, then to resolve
     them): ~0.1 ms for each file of a batch, twice. A batch of 10,000 small files spent longer
-    there than in its parse (a corpus of one listing per file: 44.7 -> 36.4 s). The batch is
+    there than in its parse (a corpus of one listing per file, README Session 25). The batch is
     passed as one opaque value (`extract.FileBatch`), so its files are never visited."""
     import prefect.utilities.collections as collections
 
