@@ -3,9 +3,11 @@
 Mac Roman: "≈Åukasz"; `CODE_PAGES`), and saved again as UTF-8. Such a file is
 valid UTF-8, so decoding cannot see it, and its names and titles loaded as written: the same
 person twice, the same paper twice. The lines that hold a sign of it are read back through each
-code page and repaired when exactly one plausible reading is valid UTF-8 (`_read_back`), or else
-by ftfy (`fix_encoding`: encoding mix-ups only) when the line is its fix misread through one of
-them (ftfy guesses among more mix-ups, and "repairs" clean "Tomáš" beside garbled "JosÃ©").
+code page and repaired when exactly one plausible reading is valid UTF-8 (`_read_back`). Not by
+ftfy's `fix_encoding`: it guesses among more mix-ups than these and can guess wrong ("FranĆ§ois",
+"François" misread through Windows-1257, became "FranƧois"), and it "repairs" clean text beside
+garbled text ("Tomáš Mikolov, JosÃ© GarcÃ­a": "TomᚠMikolov"), where reading back leaves the
+line as it is. ftfy's sloppy codecs read Windows-1252 as the tools that misread with it do.
 
 The sign is looked for by Polars in the non-ASCII lines (a Rust regex), not by ftfy's own test
 (`is_bad`, a Python regex): `python -m bench.mojibake` on the 100k repeats bench corpus, 0.09 s for
@@ -19,7 +21,7 @@ import unicodedata
 
 import polars as pl
 
-# The code pages a UTF-8 file is misread through (those ftfy repairs): Windows Western, Central
+# The code pages a UTF-8 file is misread through (those ftfy knows): Windows Western, Central
 # European, Cyrillic, Greek, Turkish and Baltic, ISO Latin-1 and Latin-2, Mac Roman.
 CODE_PAGES = ("cp1252", "latin-1", "cp1250", "cp1251", "cp1253", "cp1254", "cp1257", "iso8859_2", "mac_roman")
 
@@ -55,10 +57,7 @@ def repair(line: pl.Series) -> tuple[pl.Series, pl.Series]:
 
 def _fixed(text: str) -> str:
     readings = _read_back(text)
-    if readings:  # the whole line was misread: the one reading, or unrepaired if they disagree
-        fixed = readings.pop() if len(readings) == 1 else text
-    else:  # no code page reads it all back: ftfy, checked
-        fixed = _ftfy_fixed(text)
+    fixed = readings.pop() if len(readings) == 1 else text  # unrepaired if code pages disagree
     return text if "\n" in fixed or "\r" in fixed else fixed  # a line stays one line
 
 
@@ -78,22 +77,6 @@ def _read_back(text: str) -> set[str]:
         if _plausible(reading, text):
             readings.add(reading)
     return readings
-
-
-def _ftfy_fixed(text: str) -> str:
-    """ftfy's repair (`fix_encoding`: encoding mix-ups only, when its heuristic sees them), kept
-    only when the line is that repair misread through one of CODE_PAGES: ftfy guesses among more
-    mix-ups than those."""
-    import ftfy  # only for files that show a sign of mojibake
-
-    fixed = ftfy.fix_encoding(text)
-    for codec in _READ_THROUGH:
-        try:
-            if fixed.encode("utf-8").decode(codec) == text:
-                return fixed
-        except UnicodeDecodeError:
-            continue
-    return text
 
 
 def _plausible(reading: str, text: str) -> bool:
