@@ -10,7 +10,8 @@ Records are delimited by their header lines, so a broken record never takes its 
 down with it. Blank lines between records are separators, and so are blank lines inside one
 (they are skipped: the fields are the record's non-blank lines). Lines after a record's fifth
 belong to no record (a lost header, stray text): they are quarantined on their own, and the
-record keeps its five lines.
+record keeps its five lines, unless its lines are short enough to be wrapped: then they may be
+its abstract's rest, and it is unwrapped as below or quarantined whole.
 
 Hard-wrapped records (e-mail wraps at 72 columns, or another width): a field spans several
 lines, so a record has more than five non-blank lines. A wrapper that fills lines greedily
@@ -184,8 +185,12 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     # would otherwise put a title's second line in the authors, the case). A doubtful
     # record is quarantined whole.
     could_wrap = by_lines & (pl.col("width").fill_null(0) <= WRAP_MAX)
+    # Lines after the abstract of such a record may be its abstract's rest: a wrapper measures the
+    # spaces it was given, and two between words ("for  novel") leave a line short that looked
+    # full; its abstract cut at one line was loaded.
     doubtful = could_wrap & (~is_names_text(_join(pl.col("pieces").list.slice(3, 1)))
-                             | may_be_names(_join(pl.col("pieces").list.slice(4, 1))))
+                             | may_be_names(_join(pl.col("pieces").list.slice(4, 1)))
+                             | (pl.col("cut").is_null() & (pl.col("n") >= N_LINES)))
     recs = recs.with_columns(by_lines=by_lines, doubtful=doubtful).with_columns(
         m=pl.when(pl.col("by_lines") & ~pl.col("doubtful")).then(N_LINES - 1)
         .otherwise(pl.col("cut").fill_null(pl.col("n") + 1) - 1),
