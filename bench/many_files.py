@@ -66,7 +66,8 @@ def reads(folder: Path, n_batches: int, turn_bytes: int | None) -> None:
         together = list(pool.map(read, batches))
     wall = time.perf_counter() - started
     turn = getattr(extract, "READ_SPELL", None)  # None: a checkout without the reading lock
-    print(f"{'no reading lock' if turn is None else f'turn {turn:,} bytes'}; {len(batches)} batches, {n_files:,} files: one after the other {sum(alone):.2f} s "
+    print(f"{'no reading lock' if turn is None else f'turn {turn:,} bytes'}; {len(batches)} batches, "
+          f"{n_files:,} files: one after the other {sum(alone):.2f} s "
           f"({', '.join(f'{s:.2f}' for s in alone)}); at once {wall:.2f} s "
           f"(each {', '.join(f'{s:.2f}' for s in together)})")
 

@@ -56,9 +56,9 @@ def repair(line: pl.Series) -> tuple[pl.Series, pl.Series]:
 
 
 def _fixed(text: str) -> str:
+    # Unrepaired if code pages disagree. A reading stays one line: code pages keep ASCII as it is.
     readings = _read_back(text)
-    fixed = readings.pop() if len(readings) == 1 else text  # unrepaired if code pages disagree
-    return text if "\n" in fixed or "\r" in fixed else fixed  # a line stays one line
+    return readings.pop() if len(readings) == 1 else text
 
 
 def _read_back(text: str) -> set[str]:
