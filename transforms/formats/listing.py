@@ -61,6 +61,7 @@ LATEST_LISTING = dt.date(2099, 12, 31)
 WRAP_MAX = 200
 MAX_TITLE_LINES = 3
 WRAP_REASON = "hard-wrapped record: fields cannot be told apart"
+SHIFT_REASON = "fields out of place (a line missing or one too many): the authors read as prose or the abstract as names"
 EXTRA_REASON = "lines after a record's abstract that belong to no record (missing header?)"
 
 
@@ -107,7 +108,7 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         grouped = pl.concat([grouped.filter(~long), long_records], how="diagonal_relaxed")
     else:
         extra = pl.DataFrame(schema=QUARANTINE_SCHEMA)
-    valid, bad = split_valid(_with_dates(grouped), _reason())
+    valid, bad = split_valid(_with_dates(_with_shifted(grouped)), _reason())
     return valid, pl.concat([stray, extra, bad])
 
 
@@ -308,6 +309,51 @@ def _join(pieces: pl.Expr) -> pl.Expr:
     return pieces.list.join("").str.strip_chars_start(" ")
 
 
+def _with_shifted(records: pl.DataFrame) -> pl.DataFrame:
+    """`shifted` (see `_shifted`), computed only where a cheap look finds a field out of shape
+    (few records): the names checks are costly on every abstract."""
+    authors, abstract = pl.col("authors_raw"), pl.col("abstract")
+    look = (authors.str.contains(PROSE_WORDS) | authors.str.contains(_SENTENCE_END) | authors.str.contains(_LONG_RUN)
+            | (abstract.str.len_chars() < SHORT_ABSTRACT_CHARS) | ~abstract.str.contains(PROSE_WORDS)).fill_null(False)
+    rows = records.select(look).to_series().arg_true()
+    shifted = pl.repeat(False, records.height, dtype=pl.Boolean, eager=True)
+    if rows.len():
+        shifted = shifted.scatter(rows, records[rows].select(_shifted()).to_series())
+    return records.with_columns(shifted=shifted)
+
+
+def _shifted() -> pl.Expr:
+    """A record whose fields are taken one per line, yet a line is missing and another one too
+    many (no authors line and a two-line abstract, a blank authors line and a "Comments:" line, a
+    wrapped title cut off before its abstract): every field after the gap moved up one. Seen in
+    the authors, which then are no names list and read as prose, or in the abstract, which reads
+    as a list of names, or as a name while the authors do not (a title's last line, "Distribution
+    Shift", reads as a name too), or in both: authors that are no names and an abstract too short
+    to be one (a title's second line above one lower-case name). Real listings have none of these
+    (233k of the bench corpora)."""
+    authors, abstract = pl.col("authors_raw"), pl.col("abstract")
+    short_abstract = abstract.str.count_matches(r"\S+") < PROSE_ITEM_WORDS
+    prose_authors = ~may_be_names(authors) & (_reads_as_prose(authors) | short_abstract)
+    names_abstract = may_be_names(abstract, lists_only=True) | (is_names_text(abstract) & ~is_names_text(authors))
+    return (prose_authors | names_abstract).fill_null(False)
+
+
+# Longer than any one name: the longest seen in the bench corpora has 8 words.
+PROSE_ITEM_WORDS = 10
+_LONG_RUN = rf"[^,;，；、&\s]+(?:\s+[^,;，；、&\s]+){{{PROSE_ITEM_WORDS - 1}}}"  # that many words, no separator
+# The last word, not capitalised, before a stop ("fast}.", not "J." or "Jr."): a sentence's end.
+_SENTENCE_END = r"(?:^|\s)[^\s\p{Lu}]\S*[.!?:]$"
+SHORT_ABSTRACT_CHARS = 200  # PROSE_ITEM_WORDS words are shorter
+
+
+def _reads_as_prose(text: pl.Expr) -> pl.Expr:
+    """A word no names line holds, an item longer than any name, or the end of a sentence."""
+    text = text.str.replace(LIST_ENDING, "")
+    items = text.str.replace_all(LIST_SEPARATOR, ",").str.split(",")
+    longest = items.list.eval(pl.element().str.count_matches(r"\S+")).list.max()
+    return text.str.contains(PROSE_WORDS) | (longest >= PROSE_ITEM_WORDS) | text.str.contains(_SENTENCE_END)
+
+
 def _with_dates(records: pl.DataFrame) -> pl.DataFrame:
     parts = pl.col("date_raw").str.extract_groups(r"^(?<month>\p{L}+)\.?\s+(?<day>\d{1,2}),\s*(?<year>\d{4})$")
     month = parts.struct.field("month").str.to_lowercase().replace_strict(
@@ -330,6 +376,8 @@ def _reason() -> pl.Expr:
         .then(pl.lit("record has ") + n + pl.lit(" of 5 lines (header, category, title, authors, abstract)"))
         .when(pl.col("unwrappable"))
         .then(pl.lit(WRAP_REASON))
+        .when(pl.col("shifted"))
+        .then(pl.lit(SHIFT_REASON))
         .when(pl.col("rank").is_null())
         .then(pl.lit("listing rank is not a number"))
         .when(pl.col("listed_on").is_null())
