@@ -496,13 +496,13 @@ def listing_file(draw):
 
 
 @st.composite
-def search_file(draw):
+def search_file(draw, abstracts=abstract):
     n = draw(st.integers(1, 8))
     paras, line, expected = ["论文检索"], 3, []
     for position in range(1, n + 1):
         category = draw(st.one_of(st.none(), st.sampled_from(AREAS)))
         names = draw(st.lists(author_name(), min_size=1, max_size=15))
-        fields = ([category] if category else []) + [authors_line(names, 10, "etal"), draw(abstract)]
+        fields = ([category] if category else []) + [authors_line(names, 10, "etal"), draw(abstracts)]
         rendered = [draw(noisy(f)) for f in fields]
         expected.append({"position": position, "line_start": line, "line_end": line + 2 * (len(fields) - 1),
                          "category_raw": category, "authors_raw": fields[-2], "abstract": fields[-1],
@@ -948,3 +948,106 @@ def test_wrapped_abstract_whose_first_line_looked_full_is_never_cut():
     loaded = records.select("abstract").to_series().to_list()
     assert loaded in ([], [clean([abstract])[0]])  # whole, or not loaded
     assert set(quarantine["reason"]) <= {"hard-wrapped record: fields cannot be told apart"}
+
+
+# ---------------------------------------------------------------------------- search: what is an area line
+# Any paragraph holding " · " was a category: prose with a product ("x · y") became the next
+# record's category and its own record lost its abstract; an abstract glued to the next area line
+# (a blank line missing) loaded whole as a category.
+ABSTRACT_1 = ("We study sample compression schemes for partial concept classes and prove that every class "
+              "of finite dimension admits a scheme of bounded size.")
+ABSTRACT_2 = "Transformers generalize to longer inputs than those seen in training, and we explain why."
+MIDDOT_ABSTRACT = ("We bound the inner product x · y of two random vectors and show that the bound is tight "
+                   "for every dimension and every sample size we tried.")
+
+
+def test_prose_with_a_middle_dot_is_an_abstract_not_a_category():
+    text = "\n\n".join(["论文检索", "Theory · Learning Theory", "Alice Smith, Bob Jones", ABSTRACT_1,
+                        "Carol King, Dan Brown", MIDDOT_ABSTRACT, "Erin White", ABSTRACT_2]) + "\n"
+    records, quarantine = parse_text(text)
+    assert quarantine.is_empty(), quarantine.to_dicts()
+    assert records.select("category_raw", "authors_raw", "abstract").rows() == [
+        ("Theory · Learning Theory", "Alice Smith, Bob Jones", ABSTRACT_1),
+        (None, "Carol King, Dan Brown", MIDDOT_ABSTRACT),
+        (None, "Erin White", ABSTRACT_2)]
+
+
+@pytest.mark.parametrize("area", ["Deep Learning · Algorithms", "Theory · Deep Learning",
+                                  "Applications · Genetics, Cell Biology, etc",
+                                  "Social Aspects · Fairness, Equity, Justice and Safety",
+                                  "Reinforcement Learning · Batch/Offline", "Data & Models · Benchmarks · Vision"])
+def test_an_area_line_glued_to_the_abstract_before_it_opens_the_next_record(area):
+    text = ("论文检索\n\nTheory · Learning Theory\n\nAlice Smith, Bob Jones\n\n" + ABSTRACT_1 + "\n" + area
+            + "\n\nCarol King\n\n" + ABSTRACT_2 + "\n")
+    records, quarantine = parse_text(text)
+    assert quarantine.is_empty(), quarantine.to_dicts()
+    assert records.select("category_raw", "authors_raw", "abstract", "line_start", "line_end").rows() == [
+        ("Theory · Learning Theory", "Alice Smith, Bob Jones", ABSTRACT_1, 3, 7),
+        (area, "Carol King", ABSTRACT_2, 8, 12)]
+
+
+@pytest.mark.parametrize("paragraph", [
+    MIDDOT_ABSTRACT,
+    "Bounds for x · y.",  # a sentence
+    "We compute x · y",  # a pronoun only prose uses
+    "Bounds for x · y",  # an item opening in lower case
+    "Deep Learning · Algorithms for learning the structure of very large graphs fast",  # 9 words
+    "A · B · C · D",  # four levels
+    "Theory · " + "Learning " * 20,
+    "Optimization · Convex\nWe study convex problems and prove a bound that is tight.",  # wrapped prose
+])
+def test_what_is_not_an_area_line(paragraph):
+    from transforms.formats.search import area_shaped
+
+    assert not area_shaped(pl.Series([paragraph.replace("\n", " ")])).item()
+
+
+def test_every_area_of_the_seeds_and_of_iclr_is_an_area_line():
+    from bench.corpus import default_realdata
+    from transforms.formats.search import area_shaped
+
+    iclr = default_realdata() / "iclr2024_virtualsite_topics_airas.json"  # the bench corpus's areas
+    topics = json.loads(iclr.read_text("utf-8")) if iclr.is_file() else []
+    areas = {" · ".join(p.strip() for p in r["topic"].split("->")) for r in topics if r.get("topic")}
+    for path in SEARCH_SEEDS:
+        areas |= {line for line in seed_text(path).split("\n") if " · " in line}
+    areas = {a for a in areas | set(AREAS) if " · " in a}  # one-level areas are told apart otherwise
+    assert len(areas) > 10
+    assert area_shaped(pl.Series(sorted(areas))).all()
+
+
+@st.composite
+def dotted_abstract(draw) -> str:
+    """Prose with " · " between some words, as a product or a list of terms writes it."""
+    words = draw(abstract).split(" ")
+    for _ in range(draw(st.integers(1, 3))):
+        i = draw(st.integers(1, len(words) - 1))
+        words[i] = "· " + words[i].lstrip("· ")
+    return " ".join(words)
+
+
+@settings(max_examples=100)
+@given(search_file(abstracts=dotted_abstract()))
+def test_search_round_trip_with_middle_dots_in_abstracts(case):
+    text, expected = case
+    records, quarantine = parse_text(text)
+    check_round_trip(records, quarantine, expected, shown=10)
+
+
+@settings(max_examples=100)
+@given(search_file(), st.data())
+def test_a_blank_line_missing_before_an_area_line_never_loads_prose_as_an_area(case, data):
+    """Drop the blank line before one two-level area: the records still load as written."""
+    text, expected = case
+    lines = text.split("\n")
+    at = [e["line_start"] - 1 for e in expected if e["category_raw"] and " · " in e["category_raw"]
+          and e["position"] > 1]
+    if not at:
+        return
+    drop = data.draw(st.sampled_from(at)) - 1  # the blank line before it (0-based)
+    assert lines[drop] == ""
+    records, quarantine = parse_text("\n".join(lines[:drop] + lines[drop + 1:]))
+    assert quarantine.is_empty(), quarantine.to_dicts()
+    assert set(records["category_raw"].drop_nulls()) <= set(AREAS)
+    assert records.select("category_raw", "abstract").rows() == [
+        (e["category_raw"], clean([e["abstract"]])[0]) for e in expected]

@@ -5,9 +5,10 @@
     <abstract>
 
 Every paragraph, not only every record, is separated by a blank line, so records are found
-by what their paragraphs look like: an abstract is prose and closes a record; a line with
-" · " is a category and opens one. Between them sit the authors line and, when there are two
-short lines, a one-level area before it ("Social Aspects" then "Steve Hanneke").
+by what their paragraphs look like: an abstract is prose and closes a record; an area line
+(short capitalised names joined by " · ", `area_shaped`) is a category and opens one. Between
+them sit the authors line and, when there are two short lines, a one-level area before it
+("Social Aspects" then "Steve Hanneke").
 """
 
 from __future__ import annotations
@@ -33,6 +34,19 @@ PROSE_HINT = (
 )
 # Words a long area name might hold but a names line never does: prose only past 6 words.
 PROSE_HINT_LONG = r"(?:^|\s)(?:the|has|have|been|and the|of the)(?:\s|,|$)"
+# An area line ("Deep Learning · Large Language Models"): two or three short names joined by
+# " · ". Any paragraph holding " · " was taken for one, so prose with a product ("x · y") became
+# the next record's category. The real areas (the seeds; ICLR's, up to 89 characters, names of
+# up to 6 words with commas, "and", "/", "etc") fit well inside these bounds.
+AREA_MAX_CHARS = 120
+_AREA_NAME_WORDS = 8
+_NOT_AREA = (
+    r"[;:!?=$…]|\.(?:\s|$)"  # sentence punctuation (a period ends a sentence, "etc." aside)
+    r"|(?:^| · )[^\p{Lu}\p{Lt}\p{N}]"  # a name opening in lower case: prose cut at the dot
+    r"|(?:^|\s)[^\s·]+(?: [^\s·]+){" + str(_AREA_NAME_WORDS) + r"}"  # a name of too many words
+)
+# The end of an abstract's last sentence (before an area line glued to it).
+_SENTENCE_END = r"[.!?:][\"'”’)\]]?$"
 
 
 # What may pad the marker line: blanks, a BOM or zero-width left by a decoder, NBSP.
@@ -82,9 +96,27 @@ def _preamble(before: pl.DataFrame) -> pl.DataFrame:
     ))
 
 
+def area_shaped(texts: pl.Series) -> pl.Series:
+    """Whether each text (a line or a paragraph) is an area line: one or two " · " between
+    capitalised names of at most 8 words, no sentence punctuation, no pronoun or verb only prose
+    uses, at most 120 characters. The patterns run only on the texts holding " · " (few)."""
+    rows = texts.str.contains(AREA_SEPARATOR, literal=True).fill_null(False).arg_true()
+    shaped = pl.repeat(False, texts.len(), dtype=pl.Boolean, eager=True).rename(texts.name)
+    if rows.len():
+        t = pl.col("t")
+        check = (t.str.count_matches(AREA_SEPARATOR, literal=True).is_between(1, 2)
+                 & (t.str.len_chars() <= AREA_MAX_CHARS)
+                 & ~t.str.replace_all(r"\betc\.", "etc").str.contains(_NOT_AREA)
+                 & ~t.str.contains(PROSE_HINT))
+        shaped = shaped.scatter(rows, texts.gather(rows).to_frame("t").select(check).to_series())
+    return shaped
+
+
 def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
     gap = pl.col("line_no") - pl.col("line_no").shift(1).over("file_idx")
-    content = content.with_columns(para=(gap != 1).fill_null(True).cum_sum().over("file_idx"))
+    opens = (gap != 1) | pl.col("glued_area")
+    content = content.with_columns(glued_area=_glued_area_lines(content["text"])).with_columns(
+        para=opens.fill_null(True).cum_sum().over("file_idx"))
     # A hard-wrapped paragraph (e-mail, 72 columns) is one field: its lines join with a space,
     # or with none after a hyphen the wrapper broke at ("Rizvi-" / "Martel").
     hyphen = join_after_hyphen(pl.col("text").shift(1).over("file_idx"), pl.col("text")) & (gap == 1)
@@ -99,9 +131,9 @@ def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
     # commas here: such a line was taken for an abstract and its record quarantined. Not ";": a
     # short abstract ("No abstract given; compares ...") then passed as names.
     as_commas = pl.col("text").str.replace_all(r"\s+&\s+", ", ")
-    paras = paras.with_columns(names_shape=as_commas.str.contains(NAMES_LINE))
+    paras = paras.with_columns(names_shape=as_commas.str.contains(NAMES_LINE), area=area_shaped(paras["text"]))
     kind = (
-        pl.when(pl.col("text").str.contains(AREA_SEPARATOR, literal=True))
+        pl.when(pl.col("area"))
         .then(pl.lit("C"))
         .when(pl.col("names_shape") & ~pl.col("prose_hint"))
         .then(pl.lit("N"))
@@ -111,7 +143,21 @@ def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
     )
     single = ~as_commas.str.contains(",", literal=True) & ~pl.col("text").str.ends_with("等")
     return paras.with_columns(prose_hint=_prose_hint_of_names_shaped(paras)).with_columns(
-        kind=kind, single_item=single).drop("names_shape", "prose_hint")
+        kind=kind, single_item=single).drop("names_shape", "prose_hint", "area")
+
+
+def _glued_area_lines(texts: pl.Series) -> pl.Series:
+    """Area lines right after a line that ends a sentence: they open a paragraph even with their
+    blank line missing. They are the next record's area, not the end of the abstract (a
+    hard-wrapped abstract does not put a line of " · "-joined capitalised names after a
+    sentence); glued, the abstract loaded whole as a category. The first line of a file has no
+    line before it here, and opens a paragraph anyway."""
+    rows = area_shaped(texts).arg_true()
+    glued = pl.repeat(False, texts.len(), dtype=pl.Boolean, eager=True)
+    if rows.len():
+        before = texts.shift(1).gather(rows).str.contains(_SENTENCE_END).fill_null(False)
+        glued = glued.scatter(rows, before)
+    return glued
 
 
 def _prose_hint_of_names_shaped(paras: pl.DataFrame) -> pl.Series:
