@@ -308,3 +308,84 @@ def test_secondary_category_ids_through_the_pipeline():
     ids = dict(result.categories.select("code", "category_id").iter_rows())
     rows = result.listings.sort("position").select("category_id", "secondary_category_ids").rows()
     assert rows == [(ids["cs.LG"], [ids["stat.ML"]]), (ids["stat.ML"], [])]
+
+
+# ---------------------------------------------------------------------------- name suffixes
+# "John Smith, Jr., Ann Lee" loaded three authors (John Smith | Jr. | Ann Lee): a generational
+# suffix standing alone between separators belongs to the name before it.
+@pytest.mark.parametrize(("line", "expected"), [
+    ("John Smith, Jr., Ann Lee", (["John Smith Jr.", "Ann Lee"], 2, 2, False)),
+    ("Ann Lee, John Smith, Jr.", (["Ann Lee", "John Smith Jr."], 2, 2, False)),
+    ("John Smith, Jr.", (["John Smith Jr."], 1, 1, False)),
+    ("JOHN SMITH, JR., ANN LEE", (["JOHN SMITH JR.", "ANN LEE"], 2, 2, False)),
+    ("john smith, jr, ann lee", (["john smith jr", "ann lee"], 2, 2, False)),
+    ("Ann Lee, John Smith, Jr. and Bo Chen", (["Ann Lee", "John Smith Jr.", "Bo Chen"], 3, 3, False)),
+    ("John Smith, Jr. & Bo Chen", (["John Smith Jr.", "Bo Chen"], 2, 2, False)),
+    ("John Smith, Sr., Ann Lee and 2 more", (["John Smith Sr.", "Ann Lee"], 2, 4, True)),
+    ("John Smith, III, Ann Lee, Bo Chen, IV et al.", (["John Smith III", "Ann Lee", "Bo Chen IV"], 3, None, True)),
+    ("John Smith1, Jr.2, Ann Lee*", (["John Smith Jr.", "Ann Lee"], 2, 2, False)),
+    # "Last, Suffix, First", "Last, First, Suffix", "Last Suffix, First": one person
+    ("Smith, Jr., John", (["John Smith Jr."], 1, 1, False)),
+    ("Smith, John, Jr.", (["John Smith Jr."], 1, 1, False)),
+    ("Smith Jr., John", (["John Smith Jr."], 1, 1, False)),
+    ("King, Martin Luther, Jr.", (["Martin Luther King Jr."], 1, 1, False)),
+    ("Smith, Jr., John; Lee, Ann", (["John Smith Jr.", "Ann Lee"], 2, 2, False)),
+    ("Lee, Ann; Smith, John, Jr.; Chen, Bo", (["Ann Lee", "John Smith Jr.", "Bo Chen"], 3, 3, False)),
+    # a suffix written inside the name was one item already
+    ("Robert E. Schapire, Martin Luther King Jr., Ann Lee",
+     (["Robert E. Schapire", "Martin Luther King Jr.", "Ann Lee"], 3, 3, False)),
+    # not suffixes: a surname, a given name, an initial
+    ("Andrew Senior, Ann Lee", (["Andrew Senior", "Ann Lee"], 2, 2, False)),
+    ("Senior, Andrew", (["Andrew Senior"], 1, 1, False)),
+    ("Junior Santos, Ann Lee", (["Junior Santos", "Ann Lee"], 2, 2, False)),
+    ("Naoki Ii, Ann Lee", (["Naoki Ii", "Ann Lee"], 2, 2, False)),
+    ("Smith, J.", (["J. Smith"], 1, 1, False)),
+    ("Jr. Tanaka, Ann Lee", (["Jr. Tanaka", "Ann Lee"], 2, 2, False)),
+])
+def test_a_name_suffix_belongs_to_the_name_before_it(line, expected):
+    assert split([line]) == [expected]
+
+
+def test_a_suffixed_name_keys_alike_in_every_written_form_and_apart_from_the_bare_name():
+    lines = ["John Smith Jr.", "John Smith, Jr.", "Smith, Jr., John", "Smith, John, Jr.", "SMITH JR., JOHN",
+             "Smith, John Jr; Lee, Ann", "John Smith Jr", "John Smith"]
+    text = "\n".join(f"#{i:02d}Oct 26, 2026\ncs.LG\nTitle {i}\n{line}\nWe study bridges number {i}."
+                     for i, line in enumerate(lines, 1))
+    records, quarantine = parse_text(text)
+    listings, _ = clean_listings(records, files_frame("listing"))
+    assert quarantine.is_empty() and listings.height == len(lines)
+    keys = [k[0] for k in listings.sort("position")["author_keys"].to_list()]
+    assert keys == ["john smith jr"] * 7 + ["john smith"]
+
+
+SUFFIXES = ["Jr.", "Jr", "Sr.", "JR.", "II", "III", "IV"]
+
+
+@st.composite
+def suffixed_list(draw):
+    """(authors line, its names): some people carry a suffix, written after a comma ("Ann
+    Anderson, Jr.") in a list, or as "Anderson, Ann, Jr." / "Anderson, Jr., Ann" in a semicolon list."""
+    form = draw(st.sampled_from(["comma", "and", "amp", "oxford", "semicolon"]))
+    people = draw(st.lists(st.tuples(st.sampled_from(NAME_GIVEN), st.sampled_from(NAME_SURNAME),
+                                     st.sampled_from(["", "", *SUFFIXES])), min_size=1, max_size=6))
+    names = [f"{g} {s} {x}".rstrip() for g, s, x in people]
+    marks = draw(st.sampled_from(["", "1", "*", "1,2"])) if form != "semicolon" else ""
+    if form == "semicolon":
+        written = [f"{s}, {g}" + (draw(st.sampled_from([f", {x}", f" {x}"])) if x else "") if draw(st.booleans())
+                   else f"{s}, " + (f"{x}, " if x else "") + g for g, s, x in people]
+        line = "; ".join(written)
+    else:
+        written = [f"{g} {s}" + (f", {x}" if x else "") + marks for g, s, x in people]
+        joiner = {"comma": ", ", "and": " and ", "amp": " & ", "oxford": ", and "}[form]
+        line = ", ".join(written[:-1]) + (joiner if len(written) > 1 else "") + written[-1]
+        line = ", ".join(written) if form == "comma" else line
+    return line + draw(st.sampled_from(["", " et al.", " and 3 more"])), names
+
+
+@given(suffixed_list())
+def test_every_suffixed_list_splits_back_to_its_names(case):
+    line, names = case
+    (got, n_shown, total, _), = split([line])
+    assert got == names
+    assert n_shown == len(names)
+    assert total in (None, len(names), len(names) + 3)

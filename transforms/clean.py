@@ -30,17 +30,29 @@ SYMBOL_MARKS = r"[*\x{2020}\x{2021}\x{00A7}\x{00B6}]+"
 JOINERS = r"and|und|et"
 # Between names: , ， 、(ideographic comma) ; ； and the joiners, ", and" as one separator.
 NAME_SEPARATORS = rf"(?i)\s*[,，、;；]\s*(?:(?:{JOINERS})\s+|&\s*)?|\s+(?:{JOINERS})\s+|\s*&\s*"
-# "Munos, Rémi; Valko, Michal": with semicolons between names, a comma inside one is "Last, First".
+# Generational suffixes: "John Smith, Jr." is one person. Not "Junior" or "Senior" (a given name,
+# a surname: Andrew Senior), not "I" or "V" (initials), not lower-case numerals ("Ii" is a surname).
+SUFFIX = r"(?:(?i:jr|sr)\.?|II|III|IV)"
+# A suffix standing alone between separators belongs to the name before it: "John Smith, Jr.,
+# Ann Lee" → "John Smith Jr., Ann Lee" (the separator after it is kept; no look-ahead in Polars).
+SUFFIX_ITEM = rf"\s*[,，]\s*({SUFFIX})(\s*(?:[,，;；、&]|$)|\s+(?i:{JOINERS})\s)"
+BARE_SUFFIX = rf"^{SUFFIX}$"  # one left at the head of a list has no name to belong to
+# "Munos, Rémi; Valko, Michal": with semicolons between names, a comma inside one is "Last, First"
+# ("Smith Jr., John" and "Smith, John Jr." once a suffix joined its name: "John Smith Jr.").
 SEMICOLON_LIST = r"[;；]"
 SEMICOLON_SEPARATORS = rf"(?i)\s*[;；、]\s*(?:(?:{JOINERS})\s+|&\s*)?|\s+(?:{JOINERS})\s+|\s*&\s*"
-LAST_FIRST = r"^\s*([^,，]+?)\s*[,，]\s*([^,，]+?)\s*$"
+LAST_FIRST = rf"^\s*([^,，]+?)\s*[,，]\s*([^,，]+?)(?:\s+({SUFFIX}))?\s*$"
 # A whole line that is one "Surname, Given" pair: "Smith, John", "van der Berg, Anna", "Li, J. R.".
 # Two single tokens ("Smith, Jones") could also be two one-word names; a listing names people
 # in full, so a bare one-word author is rarer than the bibliography form: one person (also
 # before "et al.": "Smith, J. et al."). Any other list form (a third item, "and", "&", a
 # semicolon, a first item of two words such as "Ann Lee, Bo") is a list, never Last, First.
+# A suffix may follow either part ("Smith Jr., John", "Smith, John Jr."): the given part takes a
+# second word only when that word is not the suffix (lazy).
+_TOKEN = r"[^\s,，;；、&]+"
 SINGLE_LAST_FIRST = (
-    r"^((?:(?:" + PARTICLES + r")\s+)*[^\s,，;；、&]+)\s*,\s*([^\s,，;；、&]+(?:\s+[^\s,，;；、&]+)?)$"
+    r"^((?:(?:" + PARTICLES + r")\s+)*" + _TOKEN + r")(?:\s+(" + SUFFIX + r"))?\s*,\s*"
+    r"(" + _TOKEN + r"(?:\s+" + _TOKEN + r")??)(?:\s+(" + SUFFIX + r"))?$"
 )
 # Chinese, Japanese, Korean names are never written "Last, First" with a comma: "张伟，李娜" is two.
 CJK = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]"
@@ -91,20 +103,22 @@ def _author_parts(authors: pl.Expr) -> dict[str, pl.Expr]:
 
 
 def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr) -> pl.Expr:
-    """The list's items in order (empty ones dropped)."""
+    """The list's items in order (empty ones and bare suffixes dropped)."""
+    shown = shown.str.replace_all(SUFFIX_ITEM, " ${1}${2}")
     pair = shown.str.strip_chars(", ")
     cjk = shown.str.contains(CJK)  # of the names: "Anderson, Ann 等" is a Last, First
     separated = (
         pl.when(pair.str.contains(SINGLE_LAST_FIRST) & ~cjk)
-        .then(pair.str.replace(SINGLE_LAST_FIRST, "${2} ${1}"))
+        .then(pair.str.replace(SINGLE_LAST_FIRST, "${3} ${1} ${2}${4}"))
         .when(semicolons)
         .then(shown.str.replace_all(SEMICOLON_SEPARATORS, "\x1f"))
         .otherwise(shown.str.replace_all(NAME_SEPARATORS, "\x1f"))
     )
     items = separated.str.split("\x1f")
     # "Last, First" → "First Last" in a semicolon list (a lone pair has no comma left)
-    items = pl.when(semicolons).then(items.list.eval(pl.element().str.replace(LAST_FIRST, "${2} ${1}"))).otherwise(items)
-    return items.list.eval(pl.element().str.strip_chars().filter(pl.element() != ""))
+    items = pl.when(semicolons).then(items.list.eval(pl.element().str.replace(LAST_FIRST, "${2} ${1} ${3}"))).otherwise(items)
+    item = pl.element().str.strip_chars()
+    return items.list.eval(item.filter((item != "") & ~item.str.contains(BARE_SUFFIX)))
 
 
 def _author_columns(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr,
