@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import re
 
-import polars as pl
 import pytest
+from conftest import parse_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from conftest import parse_text
 from test_formats import clean, listing_file
+
 from transforms.formats.listing import SHIFT_REASON
 
 FIRST = "#01Oct 26, 2026\ncs.LG\nFirst Paper Title\nAnn Lee, Bo Chen\nWe study robust training of networks.\n"
@@ -28,11 +27,11 @@ PROSE = ("Task robust analysis novel show experiments training efficient propose
     # no title, the abstract in two lines
     f"#02Oct 26, 2026\ncs.LG\nDi Eve, Fay Gee\n{PROSE}\n{PROSE}\n",
     # a wrapped title, no abstract: the title's second line reads as a name
-    "#02Oct 26, 2026\ncs.LG\nA Very Long Title About Calibrating Large Language Models Under\n"
-    "Distribution Shift\nAnn Lee, Bo Chen\n",
+    ("#02Oct 26, 2026\ncs.LG\nA Very Long Title About Calibrating Large Language Models Under\n"
+     "Distribution Shift\nAnn Lee, Bo Chen\n"),
     # a wrapped title, no abstract, one lower-case author
-    "#02Oct 26, 2026\ncs.LG\nA Very Long Title About Calibrating Large Language Models Under\n"
-    "learning shift\nann lee\n",
+    ("#02Oct 26, 2026\ncs.LG\nA Very Long Title About Calibrating Large Language Models Under\n"
+     "learning shift\nann lee\n"),
 ], ids=["no-authors", "blank-authors-comments", "no-title", "title-wrapped-no-abstract", "lower-case-author"])
 def test_a_record_with_shifted_fields_is_quarantined_and_its_neighbours_load(middle):
     records, quarantine = parse_text(FIRST + middle + LAST)

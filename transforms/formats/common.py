@@ -31,6 +31,26 @@ def as_records(df: pl.DataFrame) -> pl.DataFrame:
     return df.select([pl.col(c).cast(t) if c in df.columns else pl.lit(None, t).alias(c) for c, t in RECORD_SCHEMA.items()])
 
 
+def unglued(lines: pl.DataFrame, glued: str, opener: str, pad: str) -> pl.DataFrame:
+    """Files joined end to end (`cat a.txt b.txt`), the first not ending in a newline (the seeds
+    do not): the next file's first line, a record header or page marker, is glued to the end of
+    the last line. Each line that `glued` matches (groups `before` and `header`) becomes two rows
+    of the same line number, its text then the header: the record before keeps its text whole
+    and the next one its header (the header was loaded at the end of an abstract, and the next
+    record's other lines were quarantined). Only lines holding `opener` past their start (after
+    `pad`) are looked at."""
+    line = pl.col("line")
+    maybe = line.str.contains(opener, literal=True) & ~line.str.strip_chars_start(pad).str.starts_with(opener)
+    parts = lines.filter(maybe).with_columns(part=line.str.extract_groups(glued)).unnest("part")
+    parts = parts.filter(pl.col("header").is_not_null())
+    if parts.is_empty():
+        return lines
+    halves = pl.concat([parts.with_columns(line=pl.col("before"), half=0),
+                        parts.with_columns(line=pl.col("header"), half=1)]).select(*lines.columns, "half")
+    kept = lines.join(parts.select("file_idx", "line_no"), on=["file_idx", "line_no"], how="anti").with_columns(half=0)
+    return pl.concat([kept, halves]).sort("file_idx", "line_no", "half").drop("half")
+
+
 def as_quarantine(df: pl.DataFrame) -> pl.DataFrame:
     return df.select([pl.col(c).cast(t) for c, t in QUARANTINE_SCHEMA.items()])
 

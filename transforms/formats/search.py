@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from transforms.formats.common import as_quarantine, join_after_hyphen, split_valid
+from transforms.formats.common import as_quarantine, join_after_hyphen, split_valid, unglued
 from transforms.text import clean_text
 
 NAME = "search"
@@ -74,7 +74,9 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     "Subject:" line) are one preamble quarantine span. A marker line further down (two pages
     run together) is a known header line, not a paragraph.
     """
-    df = lines.with_columns(text=clean_text(pl.col("line"))).with_columns(blank=pl.col("text") == "")  # = is_blank
+    glued = rf"^(?<before>.*\S)[{_PAD}]*(?<header>{MARKER}[{_PAD}]*)$"  # a page glued to the end of another's last line
+    df = unglued(lines, glued, MARKER, _PAD).with_columns(text=clean_text(pl.col("line")))
+    df = df.with_columns(blank=pl.col("text") == "")  # = is_blank
     is_marker = pl.col("text") == MARKER
     first_marker = pl.when(is_marker).then(pl.col("line_no")).min().over("file_idx").fill_null(0)
     df = df.with_columns(before=pl.col("line_no") < first_marker)
