@@ -17,7 +17,7 @@ from transforms.categories import listed_codes, resolve_categories, with_seconda
 from transforms.clean import clean_listings
 from transforms.decode import decode_bytes
 from transforms.dedupe import PaperMatcher, author_variants, match_exact_abstract, merge_papers
-from transforms.formats import FORMATS, UNKNOWN, detect_format
+from transforms.formats import FORMATS, UNKNOWN, detect_format, with_sections
 from transforms.formats.common import QUARANTINE_SCHEMA, RECORD_SCHEMA
 from transforms.ids import with_stable_ids
 
@@ -157,7 +157,7 @@ def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.D
         "file_idx", line_start=pl.lit(0, pl.Int64), line_end=pl.lit(0, pl.Int64),
         reason=pl.format("trailing NUL padding: {} bytes removed", "n_padding_bytes"), raw_text=pl.lit(""),
     )
-    return files.drop("n_padding_bytes", "text"), lines, pl.concat([rejected, padding])
+    return files.drop("n_padding_bytes", "text"), with_sections(lines), pl.concat([rejected, padding])
 
 
 def _repaired(lines: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -178,15 +178,46 @@ def _spans(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _parse(files: pl.DataFrame, lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
-    records, quarantine = [pl.DataFrame(schema=RECORD_SCHEMA)], [pl.DataFrame(schema=QUARANTINE_SCHEMA)]
+    records = [pl.DataFrame(schema={**RECORD_SCHEMA, "fmt": pl.String})]
+    quarantine = [pl.DataFrame(schema=QUARANTINE_SCHEMA)]
     for fmt in FORMATS:
         own = lines.filter(pl.col("format") == fmt.name).drop("format")
         if own.is_empty():
             continue
         good, bad = fmt.parse(own)
-        records.append(good)
+        records.append(good.with_columns(fmt=pl.lit(fmt.name)))
         quarantine.append(bad)
-    return pl.concat(records), pl.concat(quarantine)
+    records = _numbered_across_formats(pl.concat(records)).drop("fmt")
+    quarantine = pl.concat(quarantine)
+    # Lines come in file and line order: a line cut in two (`unglued`) is a number seen twice in a row.
+    again = (pl.col("line_no") == pl.col("line_no").shift(1)) & (pl.col("file_idx") == pl.col("file_idx").shift(1))
+    glued = lines.filter(again.fill_null(False)).select("file_idx", "line_no").unique()
+    if glued.is_empty():
+        return records, quarantine
+    starts = pl.concat([f.select("file_idx", line_no="line_start") for f in (records, quarantine)])
+    shared = glued.join(starts, on=["file_idx", "line_no"], how="semi")
+    return _shared_line_once(records, shared), _shared_line_once(quarantine, shared)
+
+
+def _shared_line_once(spans: pl.DataFrame, shared: pl.DataFrame) -> pl.DataFrame:
+    """A line that holds the end of one record and, glued to it, the next one's header
+    (`formats.with_sections`) is counted in the next record's span: the span before ends a line
+    earlier, so every line is in one span (the audit)."""
+    ends_there = shared.select("file_idx", line_end="line_no").with_columns(shared=pl.lit(True))
+    return spans.join(ends_there, on=["file_idx", "line_end"], how="left").with_columns(
+        line_end=pl.when(pl.col("shared") & (pl.col("line_start") < pl.col("line_end")))
+        .then(pl.col("line_end") - 1).otherwise("line_end")).drop("shared")
+
+
+def _numbered_across_formats(records: pl.DataFrame) -> pl.DataFrame:
+    """Records of a file that holds sections of both formats numbered in line order: each parser
+    numbers its own from 1, and a listing's id is its file and position."""
+    formats_per_file = records.select("file_idx", "fmt").unique()
+    if formats_per_file.height == formats_per_file["file_idx"].n_unique():
+        return records
+    mixed = pl.col("fmt").n_unique().over("file_idx") > 1
+    return records.with_columns(position=pl.when(mixed).then(pl.col("line_start").rank("ordinal").over("file_idx"))
+                                .otherwise("position").cast(pl.Int64))
 
 
 def _categories(listings: pl.DataFrame) -> pl.DataFrame:
