@@ -194,19 +194,31 @@ def _parse(files: pl.DataFrame, lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.D
     glued = lines.filter(again.fill_null(False)).select("file_idx", "line_no").unique()
     if glued.is_empty():
         return records, quarantine
-    starts = pl.concat([f.select("file_idx", line_no="line_start") for f in (records, quarantine)])
-    shared = glued.join(starts, on=["file_idx", "line_no"], how="semi")
-    return _shared_line_once(records, shared), _shared_line_once(quarantine, shared)
+    spans = pl.concat([f.select("file_idx", "line_start", "line_end") for f in (records, quarantine)])
+    # Where the span that starts on the shared line goes on past it, it starts a line later
+    # (the usual case); else the span that ends there ends a line earlier.
+    shared = glued.join(spans.select("file_idx", line_no="line_start"), on=["file_idx", "line_no"], how="semi")
+    later = shared.join(spans.filter(pl.col("line_end") > pl.col("line_start")).select("file_idx", line_no="line_start"),
+                        on=["file_idx", "line_no"], how="semi")
+    earlier = shared.join(later, on=["file_idx", "line_no"], how="anti")
+    return tuple(_shared_line_once(f, later, earlier) for f in (records, quarantine))
 
 
-def _shared_line_once(spans: pl.DataFrame, shared: pl.DataFrame) -> pl.DataFrame:
+def _shared_line_once(spans: pl.DataFrame, later: pl.DataFrame, earlier: pl.DataFrame) -> pl.DataFrame:
     """A line that holds the end of one record and, glued to it, the next one's header
-    (`formats.with_sections`) is counted in the next record's span: the span before ends a line
-    earlier, so every line is in one span (the audit)."""
-    ends_there = shared.select("file_idx", line_end="line_no").with_columns(shared=pl.lit(True))
-    return spans.join(ends_there, on=["file_idx", "line_end"], how="left").with_columns(
-        line_end=pl.when(pl.col("shared") & (pl.col("line_start") < pl.col("line_end")))
-        .then(pl.col("line_end") - 1).otherwise("line_end")).drop("shared")
+    (`formats.with_sections`) is in one span only, so the audit counts every line once: the
+    next record's span starts after it (`later`), or, where that span is the line alone, the
+    span before ends before it (`earlier`). Two spans of that one line alone would overlap (a
+    stray line glued to a last, lone header): the run's audit then fails loudly."""
+    def marked(lines: pl.DataFrame, column: str) -> pl.DataFrame:
+        return lines.select("file_idx", pl.col("line_no").alias(column)).unique().with_columns(pl.lit(True).alias(f"at_{column}"))
+    spans = spans.join(marked(later, "line_start"), on=["file_idx", "line_start"], how="left", maintain_order="left")
+    spans = spans.join(marked(earlier, "line_end"), on=["file_idx", "line_end"], how="left", maintain_order="left")
+    longer = pl.col("line_start") < pl.col("line_end")
+    return spans.with_columns(
+        line_start=pl.when(pl.col("at_line_start") & longer).then(pl.col("line_start") + 1).otherwise("line_start"),
+        line_end=pl.when(pl.col("at_line_end") & longer).then(pl.col("line_end") - 1).otherwise("line_end"),
+    ).drop("at_line_start", "at_line_end")
 
 
 def _numbered_across_formats(records: pl.DataFrame) -> pl.DataFrame:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import polars as pl
 
-from transforms.text import clean_text
-
 # Text fields come out of a parser already passed through transforms.text.clean_text.
 RECORD_SCHEMA = {
     "file_idx": pl.Int64,
@@ -45,14 +43,15 @@ def unglued(lines: pl.DataFrame, glued: str, opener: str, pad: str, openers: tup
     and the next one its header (the header was loaded at the end of an abstract, and the next
     record's other lines were quarantined). Only lines holding `opener` are looked at, and only
     past the file's first line that opens with it (or with one of `openers`): a glued header
-    ends a record, while "Subject: 论文检索" in an e-mail's head is a preamble's line. Text before
-    the header must show (a NUL or a BOM before a file's first header is not a line of its own)."""
+    ends a record, while "Subject: 论文检索" in an e-mail's head is a preamble's line. The text
+    before the header must hold a letter or digit (a NUL, a BOM or a U+FFFD before a header is
+    damage, not a line of its own)."""
     line, openers = pl.col("line"), (opener, *openers)
     # Lines holding the opener past their first character (a literal search each: few), then
     # the pattern on those only.
     maybe = lines.filter(line.str.contains(opener, literal=True) & ~line.str.starts_with(opener))
     parts = maybe.with_columns(part=line.str.extract_groups(glued)).unnest("part")
-    parts = parts.filter(pl.col("header").is_not_null() & (clean_text(pl.col("before")) != ""))
+    parts = parts.filter(pl.col("header").is_not_null() & pl.col("before").str.contains(r"[\p{L}\p{N}]"))
     if parts.is_empty():
         return lines
     opens = pl.any_horizontal(line.str.strip_chars_start(pad).str.starts_with(o) for o in openers)
