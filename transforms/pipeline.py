@@ -17,7 +17,7 @@ from transforms.categories import listed_codes, resolve_categories, with_seconda
 from transforms.clean import clean_listings
 from transforms.decode import decode_bytes
 from transforms.dedupe import PaperMatcher, author_variants, match_exact_abstract, merge_papers
-from transforms.formats import FORMATS, UNKNOWN, detect_format, with_sections
+from transforms.formats import FORMATS, UNKNOWN, detect_format
 from transforms.formats.common import QUARANTINE_SCHEMA, RECORD_SCHEMA
 from transforms.ids import with_stable_ids
 
@@ -157,7 +157,7 @@ def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.D
         "file_idx", line_start=pl.lit(0, pl.Int64), line_end=pl.lit(0, pl.Int64),
         reason=pl.format("trailing NUL padding: {} bytes removed", "n_padding_bytes"), raw_text=pl.lit(""),
     )
-    return files.drop("n_padding_bytes", "text"), with_sections(lines), pl.concat([rejected, padding])
+    return files.drop("n_padding_bytes", "text"), lines, pl.concat([rejected, padding])
 
 
 def _repaired(lines: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -178,58 +178,15 @@ def _spans(frame: pl.DataFrame) -> pl.DataFrame:
 
 
 def _parse(files: pl.DataFrame, lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
-    records = [pl.DataFrame(schema={**RECORD_SCHEMA, "fmt": pl.String})]
-    quarantine = [pl.DataFrame(schema=QUARANTINE_SCHEMA)]
+    records, quarantine = [pl.DataFrame(schema=RECORD_SCHEMA)], [pl.DataFrame(schema=QUARANTINE_SCHEMA)]
     for fmt in FORMATS:
         own = lines.filter(pl.col("format") == fmt.name).drop("format")
         if own.is_empty():
             continue
         good, bad = fmt.parse(own)
-        records.append(good.with_columns(fmt=pl.lit(fmt.name)))
+        records.append(good)
         quarantine.append(bad)
-    records = _numbered_across_formats(pl.concat(records)).drop("fmt")
-    quarantine = pl.concat(quarantine)
-    # Lines come in file and line order: a line cut in two (`unglued`) is a number seen twice in a row.
-    again = (pl.col("line_no") == pl.col("line_no").shift(1)) & (pl.col("file_idx") == pl.col("file_idx").shift(1))
-    glued = lines.filter(again.fill_null(False)).select("file_idx", "line_no").unique()
-    if glued.is_empty():
-        return records, quarantine
-    spans = pl.concat([f.select("file_idx", "line_start", "line_end") for f in (records, quarantine)])
-    # Where the span that starts on the shared line goes on past it, it starts a line later
-    # (the usual case); else the span that ends there ends a line earlier.
-    shared = glued.join(spans.select("file_idx", line_no="line_start"), on=["file_idx", "line_no"], how="semi")
-    later = shared.join(spans.filter(pl.col("line_end") > pl.col("line_start")).select("file_idx", line_no="line_start"),
-                        on=["file_idx", "line_no"], how="semi")
-    earlier = shared.join(later, on=["file_idx", "line_no"], how="anti")
-    return tuple(_shared_line_once(f, later, earlier) for f in (records, quarantine))
-
-
-def _shared_line_once(spans: pl.DataFrame, later: pl.DataFrame, earlier: pl.DataFrame) -> pl.DataFrame:
-    """A line that holds the end of one record and, glued to it, the next one's header
-    (`formats.with_sections`) is in one span only, so the audit counts every line once: the
-    next record's span starts after it (`later`), or, where that span is the line alone, the
-    span before ends before it (`earlier`). Two spans of that one line alone would overlap (a
-    stray line glued to a last, lone header): the run's audit then fails loudly."""
-    def marked(lines: pl.DataFrame, column: str) -> pl.DataFrame:
-        return lines.select("file_idx", pl.col("line_no").alias(column)).unique().with_columns(pl.lit(True).alias(f"at_{column}"))
-    spans = spans.join(marked(later, "line_start"), on=["file_idx", "line_start"], how="left", maintain_order="left")
-    spans = spans.join(marked(earlier, "line_end"), on=["file_idx", "line_end"], how="left", maintain_order="left")
-    longer = pl.col("line_start") < pl.col("line_end")
-    return spans.with_columns(
-        line_start=pl.when(pl.col("at_line_start") & longer).then(pl.col("line_start") + 1).otherwise("line_start"),
-        line_end=pl.when(pl.col("at_line_end") & longer).then(pl.col("line_end") - 1).otherwise("line_end"),
-    ).drop("at_line_start", "at_line_end")
-
-
-def _numbered_across_formats(records: pl.DataFrame) -> pl.DataFrame:
-    """Records of a file that holds sections of both formats numbered in line order: each parser
-    numbers its own from 1, and a listing's id is its file and position."""
-    formats_per_file = records.select("file_idx", "fmt").unique()
-    if formats_per_file.height == formats_per_file["file_idx"].n_unique():
-        return records
-    mixed = pl.col("fmt").n_unique().over("file_idx") > 1
-    return records.with_columns(position=pl.when(mixed).then(pl.col("line_start").rank("ordinal").over("file_idx"))
-                                .otherwise("position").cast(pl.Int64))
+    return pl.concat(records), pl.concat(quarantine)
 
 
 def _categories(listings: pl.DataFrame) -> pl.DataFrame:

@@ -31,41 +31,6 @@ def as_records(df: pl.DataFrame) -> pl.DataFrame:
     return df.select([pl.col(c).cast(t) if c in df.columns else pl.lit(None, t).alias(c) for c, t in RECORD_SCHEMA.items()])
 
 
-# What may pad a line around a header or marker: blanks, a BOM or zero-width left by a decoder, NBSP.
-PAD = " \t\u00a0\u3000\ufeff\u200b\u200c\u200d\u2060\r"
-
-
-def unglued(lines: pl.DataFrame, glued: str, opener: str, pad: str, openers: tuple[str, ...] = ()) -> pl.DataFrame:
-    """Files joined end to end (`cat a.txt b.txt`), the first not ending in a newline (the seeds
-    do not): the next file's first line, a record header or page marker, is glued to the end of
-    the last line. Each line that `glued` matches (groups `before` and `header`) becomes two rows
-    of the same line number, its text then the header: the record before keeps its text whole
-    and the next one its header (the header was loaded at the end of an abstract, and the next
-    record's other lines were quarantined). Only lines holding `opener` are looked at, and only
-    past the file's first line that opens with it (or with one of `openers`): a glued header
-    ends a record, while "Subject: 论文检索" in an e-mail's head is a preamble's line. The text
-    before the header must hold a letter or digit (a NUL, a BOM or a U+FFFD before a header is
-    damage, not a line of its own)."""
-    line, openers = pl.col("line"), (opener, *openers)
-    # Lines holding the opener past their first character (a literal search each: few), then
-    # the pattern on those only.
-    maybe = lines.filter(line.str.contains(opener, literal=True) & ~line.str.starts_with(opener))
-    parts = maybe.with_columns(part=line.str.extract_groups(glued)).unnest("part")
-    parts = parts.filter(pl.col("header").is_not_null() & pl.col("before").str.contains(r"[\p{L}\p{N}]"))
-    if parts.is_empty():
-        return lines
-    opens = pl.any_horizontal(line.str.strip_chars_start(pad).str.starts_with(o) for o in openers)
-    first = lines.filter(pl.col("file_idx").is_in(parts["file_idx"].implode()) & opens).group_by("file_idx").agg(
-        first=pl.col("line_no").min())
-    parts = parts.join(first, on="file_idx").filter(pl.col("line_no") > pl.col("first"))
-    if parts.is_empty():
-        return lines
-    halves = pl.concat([parts.with_columns(line=pl.col("before"), half=0),
-                        parts.with_columns(line=pl.col("header"), half=1)]).select(*lines.columns, "half")
-    kept = lines.join(parts.select("file_idx", "line_no"), on=["file_idx", "line_no"], how="anti").with_columns(half=0)
-    return pl.concat([kept, halves]).sort("file_idx", "line_no", "half").drop("half")
-
-
 def as_quarantine(df: pl.DataFrame) -> pl.DataFrame:
     return df.select([pl.col(c).cast(t) for c, t in QUARANTINE_SCHEMA.items()])
 

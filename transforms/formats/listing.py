@@ -42,7 +42,6 @@ from transforms.formats.common import (
     is_names_text,
     join_after_hyphen,
     split_valid,
-    unglued,
 )
 from transforms.text import clean_text
 
@@ -93,7 +92,7 @@ def find(text: str) -> int | None:
 
 def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """`lines` (file_idx, line_no, line) → (records, quarantine)."""
-    df = unglued(lines, GLUED, "#", _PAD).with_columns(text=clean_text(pl.col("line"))).with_columns(blank=pl.col("text") == "")  # = is_blank
+    df = lines.with_columns(text=clean_text(pl.col("line"))).with_columns(blank=pl.col("text") == "")  # = is_blank
     df = df.with_columns(header=pl.col("text").str.extract_groups(HEADER)).unnest("header")
     df = df.with_columns(position=pl.col("rank").is_not_null().cum_sum().over("file_idx"))
     # Trailing blank lines of a record are separators, not part of it.
@@ -120,11 +119,6 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         extra = pl.DataFrame(schema=QUARANTINE_SCHEMA)
     valid, bad = split_valid(_with_dates(_with_shifted(grouped)), _reason())
     return valid, pl.concat([stray, extra, bad])
-
-
-# A header at the end of a line of text: files joined end to end (`cat a.txt b.txt`) where the
-# first does not end in a newline (the seeds do not). The header must stand on its own line.
-GLUED = r"^(?<before>.*\S)[ \t\u00a0]*(?<header>#\d{2,}[ \t\u00a0]*\p{L}{3,9}\.?[ \t\u00a0]+\d{1,2},[ \t\u00a0]*\d{4}[ \t\u00a0\r]*)$"
 
 
 def _group_records(df: pl.DataFrame) -> pl.DataFrame:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from transforms.formats.common import as_quarantine, join_after_hyphen, split_valid, unglued
+from transforms.formats.common import as_quarantine, join_after_hyphen, split_valid
 from transforms.text import clean_text
 
 NAME = "search"
@@ -53,10 +53,6 @@ _SENTENCE_END = r"[.!?:][\"'”’)\]]?$"
 _PAD = " \t\u00a0\u3000\ufeff\u200b\u200c\u200d\u2060\r"
 
 
-# A page's marker glued to the end of another page's last line (files joined end to end).
-GLUED = rf"^(?<before>.*\S)[{_PAD}]*(?<header>{MARKER}[{_PAD}]*)$"
-
-
 def find(text: str) -> int | None:
     """Offset of the first line that is the marker (padding aside), wherever it is: after an
     e-mail header or a "Subject:" line too. `str.find` (C speed) for the candidates."""
@@ -78,8 +74,7 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     "Subject:" line) are one preamble quarantine span. A marker line further down (two pages
     run together) is a known header line, not a paragraph.
     """
-    df = unglued(lines, GLUED, MARKER, _PAD).with_columns(text=clean_text(pl.col("line")))
-    df = df.with_columns(blank=pl.col("text") == "")  # = is_blank
+    df = lines.with_columns(text=clean_text(pl.col("line"))).with_columns(blank=pl.col("text") == "")  # = is_blank
     is_marker = pl.col("text") == MARKER
     first_marker = pl.when(is_marker).then(pl.col("line_no")).min().over("file_idx").fill_null(0)
     df = df.with_columns(before=pl.col("line_no") < first_marker)
