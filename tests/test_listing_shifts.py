@@ -83,3 +83,16 @@ def test_a_shifted_record_is_never_loaded_and_the_others_load_unchanged(case, da
         assert [row["title"], row["authors_raw"], row["abstract"]] == clean(
             [exp["title"], exp["authors_raw"], exp["abstract"]])
     assert start in quarantine["line_start"].to_list()
+
+
+def test_cjk_records_are_told_apart_by_their_stops_not_their_spaces():
+    """CJK prose has no spaces: counted as words by spaces, every CJK abstract was "short", and a
+    valid record with one lower-case romanised author was quarantined. A CJK sentence's stop
+    still shows an abstract that moved into the authors."""
+    abstract = "我们研究了一个问题并证明了一个紧的界限，实验支持了理论的预测。"
+    valid = f"#02Oct 26, 2026\ncs.LG\n第二个标题\nwei zhang\n{abstract}\n"
+    shifted = "#02Oct 26, 2026\ncs.LG\n第二个标题\n我们研究了一个问题并证明了一个紧的界限。\n实验支持了理论的预测。\n"
+    records, quarantine = parse_text(FIRST + valid + LAST)
+    assert records["title"].to_list() == ["First Paper Title", "第二个标题", "Third Paper Title"], quarantine.to_dicts()
+    records, quarantine = parse_text(FIRST + shifted + LAST)
+    assert quarantine.select("line_start", "reason").rows() == [(6, SHIFT_REASON)]

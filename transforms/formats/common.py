@@ -31,6 +31,15 @@ def as_records(df: pl.DataFrame) -> pl.DataFrame:
     return df.select([pl.col(c).cast(t) if c in df.columns else pl.lit(None, t).alias(c) for c, t in RECORD_SCHEMA.items()])
 
 
+def on_rows(frame: pl.DataFrame, rows: pl.Series, expr: pl.Expr) -> pl.Series:
+    """A boolean `expr` evaluated only on `rows` of `frame` (indices), false elsewhere: costly
+    patterns run on the few rows a cheap look flags, not on every row."""
+    out = pl.repeat(False, frame.height, dtype=pl.Boolean, eager=True)
+    if rows.len():
+        out = out.scatter(rows, frame[rows].select(expr).to_series().fill_null(False))
+    return out
+
+
 def as_quarantine(df: pl.DataFrame) -> pl.DataFrame:
     return df.select([pl.col(c).cast(t) for c, t in QUARANTINE_SCHEMA.items()])
 

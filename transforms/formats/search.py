@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from transforms.formats.common import as_quarantine, join_after_hyphen, split_valid
+from transforms.formats.common import as_quarantine, join_after_hyphen, on_rows, split_valid
 from transforms.text import clean_text
 
 NAME = "search"
@@ -100,16 +100,13 @@ def area_shaped(texts: pl.Series) -> pl.Series:
     """Whether each text (a line or a paragraph) is an area line: one or two " · " between
     capitalised names of at most 8 words, no sentence punctuation, no pronoun or verb only prose
     uses, at most 120 characters. The patterns run only on the texts holding " · " (few)."""
+    t = pl.col("t")
+    check = (t.str.count_matches(AREA_SEPARATOR, literal=True).is_between(1, 2)
+             & (t.str.len_chars() <= AREA_MAX_CHARS)
+             & ~t.str.replace_all(r"\betc\.", "etc").str.contains(_NOT_AREA)
+             & ~t.str.contains(PROSE_HINT))
     rows = texts.str.contains(AREA_SEPARATOR, literal=True).fill_null(False).arg_true()
-    shaped = pl.repeat(False, texts.len(), dtype=pl.Boolean, eager=True).rename(texts.name)
-    if rows.len():
-        t = pl.col("t")
-        check = (t.str.count_matches(AREA_SEPARATOR, literal=True).is_between(1, 2)
-                 & (t.str.len_chars() <= AREA_MAX_CHARS)
-                 & ~t.str.replace_all(r"\betc\.", "etc").str.contains(_NOT_AREA)
-                 & ~t.str.contains(PROSE_HINT))
-        shaped = shaped.scatter(rows, texts.gather(rows).to_frame("t").select(check).to_series())
-    return shaped
+    return on_rows(texts.to_frame("t"), rows, check).rename(texts.name)
 
 
 def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
@@ -163,11 +160,7 @@ def _glued_area_lines(texts: pl.Series) -> pl.Series:
 def _prose_hint_of_names_shaped(paras: pl.DataFrame) -> pl.Series:
     """`_prose_hint` of the paragraphs shaped like a names line (false for the others): the
     prose patterns on every abstract were a sixth of a search page's parse."""
-    rows = paras["names_shape"].arg_true()
-    hint = pl.repeat(False, paras.height, dtype=pl.Boolean, eager=True).rename("prose_hint")
-    if rows.len():
-        hint = hint.scatter(rows, paras["text"].gather(rows).to_frame().select(_prose_hint(pl.col("text"))).to_series())
-    return hint
+    return on_rows(paras, paras["names_shape"].arg_true(), _prose_hint(pl.col("text"))).rename("prose_hint")
 
 
 def _prose_hint(text: pl.Expr) -> pl.Expr:
