@@ -131,12 +131,14 @@ def _concatenated(raw: bytes) -> list[bytes]:
     """The parts of a file that joins files of different encodings; the whole file when it
     holds no BOM past its start that could open a part (a UTF-16 one: never in a UTF-8 or legacy
     file; a UTF-8 one after UTF-16)."""
-    utf16_later = _utf16_bom_later(raw)
+    # Past the file's own BOM: "ÿ" in UTF-16-LE is FF FE FF 00, a big-endian BOM at offset 1.
+    lead = max(next((len(bom) for bom, _, _ in _BOMS if raw.startswith(bom)), 0), 1)
+    utf16_later = _utf16_bom_later(raw, lead)
     utf8_after_utf16 = raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and codecs.BOM_UTF8 in raw
     if not (utf16_later or utf8_after_utf16):
         return [raw]
     cuts = [0]
-    for at in sorted({at for bom in _PART_BOMS for at in _positions(raw, bom)}):
+    for at in sorted({at for bom in _PART_BOMS for at in _positions(raw, bom, lead)}):
         part = raw[cuts[-1]:at]
         utf16_part = b"\x00" in part and len(part) % 2 == 0
         if part and (utf16_part or (b"\x00" not in part and not raw.startswith(codecs.BOM_UTF8, at))):
@@ -144,15 +146,16 @@ def _concatenated(raw: bytes) -> list[bytes]:
     return [raw[a:b] for a, b in zip(cuts, [*cuts[1:], len(raw)])]
 
 
-def _utf16_bom_later(raw: bytes) -> bool:
-    """A UTF-16 BOM past the start. Both BOMs hold 0xFF, which UTF-8 never does: CPython finds
-    one byte with memchr, and searching every file twice for a 2-byte BOM was ~30x slower
+def _utf16_bom_later(raw: bytes, start: int = 1) -> bool:
+    """A UTF-16 BOM at `start` or later. Both BOMs hold 0xFF, which UTF-8 never does: CPython
+    finds one byte with memchr, and searching every file twice for a 2-byte BOM was ~30x slower
     (`python -m bench.read_decode`)."""
-    return raw.find(b"\xff", 1) >= 0 and (raw.find(codecs.BOM_UTF16_LE, 1) >= 0 or raw.find(codecs.BOM_UTF16_BE, 1) >= 0)
+    return raw.find(b"\xff", start) >= 0 and (
+        raw.find(codecs.BOM_UTF16_LE, start) >= 0 or raw.find(codecs.BOM_UTF16_BE, start) >= 0)
 
 
-def _positions(raw: bytes, needle: bytes) -> Iterator[int]:
-    at = raw.find(needle)
+def _positions(raw: bytes, needle: bytes, start: int = 0) -> Iterator[int]:
+    at = raw.find(needle, start)
     while at >= 0:
         yield at
         at = raw.find(needle, at + 1)
