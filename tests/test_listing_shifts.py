@@ -32,7 +32,14 @@ PROSE = ("Task robust analysis novel show experiments training efficient propose
     # a wrapped title, no abstract, one lower-case author
     ("#02Oct 26, 2026\ncs.LG\nA Very Long Title About Calibrating Large Language Models Under\n"
      "learning shift\nann lee\n"),
-], ids=["no-authors", "blank-authors-comments", "no-title", "title-wrapped-no-abstract", "lower-case-author"])
+    # no authors line, the abstract cut in two: the first half opens like a sentence ...
+    ("#02Oct 26, 2026\ncs.LG\nSecond Paper Title\nWe show bounds $O(\\log\n"
+     "n)$ we we we we. $O(\\log n)$ we we we we we we we.\n"),
+    # ... or holds a link or TeX math, with no prose word and no sentence end
+    ("#02Oct 26, 2026\ncs.LG\nSecond Paper Title\nCode: https://github.com/org/repo bounds $O(\\log\n"
+     "n)$ we we we we. $O(\\log n)$ we we we we we we we.\n"),
+], ids=["no-authors", "blank-authors-comments", "no-title", "title-wrapped-no-abstract", "lower-case-author",
+        "no-authors-sentence-opening", "no-authors-link-and-math"])
 def test_a_record_with_shifted_fields_is_quarantined_and_its_neighbours_load(middle):
     records, quarantine = parse_text(FIRST + middle + LAST)
     assert records["title"].to_list() == ["First Paper Title", "Third Paper Title"]

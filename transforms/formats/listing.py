@@ -323,7 +323,7 @@ def _with_shifted(records: pl.DataFrame) -> pl.DataFrame:
     """`shifted` (see `_shifted`), computed only where a cheap look finds a field out of shape
     (few records): the names checks are costly on every abstract."""
     authors, abstract = pl.col("authors_raw"), pl.col("abstract")
-    look = records.select(authors.str.contains(f"{PROSE_WORDS}|{_SENTENCE_END}|{_LONG_RUN}")  # one pass, not three
+    look = records.select(authors.str.contains(f"{PROSE_WORDS}|{_PROSE_SIGNS}|{_SENTENCE_END}|{_LONG_RUN}")  # one pass
                           | (abstract.str.len_chars() < SHORT_ABSTRACT_CHARS)).to_series().fill_null(False)
     # abstracts without a word of prose no names line holds: each word looked for only in the
     # abstracts that lack the ones before (nearly every abstract holds " the ")
@@ -359,14 +359,16 @@ _SENTENCE_END = r"(?:^|\s)[^\s\p{Lu}]\S*[.!?:。．！？]$"  # CJK stops too: "
 SHORT_ABSTRACT_CHARS = 200  # PROSE_ITEM_WORDS words are shorter
 _CJK_CHAR = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]"
 _PROSE_LITERALS = (" the ", " of ", " we ", " in ", " to ", " for ")  # PROSE_WORDS no names hold: no regex
+# What no names line holds either: a sentence's capitalised opening, a link, TeX math.
+_PROSE_SIGNS = r"^(?:We|Our|This|These|Here|In this)\s|https?://|\$"
 
 
 def _reads_as_prose(text: pl.Expr) -> pl.Expr:
-    """A word no names line holds, an item longer than any name, or the end of a sentence."""
+    """A word or sign no names line holds, an item longer than any name, or the end of a sentence."""
     text = text.str.replace(LIST_ENDING, "")
     items = text.str.replace_all(LIST_SEPARATOR, ",").str.split(",")
     longest = items.list.eval(pl.element().str.count_matches(r"\S+")).list.max()
-    return text.str.contains(PROSE_WORDS) | (longest >= PROSE_ITEM_WORDS) | text.str.contains(_SENTENCE_END)
+    return (text.str.contains(f"{PROSE_WORDS}|{_PROSE_SIGNS}|{_SENTENCE_END}")) | (longest >= PROSE_ITEM_WORDS)
 
 
 def _with_dates(records: pl.DataFrame) -> pl.DataFrame:
