@@ -60,7 +60,9 @@ CJK = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]"
 
 def clean_listings(records: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """records × files (file_idx, source_file_id, format) → (listings, quarantine)."""
-    df = records.join(files.select("file_idx", "source_file_id", "format"), on="file_idx", how="left")
+    # A record's own format when its parser set it (a file may hold both: formats/joined.py).
+    file_columns = ["file_idx", "source_file_id", *(["format"] if "format" not in records.columns else [])]
+    df = records.join(files.select(file_columns), on="file_idx", how="left")
     # The author columns in stages: each stage's columns are computed once, not once per use.
     parts = _author_parts(pl.col("authors_raw"))
     df = df.with_columns(**parts, **category_columns())

@@ -17,7 +17,7 @@ from transforms.categories import listed_codes, resolve_categories, with_seconda
 from transforms.clean import clean_listings
 from transforms.decode import decode_bytes
 from transforms.dedupe import PaperMatcher, author_variants, match_exact_abstract, merge_papers
-from transforms.formats import FORMATS, UNKNOWN, detect_format
+from transforms.formats import FORMATS, UNKNOWN, detect_format, joined
 from transforms.formats.common import QUARANTINE_SCHEMA, RECORD_SCHEMA
 from transforms.ids import with_stable_ids
 
@@ -133,6 +133,7 @@ def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.D
     )
     del columns, line_texts
     lines, files = _repaired(lines, files)
+    lines, files = _split_joined(lines, files)
     # A binary file counts as one opaque line; an empty file has none.
     files = files.join(lines.group_by("file_idx").agg(n_lines=pl.len()), on="file_idx", how="left").with_columns(
         n_lines=pl.when(pl.col("encoding") == "binary").then(1).otherwise(pl.col("n_lines").fill_null(0))
@@ -172,6 +173,17 @@ def _repaired(lines: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataFrame, p
         .otherwise("encoding"))
 
 
+def _split_joined(lines: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Files joined end to end (`transforms.formats.joined`): glued openers cut, each part read
+    by its own format; a file with a cut line says so in its encoding ("utf-8+unglued")."""
+    lines, unglued = joined.split_joined(lines)
+    if unglued.is_empty():
+        return lines, files
+    return lines, files.with_columns(
+        encoding=pl.when(pl.col("file_idx").is_in(unglued.implode())).then(pl.col("encoding") + joined.UNGLUED)
+        .otherwise("encoding"))
+
+
 def _spans(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.select(pl.col("file_idx").cast(pl.Int64), pl.col("line_start").cast(pl.Int64),
                         pl.col("line_end").cast(pl.Int64))
@@ -184,9 +196,21 @@ def _parse(files: pl.DataFrame, lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.D
         if own.is_empty():
             continue
         good, bad = fmt.parse(own)
-        records.append(good)
+        records.append(good.with_columns(format=pl.lit(fmt.name)))
         quarantine.append(bad)
-    return pl.concat(records), pl.concat(quarantine)
+    return _in_file_order(pl.concat(records, how="diagonal")), pl.concat(quarantine)
+
+
+def _in_file_order(records: pl.DataFrame) -> pl.DataFrame:
+    """A file holding both formats (`joined`): each parser numbered its own records from 1, so
+    the file's are numbered again in line order (a listing's id is its file and position)."""
+    if "format" not in records.columns:  # no file of this batch was parsed
+        return records
+    both = records.group_by("file_idx").agg(pl.col("format").n_unique()).filter(pl.col("format") > 1)["file_idx"]
+    if both.is_empty():
+        return records
+    return records.with_columns(position=pl.when(pl.col("file_idx").is_in(both.implode())).then(
+        pl.col("line_start").rank("ordinal").over("file_idx").cast(pl.Int64)).otherwise("position"))
 
 
 def _categories(listings: pl.DataFrame) -> pl.DataFrame:
