@@ -70,7 +70,7 @@ TEXT_WITH_ODD_CHARACTERS = st.lists(
 def reference_clean_text(expr: pl.Expr) -> pl.Expr:
     """clean_text as first written: every pass over every row (the fast path must agree). The
     character classes are spelled out here, not imported from the code under test."""
-    zero_width = r"[\x{200B}\x{200C}\x{200D}\x{2060}\x{FEFF}\x{00AD}]"
+    zero_width = r"[\p{Cf}--[\x{0600}-\x{0605}\x{06DD}\x{070F}\x{0890}\x{0891}\x{08E2}\x{110BD}\x{110CD}]]"  # format characters that do not print
     odd_spaces = r"[\x{00A0}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}\t]"
     return (expr.str.normalize("NFC").str.replace_all(zero_width, "").str.replace_all(odd_spaces, " ")
             .str.replace_all(r" {2,}", " ").str.strip_chars())
@@ -159,7 +159,7 @@ texts = st.lists(st.text(alphabet=st.one_of(st.characters(exclude_categories=("C
 
 def reference_fold_key(expr: pl.Expr) -> pl.Expr:
     """fold_key as first written: every pass over every row (its ASCII fast path must agree)."""
-    zero_width = r"[\x{200B}\x{200C}\x{200D}\x{2060}\x{FEFF}\x{00AD}]"
+    zero_width = r"[\p{Cf}--[\x{0600}-\x{0605}\x{06DD}\x{070F}\x{0890}\x{0891}\x{08E2}\x{110BD}\x{110CD}]]"
     return (
         expr.str.replace_all(zero_width, "").str.normalize("NFKD").str.replace_all(r"\p{M}", "").str.to_lowercase()
         .str.replace_many(["ø", "ł", "đ", "ð", "þ", "æ", "œ", "ß", "ı"], ["o", "l", "d", "d", "th", "ae", "oe", "ss", "i"])

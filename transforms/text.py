@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import polars as pl
 
-# Characters that render as nothing; scrapers and mail exports sprinkle them into text.
-ZERO_WIDTH = r"[\x{200B}\x{200C}\x{200D}\x{2060}\x{FEFF}\x{00AD}]"
+# Characters that render as nothing; scrapers, mail exports and right-to-left editors sprinkle
+# them into text: Unicode's format characters (zero-width space and joiners, word joiner, BOM,
+# soft hyphen, the bidi marks LRM/RLM/ALM, embeddings, overrides and isolates, invisible math
+# operators, tags), bar the few that print (Arabic number signs and the other prepended marks).
+ZERO_WIDTH = r"[\p{Cf}--[\x{0600}-\x{0605}\x{06DD}\x{070F}\x{0890}\x{0891}\x{08E2}\x{110BD}\x{110CD}]]"
+# The same characters for Python's `str.strip` (format detection pads header and marker lines
+# with them): Unicode's format ranges, bar the printing ones.
+_FORMAT_RANGES = ((0x00AD, 0x00AD), (0x061C, 0x061C), (0x180E, 0x180E), (0x200B, 0x200F), (0x202A, 0x202E),
+                  (0x2060, 0x2064), (0x2066, 0x206F), (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB), (0x13430, 0x1343F),
+                  (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0001, 0xE0001), (0xE0020, 0xE007F))
+INVISIBLE = "".join(chr(c) for lo, hi in _FORMAT_RANGES for c in range(lo, hi + 1))
 # Space-like characters that are not ASCII space (NBSP, narrow NBSP, figure space, ...).
 ODD_SPACES = r"[\x{00A0}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}\t]"
 # Letters that NFKD does not decompose, spelled out so "Døring" and "Doring" share a key.

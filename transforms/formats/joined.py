@@ -21,9 +21,10 @@ from __future__ import annotations
 import polars as pl
 
 from transforms.formats import listing, search
+from transforms.text import ZERO_WIDTH
 
 UNGLUED = "+unglued"
-_PADS = r"[ \t\u00a0\u3000\ufeff\u200b\u200c\u200d\u2060\r]*"
+_PADS = rf"(?:[ \t\u00a0\u3000\r]|{ZERO_WIDTH})*"
 # A listing header or the search marker at the end of a line (as `listing.find` and `search.find`
 # see them). Lines are tested with patterns without captures (a DFA); the text before an
 # opener is cut off only on the lines that are cut.

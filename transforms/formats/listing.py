@@ -44,7 +44,7 @@ from transforms.formats.common import (
     on_rows,
     split_valid,
 )
-from transforms.text import clean_text
+from transforms.text import INVISIBLE, clean_text
 
 NAME = "listing"
 HEADER = r"^#(?<rank>\d{2,})\s*(?<date>\p{L}{3,9}\.?\s+\d{1,2},\s*\d{4})$"
@@ -78,8 +78,8 @@ EXTRA_REASON = "lines after a record's abstract that belong to no record (missin
 # HEADER for Python's `re`, found by its literal "#" first (a scan of 30 MB in ~20 ms; a
 # pattern opening with "^" is tried at every position, ten times slower). Looser than HEADER
 # on purpose: the parser, after clean_text, has the last word on each line.
-_FIND = re.compile(r"#\d{2,}[ \t\u00a0]*[^\W\d_]{3,9}\.?[ \t\u00a0]+\d{1,2},[ \t\u00a0]*\d{4}[ \t\u00a0\r]*$", re.M)
-_PAD = " \t\u00a0\u3000\ufeff\u200b\u200c\u200d\u2060"
+_PAD = " \t\u00a0\u3000" + INVISIBLE
+_FIND = re.compile(rf"#\d{{2,}}[ \t\u00a0]*[^\W\d_]{{3,9}}\.?[ \t\u00a0]+\d{{1,2}},[ \t\u00a0]*\d{{4}}[{_PAD}\r]*$", re.M)
 
 
 def find(text: str) -> int | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import polars as pl
 
 from transforms.formats.common import as_quarantine, join_after_hyphen, on_rows, split_valid
-from transforms.text import clean_text
+from transforms.text import INVISIBLE, clean_text
 
 NAME = "search"
 MARKER = "论文检索"
@@ -50,7 +50,7 @@ _SENTENCE_END = r"[.!?:][\"'”’)\]]?$"
 
 
 # What may pad the marker line: blanks, a BOM or zero-width left by a decoder, NBSP.
-_PAD = " \t\u00a0\u3000\ufeff\u200b\u200c\u200d\u2060\r"
+_PAD = " \t\u00a0\u3000\r" + INVISIBLE
 
 
 def find(text: str) -> int | None:
