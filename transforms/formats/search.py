@@ -16,6 +16,7 @@ from __future__ import annotations
 import polars as pl
 
 from transforms.formats.common import as_quarantine, join_after_hyphen, on_rows, split_valid
+from transforms.formats.listing import may_be_names
 from transforms.text import INVISIBLE, clean_text
 
 NAME = "search"
@@ -32,6 +33,9 @@ PROSE_HINT = (
     r"(?:^|\s)(?:we|this|these|our|is|are|was|were|that|which|can)(?:\s|,|$)"
     r"|^(?:This|These|We|Our|In this|Here)\s"
 )
+# Chinese, Japanese or Korean prose has no spaces, so it passed as one name: a sentence's stop,
+# or a run of more characters than a name has (欧阳娜娜, 長谷川由美子: four to six).
+CJK_PROSE = r"[。！？]|[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]{8}"
 # Words a long area name might hold but a names line never does: prose only past 6 words.
 PROSE_HINT_LONG = r"(?:^|\s)(?:the|has|have|been|and the|of the)(?:\s|,|$)"
 # An area line ("Deep Learning · Large Language Models"): two or three short names joined by
@@ -125,10 +129,13 @@ def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
         raw_text=pl.col("line").str.join("\n"),
     )
     # Names joined by " & " ("Ann Lee & Bo Chen", as the listing format's lists may be) read as
-    # commas here: such a line was taken for an abstract and its record quarantined. Not ";": a
-    # short abstract ("No abstract given; compares ...") then passed as names.
+    # commas here: such a line was taken for an abstract and its record quarantined. Names
+    # between ";" ("Ann Lee; Bo Chen") only as a list of short names without a word of prose
+    # (`may_be_names`): a short abstract ("No abstract given; compares ...") passed as names
+    # when ";" read as ",".
     as_commas = pl.col("text").str.replace_all(r"\s+&\s+", ", ")
-    paras = paras.with_columns(names_shape=as_commas.str.contains(NAMES_LINE), area=area_shaped(paras["text"]))
+    paras = paras.with_columns(names_shape=as_commas.str.contains(NAMES_LINE) | _semicolon_names(paras),
+                               area=area_shaped(paras["text"]))
     kind = (
         pl.when(pl.col("area"))
         .then(pl.lit("C"))
@@ -141,6 +148,16 @@ def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
     single = ~as_commas.str.contains(",", literal=True) & ~pl.col("text").str.ends_with("等")
     return paras.with_columns(prose_hint=_prose_hint_of_names_shaped(paras)).with_columns(
         kind=kind, single_item=single).drop("names_shape", "prose_hint", "area")
+
+
+def _semicolon_names(paras: pl.DataFrame) -> pl.Series:
+    """Paragraphs that are names between ";" or "；": shaped like a names line once they read as
+    commas, and a list of short names without a word of prose (`may_be_names`). The patterns run
+    on the few paragraphs the shape lets through, not on every abstract holding a ";"."""
+    as_commas = pl.col("text").str.replace_all(r"\s*[;；]\s*", ", ")
+    rows = paras["text"].str.contains("[;；]").fill_null(False).arg_true()
+    shaped = on_rows(paras, rows, as_commas.str.contains(NAMES_LINE)).arg_true()
+    return on_rows(paras, shaped, may_be_names(as_commas, lists_only=True))
 
 
 def _glued_area_lines(texts: pl.Series) -> pl.Series:
@@ -165,7 +182,7 @@ def _prose_hint_of_names_shaped(paras: pl.DataFrame) -> pl.Series:
 
 def _prose_hint(text: pl.Expr) -> pl.Expr:
     long = text.str.count_matches(" ") >= 6
-    return text.str.contains(PROSE_HINT) | (long & text.str.contains(PROSE_HINT_LONG))
+    return text.str.contains(f"{PROSE_HINT}|{CJK_PROSE}") | (long & text.str.contains(PROSE_HINT_LONG))
 
 
 def _group_records(paras: pl.DataFrame) -> pl.DataFrame:

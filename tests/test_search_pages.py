@@ -1,0 +1,67 @@
+"""Search pages as Chinese sites write them: abstracts in Chinese or Japanese (no spaces, so a
+sentence passed as one name and its record was quarantined), names joined by "、", and author
+lists between semicolons ("Ann Lee; Bo Chen", read as an abstract before). Every record loads,
+with its own authors and abstract."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_formats import AREAS, GIVEN, SURNAME, abstract
+
+from transforms.pipeline import SourceFile, process_batch
+
+CJK_NAMES = ["张伟", "李娜", "王强", "欧阳娜娜", "赵磊", "山田太郎", "長谷川由美子", "김민준", "李明"]
+CJK_CLAUSES = ["本文提出了一种新的大语言模型训练方法", "我们在多个基准上验证了该方法的有效性", "结果显示显著提升",
+               "我们研究了零阶优化中的海森矩阵估计问题", "并给出了新的方法", "实验表明该方法优于现有基线",
+               "本研究では新しい学習手法を提案する", "提案手法は既存手法より高い精度を示した", "代码已开源"]
+
+
+@st.composite
+def cjk_abstract(draw) -> str:
+    clauses = draw(st.lists(st.sampled_from(CJK_CLAUSES), min_size=1, max_size=4))
+    return "，".join(clauses) + draw(st.sampled_from(["。", "！", "。代码已开源。"]))
+
+
+@st.composite
+def names_and_line(draw) -> tuple[list[str], str]:
+    style = draw(st.sampled_from(["cjk-dun", "cjk-comma", "semicolon", "fullwidth-semicolon"]))
+    if style.startswith("cjk"):
+        names = draw(st.lists(st.sampled_from(CJK_NAMES), min_size=1, max_size=6, unique=True))
+        return names, ("、" if style == "cjk-dun" else ", ").join(names)
+    names = draw(st.lists(st.builds(lambda g, s: f"{g} {s}", st.sampled_from(GIVEN), st.sampled_from(SURNAME)),
+                          min_size=2, max_size=8, unique=True))
+    return names, ("; " if style == "semicolon" else "；").join(names)
+
+
+@st.composite
+def page(draw) -> tuple[str, list[tuple[list[str], str]]]:
+    paras, expected = ["论文检索"], []
+    for _ in range(draw(st.integers(1, 6))):
+        if draw(st.booleans()):
+            paras.append(draw(st.sampled_from(AREAS)))
+        names, line = draw(names_and_line())
+        text = draw(st.one_of(cjk_abstract(), abstract))
+        paras += [line, text]
+        expected.append((names, text))
+    return "\n\n".join(paras) + "\n", expected
+
+
+def loaded(text: str) -> list[tuple[list[str], str]]:
+    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    assert result.quarantine.is_empty(), result.quarantine.to_dicts()
+    rows = result.listings.sort("position").join(
+        result.papers.select("paper_key", "abstract"), on="paper_key", how="left", maintain_order="left")
+    return [(authors, text) for authors, text in rows.select("authors", "abstract").rows()]
+
+
+@settings(max_examples=40, deadline=None)
+@given(page())
+def test_chinese_abstracts_and_semicolon_lists_load_every_record(case):
+    text, expected = case
+    assert loaded(text) == expected
+
+
+def test_a_short_abstract_with_a_semicolon_is_still_an_abstract():
+    text = "论文检索\n\nAnn Lee, Bo Chen\n\nNo abstract given; compares two methods on data\n"
+    assert loaded(text) == [(["Ann Lee", "Bo Chen"], "No abstract given; compares two methods on data")]
