@@ -97,3 +97,18 @@ def test_joined_files_load_into_the_warehouse_with_every_line_accounted(run_inge
     audit = CliRunner().invoke(app, ["audit", "--warehouse", str(tmp_path / "w.duckdb"), "--json"])
     assert audit.exit_code == 0, audit.output
     assert {row["status"] for row in json.loads(audit.stdout)} == {"ok"}
+
+
+@pytest.mark.parametrize("text", [
+    # a Chinese title that ends in the marker's words ("paper search"), in a listing
+    "#01Oct 26, 2026\ncs.IR\n基于大模型的论文检索\nAnn Lee\nWe build a search engine for papers.\n"
+    "#02Oct 26, 2026\ncs.IR\nB\nBo Chen\nWe do y here today.\n",
+    # a header's look-alike at the end of an abstract's line, no category after it
+    "#01Oct 26, 2026\ncs.LG\nA title\nAnn Lee\nWe close the issue filed as #12Jan 5, 2024\n"
+    "Bo Chen and Cy Dee\n#02Oct 26, 2026\ncs.LG\nB\nBo Chen\nWe do y here today.\n",
+])
+def test_an_opener_at_a_line_end_without_what_follows_an_opener_is_not_cut(text):
+    result = process_batch([SourceFile(1, "x.txt", text.encode("utf-8"))])
+    assert result.files["encoding"].to_list() == ["utf-8"]
+    assert result.quarantine.is_empty(), result.quarantine.to_dicts()
+    assert result.listings.height == 2

@@ -21,7 +21,7 @@ from __future__ import annotations
 import polars as pl
 
 from transforms.formats import listing, search
-from transforms.text import ZERO_WIDTH
+from transforms.text import ZERO_WIDTH, clean_text
 
 UNGLUED = "+unglued"
 _PADS = rf"(?:[ \t\u00a0\u3000\r]|{ZERO_WIDTH})*"
@@ -39,7 +39,7 @@ def split_joined(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.Series]:
     glued openers cut into lines of their own and each line's `format` its section's, the
     file_idx of the files with a cut line)."""
     openers = _openers(_suspect_lines(lines))
-    cut = _glued(openers)
+    cut = _glued(openers, lines)
     if not cut.is_empty():
         lines = _cut(lines, cut)
         openers = _openers(_suspect_lines(lines))
@@ -72,10 +72,19 @@ def _openers(maybe: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _glued(openers: pl.DataFrame) -> pl.DataFrame:
-    """The glued openers past their file's first opener line."""
+def _glued(openers: pl.DataFrame, lines: pl.DataFrame) -> pl.DataFrame:
+    """The glued openers past their file's first opener line, followed by what follows an opener:
+    a blank line or the file's end after a marker (a cut-off Chinese abstract or title may end in
+    "论文检索" too), a category line, a blank line or the end after a header."""
     first = openers.filter("start").group_by("file_idx").agg(first=pl.col("line_no").min())
-    return openers.join(first, on="file_idx").filter(pl.col("glued") & (pl.col("line_no") > pl.col("first")))
+    glued = openers.join(first, on="file_idx").filter(pl.col("glued") & (pl.col("line_no") > pl.col("first")))
+    if glued.is_empty():
+        return glued
+    next_lines = lines.join(glued.select("file_idx", pl.col("line_no") + 1), on=["file_idx", "line_no"], how="semi")
+    after = next_lines.select("file_idx", pl.col("line_no") - 1, after=clean_text(pl.col("line")))
+    glued = glued.join(after, on=["file_idx", "line_no"], how="left")
+    ends = pl.col("after").is_null() | (pl.col("after") == "")
+    return glued.filter(ends | ((pl.col("kind") == listing.NAME) & pl.col("after").str.contains(listing.CATEGORY_LINE)))
 
 
 def _cut(lines: pl.DataFrame, cut: pl.DataFrame) -> pl.DataFrame:
