@@ -112,3 +112,26 @@ def test_an_opener_at_a_line_end_without_what_follows_an_opener_is_not_cut(text)
     assert result.files["encoding"].to_list() == ["utf-8"]
     assert result.quarantine.is_empty(), result.quarantine.to_dicts()
     assert result.listings.height == 2
+
+
+ABSTRACT = "We study x in many settings and find it robust in practice"
+
+
+@pytest.mark.parametrize("text", [
+    # a search abstract that ends in the marker's words without a stop, a blank line after
+    f"论文检索\n\nAnn Lee, Bo Chen\n\n{ABSTRACT}. 我们的系统用于论文检索\n\nCy Dee\n\n{ABSTRACT}.\n",
+    # a listing's last abstract that does, at the file's end
+    f"#01Oct 26, 2026\ncs.LG\nT\nAnn Lee\n{ABSTRACT}.\n#02Oct 26, 2026\ncs.LG\nT\nBo Chen\n{ABSTRACT}. 基于大模型的论文检索",
+    # a header's look-alike ending a search abstract, a blank line after
+    f"论文检索\n\nAnn Lee, Bo Chen\n\n{ABSTRACT}. See changelog #12 March 3, 2024\n\nCy Dee\n\n{ABSTRACT}.\n",
+    # ... and ending a listing abstract, records apart by blank lines
+    f"#01Oct 26, 2026\ncs.LG\nT\nAnn Lee\n{ABSTRACT}. Released as build #2024 May 5, 2024\n\n"
+    f"#02Oct 26, 2026\ncs.LG\nT\nBo Chen\n{ABSTRACT}.\n",
+])
+def test_an_abstract_ending_in_an_openers_words_is_not_cut(text):
+    result = process_batch([SourceFile(1, "x.txt", text.encode("utf-8"))])
+    assert result.files["encoding"].to_list() == ["utf-8"]
+    assert result.quarantine.is_empty(), result.quarantine.to_dicts()
+    assert result.listings.height == 2
+    assert sorted(result.papers["abstract"].str.len_chars()) == sorted(
+        len(a) for a in ([ABSTRACT + "."] + [line for line in text.split("\n") if line.startswith(ABSTRACT + ". ")]))

@@ -35,7 +35,7 @@ PROSE = ("Task robust analysis novel show experiments training efficient propose
     # no authors line, the abstract cut in two: the first half opens like a sentence ...
     ("#02Oct 26, 2026\ncs.LG\nSecond Paper Title\nWe show bounds $O(\\log\n"
      "n)$ we we we we. $O(\\log n)$ we we we we we we we.\n"),
-    # ... or holds a link or TeX math, with no prose word and no sentence end
+    # ... or holds a link or TeX math outside a list, with no prose word and no sentence end
     ("#02Oct 26, 2026\ncs.LG\nSecond Paper Title\nCode: https://github.com/org/repo bounds $O(\\log\n"
      "n)$ we we we we. $O(\\log n)$ we we we we we we we.\n"),
 ], ids=["no-authors", "blank-authors-comments", "no-title", "title-wrapped-no-abstract", "lower-case-author",
@@ -103,3 +103,10 @@ def test_cjk_records_are_told_apart_by_their_stops_not_their_spaces():
     assert records["title"].to_list() == ["First Paper Title", "第二个标题", "Third Paper Title"], quarantine.to_dicts()
     records, quarantine = parse_text(FIRST + shifted + LAST)
     assert quarantine.select("line_start", "reason").rows() == [(6, SHIFT_REASON)]
+
+
+@pytest.mark.parametrize("authors", ["Ann Lee$^1$, Bo Chen$^2$", "Ann Lee, Bo Chen (https://example.org/team)"])
+def test_authors_with_tex_affiliations_or_a_link_in_a_list_load(authors):
+    records, quarantine = parse_text(FIRST + f"#02Oct 26, 2026\ncs.LG\nSecond Paper Title\n{authors}\n{PROSE}.\n" + LAST)
+    assert quarantine.is_empty(), quarantine.to_dicts()
+    assert records["authors_raw"].to_list()[1] == authors

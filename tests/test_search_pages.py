@@ -65,3 +65,9 @@ def test_chinese_abstracts_and_semicolon_lists_load_every_record(case):
 def test_a_short_abstract_with_a_semicolon_is_still_an_abstract():
     text = "论文检索\n\nAnn Lee, Bo Chen\n\nNo abstract given; compares two methods on data\n"
     assert loaded(text) == [(["Ann Lee", "Bo Chen"], "No abstract given; compares two methods on data")]
+
+
+def test_keywords_between_semicolons_after_the_names_are_the_abstract():
+    text = "论文检索\n\nAnn Lee, Bo Chen\n\nGraph Neural Networks; Transformers; Robustness\n\nCy Dee\n\nWe study x. It works.\n"
+    assert loaded(text) == [(["Ann Lee", "Bo Chen"], "Graph Neural Networks; Transformers; Robustness"),
+                            (["Cy Dee"], "We study x. It works.")]

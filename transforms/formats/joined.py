@@ -31,6 +31,7 @@ _PADS = rf"(?:[ \t\u00a0\u3000\r]|{ZERO_WIDTH})*"
 _HEADER = r"#\d{2,}[ \t\u00a0]*\p{L}{3,9}\.?[ \t\u00a0]+\d{1,2},[ \t\u00a0]*\d{4}"
 _OPENER = rf"(?:{_HEADER}|{search.MARKER}){_PADS}$"
 _MARKER_END = rf"{search.MARKER}{_PADS}$"
+_FINISHED_MARKER = rf"[.。!！?？)\]）】\"”'’]{_PADS}{search.MARKER}{_PADS}$"
 _CUT = rf"^(?<before>.*?)(?<opener>(?:{_HEADER}|{search.MARKER}){_PADS})$"
 
 
@@ -38,7 +39,10 @@ def split_joined(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.Series]:
     """lines (file_idx, format, line, line_no), each file's lines in order → (the same lines with
     glued openers cut into lines of their own and each line's `format` its section's, the
     file_idx of the files with a cut line)."""
-    openers = _openers(_suspect_lines(lines))
+    suspects = _suspect_lines(lines)
+    if suspects.is_empty():  # most batches: a few Polars calls fewer
+        return lines, suspects["file_idx"]
+    openers = _openers(suspects)
     cut = _glued(openers, lines)
     if not cut.is_empty():
         lines = _cut(lines, cut)
@@ -57,7 +61,7 @@ def _suspect_lines(lines: pl.DataFrame) -> pl.DataFrame:
     other = ((fmt == listing.NAME) & line.str.contains(search.MARKER, literal=True)) | (
         (fmt == search.NAME) & line.str.starts_with("#"))
     suspects = maybe.filter(~opens_with | other)["file_idx"].unique()
-    return maybe.filter(pl.col("file_idx").is_in(suspects.implode()))
+    return maybe.filter(pl.col("file_idx").is_in(suspects.implode())) if suspects.len() else maybe.clear()
 
 
 def _openers(maybe: pl.DataFrame) -> pl.DataFrame:
@@ -73,9 +77,10 @@ def _openers(maybe: pl.DataFrame) -> pl.DataFrame:
 
 
 def _glued(openers: pl.DataFrame, lines: pl.DataFrame) -> pl.DataFrame:
-    """The glued openers past their file's first opener line, followed by what follows an opener:
-    a blank line or the file's end after a marker (a cut-off Chinese abstract or title may end in
-    "论文检索" too), a category line, a blank line or the end after a header."""
+    """The glued openers past their file's first opener line that read as a file's start: a
+    header followed by a category line; a marker after a finished field (a stop or a closing
+    bracket or quote: an abstract or title that only ends in the words "论文检索", "paper
+    search", is not cut) and followed by a blank line or the file's end."""
     first = openers.filter("start").group_by("file_idx").agg(first=pl.col("line_no").min())
     glued = openers.join(first, on="file_idx").filter(pl.col("glued") & (pl.col("line_no") > pl.col("first")))
     if glued.is_empty():
@@ -83,8 +88,11 @@ def _glued(openers: pl.DataFrame, lines: pl.DataFrame) -> pl.DataFrame:
     next_lines = lines.join(glued.select("file_idx", pl.col("line_no") + 1), on=["file_idx", "line_no"], how="semi")
     after = next_lines.select("file_idx", pl.col("line_no") - 1, after=clean_text(pl.col("line")))
     glued = glued.join(after, on=["file_idx", "line_no"], how="left")
-    ends = pl.col("after").is_null() | (pl.col("after") == "")
-    return glued.filter(ends | ((pl.col("kind") == listing.NAME) & pl.col("after").str.contains(listing.CATEGORY_LINE)))
+    after = pl.col("after")
+    header = (pl.col("kind") == listing.NAME) & after.str.contains(listing.CATEGORY_LINE)
+    marker = ((pl.col("kind") == search.NAME) & pl.col("line").str.contains(_FINISHED_MARKER)
+              & (after.is_null() | (after == "")))
+    return glued.filter(header.fill_null(False) | marker)
 
 
 def _cut(lines: pl.DataFrame, cut: pl.DataFrame) -> pl.DataFrame:

@@ -359,16 +359,17 @@ _SENTENCE_END = r"(?:^|\s)[^\s\p{Lu}]\S*[.!?:。．！？]$"  # CJK stops too: "
 SHORT_ABSTRACT_CHARS = 200  # PROSE_ITEM_WORDS words are shorter
 _CJK_CHAR = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]"
 _PROSE_LITERALS = (" the ", " of ", " we ", " in ", " to ", " for ")  # PROSE_WORDS no names hold: no regex
-# What no names line holds either: a sentence's capitalised opening, a link, TeX math.
-_PROSE_SIGNS = r"^(?:We|Our|This|These|Here|In this)\s|https?://|\$"
+# What no names line holds either: a sentence's capitalised opening; a link or TeX math outside
+# a list (in one, they may be affiliations: "Ann Lee$^1$, Bo Chen$^2$").
+_PROSE_SIGNS = r"^(?:We|Our|This|These|Here|In this)\s|^[^,;，；、&]*(?:https?://|\$)[^,;，；、&]*$"
 
 
 def _reads_as_prose(text: pl.Expr) -> pl.Expr:
-    """A word or sign no names line holds, an item longer than any name, or the end of a sentence."""
+    """A word no names line holds, a sentence's opening or end, or an item longer than any name."""
     text = text.str.replace(LIST_ENDING, "")
     items = text.str.replace_all(LIST_SEPARATOR, ",").str.split(",")
     longest = items.list.eval(pl.element().str.count_matches(r"\S+")).list.max()
-    return (text.str.contains(f"{PROSE_WORDS}|{_PROSE_SIGNS}|{_SENTENCE_END}")) | (longest >= PROSE_ITEM_WORDS)
+    return text.str.contains(f"{PROSE_WORDS}|{_PROSE_SIGNS}|{_SENTENCE_END}") | (longest >= PROSE_ITEM_WORDS)
 
 
 def _with_dates(records: pl.DataFrame) -> pl.DataFrame:

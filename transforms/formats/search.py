@@ -114,28 +114,36 @@ def area_shaped(texts: pl.Series) -> pl.Series:
 
 
 def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
+    return _kinds(_joined(content.with_columns(glued_area=_glued_area_lines(content["text"]))))
+
+
+def _joined(content: pl.DataFrame) -> pl.DataFrame:
+    """Lines into paragraphs: a blank line, or a glued area line, opens one."""
     gap = pl.col("line_no") - pl.col("line_no").shift(1).over("file_idx")
     opens = (gap != 1) | pl.col("glued_area")
-    content = content.with_columns(glued_area=_glued_area_lines(content["text"])).with_columns(
-        para=opens.fill_null(True).cum_sum().over("file_idx"))
+    content = content.with_columns(para=opens.fill_null(True).cum_sum().over("file_idx"))
     # A hard-wrapped paragraph (e-mail, 72 columns) is one field: its lines join with a space,
     # or with none after a hyphen the wrapper broke at ("Rizvi-" / "Martel").
     hyphen = join_after_hyphen(pl.col("text").shift(1).over("file_idx"), pl.col("text")) & (gap == 1)
     content = content.with_columns(piece=pl.when(hyphen).then(pl.col("text")).otherwise(" " + pl.col("text")))
-    paras = content.group_by("file_idx", "para", maintain_order=True).agg(
+    return content.group_by("file_idx", "para", maintain_order=True).agg(
         line_start=pl.col("line_no").first(),
         line_end=pl.col("line_no").last(),
         text=pl.col("piece").str.join("").str.strip_chars_start(" "),
         raw_text=pl.col("line").str.join("\n"),
     )
+
+
+def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
+    """Each paragraph's kind: C (an area line), N (a names line), P (prose)."""
     # Names joined by " & " ("Ann Lee & Bo Chen", as the listing format's lists may be) read as
     # commas here: such a line was taken for an abstract and its record quarantined. Names
     # between ";" ("Ann Lee; Bo Chen") only as a list of short names without a word of prose
     # (`may_be_names`): a short abstract ("No abstract given; compares ...") passed as names
     # when ";" read as ",".
     as_commas = pl.col("text").str.replace_all(r"\s+&\s+", ", ")
-    paras = paras.with_columns(names_shape=as_commas.str.contains(NAMES_LINE) | _semicolon_names(paras),
-                               area=area_shaped(paras["text"]))
+    paras = paras.with_columns(semicolons=_semicolon_names(paras), area=area_shaped(paras["text"]))
+    paras = paras.with_columns(names_shape=as_commas.str.contains(NAMES_LINE) | pl.col("semicolons"))
     kind = (
         pl.when(pl.col("area"))
         .then(pl.lit("C"))
@@ -145,9 +153,14 @@ def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
         .then(pl.lit("N"))  # ten names and "等" (et al.): a names line, whatever the names look like
         .otherwise(pl.lit("P"))
     )
-    single = ~as_commas.str.contains(",", literal=True) & ~pl.col("text").str.ends_with("等")
-    return paras.with_columns(prose_hint=_prose_hint_of_names_shaped(paras)).with_columns(
-        kind=kind, single_item=single).drop("names_shape", "prose_hint", "area")
+    single = ~as_commas.str.contains("[,;；]") & ~pl.col("text").str.ends_with("等")
+    paras = paras.with_columns(prose_hint=_prose_hint_of_names_shaped(paras)).with_columns(kind=kind, single_item=single)
+    # Capitalised terms between ";" right after a names line of several are the abstract (a
+    # keywords-only one: "Graph Neural Networks; Transformers"), not a second names line.
+    after_names = (pl.col("kind").shift(1).over("file_idx") == "N") & ~pl.col("single_item").shift(1).over("file_idx")
+    keywords = pl.col("semicolons") & (pl.col("kind") == "N") & after_names.fill_null(False)
+    return paras.with_columns(kind=pl.when(keywords).then(pl.lit("P")).otherwise("kind")).drop(
+        "names_shape", "prose_hint", "area", "semicolons")
 
 
 def _semicolon_names(paras: pl.DataFrame) -> pl.Series:
