@@ -19,14 +19,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-
-
 def stages(corpus: Path, batch_files: int) -> dict:
     """This process's checkout: best seconds of each stage over three passes, and the counts."""
     from collections import Counter
 
+    import transforms
     from transforms.pipeline import SourceFile, process_batch
+
+    print(f"transforms from {Path(transforms.__file__).parent.parent}", file=sys.stderr)
 
     files = sorted(p for p in corpus.rglob("*") if p.is_file() and p.suffix in {".txt", ".gz", ".zip"})
     sources = [SourceFile(i, str(p), p.read_bytes()) for i, p in enumerate(files)]
@@ -58,9 +58,11 @@ def main(argv: list[str] | None = None) -> None:
     for r in range(args.rounds):
         for label, code in codes.items():
             env = {**os.environ, "PYTHONPATH": str(Path(code).resolve())}
-            out = subprocess.run([sys.executable, "-m", "bench.batch_stages", str(args.corpus), "--code", "x=.",
+            # This file run as a script: its folder, not the current one or this checkout, is first
+            # on sys.path, so `transforms` comes from PYTHONPATH (with `-m`, the cwd would win).
+            out = subprocess.run([sys.executable, str(Path(__file__).resolve()), str(args.corpus), "--code", "x=.",
                                   "--batch-files", str(args.batch_files), "--child"],
-                                 env=env, cwd=REPO, check=True, capture_output=True, text=True).stdout
+                                 env=env, cwd=Path(code).resolve(), check=True, capture_output=True, text=True).stdout
             run = json.loads(out.strip().splitlines()[-1])
             runs[label].append(run)
             shown = ", ".join(f"{k} {v:.3f}" for k, v in run["seconds"].items())
