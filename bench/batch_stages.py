@@ -1,7 +1,7 @@
 """CPU seconds of each stage of `transforms.pipeline.process_batch` over a corpus, on one thread,
 for checkouts side by side: what a change to parsing or cleaning costs, without a flow's noise.
 
-    .venv/bin/python -m bench.batch_stages /tmp/digest-bench/100000 --code before=DIR --code after=.
+    .venv/bin/python bench/batch_stages.py /tmp/digest-bench/100000 --code before=DIR --code after=.
 
 Each checkout runs in a fresh process (`PYTHONPATH` set to it), rounds interleaved; each round
 reads the corpus once, then parses it in batches of `--batch-files` files, three times, and keeps

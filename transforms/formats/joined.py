@@ -5,8 +5,9 @@ Two things go wrong in such a file, and both loaded wrong answers before:
 * **A glued opener.** The first file ended without a newline (the seeds do), so the next file's
   first line, its record header or its search marker, is glued to the end of the last line: the
   header loaded as the tail of an abstract and the next record lost its opener. A line that ends
-  in an opener, after text holding a letter or a digit, is cut in two before it. Only past the
-  file's first opener: a "Subject: 论文检索" line of an e-mail header is no joined file.
+  in an opener, after text holding a letter or a digit, is cut in two before it, when what
+  surrounds the opener reads as a file's start (`_glued`). Only past the file's first opener: a
+  "Subject: 论文检索" line of an e-mail header is no joined file.
 * **Two formats in one file.** A listing after a search page was read by the search parser (one
   long abstract). Each line now belongs to the format of the last opener line before it (lines
   before the first keep the file's format), so each part goes to its own parser.
@@ -56,7 +57,7 @@ def _suspect_lines(lines: pl.DataFrame) -> pl.DataFrame:
     format's opener. Most files have none: the openers are then not looked at (a fifth of a
     listing file's lines are its headers)."""
     line, fmt = pl.col("line"), pl.col("format")
-    maybe = lines.filter(line.str.contains(f"#|{search.MARKER}"))  # one pass (two literal passes: 2.5x the time)
+    maybe = lines.filter(line.str.contains(f"#|{search.MARKER}"))  # one pass: two literal ones were slower
     opens_with = line.str.starts_with("#") | line.str.starts_with(search.MARKER)
     other = ((fmt == listing.NAME) & line.str.contains(search.MARKER, literal=True)) | (
         (fmt == search.NAME) & line.str.starts_with("#"))
