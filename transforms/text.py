@@ -8,12 +8,12 @@ import polars as pl
 # them into text: Unicode's format characters (zero-width space and joiners, word joiner, BOM,
 # soft hyphen, the bidi marks LRM/RLM/ALM, embeddings, overrides and isolates, invisible math
 # operators, tags), bar the few that print (Arabic number signs and the other prepended marks).
-ZERO_WIDTH = r"[\p{Cf}--[\x{0600}-\x{0605}\x{06DD}\x{070F}\x{0890}\x{0891}\x{08E2}\x{110BD}\x{110CD}]]"
-# The same characters for Python's `str.strip` (format detection pads header and marker lines
-# with them): Unicode's format ranges, bar the printing ones.
 _FORMAT_RANGES = ((0x00AD, 0x00AD), (0x061C, 0x061C), (0x180E, 0x180E), (0x200B, 0x200F), (0x202A, 0x202E),
                   (0x2060, 0x2064), (0x2066, 0x206F), (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB), (0x13430, 0x1343F),
                   (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0001, 0xE0001), (0xE0020, 0xE007F))
+# One set, two spellings: a Polars (Rust) class, and the characters for Python's `str.strip`
+# (format detection pads header and marker lines with them).
+ZERO_WIDTH = "[" + "".join(rf"\x{{{lo:X}}}-\x{{{hi:X}}}" for lo, hi in _FORMAT_RANGES) + "]"
 INVISIBLE = "".join(chr(c) for lo, hi in _FORMAT_RANGES for c in range(lo, hi + 1))
 # Space-like characters that are not ASCII space (NBSP, narrow NBSP, figure space, ...).
 ODD_SPACES = r"[\x{00A0}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}\t]"
