@@ -58,6 +58,24 @@ def test_any_two_files_joined_load_as_each_alone(first, second, newline):
     assert loaded(joined(a, b, newline)) == (n_a + n_b, rows_a + rows_b)
 
 
+PAGE = "论文检索\n\nRémi Munos\n\nWe study the matter at hand in depth. It works well on every benchmark here."
+
+
+@pytest.mark.parametrize("first", [
+    # found by hypothesis in CI: a listing abstract's last sentence ends in a colon
+    "#01Jan 1, 2000\nacc-phys\nWe we\nRémi Munos\nStudy we we we we we we we we we we, we we:",
+    # a search abstract ending in a closing brace (the seed 004 does: "\\url{...}")
+    "论文检索\n\nAnn Lee\n\nWe study x in depth and at length. Code: \\url{https://github.com/a/b}",
+    # an abstract cut off mid-word, as digests truncate them
+    "论文检索\n\nAnn Lee\n\nWe study the matter of fast learning in mod",
+    "#01Jan 1, 2000\ncs.LG\nA title\nAnn Lee\nWe study the matter of fast learning in 3",
+])
+def test_a_page_glued_to_any_english_field_is_cut(first):
+    n_a, rows_a = loaded(first)
+    n_b, rows_b = loaded(PAGE)
+    assert loaded(joined(first, PAGE, newline=False)) == (n_a + n_b, rows_a + rows_b)
+
+
 def test_a_glued_line_is_cut_and_the_file_says_so():
     listing = seed(LISTING_SEEDS[0]).rstrip("\n")
     result = process_batch([SourceFile(1, "joined.txt", (listing + listing).encode("utf-8"))])

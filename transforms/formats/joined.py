@@ -32,7 +32,9 @@ _PADS = rf"(?:[ \t\u00a0\u3000\r]|{ZERO_WIDTH})*"
 _HEADER = r"#\d{2,}[ \t\u00a0]*\p{L}{3,9}\.?[ \t\u00a0]+\d{1,2},[ \t\u00a0]*\d{4}"
 _OPENER = rf"(?:{_HEADER}|{search.MARKER}){_PADS}$"
 _MARKER_END = rf"{search.MARKER}{_PADS}$"
-_FINISHED_MARKER = rf"[.。!！?？)\]）】\"”'’]{_PADS}{search.MARKER}{_PADS}$"
+_FINISHED_MARKER = rf"[.。!！?？…\"'\p{{Pe}}\p{{Pf}}]{_PADS}{search.MARKER}{_PADS}$"
+# CJK text before the marker: the marker's words may go on its phrase ("…的论文检索", "关键词：论文检索").
+_CJK_BEFORE_MARKER = rf"[\p{{Han}}\p{{Hiragana}}\p{{Katakana}}\p{{Hangul}}].*{search.MARKER}{_PADS}$"
 _CUT = rf"^(?<before>.*?)(?<opener>(?:{_HEADER}|{search.MARKER}){_PADS})$"
 
 
@@ -79,9 +81,10 @@ def _openers(maybe: pl.DataFrame) -> pl.DataFrame:
 
 def _glued(openers: pl.DataFrame, lines: pl.DataFrame) -> pl.DataFrame:
     """The glued openers past their file's first opener line that read as a file's start: a
-    header followed by a category line; a marker after a finished field (a stop or a closing
-    bracket or quote: an abstract or title that only ends in the words "论文检索", "paper
-    search", is not cut) and followed by a blank line or the file's end."""
+    header followed by a category line; a marker followed by a blank line or the file's end, after
+    a finished field (a stop, a closing bracket or quote) or after a line without CJK text (a
+    truncated English abstract does not go on in Chinese). A CJK line that only ends in the
+    words "论文检索", "paper search", without a stop, is not cut: that reads as its phrase."""
     first = openers.filter("start").group_by("file_idx").agg(first=pl.col("line_no").min())
     glued = openers.join(first, on="file_idx").filter(pl.col("glued") & (pl.col("line_no") > pl.col("first")))
     if glued.is_empty():
@@ -91,8 +94,9 @@ def _glued(openers: pl.DataFrame, lines: pl.DataFrame) -> pl.DataFrame:
     glued = glued.join(after, on=["file_idx", "line_no"], how="left")
     after = pl.col("after")
     header = (pl.col("kind") == listing.NAME) & after.str.contains(listing.CATEGORY_LINE)
-    marker = ((pl.col("kind") == search.NAME) & pl.col("line").str.contains(_FINISHED_MARKER)
-              & (after.is_null() | (after == "")))
+    line = pl.col("line")
+    finished = line.str.contains(_FINISHED_MARKER) | ~line.str.contains(_CJK_BEFORE_MARKER)
+    marker = (pl.col("kind") == search.NAME) & finished & (after.is_null() | (after == ""))
     return glued.filter(header.fill_null(False) | marker)
 
 
