@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 UV_VERSION := 0.13.8
 
-.PHONY: run test bench clean lock
+.PHONY: run test hunt bench clean lock
 
 # Compiled bytecode: every `digest` run (and test subprocess) imports Prefect; without .pyc files
 # (PYTHONDONTWRITEBYTECODE, read-only installs) each one compiled ~12k modules again.
@@ -22,6 +22,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile
+
+# The property tests with fresh random examples (`make test` draws the same ones every run).
+hunt: $(STAMP)
+	HYPOTHESIS_PROFILE=hunt $(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile $(shell grep -l "@given" tests/*.py)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run --listings 100000
