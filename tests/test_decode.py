@@ -541,6 +541,29 @@ def test_other_cjk_and_greek_encodings(text, codec, label):
     assert (decoded.encoding, decoded.text, decoded.n_bad_bytes) == (label, text, 0)
 
 
+# Code pages of other languages and scripts: readings that are all letters in two code pages
+# ("Yıldız" in Windows-1254, "Yýldýz" in Windows-1252) are told apart by how likely each is
+# (real author names' letters, chardet on the non-ASCII words); each of these loaded mojibake
+# or was quarantined before. Rates over real names: `python -m eval.legacy_encodings`.
+OTHER_LANGUAGES = [
+    (digest(["Işıl Güler, Şükrü Öztürk", "Ayşe Çağlar, Gökhan Yıldız"]), "cp1254", "windows-1254"),
+    (digest(["Işıl Güler, Şükrü Öztürk", "Ayşe Çağlar, Gökhan Yıldız"]), "iso8859_9", "windows-1254"),
+    (digest(["Özgür Şimşek, Çağrı Toraman", "Gül Sena Altıntaş"]), "cp1254", "windows-1254"),
+    (digest(["Иван Петров, Ольга Смирнова", "Сергей Иванов"]), "iso8859_5", "iso-8859-5"),
+    (digest(["Сергій Коваленко, Олена Їжакова", "Іван Франко"]), "koi8_u", "koi8-u"),
+    (digest(["דוד כהן, שרה לוי", "משה ברק"]), "cp1255", "windows-1255"),
+    (digest(["สมชาย ใจดี, สุดา รักไทย", "วิชัย ศรีสุข"]), "cp874", "windows-874"),  # combining vowels
+    (digest(["Søren Hauberg, François Lefèvre", "Œdipe Straße, Jürgen Müller"]), "iso8859_15", "iso-8859-15"),
+    (digest(["Paweł Dąbrowski, Jiří Šafránek", "Tomáš Mikolov, Ondřej Žák"]), "iso8859_2", "iso-8859-2"),
+]
+
+
+@pytest.mark.parametrize("text,codec,label", OTHER_LANGUAGES, ids=[f"{c}-{i}" for i, (_, c, _) in enumerate(OTHER_LANGUAGES)])
+def test_code_pages_of_other_languages_and_scripts(text, codec, label):
+    decoded = decode_bytes(text.encode(codec))
+    assert (decoded.encoding, decoded.text, decoded.n_bad_bytes) == (label, text, 0)
+
+
 # The e-mail and HTML patterns are tried only where a cheaper pattern (a case-free first
 # character: scanned at C speed) finds what they must contain; text built from their pieces in
 # any case, with Unicode that case-folds to ASCII ("ſ", "ı", "K"), at line starts or not.

@@ -17,14 +17,12 @@ file's head (is it an e-mail body or an HTML page?). Everything else takes the s
     valid Big5/GBK/Shift-JIS pair), mostly common ones (level 1 of GB2312 / JIS X 0208, Big5's
     frequent set, Hangul); the fewest rare characters wins among GB18030, Shift-JIS, EUC-JP,
     EUC-KR, Big5, ties going to GB18030 (our Chinese sources), all-Hangul text to EUC-KR;
-  - otherwise the single-byte code page whose words look like words (Windows-1252 first, then
-    Windows-1250, Windows-1251, KOI8-R, Mac Roman, Windows-1253, and charset-normalizer's best
-    guess among a few other Windows/ISO code pages): a word mixing scripts ("Mьller"), changing
-    case inside ("MŸller", "иВАН"), holding three accented letters in a row ("Ïåòðîâ"), a
-    symbol between letters ("na•ve") or an unusual sign glued to one ("■Information") is
-    implausible, and charset-normalizer's mess ratio must stay low (its confidence); readings
-    equally plausible in two scripts (Cyrillic / Greek) go to charset-normalizer's language
-    coherence.
+  - otherwise the single-byte code page (`_SINGLE_BYTE`) whose words look like words: a word
+    mixing scripts ("Mьller"), changing case inside ("MŸller", "иВАН"), holding three accented
+    letters in a row ("Ïåòðîâ"), a symbol between letters ("na•ve") or an unusual sign glued to
+    one ("■Information") is implausible, and charset-normalizer's mess ratio must stay low;
+    readings equally plausible that differ ("Yıldız" in Windows-1254, "Yýldýz" in Windows-1252)
+    go to the likelier (`_pick_single_byte`).
   Lines that still read as nonsense in the chosen encoding keep U+FFFD instead of their
   undecodable or non-ASCII characters, so their records are quarantined ("undecodable bytes in
   record") and never loaded as mojibake; when no encoding is plausible, the file is
@@ -43,7 +41,9 @@ file's head (is it an e-mail body or an HTML page?). Everything else takes the s
 Encoding labels: utf-8, utf-8-sig, utf-16, utf-32 (with BOM), utf-16-le, utf-16-be (no BOM),
 utf-8-lossy (UTF-8 with bytes replaced by U+FFFD), gb18030 (GBK too), shift_jis (decoded as cp932,
 its Windows superset), euc-jp, euc-kr, big5, iso-2022-jp (7-bit Japanese e-mail), windows-1252
-(Latin-1 files too: the same letters), windows-1250, windows-1251, windows-1253, koi8-r, mac-roman,
+(Latin-1 files too: the same letters), windows-1250 … windows-1257 (Latin-5, Latin-7 and Hebrew
+ISO files too), windows-874 (TIS-620 too), iso-8859-2, iso-8859-5, iso-8859-7, iso-8859-15, koi8-r,
+koi8-u, mac-roman,
 "utf-8+windows-1252" (a file mixing both), unknown-8bit, binary, empty; "+quoted-printable",
 "+base64", "+multipart", "+html" suffixes when a body was unwrapped (the charset part then comes
 from the Content-Type header when there is one, e.g. "iso-8859-1+quoted-printable").
@@ -54,6 +54,8 @@ but were garbled by an earlier misreading ("JosÃ© GarcÃ­a") were repaired.
 from __future__ import annotations
 
 import codecs
+import csv
+import math
 import quopri
 import re
 import unicodedata
@@ -61,6 +63,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from html.parser import HTMLParser
+from pathlib import Path
 
 from transforms.formats.search import MARKER as SEARCH_MARKER
 
@@ -281,20 +284,24 @@ def _is_strange(ch: str) -> bool:
 
 # ---------------------------------------------------------------------------- legacy encodings
 _SAMPLE_LINES = 4000
-# Single-byte code pages, in order of preference when they read equally well.
-_SINGLE_BYTE = (("cp1252", "windows-1252"), ("cp1250", "windows-1250"), ("cp1251", "windows-1251"),
-                ("koi8_r", "koi8-r"), ("mac_roman", "mac-roman"), ("cp1253", "windows-1253"))
+# Single-byte code pages tried, in order of preference when their readings are equally likely.
+# Subsets of one listed are left out (ISO-8859-1 and -9 of Windows-1252 and -1254, TIS-620 of
+# Windows-874, ISO-8859-8 and -13 of Windows-1255 and -1257: the same letters at the same bytes);
+# DOS code pages are not offered: they read stray bytes as box drawings and symbols too easily.
+_SINGLE_BYTE = (("cp1252", "windows-1252"), ("iso8859_15", "iso-8859-15"), ("cp1250", "windows-1250"),
+                ("cp1251", "windows-1251"), ("koi8_r", "koi8-r"), ("mac_roman", "mac-roman"),
+                ("cp1253", "windows-1253"), ("cp1254", "windows-1254"), ("cp1257", "windows-1257"),
+                ("iso8859_2", "iso-8859-2"), ("iso8859_7", "iso-8859-7"), ("iso8859_5", "iso-8859-5"),
+                ("koi8_u", "koi8-u"), ("cp1255", "windows-1255"), ("cp1256", "windows-1256"),
+                ("cp874", "windows-874"))
 _CJK = (("gb18030", "gb18030"), ("cp932", "shift_jis"), ("euc_jp", "euc-jp"), ("euc_kr", "euc-kr"), ("big5", "big5"))
-# Code pages charset-normalizer may propose when none of the above reads well (Greek, Turkish,
-# Baltic, Hebrew, Arabic …); DOS code pages and the like are not offered: they read stray bytes
-# as box drawings and symbols too easily.
-_OTHER_SINGLE_BYTE = {"cp1253": "windows-1253", "iso8859_7": "iso-8859-7", "cp1254": "windows-1254",
-                      "cp1257": "windows-1257", "cp1255": "windows-1255", "cp1256": "windows-1256",
-                      "iso8859_2": "iso-8859-2", "iso8859_15": "iso-8859-15"}
 _MAX_IMPLAUSIBLE = 0.25  # share of non-ASCII words that read as nonsense: above it, no encoding
 _MAX_MESS = 0.25  # charset-normalizer's mess ratio of the non-UTF-8 lines: above it, nonsense
 _MIN_MESS_SAMPLE = 400  # characters: the mess ratio of a few words is noise ("Núñez Núñez": 0.4)
-_PREFERENCE_MARGIN = 0.03  # a later code page must read clearly better to beat an earlier one
+_CONTENDER_MARGIN = 0.1  # nonsense shares this close to the best one's are told apart by likelihood
+_LIKELY_FACTOR = 8.0  # a code page listed later must read this many times likelier to win
+_NO_CONFIDENCE = 0.01  # chardet's confidence below this (a word or two of evidence) tells nothing
+NAME_LETTERS_PATH = Path(__file__).with_name("name_letters.csv")  # python -m eval.name_letters
 
 
 def _decode_8bit(raw: bytes) -> Decoded:
@@ -521,66 +528,89 @@ def _is_korean(sample: list[bytes]) -> bool:
 
 
 def _pick_single_byte(sample: list[bytes]) -> tuple[str | None, str]:
-    """The single-byte code page under which the non-UTF-8 lines read best, or None. Code pages
-    whose readings are equally plausible in different scripts (Cyrillic in Windows-1251 is
-    Greek in Windows-1253, and the other way round) are told apart by charset-normalizer's
-    language coherence."""
-    from charset_normalizer.cd import coherence_ratio
+    """The single-byte code page under which the non-UTF-8 lines read best, or None.
+
+    Readings with nonsense words (`_word_is_nonsense`) or a high mess ratio are out. Among the
+    rest, equally sensible readings that differ ("Yıldız" in Windows-1254, "Yýldýz" in
+    Windows-1252: both only letters) are told apart by their likelihood (`_likelihoods`: the
+    letters of real author names, and chardet's byte models run on the non-ASCII words alone,
+    as the English around them drowns the few letters that tell a Turkish name from an
+    Icelandic one). The code page listed first wins unless another is `_LIKELY_FACTOR` times
+    likelier."""
     from charset_normalizer.md import mess_ratio
 
-    passing: list[tuple[float, int, str, str, str]] = []
-    candidates = list(_SINGLE_BYTE)
-    guess = _charset_normalizer_guess(sample)
-    if guess in _OTHER_SINGLE_BYTE and guess not in {c for c, _ in candidates}:
-        candidates.append((guess, _OTHER_SINGLE_BYTE[guess]))
-    for rank, (codec, label) in enumerate(candidates):
-        texts = [line.decode(codec, errors="replace") for line in sample]
-        words = [w for t in texts for w in _non_ascii_words(t)]
-        if not words:
-            continue
-        implausible = sum(1 for w in words if _word_is_nonsense(w))
-        share = implausible / len(words)
-        if share > _MAX_IMPLAUSIBLE:
-            continue
-        joined = "\n".join(texts)[:100_000]
-        if len(joined) >= _MIN_MESS_SAMPLE and mess_ratio(joined, maximum_threshold=1.0) > _MAX_MESS:
-            continue
-        passing.append((share + _PREFERENCE_MARGIN * rank, rank, codec, label, " ".join(words)[:20_000]))
-    if not passing:
+    readings: dict[str, tuple[float, int, str, str, str]] = {}  # words read -> (share, rank, codec, label, text)
+    for rank, (codec, label) in enumerate(_SINGLE_BYTE):
+        text = "\n".join(line.decode(codec, errors="replace") for line in sample)
+        words = _non_ascii_words(text.replace("\n", " "))
+        key = " ".join(words)
+        if words and key not in readings:  # the same words: the code page listed first
+            readings[key] = (sum(map(_word_is_nonsense, words)) / len(words), rank, codec, label, text[:100_000])
+    contenders: list[tuple[float, int, str, str, str]] = []
+    for r in sorted(r for r in readings.values() if r[0] <= _MAX_IMPLAUSIBLE):
+        if contenders and r[0] - contenders[0][0] > _CONTENDER_MARGIN:
+            break
+        if len(r[4]) < _MIN_MESS_SAMPLE or mess_ratio(r[4], maximum_threshold=1.0) <= _MAX_MESS:
+            contenders.append(r)
+    if not contenders:
         return None, "unknown-8bit"
-    passing.sort()
-    contenders = [p for p in passing if p[0] - passing[0][0] <= 0.1]
-    if len({_main_script(p[4]) for p in contenders}) > 1:
-        def coherence(p: tuple) -> float:
-            return max((ratio for _, ratio in coherence_ratio(p[4], 0.1)), default=0.0)
-        best = max(contenders, key=lambda p: (coherence(p), -p[0]))
-    else:
-        best = passing[0]
+    words = _word_bytes(sample, [r[2] for r in contenders])
+    by_words: dict[str, tuple[float, int, str, str, str]] = {}
+    for r in contenders:  # readings that differ only in lone signs ("£" or "Ł") are one to chardet
+        by_words.setdefault(words.decode(r[2], errors="replace"), r)
+    if len(by_words) > 1:
+        likely = _likelihoods(words, [r[2] for r in by_words.values()])
+        top = max(likely.values())
+        contenders = [r for r in by_words.values() if likely[r[2]] >= top - math.log(_LIKELY_FACTOR)]
+    best = min(contenders, key=lambda r: (r[0], r[1]))
     return best[2], best[3]
 
 
-def _main_script(text: str) -> str:
-    counts: dict[str, int] = {}
-    for ch in text:
-        if not ch.isascii() and ch.isalpha():
-            script = _script(ch)
-            counts[script] = counts.get(script, 0) + 1
-    return max(counts, key=counts.get) if counts else "LATIN"
+_LONE_SIGN = re.compile(rb"[^A-Za-z\x80-\xff]*[\x80-\xff][^A-Za-z\x80-\xff]*")
 
 
-def _charset_normalizer_guess(sample: list[bytes]) -> str | None:
-    """charset-normalizer's best single guess for the lines, if it is confident."""
-    from charset_normalizer import from_bytes
+def _word_bytes(sample: list[bytes], codecs_: list[str]) -> bytes:
+    """The sample's words that hold a non-ASCII byte, space-separated; not a lone byte among
+    digits and signs ("£5", "§3"), nor a word that reads as nonsense in every code page: no
+    language is read in them."""
+    words = {w for line in sample for w in line.split() if not w.isascii() and not _LONE_SIGN.fullmatch(w)}
+    sensible = (w for w in words if not all(_word_is_nonsense(w.decode(c, errors="replace")) for c in codecs_))
+    return b" ".join(sorted(sensible))[:200_000]
 
-    if not sample:
-        return None
-    best = from_bytes(b"\n".join(sample)[:200_000], threshold=0.1).best()
-    if best is None:
-        return None
-    try:
-        return codecs.lookup(best.encoding).name.replace("-", "_")
-    except LookupError:
-        return None
+
+def _likelihoods(words: bytes, codecs_: list[str]) -> dict[str, float]:
+    """The log-likelihood of the words read in each code page: how often real author names use
+    the letters read (where every code page reads a letter: a sign is judged by the nonsense
+    rules, not here), plus chardet's confidence that
+    the bytes are in that code page (its byte models know which letters follow which)."""
+    import chardet
+
+    names = {codecs.lookup(c).name: c for c in codecs_}
+    confidence: dict[str, float] = {}
+    for guess in chardet.detect_all(words, include_encodings=list(names), compat_names=False):
+        try:
+            codec = names.get(codecs.lookup(guess["encoding"] or "").name)
+        except LookupError:
+            continue
+        if codec and codec not in confidence:
+            confidence[codec] = guess["confidence"]
+    # One byte is one character in each: the bytes read as letters in every code page are scored.
+    readings = {codec: words.decode(codec, errors="replace") for codec in codecs_}
+    letters = [i for i, byte in enumerate(words) if byte > 0x7F and all(r[i].isalpha() for r in readings.values())]
+    letter_log_p, unseen = _name_letter_log_p()
+    return {codec: math.log(max(confidence.get(codec, 0.0), _NO_CONFIDENCE))
+            + sum(letter_log_p.get(text[i].lower(), unseen) for i in letters) for codec, text in readings.items()}
+
+
+@lru_cache(maxsize=1)
+def _name_letter_log_p() -> tuple[dict[str, float], float]:
+    """log P(letter) among the non-ASCII letters of real author names, add-one smoothed, and
+    the log P of a letter they never use."""
+    with NAME_LETTERS_PATH.open(encoding="utf-8") as f:
+        next(f)  # "# names: N"
+        counts = {row["letter"]: int(row["n"]) for row in csv.DictReader(f)}
+    total = sum(counts.values()) + len(counts) + 1
+    return {letter: math.log((n + 1) / total) for letter, n in counts.items()}, math.log(1 / total)
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
@@ -628,6 +658,8 @@ def _word_is_nonsense(word: str) -> bool:
     for i, ch in enumerate(word):
         if ch == REPLACEMENT or unicodedata.category(ch) in ("Cc", "Cn", "Co"):
             return True
+        if prev.isalpha() and unicodedata.category(ch)[0] == "M":
+            continue  # a combining mark (a Thai vowel, a Hebrew point) is part of the letter before it
         if ch.isalpha():
             scripts.add(_script(ch))
             if prev.isalpha() and prev.islower() and ch.isupper() and not (prev.isascii() and ch.isascii()):

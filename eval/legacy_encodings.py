@@ -1,0 +1,84 @@
+"""Legacy code pages on real author names: `python -m eval.legacy_encodings [--seed S]`.
+
+Listing files of k real non-ASCII author names (k = 1 … 20; ../shared/realdata), written in one
+legacy single-byte code page, are decoded by `transforms.decode.decode_bytes`. Each file comes
+out exact, loud (a line kept only its ASCII, so its record is quarantined) or silently wrong
+(another code page's letters: mojibake that loads). For every code page but Windows-1252 the
+names are those a Windows-1252 writer could not write ("Çağrı", "Łukasz"): the files that need
+the page. Held out: the letter frequencies `decode` weighs readings with
+(transforms/name_letters.csv) are rebuilt here from the other half of the names (by a hash of
+the name), so no tested name's letters were counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import unicodedata
+import zlib
+from collections import Counter
+
+from eval.namesakes import real_corpus
+from transforms import decode
+
+CODE_PAGES = ["cp1252", "iso8859_15", "mac_roman", "cp1250", "iso8859_2", "cp1254", "cp1257"]
+WESTERN = {"cp1252", "iso8859_15", "mac_roman"}  # their writers write every name they can
+SIZES = [1, 2, 3, 5, 10, 20]
+FILES_PER_SIZE = 25
+
+
+def held_out_names() -> list[str]:
+    """The test half of the real names; `decode`'s letter table is set from the other half."""
+    names = {unicodedata.normalize("NFC", n) for n in real_corpus()[0]["name"].to_list()}
+    train = [n for n in names if zlib.crc32(n.encode()) % 2 == 0]
+    letters = Counter(ch for n in train for ch in n.lower() if not ch.isascii() and ch.isalpha())
+    total = sum(letters.values()) + len(letters) + 1
+    table = ({ch: math.log((k + 1) / total) for ch, k in letters.items()}, math.log(1 / total))
+    decode._name_letter_log_p = lambda: table
+    return sorted(n for n in names if zlib.crc32(n.encode()) % 2 == 1 and not n.isascii())
+
+
+def pool(names: list[str], code_page: str) -> list[str]:
+    def fits(name: str, page: str) -> bool:
+        try:
+            name.encode(page)
+            return True
+        except UnicodeEncodeError:
+            return False
+    return [n for n in names if fits(n, code_page) and (code_page in WESTERN or not fits(n, "cp1252"))]
+
+
+def listing(names: list[str]) -> str:
+    return "".join(f"#{i:02d}Oct 26, 2026\ncs.LG\nA study of problem {i}\n{n}, Ann Lee\nWe study problem {i} in depth.\n"
+                   for i, n in enumerate(names, 1))
+
+
+def run(seed: int) -> dict[str, Counter]:
+    rng = random.Random(seed)
+    names = held_out_names()
+    outcomes: dict[str, Counter] = {}
+    for page in CODE_PAGES:
+        counts = outcomes[page] = Counter()
+        candidates = pool(names, page)
+        counts["names"] = len(candidates)
+        for k in SIZES:
+            for _ in range(FILES_PER_SIZE if candidates else 0):
+                text = listing(rng.sample(candidates, min(k, len(candidates))))
+                got = decode.decode_bytes(text.encode(page)).text
+                counts["exact" if got == text else "loud" if decode.REPLACEMENT in got else "silent"] += 1
+    return outcomes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seed", type=int, default=1)
+    seed = parser.parse_args().seed
+    print(f"seed {seed}: files of 1-20 held-out real names, {FILES_PER_SIZE} per size\n")
+    print("| code page | names | exact | loud | silently wrong |\n|---|---:|---:|---:|---:|")
+    for page, c in run(seed).items():
+        print(f"| {page} | {c['names']} | {c['exact']} | {c['loud']} | {c['silent']} |")
+
+
+if __name__ == "__main__":
+    main()
