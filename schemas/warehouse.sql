@@ -108,7 +108,7 @@ COMMENT ON COLUMN paper_match.paper_id IS 'The paper the new key was mapped to.'
 COMMENT ON COLUMN paper_match.matched_key IS 'The candidate key (for a stored paper: one of its keys).';
 COMMENT ON COLUMN paper_match.matched_paper_id IS 'The stored paper compared with; null when the candidate was a key of the same run.';
 COMMENT ON COLUMN paper_match.features IS 'abstract_ratio (rapidfuzz Indel similarity of the match texts), prefix_ratio (shorter text against the start of the longer), title_ratio (null without two titles), author_agreement (share of commonly shown positions that agree).';
-COMMENT ON COLUMN paper_match.rule IS 'abstract / abstract_contained (merged); below_threshold, authors_differ, titles_differ, boilerplate_abstract (a short abstract without two agreeing titles, nor the same text with the same authors) (kept apart); kept_apart_existing (would have merged two stored papers), kept_apart_rejected_pair (would have put two papers the scorer kept apart in one cluster), kept_apart_ambiguous (the key fits two papers rejected as distinct for their titles or authors: it joins neither).';
+COMMENT ON COLUMN paper_match.rule IS 'abstract / abstract_contained (merged); below_threshold, authors_differ, titles_differ (not close, or other numbers: Part I / Part II), boilerplate_abstract (a short abstract without two agreeing titles, nor the same text with the same authors) (kept apart); kept_apart_existing (would have merged two stored papers), kept_apart_rejected_pair (would have put two papers the scorer kept apart in one cluster), kept_apart_ambiguous (the key fits two papers rejected as distinct for their titles or authors: it joins neither).';
 
 CREATE TABLE IF NOT EXISTS resolve_capped_block (
     run_id    VARCHAR,

@@ -238,6 +238,34 @@ def test_different_titles_veto_a_merge():
     assert not row["is_match"] and row["rule"] == "titles_differ"
 
 
+# Papers of one series: near-identical abstracts, the same authors, titles that differ only in
+# the paper's number. They merged as one paper (the title gate only asked for close titles).
+SERIES = [
+    ("Coding Theorems for Channels with Feedback, Part I", "Coding Theorems for Channels with Feedback, Part II"),
+    ("Coding Theorems for Channels with Feedback II", "Coding Theorems for Channels with Feedback III"),
+    ("Llama 2: Open Foundation and Fine-Tuned Chat Models", "Llama 3: Open Foundation and Fine-Tuned Chat Models"),
+    ("Findings of the Shared Task on Parsing 2023", "Findings of the Shared Task on Parsing 2024"),
+    ("Scaling Laws for 10 Languages", "Scaling Laws for 12 Languages"),
+]
+
+
+@pytest.mark.parametrize("title_a,title_b", SERIES)
+def test_titles_that_differ_in_their_numbers_are_two_papers(title_a, title_b):
+    sibling = ABSTRACT.replace("On one hand", "In this second part, on one hand")
+    row = scored(pair(ABSTRACT, sibling, title_a=title_a, title_b=title_b)).row(0, named=True)
+    assert not row["is_match"] and row["rule"] == "titles_differ"
+
+
+@pytest.mark.parametrize("title_a,title_b", [
+    ("Coding Theorems, Part II", "CODING THEOREMS — PART II"),  # case and punctuation
+    ("Llama 2: Open Foundation Models", "Llama 2"),  # a title cut short
+    ("Can I Trust My Model? Calibration in 3 Steps", "Can I trust my model? Calibration in 3 steps"),
+])
+def test_titles_with_the_same_numbers_still_merge(title_a, title_b):
+    row = scored(pair(ABSTRACT, VARIANTS["typo"], title_a=title_a, title_b=title_b)).row(0, named=True)
+    assert row["is_match"], row
+
+
 @given(st.lists(st.lists(st.sampled_from(["model", "graph", "of", "the", "x", "a1"]), max_size=40)
                 .map(" ".join), min_size=1, max_size=6),
        st.lists(st.booleans(), min_size=6, max_size=6))

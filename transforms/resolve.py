@@ -20,7 +20,7 @@ steps, both vectorised:
    extended), word-level Indel similarity (reported only), title
    similarity when both have a title, and author agreement over the positions both show. A
    weighted score against a threshold (a setting) decides, behind two gates: authors must agree
-   and titles, when both exist, must be close. Same authors + same template with different
+   and titles, when both exist, must be close and hold the same numbers (`TITLE_NUMBER`). Same authors + same template with different
    content stay apart because their texts differ.
 
 Authors. `fold_key` already makes one key of case, accent, NFD, hyphen and spacing variants.
@@ -64,6 +64,10 @@ AUTHOR_GATE = 0.75  # share of the commonly shown author positions that must agr
 TITLE_GATE = 0.8  # titles (folded) must be this close when both listings show one
 MAX_GIVEN_NAMES = 4
 WEIGHTS = {"text": 0.7, "authors": 0.15, "title": 0.15}
+# Numbers in a title name one paper of a series ("Part I" / "Part II", "Llama 2" / "Llama 3",
+# "Workshop 2023" / "2024"): two titles that hold other numbers are two papers, however close the
+# rest and the abstracts ("the first part" / "the second part"). Roman numerals up to 39.
+TITLE_NUMBER = r"\b(?:\d+|x{1,3}(?:ix|iv|v?i{0,3})|ix|iv|v?i{1,3}|v)\b"
 
 
 @cache
@@ -457,6 +461,8 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
         | (pl.col("tb").str.count_matches(" ") >= 1) & pl.col("ta").str.starts_with(pl.col("tb") + " ")
     ).to_series().fill_null(False).to_numpy()
     title = np.where(cut_short, 1.0, _cpdist(titles["ta"], titles["tb"], fuzz.ratio))
+    numbers = [pl.col(t).str.extract_all(TITLE_NUMBER).list.unique().list.sort() for t in ("ta", "tb")]
+    other_numbers = titles.select(numbers[0] != numbers[1]).to_series().fill_null(False).to_numpy() & ~cut_short
     has_titles = (titles["ta"].is_not_null() & titles["tb"].is_not_null() & (titles["ta"] != "") & (titles["tb"] != "")).to_numpy()
     authors = author_agreement(pairs).to_numpy()
     text = np.maximum(jaccard, contained)
@@ -465,7 +471,7 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     without_title = (w["text"] * text + w["authors"] * authors) / (w["text"] + w["authors"])
     score = np.where(has_titles, with_title, without_title)
     authors_ok = authors >= AUTHOR_GATE
-    titles_ok = ~has_titles | (title >= TITLE_GATE)
+    titles_ok = ~has_titles | ((title >= TITLE_GATE) & ~other_numbers)
     # A short abstract may be boilerplate ("No abstract available.") and says little: it merges
     # with two titles that agree, or, without two titles, only as the same text shown with the
     # same authors at every position both lists show (a short real abstract on a search page).
