@@ -59,6 +59,7 @@ import math
 import quopri
 import re
 import unicodedata
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -587,7 +588,10 @@ def _likelihoods(words: bytes, codecs_: list[str]) -> dict[str, float]:
 
     names = {codecs.lookup(c).name: c for c in codecs_}
     confidence: dict[str, float] = {}
-    for guess in chardet.detect_all(words, include_encodings=list(names), compat_names=False):
+    with warnings.catch_warnings():  # no code page fits the bytes: no confidence in any (not a problem)
+        warnings.filterwarnings("ignore", message="no_match_encoding", category=UserWarning)
+        found = chardet.detect_all(words, include_encodings=list(names), compat_names=False) if words else []
+    for guess in found:
         try:
             codec = names.get(codecs.lookup(guess["encoding"] or "").name)
         except LookupError:
