@@ -260,6 +260,7 @@ def test_titles_that_differ_in_their_numbers_are_two_papers(title_a, title_b):
     ("Coding Theorems, Part II", "CODING THEOREMS — PART II"),  # case and punctuation
     ("Llama 2: Open Foundation Models", "Llama 2"),  # a title cut short
     ("Can I Trust My Model? Calibration in 3 Steps", "Can I trust my model? Calibration in 3 steps"),
+    ("An $O(n^2)$ Algorithm for Top-$k$ Sampling in $\\mathbb{R}^3$", "An O(n²) Algorithm for Top-k Sampling in ℝ³"),
 ])
 def test_titles_with_the_same_numbers_still_merge(title_a, title_b):
     row = scored(pair(ABSTRACT, VARIANTS["typo"], title_a=title_a, title_b=title_b)).row(0, named=True)

@@ -461,8 +461,10 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
         | (pl.col("tb").str.count_matches(" ") >= 1) & pl.col("ta").str.starts_with(pl.col("tb") + " ")
     ).to_series().fill_null(False).to_numpy()
     title = np.where(cut_short, 1.0, _cpdist(titles["ta"], titles["tb"], fuzz.ratio))
-    numbers = [pl.col(t).str.extract_all(TITLE_NUMBER).list.unique().list.sort() for t in ("ta", "tb")]
-    other_numbers = titles.select(numbers[0] != numbers[1]).to_series().fill_null(False).to_numpy() & ~cut_short
+    # Read with TeX spelled as Unicode: "$O(n^2)$" and "O(n²)" hold the same numbers.
+    numbers = [fold_key(match_text(pl.col(t))).str.extract_all(TITLE_NUMBER).list.unique().list.sort()
+               for t in ("title_a", "title_b")]
+    other_numbers = pairs.select(numbers[0] != numbers[1]).to_series().fill_null(False).to_numpy() & ~cut_short
     has_titles = (titles["ta"].is_not_null() & titles["tb"].is_not_null() & (titles["ta"] != "") & (titles["tb"] != "")).to_numpy()
     authors = author_agreement(pairs).to_numpy()
     text = np.maximum(jaccard, contained)
