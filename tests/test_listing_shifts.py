@@ -110,3 +110,23 @@ def test_authors_with_tex_affiliations_or_a_link_in_a_list_load(authors):
     records, quarantine = parse_text(FIRST + f"#02Oct 26, 2026\ncs.LG\nSecond Paper Title\n{authors}\n{PROSE}.\n" + LAST)
     assert quarantine.is_empty(), quarantine.to_dicts()
     assert records["authors_raw"].to_list()[1] == authors
+
+
+# Lower-case names whose surname is a short English word ("An", "To", "On", "In"): found in the
+# entity-resolution harness (`python -m eval.run`), where such a record was quarantined as shifted.
+@pytest.mark.parametrize("authors", [
+    "Yuanhao Ban, tong xie, sohyun an and 6 more",
+    "minh to, Bo Chen",
+    "yi on, an li, Cy Dee",
+    "jae in, hye jin an",
+])
+def test_lower_case_names_with_a_surname_that_is_a_prose_word_load(authors):
+    records, quarantine = parse_text(FIRST + f"#02Oct 26, 2026\ncs.LG\nSecond Paper Title\n{authors}\n{PROSE}.\n" + LAST)
+    assert quarantine.is_empty(), quarantine.to_dicts()
+    assert records["authors_raw"].to_list()[1] == authors
+
+
+def test_prose_with_such_a_word_before_a_comma_is_still_prose():
+    middle = f"#02Oct 26, 2026\ncs.LG\nSecond Paper Title\nWe build on, and improve on, prior work in\n{PROSE}\n"
+    records, quarantine = parse_text(FIRST + middle + LAST)
+    assert quarantine.select("line_start", "reason").rows() == [(6, SHIFT_REASON)]

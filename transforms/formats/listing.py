@@ -285,6 +285,10 @@ _SHORT_ITEM = r"[\p{L}\p{M}'’.\-()]+(?: [\p{L}\p{M}'’.\-()]+){0,4}"
 LIST_SHAPE = r"^" + _SHORT_ITEM + r"(?:," + _SHORT_ITEM + r")*$"
 
 
+# A surname that is a prose word in lower case, ending its item: "sohyun an", "minh to", "yi on".
+_SURNAME_PROSE_WORD = r"(\p{L}[\p{L}\p{M}'’.\-]*) (?:an|in|on|to)(,|$)"
+
+
 def may_be_names(text: pl.Expr, lists_only: bool = False) -> pl.Expr:
     """Looser than `is_names_text`, to refuse a split, never to make one: also a list with
     lower-case names ("Rizvi-Martel, danah Munos and 1 more"): short items between list
@@ -303,7 +307,7 @@ def may_be_names(text: pl.Expr, lists_only: bool = False) -> pl.Expr:
     loose = (
         is_list
         & items.str.contains(LIST_SHAPE)
-        & ~text.str.contains(PROSE_WORDS)
+        & ~items.str.replace_all(_SURNAME_PROSE_WORD, "$1$2").str.contains(PROSE_WORDS)
         & (ending | a_name | cut | ~text.str.contains(r"\p{Lu}"))
     )
     # a line that is only a list's ending ("and 1 more", "et al.", a cut "and 2"): the rest of a
