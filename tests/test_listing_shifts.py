@@ -128,5 +128,5 @@ def test_lower_case_names_with_a_surname_that_is_a_prose_word_load(authors):
 
 def test_prose_with_such_a_word_before_a_comma_is_still_prose():
     middle = f"#02Oct 26, 2026\ncs.LG\nSecond Paper Title\nWe build on, and improve on, prior work in\n{PROSE}\n"
-    records, quarantine = parse_text(FIRST + middle + LAST)
+    _records, quarantine = parse_text(FIRST + middle + LAST)
     assert quarantine.select("line_start", "reason").rows() == [(6, SHIFT_REASON)]
