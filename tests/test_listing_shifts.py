@@ -112,13 +112,14 @@ def test_authors_with_tex_affiliations_or_a_link_in_a_list_load(authors):
     assert records["authors_raw"].to_list()[1] == authors
 
 
-# Lower-case names whose surname is a short English word ("An", "To", "On", "In"): found in the
+# Lower-case names whose surname is a short English word ("An", "To", "On", "We"): found in the
 # entity-resolution harness (`python -m eval.run`), where such a record was quarantined as shifted.
 @pytest.mark.parametrize("authors", [
     "Yuanhao Ban, tong xie, sohyun an and 6 more",
     "minh to, Bo Chen",
     "yi on, an li, Cy Dee",
     "jae in, hye jin an",
+    "ruihan yang, Fanghua Ye, xiang we and 10 more",  # eval.run --seed 11
 ])
 def test_lower_case_names_with_a_surname_that_is_a_prose_word_load(authors):
     records, quarantine = parse_text(FIRST + f"#02Oct 26, 2026\ncs.LG\nSecond Paper Title\n{authors}\n{PROSE}.\n" + LAST)

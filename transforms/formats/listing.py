@@ -276,7 +276,8 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 
 # Words of prose that no names line holds (lower-case: a name's particles are not among them).
-PROSE_WORDS = r"(?:^|\s)(?:a|an|the|of|to|in|for|with|on|by|from|as|at|into|via|using|we|our|is|are|this|that)(?:\s|,|\.|$)"
+_PROSE_WORD = r"(?:a|an|the|of|to|in|for|with|on|by|from|as|at|into|via|using|we|our|is|are|this|that)"
+PROSE_WORDS = rf"(?:^|\s){_PROSE_WORD}(?:\s|,|\.|$)"
 
 
 # A list of short items (a names line's shape, lower case allowed): 1 to 5 words of letters each,
@@ -285,8 +286,8 @@ _SHORT_ITEM = r"[\p{L}\p{M}'’.\-()]+(?: [\p{L}\p{M}'’.\-()]+){0,4}"
 LIST_SHAPE = r"^" + _SHORT_ITEM + r"(?:," + _SHORT_ITEM + r")*$"
 
 
-# A surname that is a prose word in lower case, ending its item: "sohyun an", "minh to", "yi on".
-_SURNAME_PROSE_WORD = r"(\p{L}[\p{L}\p{M}'’.\-]*) (?:an|in|on|to)(,|$)"
+# A surname that is a prose word in lower case, ending its item: "sohyun an", "minh to", "xiang we".
+_SURNAME_PROSE_WORD = rf"(\p{{L}}[\p{{L}}\p{{M}}'’.\-]*) {_PROSE_WORD}(,|$)"
 
 
 def may_be_names(text: pl.Expr, lists_only: bool = False) -> pl.Expr:
