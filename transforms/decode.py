@@ -582,8 +582,8 @@ def _word_bytes(sample: list[bytes], codecs_: list[str]) -> bytes:
 def _likelihoods(words: bytes, codecs_: list[str]) -> dict[str, float]:
     """The log-likelihood of the words read in each code page: how often real author names use
     the letters read (where every code page reads a letter: a sign is judged by the nonsense
-    rules, not here), plus chardet's confidence that
-    the bytes are in that code page (its byte models know which letters follow which)."""
+    rules, not here), plus chardet's confidence that the bytes are in that code page (its byte
+    models know which letters follow which)."""
     import chardet
 
     names = {codecs.lookup(c).name: c for c in codecs_}

@@ -20,8 +20,8 @@ steps, both vectorised:
    extended), word-level Indel similarity (reported only), title
    similarity when both have a title, and author agreement over the positions both show. A
    weighted score against a threshold (a setting) decides, behind two gates: authors must agree
-   and titles, when both exist, must be close and hold the same numbers (`TITLE_NUMBER`). Same authors + same template with different
-   content stay apart because their texts differ.
+   and titles, when both exist, must be close and hold the same numbers (`TITLE_NUMBER`). Same
+   authors + same template with different content stay apart because their texts differ.
 
 Authors. `fold_key` already makes one key of case, accent, NFD, hyphen and spacing variants.
 `alias_rule` classifies two different keys seen at the same position of the same paper: one
