@@ -3,9 +3,10 @@
 Listing files of k real non-ASCII author names (k = 1 … 20; ../shared/realdata), written in one
 legacy single-byte code page, are decoded by `transforms.decode.decode_bytes`. Each file comes
 out exact, loud (a line kept only its ASCII, so its record is quarantined) or silently wrong
-(another code page's letters: mojibake that loads). For every code page but Windows-1252 the
-names are those a Windows-1252 writer could not write ("Çağrı", "Łukasz"): the files that need
-the page. Held out: the letter frequencies `decode` weighs readings with
+(another code page's letters: mojibake that loads). Western code pages (Windows-1252,
+ISO-8859-15, Mac Roman) get every name they can write; the others only the names a
+Windows-1252 writer could not write ("Çağrı", "Łukasz"): the files that need the page. No name
+of the corpus is in Cyrillic or Greek. Held out: the letter frequencies `decode` weighs readings with
 (transforms/name_letters.csv) are rebuilt here from the other half of the names (by a hash of
 the name), so no tested name's letters were counted.
 """
