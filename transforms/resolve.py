@@ -461,11 +461,8 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
         | (pl.col("tb").str.count_matches(" ") >= 1) & pl.col("ta").str.starts_with(pl.col("tb") + " ")
     ).to_series().fill_null(False).to_numpy()
     title = np.where(cut_short, 1.0, _cpdist(titles["ta"], titles["tb"], fuzz.ratio))
-    # Read with TeX spelled as Unicode: "$O(n^2)$" and "O(n²)" hold the same numbers.
-    numbers = [fold_key(match_text(pl.col(t))).str.extract_all(TITLE_NUMBER).list.unique().list.sort()
-               for t in ("title_a", "title_b")]
-    other_numbers = pairs.select(numbers[0] != numbers[1]).to_series().fill_null(False).to_numpy() & ~cut_short
     has_titles = (titles["ta"].is_not_null() & titles["tb"].is_not_null() & (titles["ta"] != "") & (titles["tb"] != "")).to_numpy()
+    other_numbers = _other_numbers(pairs, np.flatnonzero(has_titles & (title < 1.0) & ~cut_short))
     authors = author_agreement(pairs).to_numpy()
     text = np.maximum(jaccard, contained)
     w = WEIGHTS
@@ -492,6 +489,19 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
         author_agreement=pl.Series(authors).round(4), score=pl.Series(score).round(4),
         rule=pl.Series(rule), is_match=pl.Series(is_match),
     )
+
+
+def _other_numbers(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
+    """Whether the two titles of each pair hold other numbers (`TITLE_NUMBER`), looked at in
+    `rows` only (titles that differ: most pairs show one title twice). Read with TeX spelled as
+    Unicode: "$O(n^2)$" and "O(n²)" hold the same numbers."""
+    other = np.zeros(pairs.height, dtype=bool)
+    if rows.size:
+        numbers = [fold_key(match_text(pl.col(t))).str.extract_all(TITLE_NUMBER).list.unique().list.sort()
+                   for t in ("title_a", "title_b")]
+        differ = pairs[rows].select(numbers[0] != numbers[1]).to_series().fill_null(False).to_numpy()
+        other[rows] = differ
+    return other
 
 
 # ----------------------------------------------------------------------------- clustering
