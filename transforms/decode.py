@@ -60,7 +60,7 @@ import quopri
 import re
 import unicodedata
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from html.parser import HTMLParser
@@ -301,6 +301,14 @@ _MAX_MESS = 0.25  # charset-normalizer's mess ratio of the non-UTF-8 lines: abov
 _MIN_MESS_SAMPLE = 400  # characters: the mess ratio of a few words is noise ("Núñez Núñez": 0.4)
 _CONTENDER_MARGIN = 0.1  # nonsense shares this close to the best one's are told apart by likelihood
 _LIKELY_FACTOR = 8.0  # a code page listed later must read this many times likelier to win
+# ... than Windows-1252, by far the commonest: a one-name file reads "Dæhli" as "Dćhli" at 8x
+# (real names hold more "ć" than "æ"); at 32x no real name alone is misread (eval.legacy_encodings).
+_WINDOWS_1252_FACTOR = 32.0
+# (code page, code page it never beats on likelihood alone): Mac Roman reads Windows-1252's C1
+# bytes (š ž ’ “ —) as the commonest accented letters (ö û í ì ó), so a file whose only
+# non-ASCII bytes are there reads likelier in Mac Roman ("Mošner" as "Moöner"); Mac Roman text
+# read in Windows-1252 shows signs inside words ("Mu¸ller"): it wins where that is nonsense.
+_NOT_ON_LIKELIHOOD = {("mac_roman", "cp1252")}
 _NO_CONFIDENCE = 0.01  # chardet's confidence below this (a word or two of evidence) tells nothing
 NAME_LETTERS_PATH = Path(__file__).with_name("name_letters.csv")  # python -m eval.name_letters
 
@@ -533,11 +541,11 @@ def _pick_single_byte(sample: list[bytes]) -> tuple[str | None, str]:
 
     Readings with nonsense words (`_word_is_nonsense`) or a high mess ratio are out. Among the
     rest, equally sensible readings that differ ("Yıldız" in Windows-1254, "Yýldýz" in
-    Windows-1252: both only letters) are told apart by their likelihood (`_likelihoods`: the
+    Windows-1252: both only letters) are told apart by their likelihood (`_log_odds`: the
     letters of real author names, and chardet's byte models run on the non-ASCII words alone,
     as the English around them drowns the few letters that tell a Turkish name from an
     Icelandic one). The code page listed first wins unless another is `_LIKELY_FACTOR` times
-    likelier."""
+    likelier (`_WINDOWS_1252_FACTOR` against Windows-1252); then the likeliest of those does."""
     from charset_normalizer.md import mess_ratio
 
     readings: dict[str, tuple[float, int, str, str, str]] = {}  # words read -> (share, rank, codec, label, text)
@@ -559,11 +567,18 @@ def _pick_single_byte(sample: list[bytes]) -> tuple[str | None, str]:
     by_words: dict[str, tuple[float, int, str, str, str]] = {}
     for r in contenders:  # readings that differ only in lone signs ("£" or "Ł") are one to chardet
         by_words.setdefault(words.decode(r[2], errors="replace"), r)
-    if len(by_words) > 1:
-        likely = _likelihoods(words, [r[2] for r in by_words.values()])
-        top = max(likely.values())
-        contenders = [r for r in by_words.values() if likely[r[2]] >= top - math.log(_LIKELY_FACTOR)]
-    best = min(contenders, key=lambda r: (r[0], r[1]))
+    ranked = sorted(by_words.values(), key=lambda r: (r[0], r[1]))
+    best = ranked[0]  # the most sensible reading, of the code page listed first
+    if len(ranked) > 1:
+        odds = _log_odds(words, [r[2] for r in ranked])
+        factor = _WINDOWS_1252_FACTOR if best[2] == "cp1252" else _LIKELY_FACTOR
+        likelier = [r for r in ranked[1:] if odds(r[2], best[2]) > math.log(factor)
+                    and (r[2], best[2]) not in _NOT_ON_LIKELIHOOD]
+        if likelier:
+            best = likelier[0]
+            for r in likelier[1:]:  # the likeliest of the readings clearly likelier than the first
+                if odds(r[2], best[2]) > 0:
+                    best = r
     return best[2], best[3]
 
 
@@ -579,11 +594,11 @@ def _word_bytes(sample: list[bytes], codecs_: list[str]) -> bytes:
     return b" ".join(sorted(sensible))[:200_000]
 
 
-def _likelihoods(words: bytes, codecs_: list[str]) -> dict[str, float]:
-    """The log-likelihood of the words read in each code page: how often real author names use
-    the letters read (where every code page reads a letter: a sign is judged by the nonsense
-    rules, not here), plus chardet's confidence that the bytes are in that code page (its byte
-    models know which letters follow which)."""
+def _log_odds(words: bytes, codecs_: list[str]) -> Callable[[str, str], float]:
+    """How much likelier the words are read in one code page than in another (log odds): how
+    often real author names use the letters each reads (where both read a letter: a sign is
+    judged by the nonsense rules, not here), and chardet's confidence that the bytes are in each
+    code page (its byte models know which letters follow which)."""
     import chardet
 
     names = {codecs.lookup(c).name: c for c in codecs_}
@@ -598,12 +613,17 @@ def _likelihoods(words: bytes, codecs_: list[str]) -> dict[str, float]:
             continue
         if codec and codec not in confidence:
             confidence[codec] = guess["confidence"]
-    # One byte is one character in each: the bytes read as letters in every code page are scored.
+    # One byte is one character in each code page: readings compare position by position.
     readings = {codec: words.decode(codec, errors="replace") for codec in codecs_}
-    letters = [i for i, byte in enumerate(words) if byte > 0x7F and all(r[i].isalpha() for r in readings.values())]
+    high = [i for i, byte in enumerate(words) if byte > 0x7F]
     letter_log_p, unseen = _name_letter_log_p()
-    return {codec: math.log(max(confidence.get(codec, 0.0), _NO_CONFIDENCE))
-            + sum(letter_log_p.get(text[i].lower(), unseen) for i in letters) for codec, text in readings.items()}
+
+    def odds(a: str, b: str) -> float:
+        letters = [(readings[a][i].lower(), readings[b][i].lower()) for i in high
+                   if readings[a][i].isalpha() and readings[b][i].isalpha()]
+        chardet_odds = math.log(max(confidence.get(a, 0.0), _NO_CONFIDENCE) / max(confidence.get(b, 0.0), _NO_CONFIDENCE))
+        return chardet_odds + sum(letter_log_p.get(x, unseen) - letter_log_p.get(y, unseen) for x, y in letters)
+    return odds
 
 
 @lru_cache(maxsize=1)
@@ -677,6 +697,8 @@ def _word_is_nonsense(word: str) -> bool:
         else:
             run = 0
             nxt = word[i + 1] if i + 1 < len(word) else ""
+            if ch == "·" and prev.isalpha() and nxt.isalpha() and not (prev in "lL" and nxt in "lL"):
+                return True  # only Catalan writes a middle dot inside a word, as "l·l" ("Tom·ö": Mac Roman's "á")
             if not ch.isascii() and ch not in _JOINERS and (nxt.isalpha() or prev.isalpha()):
                 if prev.isalpha() and nxt.isalpha():
                     return True  # "na•ve", "ð¸ä"
