@@ -304,11 +304,6 @@ _LIKELY_FACTOR = 8.0  # a code page listed later must read this many times likel
 # ... than Windows-1252, by far the commonest: a one-name file reads "Dæhli" as "Dćhli" at 8x
 # (real names hold more "ć" than "æ"); at 32x no real name alone is misread (eval.legacy_encodings).
 _WINDOWS_1252_FACTOR = 32.0
-# (code page, code page it never beats on likelihood alone): Mac Roman reads Windows-1252's C1
-# bytes (š ž ’ “ —) as the commonest accented letters (ö û í ì ó), so a file whose only
-# non-ASCII bytes are there reads likelier in Mac Roman ("Mošner" as "Moöner"); Mac Roman text
-# read in Windows-1252 shows signs inside words ("Mu¸ller"): it wins where that is nonsense.
-_NOT_ON_LIKELIHOOD = {("mac_roman", "cp1252")}
 _NO_CONFIDENCE = 0.01  # chardet's confidence below this (a word or two of evidence) tells nothing
 NAME_LETTERS_PATH = Path(__file__).with_name("name_letters.csv")  # python -m eval.name_letters
 
@@ -572,8 +567,7 @@ def _pick_single_byte(sample: list[bytes]) -> tuple[str | None, str]:
     if len(ranked) > 1:
         odds = _log_odds(words, [r[2] for r in ranked])
         factor = _WINDOWS_1252_FACTOR if best[2] == "cp1252" else _LIKELY_FACTOR
-        likelier = [r for r in ranked[1:] if odds(r[2], best[2]) > math.log(factor)
-                    and (r[2], best[2]) not in _NOT_ON_LIKELIHOOD]
+        likelier = [r for r in ranked[1:] if odds(r[2], best[2]) > math.log(factor)]
         if likelier:
             best = likelier[0]
             for r in likelier[1:]:  # the likeliest of the readings clearly likelier than the first
