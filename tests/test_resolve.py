@@ -246,6 +246,13 @@ SERIES = [
     ("Llama 2: Open Foundation and Fine-Tuned Chat Models", "Llama 3: Open Foundation and Fine-Tuned Chat Models"),
     ("Findings of the Shared Task on Parsing 2023", "Findings of the Shared Task on Parsing 2024"),
     ("Scaling Laws for 10 Languages", "Scaling Laws for 12 Languages"),
+    # the same kind, spelled otherwise: numbers glued to a name, number words, a part's letter
+    ("Llama2: Open Foundation Models", "Llama3: Open Foundation Models"),
+    ("YOLOv5 for Real-Time Detection", "YOLOv8 for Real-Time Detection"),
+    ("GPT-4 System Card", "GPT-4o System Card"),
+    ("Coding Theorems for Channels with Feedback, Part One", "Coding Theorems for Channels with Feedback, Part Two"),
+    ("The First Workshop on Parsing Low-Resource Languages", "The Second Workshop on Parsing Low-Resource Languages"),
+    ("Coding Theorems for Channels with Feedback, Part A", "Coding Theorems for Channels with Feedback, Part B"),
 ]
 
 
@@ -260,6 +267,7 @@ def test_titles_that_differ_in_their_numbers_are_two_papers(title_a, title_b):
     ("Coding Theorems, Part II", "CODING THEOREMS — PART II"),  # case and punctuation
     ("Llama 2: Open Foundation Models", "Llama 2"),  # a title cut short
     ("Can I Trust My Model? Calibration in 3 Steps", "Can I trust my model? Calibration in 3 steps"),
+    ("ResNet-50 Revisited: One Model for Images", "ResNet50 revisited: one model for images"),
     ("An $O(n^2)$ Algorithm for Top-$k$ Sampling in $\\mathbb{R}^3$", "An O(n²) Algorithm for Top-k Sampling in ℝ³"),
 ])
 def test_titles_with_the_same_numbers_still_merge(title_a, title_b):

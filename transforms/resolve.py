@@ -65,9 +65,14 @@ TITLE_GATE = 0.8  # titles (folded) must be this close when both listings show o
 MAX_GIVEN_NAMES = 4
 WEIGHTS = {"text": 0.7, "authors": 0.15, "title": 0.15}
 # Numbers in a title name one paper of a series ("Part I" / "Part II", "Llama 2" / "Llama 3",
-# "Workshop 2023" / "2024"): two titles that hold other numbers are two papers, however close the
-# rest and the abstracts ("the first part" / "the second part"). Roman numerals up to 39.
-TITLE_NUMBER = r"\b(?:\d+|x{1,3}(?:ix|iv|v?i{0,3})|ix|iv|v?i{1,3}|v)\b"
+# "YOLOv5" / "YOLOv8", "GPT-4" / "GPT-4o", "Part One" / "Part Two", "the First / Second Workshop",
+# "Part A" / "Part B", "2023" / "2024"): two titles that hold other numbers are two papers,
+# however close the rest and the abstracts ("the first part" / "the second part"). A digit run
+# with the letters after it ("resnet50" and "resnet 50" hold "50"); Roman numerals up to 39,
+# number words and ordinals up to twelve as words; a part's letter.
+_NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|first|second|third|fourth|"
+                 "fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth")
+TITLE_NUMBER = rf"\d+\p{{L}}*|\b(?:x{{1,3}}(?:ix|iv|v?i{{0,3}})|ix|iv|v?i{{1,3}}|v|{_NUMBER_WORDS})\b|\bpart [a-z]\b"
 
 
 @cache
