@@ -691,8 +691,6 @@ def _word_is_nonsense(word: str) -> bool:
         else:
             run = 0
             nxt = word[i + 1] if i + 1 < len(word) else ""
-            if ch == "·" and prev.isalpha() and nxt.isalpha() and not (prev in "lL" and nxt in "lL"):
-                return True  # only Catalan writes a middle dot inside a word, as "l·l" ("Tom·ö": Mac Roman's "á")
             if not ch.isascii() and ch not in _JOINERS and (nxt.isalpha() or prev.isalpha()):
                 if prev.isalpha() and nxt.isalpha():
                     return True  # "na•ve", "ð¸ä"
