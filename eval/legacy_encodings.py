@@ -1,7 +1,11 @@
 """Legacy code pages on real author names: `python -m eval.legacy_encodings [--seed S]`.
 
+Another checkout's decoder on the same files: `cd /tmp && PYTHONPATH=<checkout> python
+<this repo>/eval/legacy_encodings.py` (run as a script, `eval` and `transforms` come from it).
+
 Listing files of k real non-ASCII author names (k = 1 … 20; ../shared/realdata), written in one
-legacy single-byte code page, are decoded by `transforms.decode.decode_bytes`. Each file comes
+legacy single-byte code page, and each name alone in one, are decoded by
+`transforms.decode.decode_bytes`. Each file comes
 out exact, loud (a line kept only its ASCII, so its record is quarantined) or silently wrong
 (another code page's letters: mojibake that loads). Western code pages (Windows-1252,
 ISO-8859-15, Mac Roman) get every name they can write; the others only the names a
@@ -55,30 +59,39 @@ def listing(names: list[str]) -> str:
                    for i, n in enumerate(names, 1))
 
 
-def run(seed: int) -> dict[str, Counter]:
+def outcome(names: list[str], page: str) -> str:
+    text = listing(names)
+    got = decode.decode_bytes(text.encode(page)).text
+    return "exact" if got == text else "loud" if decode.REPLACEMENT in got else "silent"
+
+
+def run(seed: int) -> dict[str, tuple[Counter, Counter]]:
+    """code page -> (files of 1-20 random names, each name alone in a file)."""
     rng = random.Random(seed)
     names = held_out_names()
-    outcomes: dict[str, Counter] = {}
+    outcomes = {}
     for page in CODE_PAGES:
-        counts = outcomes[page] = Counter()
         candidates = pool(names, page)
-        counts["names"] = len(candidates)
-        for k in SIZES:
-            for _ in range(FILES_PER_SIZE if candidates else 0):
-                text = listing(rng.sample(candidates, min(k, len(candidates))))
-                got = decode.decode_bytes(text.encode(page)).text
-                counts["exact" if got == text else "loud" if decode.REPLACEMENT in got else "silent"] += 1
+        mixed = Counter(outcome(rng.sample(candidates, min(k, len(candidates))), page)
+                        for k in SIZES for _ in range(FILES_PER_SIZE if candidates else 0))
+        outcomes[page] = (mixed, Counter(outcome([name], page) for name in candidates))
     return outcomes
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=1)
-    seed = parser.parse_args().seed
-    print(f"seed {seed}: files of 1-20 held-out real names, {FILES_PER_SIZE} per size\n")
-    print("| code page | names | exact | loud | silently wrong |\n|---|---:|---:|---:|---:|")
-    for page, c in run(seed).items():
-        print(f"| {page} | {c['names']} | {c['exact']} | {c['loud']} | {c['silent']} |")
+    parser.add_argument("--windows-1252-factor", type=float, default=None,
+                        help="decode's bar for a reading to beat Windows-1252 (default: its own)")
+    args = parser.parse_args()
+    if args.windows_1252_factor is not None:
+        decode._WINDOWS_1252_FACTOR = args.windows_1252_factor
+    print(f"seed {args.seed}: files of 1-20 held-out real names ({FILES_PER_SIZE} per size), and each name alone\n")
+    print("| code page | names | 1-20 names: exact / loud / silently wrong | one name: exact / loud / silently wrong |")
+    print("|---|---:|---|---|")
+    for page, (mixed, alone) in run(args.seed).items():
+        shown = [" / ".join(str(c[k]) for k in ("exact", "loud", "silent")) for c in (mixed, alone)]
+        print(f"| {page} | {sum(alone.values())} | {shown[0]} | {shown[1]} |")
 
 
 if __name__ == "__main__":
