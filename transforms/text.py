@@ -15,6 +15,9 @@ _FORMAT_RANGES = ((0x00AD, 0x00AD), (0x061C, 0x061C), (0x180E, 0x180E), (0x200B,
 # (format detection pads header and marker lines with them).
 ZERO_WIDTH = "[" + "".join(rf"\x{{{lo:X}}}-\x{{{hi:X}}}" for lo, hi in _FORMAT_RANGES) + "]"
 INVISIBLE = "".join(chr(c) for lo, hi in _FORMAT_RANGES for c in range(lo, hi + 1))
+# What may pad a record header or the search marker on its line (blanks, NBSP, a CR, a BOM or
+# zero-width a decoder left): characters for `str.strip`, and for a regex class in either engine.
+PAD = " \t\u00a0\u3000\r" + INVISIBLE
 # Space-like characters that are not ASCII space (NBSP, narrow NBSP, figure space, ...).
 ODD_SPACES = r"[\x{00A0}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}\t]"
 # Letters that NFKD does not decompose, spelled out so "Døring" and "Doring" share a key.

@@ -22,14 +22,14 @@ from __future__ import annotations
 import polars as pl
 
 from transforms.formats import listing, search
-from transforms.text import ZERO_WIDTH, clean_text
+from transforms.text import PAD, clean_text
 
 UNGLUED = "+unglued"
-_PADS = rf"(?:[ \t\u00a0\u3000\r]|{ZERO_WIDTH})*"
+_PADS = f"[{PAD}]*"
 # A listing header or the search marker at the end of a line (as `listing.find` and `search.find`
 # see them). Lines are tested with patterns without captures (a DFA); the text before an
 # opener is cut off only on the lines that are cut.
-_HEADER = r"#\d{2,}[ \t\u00a0]*\p{L}{3,9}\.?[ \t\u00a0]+\d{1,2},[ \t\u00a0]*\d{4}"
+_HEADER = listing.HEADER_FOUND
 _OPENER = rf"(?:{_HEADER}|{search.MARKER}){_PADS}$"
 _MARKER_END = rf"{search.MARKER}{_PADS}$"
 _FINISHED_MARKER = rf"[.。!！?？…\"'\p{{Pe}}\p{{Pf}}]{_PADS}{search.MARKER}{_PADS}$"

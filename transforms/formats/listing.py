@@ -44,7 +44,7 @@ from transforms.formats.common import (
     on_rows,
     split_valid,
 )
-from transforms.text import INVISIBLE, clean_text
+from transforms.text import PAD, clean_text
 
 NAME = "listing"
 HEADER = r"^#(?<rank>\d{2,})\s*(?<date>\p{L}{3,9}\.?\s+\d{1,2},\s*\d{4})$"
@@ -75,18 +75,19 @@ SHIFT_REASON = "fields out of place (a line missing or one too many): the author
 EXTRA_REASON = "lines after a record's abstract that belong to no record (missing header?)"
 
 
-# HEADER for Python's `re`, found by its literal "#" first (a scan of 30 MB in ~20 ms; a
-# pattern opening with "^" is tried at every position, ten times slower). Looser than HEADER
-# on purpose: the parser, after clean_text, has the last word on each line.
-_PAD = " \t\u00a0\u3000" + INVISIBLE
-_FIND = re.compile(rf"#\d{{2,}}[ \t\u00a0]*[^\W\d_]{{3,9}}\.?[ \t\u00a0]+\d{{1,2}},[ \t\u00a0]*\d{{4}}[{_PAD}\r]*$", re.M)
+# HEADER as the finders see it (`find` with Python's `re`, `joined` with Polars: one pattern for
+# both engines), found by its literal "#" first (a scan of 30 MB in ~20 ms; a pattern opening
+# with "^" is tried at every position, ten times slower). Looser than HEADER on purpose: the
+# parser, after clean_text, has the last word on each line.
+HEADER_FOUND = r"#\d{2,}[ \t\u00a0]*[^\W\d_]{3,9}\.?[ \t\u00a0]+\d{1,2},[ \t\u00a0]*\d{4}"
+_FIND = re.compile(rf"{HEADER_FOUND}[{PAD}]*$", re.M)
 
 
 def find(text: str) -> int | None:
     """Offset of the first header line, wherever it is (after any preamble)."""
     for match in _FIND.finditer(text):
         start = text.rfind("\n", 0, match.start()) + 1
-        if not text[start:match.start()].strip(_PAD):
+        if not text[start:match.start()].strip(PAD):
             return start
     return None
 

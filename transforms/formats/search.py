@@ -17,7 +17,7 @@ import polars as pl
 
 from transforms.formats.common import as_quarantine, join_after_hyphen, on_rows, split_valid
 from transforms.formats.listing import may_be_names
-from transforms.text import INVISIBLE, clean_text
+from transforms.text import PAD, clean_text
 
 NAME = "search"
 MARKER = "论文检索"
@@ -53,8 +53,6 @@ _NOT_AREA = (
 _SENTENCE_END = r"[.!?:][\"'”’)\]]?$"
 
 
-# What may pad the marker line: blanks, a BOM or zero-width left by a decoder, NBSP.
-_PAD = " \t\u00a0\u3000\r" + INVISIBLE
 
 
 def find(text: str) -> int | None:
@@ -65,7 +63,7 @@ def find(text: str) -> int | None:
         start = text.rfind("\n", 0, at) + 1
         end = text.find("\n", at)
         end = len(text) if end < 0 else end
-        if not text[start:at].strip(_PAD) and not text[at + len(MARKER):end].strip(_PAD):
+        if not text[start:at].strip(PAD) and not text[at + len(MARKER):end].strip(PAD):
             return start
         at = text.find(MARKER, at + 1)
     return None
