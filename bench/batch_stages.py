@@ -38,14 +38,15 @@ def stages(corpus: Path, batch_files: int, code_page: str | None = None) -> dict
     sources = [SourceFile(i, str(i), d) for i, d in enumerate(datas)]
     best: dict[str, float] = {}
     for _ in range(3):
-        seconds, counts = Counter(), Counter()
+        seconds, counts, encodings = Counter(), Counter(), Counter()
         for at in range(0, len(sources), batch_files):
             result = process_batch(sources[at:at + batch_files])
             seconds.update(result.timings)
             counts.update(listings=result.listings.height, papers=result.papers.height,
                           quarantined=result.quarantine.height)
+            encodings.update(result.files["encoding"].to_list())
         best = {k: min(best.get(k, float("inf")), v) for k, v in seconds.items()}
-    return {"seconds": best, "total": sum(best.values()), "counts": dict(counts)}
+    return {"seconds": best, "total": sum(best.values()), "counts": {**counts, "encodings": dict(sorted(encodings.items()))}}
 
 
 def _in_code_page(data: bytes, code_page: str) -> bytes:
