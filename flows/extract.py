@@ -5,8 +5,10 @@ and reads nothing: it only looks at each entry. Everything found that will not b
 a socket, a device, a symlink loop or a dangling link, a link to outside the ingest root, a file
 over the size limit) is kept with its reason, so it lands in `skipped_file` instead of vanishing.
 Reading opens regular files only and never reads more than the size limit plus one byte.
-Packaged digests (.gz, .bz2, .zip) are unpacked in memory, within the same limit: each member is
-a source file of its own, recorded as `<archive path>!/<member name>`.
+Packaged digests (.gz, .bz2, .xz, .zip, .tar and their blends: .tgz, .tar.gz, a zip of .gz
+files) are unpacked in memory, within the same limit in all: each member is a source file of its
+own, recorded as `<archive path>!/<member name>` (`!/` again for each level of nesting). What is
+packed is told by the bytes (a gzip file named .txt is unpacked) or else by the name.
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ import errno
 import gzip
 import hashlib
 import io
+import lzma
 import os
 import stat
+import tarfile
 import threading
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -258,10 +262,16 @@ def unchanged(found: list[FoundFile], seen: set[tuple[str, int, int, int]]) -> s
     return {f.path for f in found if not f.skip_reason and (f.path, f.mtime_ns, f.ctime_ns, f.inode) in seen}
 
 
-PACKED = ("gz", "bz2", "zip")
-# A .bz2 keeps no size: its digest text is taken at this many times its size (bzip2 -9 of 20 MB of
-# listings and of search pages: 4.1x and 4.0x; gzip -6: 2.9x and 2.8x, but a .gz says its own size).
+# The packing a name's suffix says: one stream (gz, bz2, xz) or an archive of files (zip, tar).
+PACKED = {"gz": "gz", "tgz": "gz", "bz2": "bz2", "tbz": "bz2", "tbz2": "bz2", "xz": "xz", "txz": "xz",
+          "zip": "zip", "tar": "tar"}
+# A .bz2 or .xz keeps no size we read: its digest text is taken at this many times its size (bzip2 -9
+# of 20 MB of listings and of search pages: 4.1x and 4.0x; gzip -6: 2.9x and 2.8x, but a .gz says its
+# own size). Packed members of an archive are counted the same way.
 BZ2_TEXT_RATIO = 5
+# An archive inside an archive inside ... is unpacked this many levels deep; deeper is refused (an
+# honest archive of digests is a zip or tar of .gz files at most; a file that unpacks to itself is not).
+MAX_NESTING = 4
 
 
 def sized(found: list[FoundFile]) -> list[FoundFile]:
@@ -279,13 +289,16 @@ def _suffix(path: str) -> str:
 
 
 def _unpacked_size(f: FoundFile) -> int:
-    suffix = _suffix(f.path)
+    packing = PACKED[_suffix(f.path)]
     try:
-        if suffix == "bz2":
+        if packing in {"bz2", "xz"}:
             return f.size_bytes * BZ2_TEXT_RATIO
-        if suffix == "zip":
+        if packing == "tar":
+            return f.size_bytes
+        if packing == "zip":
             with zipfile.ZipFile(f.abs_path) as archive:
-                return sum(info.file_size for info in archive.infolist())
+                return sum(info.file_size * (BZ2_TEXT_RATIO if _suffix(info.filename) in PACKED else 1)
+                           for info in archive.infolist())
         with open(f.abs_path, "rb") as handle:
             handle.seek(-4, os.SEEK_END)
             return int.from_bytes(handle.read(4), "little")
@@ -444,34 +457,95 @@ def _read_to_end(fd: int, limit: int, size_hint: int) -> bytes:
 
 
 def _unpacked(f: FoundFile, data: bytes, limit: int) -> list[tuple[FoundFile, bytes]]:
-    """A plain file as it is; a .gz/.bz2 as one member named after it without the suffix
-    (`x.txt.gz!/x.txt`); a .zip as each of its files (hidden ones and folders left out).
+    """A plain file as it is; a .gz/.bz2/.xz as one member named after it without the suffix
+    (`x.txt.gz!/x.txt`, `x.tgz!/x.tar`); a .zip or .tar as each of its files (hidden ones, folders
+    and links left out); a member that is packed again, unpacked in turn (MAX_NESTING levels).
     Decompression stops past `limit` bytes in all (zip bombs); a corrupt archive is skipped."""
-    suffix = _suffix(f.path)
-    if suffix not in PACKED:
-        return [(f, data)]
+    return [(f if path == f.path else replace(f, path=path), text)
+            for path, text in _unpack(f.path, data, limit, depth=0)]
+
+
+_ARCHIVE_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile, tarfile.TarError,
+                   RuntimeError, NotImplementedError, ValueError)
+
+
+def _unpack(path: str, data: bytes, budget: int, depth: int) -> list[tuple[str, bytes]]:
+    packing = _packing(path, data)
+    if not packing:
+        return [(path, data)]
+    if depth == MAX_NESTING:
+        raise Unreadable(f"{CANNOT_READ}: archives nested more than {MAX_NESTING} levels deep")
     try:
-        members = list(_members(suffix, f.path.rsplit("/", 1)[-1], data, limit))
-    except (OSError, EOFError, zlib.error, zipfile.BadZipFile, RuntimeError, NotImplementedError, ValueError) as err:
-        raise Unreadable(f"{CANNOT_READ}: a corrupt or unsupported .{suffix} archive ({_first_line(err)})") from err
-    return [(replace(f, path=f"{f.path}{MEMBER_SEPARATOR}{name}"), member) for name, member in members]
+        members = list(_members(packing, path.rsplit("/", 1)[-1], data, budget))
+    except _ARCHIVE_ERRORS as err:
+        raise Unreadable(f"{CANNOT_READ}: a corrupt or unsupported .{packing} archive ({_first_line(err)})") from err
+    unpacked: list[tuple[str, bytes]] = []
+    for name, member in members:  # together within the budget: a packed member's text counts, not its bytes
+        unpacked += _unpack(f"{path}{MEMBER_SEPARATOR}{name}", member, budget - sum(len(t) for _, t in unpacked),
+                            depth + 1)
+    return unpacked
 
 
-def _members(suffix: str, name: str, data: bytes, limit: int) -> Iterator[tuple[str, bytes]]:
-    if suffix in {"gz", "bz2"}:
-        packed = io.BytesIO(data)
-        with gzip.GzipFile(fileobj=packed) if suffix == "gz" else bz2.BZ2File(packed) as stream:
-            yield name[: -len(suffix) - 1], _bounded(stream, limit, size_hint=4 * len(data))
+# What a file's first bytes say it is. bzip2's "BZh" is followed by a level digit and a block's magic.
+_MAGIC = ((b"\x1f\x8b", "gz"), (b"\xfd7zXZ\x00", "xz"), (b"PK\x03\x04", "zip"), (b"PK\x05\x06", "zip"))
+
+
+def _packing(path: str, data: bytes) -> str:
+    """gz, bz2, xz, zip or tar by the bytes (no text starts so), else by the name's suffix (a
+    zip after a preamble, or damage that reading then names), else "" (not packed)."""
+    for magic, packing in _MAGIC:
+        if data.startswith(magic):
+            return packing
+    if data[:3] == b"BZh" and data[4:10] == b"1AY&SY":
+        return "bz2"
+    if data[257:263] == b"ustar\x00" or data[257:265] == b"ustar  \x00":  # POSIX and GNU tar headers
+        return "tar"
+    return PACKED.get(_suffix(path), "")
+
+
+_STREAMS = {"gz": lambda packed: gzip.GzipFile(fileobj=packed), "bz2": bz2.BZ2File, "xz": lzma.LZMAFile}
+_STREAM_NAMES = {"gz": {"gz": "", "tgz": ".tar"}, "bz2": {"bz2": "", "tbz": ".tar", "tbz2": ".tar"},
+                 "xz": {"xz": "", "txz": ".tar"}}
+
+
+def _members(packing: str, name: str, data: bytes, limit: int) -> Iterator[tuple[str, bytes]]:
+    if packing in _STREAMS:
+        with _STREAMS[packing](io.BytesIO(data)) as stream:
+            yield _stream_member_name(packing, name), _bounded(stream, limit, size_hint=4 * len(data))
         return
     budget = limit
+    for member_name, size, open_member in (_zip_members if packing == "zip" else _tar_members)(data):
+        member_name = member_name.removeprefix("./")  # `tar -C dir -czf x.tgz .` names them so
+        if any(part.startswith(".") for part in member_name.split("/")):  # hidden: .DS_Store, __MACOSX/._x
+            continue
+        with open_member() as stream:
+            content = _bounded(stream, budget, size_hint=size)  # as the archive claims it
+        budget -= len(content)
+        yield member_name.replace("\\", "\\\\"), content  # escaped as file names are
+
+
+def _stream_member_name(packing: str, name: str) -> str:
+    """`x.txt.gz` -> `x.txt`, `x.tgz` -> `x.tar`; a name without the suffix (a gzip file named
+    x.txt) is the member's name as it is."""
+    stem, _, suffix = name.rpartition(".")
+    replacement = _STREAM_NAMES[packing].get(suffix.lower()) if stem else None
+    return name if replacement is None else stem + replacement
+
+
+def _zip_members(data: bytes) -> Iterator[tuple[str, int, Callable]]:
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         for info in sorted(archive.infolist(), key=lambda i: i.filename):
-            if info.is_dir() or any(part.startswith(".") for part in info.filename.split("/")):
-                continue
-            with archive.open(info) as stream:
-                content = _bounded(stream, budget, size_hint=info.file_size)  # as the archive claims it
-            budget -= len(content)
-            yield info.filename.replace("\\", "\\\\"), content  # escaped as file names are
+            if not info.is_dir():
+                yield info.filename, info.file_size, lambda info=info: archive.open(info)
+
+
+def _tar_members(data: bytes) -> Iterator[tuple[str, int, Callable]]:
+    """Regular files only: a link, folder or device in a tar is not a digest (and a link is not
+    followed: nothing is written to disk or read outside the archive's bytes)."""
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as archive:
+        for info in sorted(archive.getmembers(), key=lambda i: i.name):
+            if info.isfile():
+                yield info.name, info.size, lambda info=info: archive.extractfile(info)
 
 
 def _bounded(stream, limit: int, size_hint: int) -> bytes:

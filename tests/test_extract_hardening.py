@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import gzip
 import io
+import lzma
 import os
+import tarfile
 import threading
 import time
 import zipfile
@@ -193,6 +195,67 @@ def test_archives_unpack_within_the_limit_in_all(tmp_path):
     assert meta["size_bytes"].sort().to_list() == [600, 900]
 
 
+def _tar(members: dict[str, bytes]) -> bytes:
+    packed = io.BytesIO()
+    with tarfile.open(fileobj=packed, mode="w") as archive:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+        link = tarfile.TarInfo("./etc-link")
+        link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
+        archive.addfile(link)
+    return packed.getvalue()
+
+
+def test_tars_nested_archives_and_misnamed_packing_are_unpacked(tmp_path):
+    """An archive of digests as people keep them: a .tgz made with `tar -C dir .` (members named
+    ./x), a .tar.xz of .gz files, a zip of .gz files, a gzip file named .txt. Each text is read
+    as a source of its own; hidden members and links are left out. All were one "binary file"
+    quarantine row before."""
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    (inbox / "a.tgz").write_bytes(gzip.compress(_tar({"./day1.txt": b"one", "./.DS_Store": b"x"})))
+    (inbox / "b.tar.xz").write_bytes(lzma.compress(_tar({"2026/day2.txt.gz": gzip.compress(b"two")})))
+    with zipfile.ZipFile(inbox / "c.zip", "w") as archive:
+        archive.writestr("day3.txt.gz", gzip.compress(b"three"))
+        archive.writestr("__MACOSX/._day3.txt.gz", b"resource fork")
+    (inbox / "d.txt").write_bytes(gzip.compress(b"four"))
+    limits = extract.ReadLimits(max_file_bytes=100_000)  # a tar is written in records of 10 KiB
+    sources, _, skipped = extract.read_sources(list(found_by_path(inbox, limits).values()), limits)
+    assert {s.path: s.data for s in sources} == {
+        "inbox/a.tgz!/a.tar!/day1.txt": b"one", "inbox/b.tar.xz!/b.tar!/2026/day2.txt.gz!/day2.txt": b"two",
+        "inbox/c.zip!/day3.txt.gz!/day3.txt": b"three", "inbox/d.txt!/d.txt": b"four"}
+    assert skipped.is_empty()
+
+
+def test_nesting_is_bounded_and_unpacked_text_counts_against_the_limit_in_all(tmp_path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    deep = b"text"
+    for _ in range(extract.MAX_NESTING + 1):
+        deep = gzip.compress(deep)
+    (inbox / "deep.gz").write_bytes(deep)
+    with zipfile.ZipFile(inbox / "bomb.zip", "w") as archive:  # small packed, 1,200 bytes of text in all
+        archive.writestr("a.txt.gz", gzip.compress(b"a" * 600))
+        archive.writestr("b.txt.gz", gzip.compress(b"b" * 600))
+    sources, _, skipped = extract.read_sources(list(found_by_path(inbox).values()), LIMITS)
+    reasons = dict(skipped.iter_rows())
+    assert not sources
+    assert "nested more than" in reasons["inbox/deep.gz"]
+    assert "unpacks to more than the size limit" in reasons["inbox/bomb.zip"]
+
+
+def test_text_is_never_taken_for_an_archive_by_its_first_bytes(tmp_path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    text = (b"#01Oct 26, 2026\ncs.LG\n" + b"x" * 300)[:257] + b"ustard and BZh91AY&SY" + b"y" * 300
+    (inbox / "plain.txt").write_bytes(text)
+    (inbox / "BZh.txt").write_bytes(b"BZh9 is not bzip2 without its block magic")
+    sources, _, skipped = extract.read_sources(list(found_by_path(inbox).values()), LIMITS)
+    assert sorted(s.path for s in sources) == ["inbox/BZh.txt", "inbox/plain.txt"] and skipped.is_empty()
+
+
 def test_a_truncated_zip_is_skipped_with_a_reason(tmp_path):
     inbox = tmp_path / "inbox"
     inbox.mkdir()
@@ -310,3 +373,12 @@ def test_reading_a_file_to_its_end_gives_what_one_read_of_the_limit_gave(tmp_pat
         assert extract._read_to_end(fd, limit, hint) == data[: limit + 1]
     finally:
         os.close(fd)
+
+
+@given(text=st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="".join(
+    map(chr, [*range(9), *range(11, 13), *range(14, 32)])))), name=st.sampled_from(["a.txt", "b", "c.html"]))
+def test_no_text_is_taken_for_packed_bytes(text, name):
+    """What is packed is told by the bytes first: text in any encoding that has no control
+    characters (UTF-8, UTF-16 with its BOM, GB18030) never looks packed."""
+    for encoding in ("utf-8", "utf-16", "gb18030"):
+        assert extract._packing(name, text.encode(encoding)) == ""

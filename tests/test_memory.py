@@ -375,6 +375,10 @@ def test_packed_files_are_batched_and_weighed_by_their_text(tmp_path):
         archive.writestr("y.txt", text[:1000])
     (tmp_path / "d.txt").write_bytes(text)
     (tmp_path / "e.zip").write_bytes(b"not a zip archive")
+    (tmp_path / "f.tgz").write_bytes(gzip.compress(text))  # its gzip size field: the tar's size
+    with zipfile.ZipFile(tmp_path / "g.zip", "w") as archive:  # a zip of .gz files: their text, not their bytes
+        archive.writestr("x.txt.gz", gzip.compress(text))
+    (tmp_path / "h.txt.xz").write_bytes(b"x" * 100)
     _, found = extract.discover([tmp_path])
     sizes = {f.path.rsplit("/", 1)[-1]: (f.size_bytes, f.text_bytes) for f in extract.sized(found)}
     assert sizes["a.txt.gz"][1] == len(text) > 2 * sizes["a.txt.gz"][0]
@@ -382,6 +386,8 @@ def test_packed_files_are_batched_and_weighed_by_their_text(tmp_path):
     assert sizes["c.zip"][1] == len(text) + 1000
     assert sizes["d.txt"] == (len(text), len(text))
     assert sizes["e.zip"] == (17, 17)  # corrupt: reading it says so
+    assert sizes["f.tgz"][1] == len(text) and sizes["h.txt.xz"][1] == extract.BZ2_TEXT_RATIO * 100
+    assert sizes["g.zip"][1] == extract.BZ2_TEXT_RATIO * len(gzip.compress(text))
     gz = next(f for f in extract.sized(found) if f.path.endswith("a.txt.gz"))
     assert batch_slots([gz], len(text) // 3) == 3 and extract.plan_batches([gz, gz], len(text)) == [[gz], [gz]]
 
