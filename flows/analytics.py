@@ -110,7 +110,48 @@ def query(path: Path, sql: str, params: Sequence | dict | None = None, allow_fil
     """Run one read-only query with bound parameters and return the whole result."""
     with open_read_only(path, allow_files) as con:
         check_read_only(con, sql)
-        return con.sql(sql, params=params).pl()
+        return result_frame(con.sql(sql, params=params))
+
+
+# DuckDB types that Polars cannot take from Arrow (an interval, a union: `.pl()` raised) or that no
+# output format writes (a BLOB, a BIT string, a VARIANT: CSV raised), alone or inside a list or
+# struct: such a column comes as DuckDB's own text ("1 day", "a\x01"). So does a TIMESTAMP_S: its
+# 'infinity' came out of Arrow as 1969-12-31 23:59:59.
+_AS_TEXT = re.compile(r"\b(INTERVAL|UNION|BIT|BIGNUM|VARINT|VARIANT|BLOB|TIMESTAMP_S)\b")
+# Dates and times Polars holds but cannot print (its calendar ends near year 262,000), or holds as
+# a date that is not one (a TIMESTAMP_NS 'infinity' is the largest integer: "2262-04-11"): physical
+# values past these, per unit, come as DuckDB's text too ("infinity").
+_CALENDAR_BOUND = {"d": 91_000_000, "ms": 7_800_000_000_000_000 // 1000, "us": 7_800_000_000_000_000,
+                   "ns": 2**63 - 2}
+
+
+def result_frame(result: duckdb.DuckDBPyRelation) -> pl.DataFrame:
+    """A query's result as a Polars frame that every output can show: columns of the types
+    above, and date or time columns holding values past Polars' calendar, as DuckDB's text."""
+    as_text = {i for i, dtype in enumerate(result.types) if _AS_TEXT.search(str(dtype))}
+    frame = _as_text(result, as_text).pl()
+    past_calendar = {i for i, column in enumerate(frame.iter_columns()) if _past_calendar(column)}
+    return _as_text(result, as_text | past_calendar).pl() if past_calendar else frame
+
+
+def _as_text(result: duckdb.DuckDBPyRelation, columns: set[int]) -> duckdb.DuckDBPyRelation:
+    if not columns:
+        return result
+    # Renamed by position first: a result may hold two columns of one name ("SELECT 1 a, 2 a").
+    renamed = ", ".join(f"c{i}" for i in range(len(result.columns)))
+    select = ", ".join(f"{f'CAST(c{i} AS VARCHAR)' if i in columns else f'c{i}'} AS {_quoted(name)}"
+                       for i, name in enumerate(result.columns))
+    return result.query("result", f"SELECT {select} FROM result AS result({renamed})")
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _past_calendar(column: pl.Series) -> bool:
+    unit = "d" if column.dtype == pl.Date else getattr(column.dtype, "time_unit", None)
+    bound = _CALENDAR_BOUND.get(unit) if column.dtype.is_temporal() else None
+    return bound is not None and bool(column.to_physical().abs().gt(bound).any())
 
 
 def snapshot_version(path: Path) -> tuple[int, int, int]:

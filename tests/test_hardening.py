@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import json
 import io
 import os
 import re
@@ -127,6 +128,54 @@ def test_query_still_answers_selects_and_files_need_the_opt_in(warehouse, tmp_pa
     assert allowed.exit_code == 0 and allowed.stdout == "a,b\n1,2\n"
     still = cli("query", f"COPY (SELECT 1) TO '{tmp_path}/out.csv'", "-w", warehouse, "--allow-files")
     assert still.exit_code == 2 and not (tmp_path / "out.csv").exists()
+
+
+# Values of every DuckDB type a SELECT can return, as each output shows them. Each of these
+# crashed `digest query` with a traceback in one output or more (Polars could not take an interval
+# or a union from Arrow, CSV could not write a blob, a bit string, a varint or a variant, no output
+# could print an infinite date), or showed a date that is not one (a TIMESTAMP_S 'infinity' as
+# 1969-12-31 23:59:59, a TIMESTAMP_NS one as 2262-04-11).
+ODD_VALUES = {
+    "INTERVAL '1 day' + INTERVAL 3 HOUR": "1 day 03:00:00",
+    "[INTERVAL '2 days']": "[2 days]",
+    "union_value(k := 1)::UNION(k INT, s VARCHAR)": "1",
+    "'a\\x01'::BLOB": "a\\x01",
+    "'10101'::BIT": "10101",
+    "12::VARINT": "12",
+    "12::VARIANT": "12",
+    "'infinity'::DATE": "infinity",
+    "'-infinity'::TIMESTAMP": "-infinity",
+    "'infinity'::TIMESTAMPTZ": "infinity",
+    "'infinity'::TIMESTAMP_S": "infinity",
+    "'infinity'::TIMESTAMP_MS": "infinity",
+    "'-infinity'::TIMESTAMP_NS": "-infinity",
+    "'294247-01-10'::TIMESTAMP": "294247-01-10 00:00:00",
+    "'2026-10-26 10:00:01'::TIMESTAMP_S": "2026-10-26 10:00:01",
+}
+
+
+@pytest.mark.parametrize("expression", list(ODD_VALUES))
+def test_query_shows_every_type_in_every_output(warehouse, expression):
+    for output in ("table", "csv"):
+        result = cli("query", f"SELECT {expression} AS v, 1 AS n", "-w", warehouse, "-f", output)
+        assert result.exit_code == 0 and ODD_VALUES[expression] in result.stdout, (output, result.output)
+    result = cli("query", f"SELECT {expression} AS v, 1 AS n", "-w", warehouse, "-f", "json")
+    assert json.loads(result.stdout) == [{"v": ODD_VALUES[expression], "n": 1}]
+
+
+def test_query_keeps_order_and_names_when_columns_come_as_text(warehouse):
+    result = cli("query", 'SELECT range AS "a""b", range * INTERVAL 1 DAY AS d, range AS d FROM range(3) '
+             "ORDER BY range DESC", "-w", warehouse, "-f", "csv")
+    assert result.exit_code == 0 and result.stdout.splitlines()[1:] == ["2,2 days,2", "1,1 day,1", "0,00:00:00,0"]
+    assert result.stdout.splitlines()[0].startswith('"a""b",d,')
+
+
+def test_query_json_is_json_for_nan_and_infinities(warehouse):
+    result = cli("query", "SELECT 'nan'::DOUBLE AS a, 'inf'::FLOAT AS b, ['-inf'::DOUBLE] AS c, 1.5::DOUBLE AS d",
+                 "-w", warehouse, "-f", "json")
+    assert json.loads(result.stdout) == [{"a": "NaN", "b": "Infinity", "c": ["-Infinity"], "d": 1.5}]
+    csv = cli("query", "SELECT ['nan'::DOUBLE] AS c", "-w", warehouse, "-f", "csv")
+    assert csv.stdout.splitlines() == ["c", '"[""NaN""]"']
 
 
 def test_the_dashboards_read_path_is_locked_down_too(warehouse, tmp_path):
