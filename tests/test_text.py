@@ -40,6 +40,22 @@ def test_clean_text_turns_odd_spaces_into_one_ascii_space(space):
     assert cleaned([f"Rémi{space}Munos", f"Rémi {space} Munos"]) == ["Rémi Munos", "Rémi Munos"]
 
 
+# Every character Python calls whitespace but a line end of the file (a field is one line): the
+# vertical tab, form feed, information separators, NEL, Ogham space mark and the line and paragraph
+# separators stayed in titles and abstracts ("Part\x0bII" showed as "PartII").
+IN_LINE_SPACES = [chr(c) for c in range(0x110000) if chr(c).isspace() and chr(c) not in "\n\r"]
+
+
+@given(space=st.sampled_from(IN_LINE_SPACES), left=st.text("abcé", min_size=1), right=st.text("xyzß", min_size=1))
+def test_clean_text_turns_every_in_line_space_into_one_ascii_space(space, left, right):
+    assert cleaned([f"{left}{space}{right}", f"{left} {space}{space} {right}"]) == [f"{left} {right}"] * 2
+    assert is_blank_values([space, f" {space}\t"]) == [True, True]
+
+
+def is_blank_values(values: list[str]) -> list[bool]:
+    return pl.DataFrame({"v": values}).select(is_blank(pl.col("v")))["v"].to_list()
+
+
 @pytest.mark.parametrize("zw", ZERO_WIDTHS)
 def test_clean_text_drops_zero_width_characters(zw):
     assert cleaned([f"Ré{zw}mi Munos", f"{zw}Rémi Munos{zw}", f"Rémi {zw} Munos"]) == ["Rémi Munos"] * 3
@@ -62,7 +78,7 @@ def test_is_blank_sees_invisible_only_lines_as_blank():
 
 TEXT_WITH_ODD_CHARACTERS = st.lists(
     st.sampled_from(["a", "é", "e\u0301", " ", "  ", "\n", "\r", "\x0b", "\x0c", "漢", *ZERO_WIDTHS, *ODD_SPACES,
-                     "\u2003", "\u205f", "\u180e", "\u3000x"]),
+                     "\u2003", "\u205f", "\u180e", "\u3000x", "\x1c", "\x85", "\u2028", "\u1680"]),
     max_size=12,
 ).map("".join)
 
@@ -71,7 +87,7 @@ def reference_clean_text(expr: pl.Expr) -> pl.Expr:
     """clean_text as first written: every pass over every row (the fast path must agree). The
     character classes are spelled out here, not imported from the code under test."""
     zero_width = r"[\p{Cf}--[\x{0600}-\x{0605}\x{06DD}\x{070F}\x{0890}\x{0891}\x{08E2}\x{110BD}\x{110CD}]]"  # format characters that do not print
-    odd_spaces = r"[\x{00A0}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}\t]"
+    odd_spaces = r"[\x{00A0}\x{1680}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}\t\x0b\x0c\x1c-\x1f\x{85}\x{2028}\x{2029}]"
     return (expr.str.normalize("NFC").str.replace_all(zero_width, "").str.replace_all(odd_spaces, " ")
             .str.replace_all(r" {2,}", " ").str.strip_chars())
 

@@ -18,8 +18,12 @@ INVISIBLE = "".join(chr(c) for lo, hi in _FORMAT_RANGES for c in range(lo, hi + 
 # What may pad a record header or the search marker on its line (blanks, NBSP, a CR, a BOM or
 # zero-width a decoder left): characters for `str.strip`, and for a regex class in either engine.
 PAD = " \t\u00a0\u3000\r" + INVISIBLE
-# Space-like characters that are not ASCII space (NBSP, narrow NBSP, figure space, ...).
-ODD_SPACES = r"[\x{00A0}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}\t]"
+# Space-like characters that are not ASCII space (NBSP, narrow NBSP, figure space, ...; NEL and the
+# line and paragraph separators, line ends to Python's splitlines, sit inside a field here).
+ODD_SPACES = r"[\x{00A0}\x{1680}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}\t\x{85}\x{2028}\x{2029}]"
+# ASCII's spaces other than space: tab, vertical tab, form feed and the four information separators
+# (whitespace to Python): kept, they glued "Part\x0bII" into one word on screen and split keys apart.
+ASCII_SPACES = r"[\t\x0b\x0c\x1c-\x1f]"
 # Letters that NFKD does not decompose, spelled out so "Døring" and "Doring" share a key.
 _FOLD_FROM = ["ø", "ł", "đ", "ð", "þ", "æ", "œ", "ß", "ı"]
 _FOLD_TO = ["o", "l", "d", "d", "th", "ae", "oe", "ss", "i"]
@@ -29,7 +33,7 @@ def clean_text(expr: pl.Expr) -> pl.Expr:
     """NFC, no zero-width characters, one ASCII space between words, no edge blanks."""
     return (
         expr.map_batches(_nfc_and_invisibles, return_dtype=pl.String)
-        .str.replace_all("\t", " ", literal=True)  # the one odd space ASCII holds
+        .str.replace_all(ASCII_SPACES, " ")  # as fast as the tab alone (one regex class)
         .str.replace_all(r" {2,}", " ")
         .str.strip_chars()
     )
@@ -88,4 +92,5 @@ def _fold_letters(text: pl.Series) -> pl.Series:
 
 def is_blank(expr: pl.Expr) -> pl.Expr:
     """True for lines holding nothing but whitespace or invisible characters."""
-    return expr.str.replace_all(ZERO_WIDTH, "").str.replace_all(ODD_SPACES, " ").str.strip_chars() == ""
+    return (expr.str.replace_all(ZERO_WIDTH, "").str.replace_all(ODD_SPACES, " ").str.replace_all(ASCII_SPACES, " ")
+            .str.strip_chars() == "")
