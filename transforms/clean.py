@@ -12,8 +12,8 @@ import polars as pl
 from transforms.categories import ARXIV, CONFERENCE
 from transforms.decode import REPLACEMENT
 from transforms.formats import listing
-from transforms.formats.common import PARTICLES, as_quarantine
-from transforms.text import fold_key, text_key
+from transforms.formats.common import PARTICLES, as_quarantine, without_affiliations
+from transforms.text import fold_key, tex_accents, text_key
 
 # "A, B, C and 3 more": only three names are shown, three more exist.
 AND_MORE = r"(?i)\s*(?:,\s*)?and\s+(\d+)\s+(?:more|others)\s*$"
@@ -64,6 +64,7 @@ def clean_listings(records: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataF
     file_columns = ["file_idx", "source_file_id", *(["format"] if "format" not in records.columns else [])]
     df = records.join(files.select(file_columns), on="file_idx", how="left")
     # The author columns in stages: each stage's columns are computed once, not once per use.
+    df = df.with_columns(authors_raw=names_line(pl.col("authors_raw")))
     parts = _author_parts(pl.col("authors_raw"))
     df = df.with_columns(**parts, **category_columns())
     df = df.with_columns(_items=_author_items(*map(pl.col, parts)))
@@ -82,10 +83,17 @@ def split_authors(authors: pl.Expr) -> dict[str, pl.Expr]:
     Forms read: "A, B, C", "A, B, C and 3 more" (total 6), "A and B", "A & B", "A, B, and C",
     "A, B et al." / "A, B and others" / "A 等" / "A, B, …" (truncated, total unknown),
     "张三、李四", "Last, First; Last, First", a lone "Last, First", affiliation marks
-    ("Smith1,2", "Smith¹", "Smith*") dropped.
+    ("Smith1,2", "Smith¹", "Smith*") and affiliations closing a name ("Smith (MIT)") dropped,
+    TeX accents read ("G\\"ahler").
     """
-    parts = list(_author_parts(authors).values())
+    parts = list(_author_parts(names_line(authors)).values())
     return _author_columns(*parts, _author_items(*parts))
+
+
+def names_line(authors: pl.Expr) -> pl.Expr:
+    """The names of an authors line: TeX accents as letters ("G\\"ahler" is "Gähler"), the
+    affiliations in parentheses that close names left out."""
+    return without_affiliations(tex_accents(authors))
 
 
 def _author_parts(authors: pl.Expr) -> dict[str, pl.Expr]:

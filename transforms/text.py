@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 import polars as pl
 
 # Characters that render as nothing; scrapers, mail exports and right-to-left editors sprinkle
@@ -94,3 +97,49 @@ def is_blank(expr: pl.Expr) -> pl.Expr:
     """True for lines holding nothing but whitespace or invisible characters."""
     return (expr.str.replace_all(ZERO_WIDTH, "").str.replace_all(ODD_SPACES, " ").str.replace_all(ASCII_SPACES, " ")
             .str.strip_chars() == "")
+
+
+# TeX accents, as arXiv's own author lines spell them ("G\"ahler", "Tom\'a\v{s} Vina\v{r}",
+# "{\O}bro"): an accent command over a letter becomes the letter with its combining mark (then
+# NFC), a letter command its letter. Only these commands are read; anything else stays as written
+# (a general LaTeX-to-text converter such as pylatexenc also drops a "%" and what follows it, and
+# unknown commands: a name must not lose text).
+_TEX_MARKS = {"'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",
+              ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b", "c": "\u0327", "k": "\u0328",
+              "r": "\u030a", "d": "\u0323"}
+_TEX_LETTERS = {"o": "ø", "O": "Ø", "l": "ł", "L": "Ł", "ss": "ß", "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ",
+                "aa": "å", "AA": "Å", "i": "ı", "j": "ȷ"}
+_TEX_BASE = r"(?:\\([ij])(?![A-Za-z])|([A-Za-z]))"  # an accent's letter; a dotless i under an accent is an i
+_TEX_ACCENT = re.compile(
+    r"\\(?:([`'^\"~=.])\s*(?:\{\s*" + _TEX_BASE + r"\s*\}|" + _TEX_BASE + r")"
+    r"|([uvHckrd])(?:\s*\{\s*" + _TEX_BASE + r"\s*\}|\s+" + _TEX_BASE + r"))")
+_TEX_LETTER = re.compile(r"\\(ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)(?![A-Za-z])(?:\{\}| (?=[A-Za-z]))?")
+_TEX_GROUP = re.compile(r"\{([^{}\\]*)\}")  # "{ö}" left of "{\"o}": braces only grouped the accent
+
+
+def tex_accents(expr: pl.Expr) -> pl.Expr:
+    """Text with TeX accents and letters written as Unicode (NFC); rows without a backslash
+    are not touched (no Python pass over them)."""
+    return expr.map_batches(_tex_rows, return_dtype=pl.String)
+
+
+def _tex_rows(text: pl.Series) -> pl.Series:
+    needs = text.str.contains("\\", literal=True).fill_null(False)
+    if not needs.any():
+        return text
+    rows = needs.arg_true()
+    return text.clone().scatter(rows, pl.Series([_tex_to_unicode(t) for t in text.gather(rows)], dtype=pl.String))
+
+
+def _tex_to_unicode(text: str) -> str:
+    converted = _TEX_LETTER.sub(lambda m: _TEX_LETTERS[m[1]], _TEX_ACCENT.sub(_accented, text))
+    if converted == text:
+        return text
+    return unicodedata.normalize("NFC", _TEX_GROUP.sub(r"\1", converted))
+
+
+def _accented(match: re.Match) -> str:
+    symbol, *bases = match.groups()
+    accent = symbol or bases[4]
+    base = next(b for b in (*bases[:4], *bases[5:]) if b)
+    return base + _TEX_MARKS[accent]

@@ -76,6 +76,17 @@ def join_after_hyphen(previous: pl.Expr, line: pl.Expr) -> pl.Expr:
 PARTICLES = "van|von|der|den|de|del|della|dei|des|di|da|du|dos|das|do|le|la|les|bin|ibn|ben|al|el|ter|ten|zu|zur|y|e"
 # Affiliation marks glued to a name: "Smith1", "Smith¹", "Smith*", "Smith†".
 AFFILIATION_MARKS = r"[\d\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{2079}*\x{2020}\x{2021}\x{00A7}\x{00B6}]"
+# Affiliations in parentheses closing a name, as arXiv's own author lines carry them (a tenth of
+# the Kaggle snapshot's): "A. Schekochihin (Oxford), S. C. Cowley (Culham)", "Arthur Jaffe (1) and
+# Gordon Ritter (1) ((1) Harvard University)"; a group may hold another, and commas. Read as names
+# they were "LUTH", "Moscow State University". A group inside a name is a nickname and stays
+# ("Xiao Shi (Gary) Zhongren"). No look-ahead in Polars: what follows the groups is put back.
+AFFILIATIONS = r"(?:\s*\((?:[^()]|\([^()]*\))*\))+(\s*(?:[,，;；、&]|\s(?i:and|und|et)\s|$))"
+
+
+def without_affiliations(names_line: pl.Expr) -> pl.Expr:
+    """A names line without the affiliations in parentheses that close its names."""
+    return names_line.str.replace_all(AFFILIATIONS, "${1}")
 _NAME_WORD = (
     r"(?:[\p{Lu}\p{Lt}\p{Lo}][\p{L}\p{M}'’.\-]*"  # capitalised, or a script without case (张三)
     r"|(?:" + PARTICLES + r")"

@@ -40,6 +40,7 @@ from transforms.formats.common import (
     UNFINISHED_ENDING,
     as_quarantine,
     is_names_text,
+    without_affiliations,
     join_after_hyphen,
     on_rows,
     split_valid,
@@ -200,7 +201,7 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     # Lines after the abstract of such a record may be its abstract's rest: a wrapper measures the
     # spaces it was given, and two between words ("for  novel") leave a line short that looked
     # full; its abstract cut at one line was loaded.
-    doubtful = could_wrap & (~is_names_text(_join(pl.col("pieces").list.slice(3, 1)))
+    doubtful = could_wrap & (~is_names_text(without_affiliations(_join(pl.col("pieces").list.slice(3, 1))))
                              | may_be_names(_join(pl.col("pieces").list.slice(4, 1)))
                              | (pl.col("cut").is_null() & (pl.col("n") >= N_LINES)))
     recs = recs.with_columns(by_lines=by_lines, doubtful=doubtful).with_columns(
@@ -238,7 +239,7 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     cand = cand.with_columns(
         authors_raw=_join(pl.col("pieces").list.slice(a + 1, b - a)),
     ).filter(
-        is_names_text(pl.col("authors_raw"))
+        is_names_text(without_affiliations(pl.col("authors_raw")))
         & ~may_be_names(first_abstract_line)
     ).with_columns(title_ends_in_names=(a > 2) & may_be_names(last_title_line, lists_only=True))
     cand = cand.select(*g, "a", "b", "authors_raw", "title_ends_in_names")
@@ -328,7 +329,7 @@ def _join(pieces: pl.Expr) -> pl.Expr:
 def _with_shifted(records: pl.DataFrame) -> pl.DataFrame:
     """`shifted` (see `_shifted`), computed only where a cheap look finds a field out of shape
     (few records): the names checks are costly on every abstract."""
-    authors, abstract = pl.col("authors_raw"), pl.col("abstract")
+    authors, abstract = without_affiliations(pl.col("authors_raw")), pl.col("abstract")
     look = records.select(authors.str.contains(f"{PROSE_WORDS}|{_PROSE_SIGNS}|{_SENTENCE_END}|{_LONG_RUN}")  # one pass
                           | (abstract.str.len_chars() < SHORT_ABSTRACT_CHARS)).to_series().fill_null(False)
     # abstracts without a word of prose no names line holds: each word looked for only in the
@@ -336,10 +337,10 @@ def _with_shifted(records: pl.DataFrame) -> pl.DataFrame:
     rows = pl.int_range(records.height, dtype=pl.UInt32, eager=True)
     for word in _PROSE_LITERALS:
         rows = rows.filter(~records["abstract"].gather(rows).str.contains(word, literal=True).fill_null(True))
-    return records.with_columns(shifted=on_rows(records, look.arg_true().append(rows).unique(), _shifted()))
+    return records.with_columns(shifted=on_rows(records, look.arg_true().append(rows).unique(), _shifted(authors)))
 
 
-def _shifted() -> pl.Expr:
+def _shifted(authors: pl.Expr) -> pl.Expr:
     """A record whose fields are taken one per line, yet a line is missing and another one too
     many (no authors line and a two-line abstract, a blank authors line and a "Comments:" line, a
     wrapped title cut off before its abstract): every field after the gap moved up one. Seen in
@@ -347,8 +348,9 @@ def _shifted() -> pl.Expr:
     as a list of names, or as a name while the authors do not (a title's last line, "Distribution
     Shift", reads as a name too), or in both: authors that are no names and an abstract too short
     to be one (a title's second line above one lower-case name). None of the bench corpora's
-    listings were flagged when this was written (100k of both shapes, a fifth of 1M)."""
-    authors, abstract = pl.col("authors_raw"), pl.col("abstract")
+    listings were flagged when this was written (100k of both shapes, a fifth of 1M). `authors`:
+    the names line without its affiliations."""
+    abstract = pl.col("abstract")
     # words; a CJK character counts as one (their prose has no spaces: every CJK abstract was "short")
     short_abstract = abstract.str.count_matches(rf"{_CJK_CHAR}|\S+") < PROSE_ITEM_WORDS
     # (authors with no word at all, "—, ...", are no names and no shift: cleaning says so)

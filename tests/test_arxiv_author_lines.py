@@ -1,0 +1,84 @@
+"""Author lines as arXiv's own metadata writes them: affiliations in parentheses closing names
+("A. Schekochihin (Oxford)", "Arthur Jaffe (1) and Gordon Ritter (1) ((1) Harvard University)")
+and TeX accents ("G\\"ahler", "Tom\\'a\\v{s}"). A tenth of the Kaggle snapshot's records carry the
+first, a twentieth the second; before, their affiliations loaded as people ("LUTH", "IHEP)") or
+the record was quarantined as shifted, and TeX names were other people than their Unicode selves."""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+
+import polars as pl
+import pytest
+from conftest import parse_text
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bench.corpus import default_realdata
+from transforms.clean import clean_listings, split_authors
+
+KAGGLE = default_realdata() / "arxiv_kaggle_oai_snapshot_first200.jsonl"
+
+
+def names(line: str) -> list[str]:
+    return pl.DataFrame({"a": [line]}).select(**split_authors(pl.col("a")))["authors"][0].to_list()
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("A. A. Schekochihin (Oxford), S. C. Cowley (Culham), W. Dorland (Maryland)",
+     ["A. A. Schekochihin", "S. C. Cowley", "W. Dorland"]),
+    ("Arthur Jaffe (1) and Gordon Ritter (1) ((1) Harvard University)", ["Arthur Jaffe", "Gordon Ritter"]),
+    ("A. S. Mishchenko (1 and 2) and N. Nagaosa (1 and 3) ((1) CREST, Japan Science and Technology Agency, "
+     "(2) Russian Research Centre ``Kurchatov Institute'', (3) The University of Tokyo)", ["A. S. Mishchenko", "N. Nagaosa"]),
+    ("G. Worseck (1), C. Fechner (2, 3), L. Wisotzki (1) et al.", ["G. Worseck", "C. Fechner", "L. Wisotzki"]),
+    ("Eric Gourgoulhon (LUTH, CNRS / Observatoire de Paris / Univ. Paris 7)", ["Eric Gourgoulhon"]),
+    ("Ann Lee (MIT) & Bo Chen (CMU) and 3 more", ["Ann Lee", "Bo Chen"]),
+    ("Munos, Rémi (Inria); Valko, Michal (DeepMind)", ["Rémi Munos", "Michal Valko"]),
+    ("Xiao Shi (Gary) Zhongren, Ann Lee", ["Xiao Shi (Gary) Zhongren", "Ann Lee"]),  # a nickname inside a name stays
+    ("Peter Brommer and Franz G\\\"ahler (Institut f\\\"ur Theoretische und Angewandte Physik, Universit\\\"at Stuttgart)",
+     ["Peter Brommer", "Franz Gähler"]),
+    ("Rastislav \\v{S}r\\'amek, Bro\\v{n}a Brejov\\'a, Tom\\'a\\v{s} Vina\\v{r}", ["Rastislav Šrámek", "Broňa Brejová", "Tomáš Vinař"]),
+    ("Mikkel {\\O}bro, B\\o rge Jensen, Jos\\'e Garc\\'{\\i}a, Paul Erd\\H{o}s, \\c{C}a\\u{g}lar {\\\"{O}}zt\\\"urk",
+     ["Mikkel Øbro", "Børge Jensen", "José García", "Paul Erdős", "Çağlar Öztürk"]),
+    ("A \\foo B, C. D'Souza", ["A \\foo B", "C. D'Souza"]),  # other commands are not read: nothing is lost
+])
+def test_affiliations_are_left_out_and_tex_accents_read(line, expected):
+    assert names(line) == expected
+
+
+ACCENTED = {"á": "\\'a", "é": "\\'{e}", "à": "\\`a", "ä": '\\"a', "ö": '\\"{o}', "ñ": "\\~n", "š": "\\v{s}",
+            "č": "\\v c", "ç": "\\c{c}", "ő": "\\H{o}", "ą": "\\k{a}", "å": "\\aa{}", "ø": "{\\o}", "ł": "\\l{}",
+            "ß": "\\ss{}", "í": "\\'{\\i}", "ğ": "\\u{g}"}
+word = st.text(st.sampled_from("abcdefghijklmnoprstuvz" + "".join(ACCENTED)), min_size=2, max_size=8)
+name = st.tuples(word, word).map(lambda parts: " ".join(p.capitalize() for p in parts))
+affiliation = st.sampled_from(["", " (MIT)", " (1)", " (1, 2)", " (Dept. of Physics, Univ. of X)", " (1) ((1) Lab, City)"])
+
+
+@given(st.lists(st.tuples(name, affiliation), min_size=1, max_size=6))
+def test_a_names_line_reads_the_same_in_tex_and_with_affiliations(people):
+    """Written in Unicode, or with TeX accents and an affiliation after each name, a line gives
+    the same names."""
+    plain = ", ".join(n for n, _ in people)
+    tex = ", ".join(re.sub("|".join(ACCENTED), lambda m: ACCENTED[m[0]], n) + a for n, a in people)
+    assert names(tex) == names(plain) == [n for n, _ in people]
+
+
+@pytest.mark.skipif(not KAGGLE.is_file(), reason=f"real paper metadata not found at {KAGGLE} (set DIGEST_REALDATA)")
+def test_every_kaggle_author_line_gives_its_parsed_authors():
+    """The 200 records of the Kaggle snapshot as listings with their raw `authors` line: each one
+    loads with the names of `authors_parsed` (letters compared: "S.A." and "S. A." are one)."""
+    records = [json.loads(line) for line in KAGGLE.read_text().splitlines()]
+    text = "".join(f"#{i + 1:02d}Oct 26, 2026\n{r['categories'].split()[0]}\n{' '.join(r['title'].split())}\n"
+                   f"{' '.join(r['authors'].split())}\n{' '.join(r['abstract'].split())}\n" for i, r in enumerate(records))
+    parsed, quarantine = parse_text(text)
+    listings, rejected = clean_listings(parsed, pl.DataFrame({"file_idx": [0], "source_file_id": [1], "format": ["listing"]}))
+    assert quarantine.is_empty() and rejected.is_empty() and listings.height == len(records)
+
+    def letters(person: str) -> str:
+        return re.sub(r"[^a-z]", "", unicodedata.normalize("NFKD", person).encode("ascii", "ignore").decode().lower())
+
+    for r, got in zip(records, listings.sort("position")["authors"].to_list(), strict=True):
+        want = [" ".join(x for x in (a[1], a[0], a[2]) if x) for a in r["authors_parsed"]]
+        assert [letters(n) for n in got] == [letters(n) for n in want], (r["authors"], got)
