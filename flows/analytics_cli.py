@@ -26,7 +26,8 @@ def _warehouse(path: Path | None) -> Path:
 @contextmanager
 def read_errors() -> Iterator[None]:
     """A read command's failure as one accurate line and exit 2: no warehouse, not a DuckDB
-    file, locked by a writer, a refused statement, or DuckDB's own error (first line)."""
+    file, locked by a writer, a refused statement, DuckDB's own error (first line), or a file
+    that cannot be written or read (the export's folder is a file, a disk full)."""
     import duckdb
 
     from flows.analytics import StatementRefused, WarehouseUnavailable
@@ -37,6 +38,8 @@ def read_errors() -> Iterator[None]:
         _fail(f"{'refused: ' if isinstance(err, StatementRefused) else ''}{err}")
     except duckdb.Error as err:
         _fail(_explain(str(err).splitlines()[0]))
+    except OSError as err:  # a file the command writes (export, docs) or reads: a traceback was all it said
+        _fail(f"{err.filename}: {err.strerror or err}" if err.filename else str(err))
 
 
 def _explain(message: str) -> str:
@@ -66,8 +69,9 @@ def docs(
         typer.echo(text, nl=False)
         return
     target = out or analytics.DATA_DICTIONARY
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    with read_errors():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
     typer.echo(f"data dictionary → {target}")
 
 

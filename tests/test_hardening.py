@@ -178,6 +178,15 @@ def test_query_json_is_json_for_nan_and_infinities(warehouse):
     assert csv.stdout.splitlines() == ["c", '"[""NaN""]"']
 
 
+def test_export_and_docs_to_a_path_they_cannot_write_say_so_in_one_line(warehouse, tmp_path):
+    """A folder that is a file, or under a file: a traceback was all the user saw (exit 1)."""
+    (tmp_path / "a-file").write_text("x")
+    for args in (["export", "--parquet", tmp_path / "a-file"], ["export", "--parquet", tmp_path / "a-file" / "sub"],
+                 ["docs", "--out", tmp_path / "a-file" / "dictionary.md"]):
+        result = cli(*args, "-w", warehouse)
+        assert result.exit_code == 2 and str(tmp_path / "a-file") in one_line_error(result), result.output
+
+
 def test_the_dashboards_read_path_is_locked_down_too(warehouse, tmp_path):
     from flows import analytics
 
