@@ -56,11 +56,25 @@ def _fail(message: str, code: int) -> None:
     raise typer.Exit(code)
 
 
+@app.callback()
+def _settings_first() -> None:
+    # Settings are read before any command runs: a bad DIGEST_* value (or .env line) is one line
+    # and exit 2, not pydantic's traceback from whichever command read it first.
+    from pydantic import ValidationError
+
+    from flows.settings import settings_problem
+
+    try:
+        Settings()
+    except ValidationError as err:
+        _fail(f"bad setting: {settings_problem(err)}", 2)
+
+
 @app.command()
 def ingest(
     paths: Annotated[Optional[list[Path]], typer.Argument(help="Files or folders (recursive). Default: the bundled samples.")] = None,
     warehouse: WarehouseOpt = None,
-    batch_mb: Annotated[Optional[int], typer.Option(help="Megabytes of files per parse task.")] = None,
+    batch_mb: Annotated[Optional[int], typer.Option(help="Megabytes of files per parse task.", min=1)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Show the full trace on errors.")] = False,
 ) -> None:

@@ -112,20 +112,22 @@ class Settings(BaseSettings):
 
     warehouse: Path = REPO_ROOT / "data" / "warehouse.duckdb"
     samples: Path = REPO_ROOT / "data" / "samples"
-    batch_bytes: int = DEFAULT_BATCH_BYTES  # files per parse task, by size: coarse tasks, bounded memory
+    batch_bytes: int = Field(default=DEFAULT_BATCH_BYTES, gt=0)  # files per parse task, by size: coarse tasks, bounded memory
     # parse tasks under way or waiting to be staged, in batch sizes (a file of 5 batch sizes counts
     # as 5), within what memory holds (default_batches_in_flight, parse_slots)
     max_batches_in_flight: int = Field(default_factory=default_batches_in_flight, gt=0)
     # The warehouse's memory budget (DuckDB spills to disk beyond it): a twelfth of this machine's
     # memory by default (default_memory_limit), not a figure fitted to one corpus.
     duckdb_memory_limit: str = Field(default_factory=lambda: default_memory_limit())
-    match_threshold: float = 0.8  # near-duplicate papers: score at or above which two abstracts are one paper
-    person_split_threshold: float = -1.0  # namesakes: log-odds a mention needs to join a known person of its name (higher: more persons)
+    match_threshold: float = Field(default=0.8, ge=0, le=1)  # near-duplicate papers: score at or above which two abstracts are one paper
+    # namesakes: log-odds a mention needs to join a known person of its name (higher: more persons);
+    # finite: at NaN no score reaches it, and every mention of a common name was a person of its own
+    person_split_threshold: float = Field(default=-1.0, allow_inf_nan=False)
     ingest_root: Path | None = None  # paths are recorded relative to it (default: parent of the folders given)
     # A run that finds nothing new ends before Prefect starts: no flow run (`flow_run: false` in
     # its summary). True: it still runs the flow, e.g. for a server that watches every run.
     flow_run_when_nothing_new: bool = False
-    lock_timeout_s: float = 0.0  # a second ingest on the same warehouse waits this long, then refuses
+    lock_timeout_s: float = Field(default=0.0, ge=0, allow_inf_nan=False)  # a second ingest on the same warehouse waits this long, then refuses
     landing: Path = REPO_ROOT / "data" / "landing"  # `digest serve` ingests what arrives here...
     archive: Path = REPO_ROOT / "data" / "archive"  # ...then moves it to archive/YYYY/MM/DD/
     schedule: str = "0 6 * * *"  # cron, for `digest serve` and prefect.yaml
@@ -140,3 +142,10 @@ def apply_prefect_defaults() -> None:
     """Set before Prefect is imported; a user's own environment still wins."""
     for key, value in PREFECT_DEFAULTS.items():
         os.environ.setdefault(key, value)
+
+
+def settings_problem(error) -> str:
+    """A pydantic ValidationError of Settings as one line naming each variable, its value and
+    what is wrong ("DIGEST_BATCH_BYTES='abc': Input should be a valid integer, ...")."""
+    return "; ".join(f"DIGEST_{'_'.join(map(str, e['loc'])).upper()}={e.get('input')!r}: {e['msg']}"
+                     for e in error.errors())

@@ -30,8 +30,8 @@ def names(line: str) -> list[str]:
     ("A. A. Schekochihin (Oxford), S. C. Cowley (Culham), W. Dorland (Maryland)",
      ["A. A. Schekochihin", "S. C. Cowley", "W. Dorland"]),
     ("Arthur Jaffe (1) and Gordon Ritter (1) ((1) Harvard University)", ["Arthur Jaffe", "Gordon Ritter"]),
-    ("A. S. Mishchenko (1 and 2) and N. Nagaosa (1 and 3) ((1) CREST, Japan Science and Technology Agency, "
-     "(2) Russian Research Centre ``Kurchatov Institute'', (3) The University of Tokyo)", ["A. S. Mishchenko", "N. Nagaosa"]),
+    (("A. S. Mishchenko (1 and 2) and N. Nagaosa (1 and 3) ((1) CREST, Japan Science and Technology Agency, "
+      "(2) Russian Research Centre ``Kurchatov Institute'', (3) The University of Tokyo)"), ["A. S. Mishchenko", "N. Nagaosa"]),
     ("G. Worseck (1), C. Fechner (2, 3), L. Wisotzki (1) et al.", ["G. Worseck", "C. Fechner", "L. Wisotzki"]),
     ("Eric Gourgoulhon (LUTH, CNRS / Observatoire de Paris / Univ. Paris 7)", ["Eric Gourgoulhon"]),
     ("Ann Lee (MIT) & Bo Chen (CMU) and 3 more", ["Ann Lee", "Bo Chen"]),

@@ -127,3 +127,27 @@ def test_errors_are_one_line_with_documented_exit_codes(tmp_path):
     assert missing.output.strip().startswith("error: no warehouse at")
     assert len(missing.output.strip().splitlines()) == 1
     assert "Exit codes" in runner.invoke(app, ["--help"]).output
+
+
+@pytest.mark.parametrize(("variable", "value", "says"), [
+    ("DIGEST_BATCH_BYTES", "abc", "valid integer"),
+    ("DIGEST_BATCH_BYTES", "-5", "greater than 0"),
+    ("DIGEST_PERSON_SPLIT_THRESHOLD", "nan", "finite"),  # was taken: no score reaches NaN, every mention a new person
+    ("DIGEST_MATCH_THRESHOLD", "2", "less than or equal to 1"),
+    ("DIGEST_LOCK_TIMEOUT_S", "-1", "greater than or equal to 0"),
+    ("DIGEST_TASK_RUNNER", "spark", "'threads' or 'dask'"),
+])
+def test_a_bad_setting_is_one_line_naming_it_before_any_command_runs(tmp_path, monkeypatch, variable, value, says):
+    """A bad DIGEST_* value was pydantic's traceback (exit 1) from whichever command read it,
+    or, for a NaN or a negative size, taken."""
+    monkeypatch.setenv(variable, value)
+    for command in (["status", "-w", str(tmp_path / "w.duckdb")], ["config"], ["ingest", str(tmp_path)]):
+        result = CliRunner().invoke(app, command)
+        assert result.exit_code == 2, result.output
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"error: bad setting: {variable}='{value}': ") and says in lines[0]
+
+
+def test_batch_mb_must_be_positive(tmp_path):
+    result = CliRunner().invoke(app, ["ingest", str(tmp_path), "--batch-mb", "-3"])
+    assert result.exit_code == 2 and "--batch-mb" in result.output
