@@ -40,10 +40,10 @@ from transforms.formats.common import (
     UNFINISHED_ENDING,
     as_quarantine,
     is_names_text,
-    without_affiliations,
     join_after_hyphen,
     on_rows,
     split_valid,
+    without_affiliations,
 )
 from transforms.text import PAD, clean_text
 
