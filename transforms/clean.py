@@ -12,8 +12,8 @@ import polars as pl
 from transforms.categories import ARXIV, CONFERENCE
 from transforms.decode import REPLACEMENT
 from transforms.formats import listing
-from transforms.formats.common import PARTICLES, as_quarantine, without_affiliations
-from transforms.text import fold_key, tex_accents, text_key
+from transforms.formats.common import PARTICLES, as_quarantine, names_line
+from transforms.text import fold_key, text_key
 
 # "A, B, C and 3 more": only three names are shown, three more exist.
 AND_MORE = r"(?i)\s*(?:,\s*)?and\s+(\d+)\s+(?:more|others)\s*$"
@@ -89,11 +89,6 @@ def split_authors(authors: pl.Expr) -> dict[str, pl.Expr]:
     parts = list(_author_parts(names_line(authors)).values())
     return _author_columns(*parts, _author_items(*parts))
 
-
-def names_line(authors: pl.Expr) -> pl.Expr:
-    """The names of an authors line: TeX accents as letters ("G\\"ahler" is "Gähler"), the
-    affiliations in parentheses that close names left out."""
-    return without_affiliations(tex_accents(authors))
 
 
 def _author_parts(authors: pl.Expr) -> dict[str, pl.Expr]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from transforms.text import tex_accents
+
 # Text fields come out of a parser already passed through transforms.text.clean_text.
 RECORD_SCHEMA = {
     "file_idx": pl.Int64,
@@ -84,9 +86,10 @@ AFFILIATION_MARKS = r"[\d\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{2079}*\x{2020}\x{20
 AFFILIATIONS = r"(?:\s*\((?:[^()]|\([^()]*\))*\))+(\s*(?:[,，;；、&]|\s(?i:and|und|et)\s|$))"
 
 
-def without_affiliations(names_line: pl.Expr) -> pl.Expr:
-    """A names line without the affiliations in parentheses that close its names."""
-    return names_line.str.replace_all(AFFILIATIONS, "${1}")
+def names_line(authors: pl.Expr) -> pl.Expr:
+    """The names of an authors line: TeX accents as letters ("G\\"ahler" is "Gähler"), the
+    affiliations in parentheses that close names left out."""
+    return tex_accents(authors).str.replace_all(AFFILIATIONS, "${1}")
 _NAME_WORD = (
     r"(?:[\p{Lu}\p{Lt}\p{Lo}][\p{L}\p{M}'’.\-]*"  # capitalised, or a script without case (张三)
     r"|(?:" + PARTICLES + r")"

@@ -41,9 +41,9 @@ from transforms.formats.common import (
     as_quarantine,
     is_names_text,
     join_after_hyphen,
+    names_line,
     on_rows,
     split_valid,
-    without_affiliations,
 )
 from transforms.text import PAD, clean_text
 
@@ -201,7 +201,7 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     # Lines after the abstract of such a record may be its abstract's rest: a wrapper measures the
     # spaces it was given, and two between words ("for  novel") leave a line short that looked
     # full; its abstract cut at one line was loaded.
-    doubtful = could_wrap & (~is_names_text(without_affiliations(_join(pl.col("pieces").list.slice(3, 1))))
+    doubtful = could_wrap & (~is_names_text(names_line(_join(pl.col("pieces").list.slice(3, 1))))
                              | may_be_names(_join(pl.col("pieces").list.slice(4, 1)))
                              | (pl.col("cut").is_null() & (pl.col("n") >= N_LINES)))
     recs = recs.with_columns(by_lines=by_lines, doubtful=doubtful).with_columns(
@@ -239,7 +239,7 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     cand = cand.with_columns(
         authors_raw=_join(pl.col("pieces").list.slice(a + 1, b - a)),
     ).filter(
-        is_names_text(without_affiliations(pl.col("authors_raw")))
+        is_names_text(names_line(pl.col("authors_raw")))
         & ~may_be_names(first_abstract_line)
     ).with_columns(title_ends_in_names=(a > 2) & may_be_names(last_title_line, lists_only=True))
     cand = cand.select(*g, "a", "b", "authors_raw", "title_ends_in_names")
@@ -329,7 +329,7 @@ def _join(pieces: pl.Expr) -> pl.Expr:
 def _with_shifted(records: pl.DataFrame) -> pl.DataFrame:
     """`shifted` (see `_shifted`), computed only where a cheap look finds a field out of shape
     (few records): the names checks are costly on every abstract."""
-    authors, abstract = without_affiliations(pl.col("authors_raw")), pl.col("abstract")
+    authors, abstract = names_line(pl.col("authors_raw")), pl.col("abstract")
     look = records.select(authors.str.contains(f"{PROSE_WORDS}|{_PROSE_SIGNS}|{_SENTENCE_END}|{_LONG_RUN}")  # one pass
                           | (abstract.str.len_chars() < SHORT_ABSTRACT_CHARS)).to_series().fill_null(False)
     # abstracts without a word of prose no names line holds: each word looked for only in the
