@@ -71,3 +71,20 @@ def test_keywords_between_semicolons_after_the_names_are_the_abstract():
     text = "论文检索\n\nAnn Lee, Bo Chen\n\nGraph Neural Networks; Transformers; Robustness\n\nCy Dee\n\nWe study x. It works.\n"
     assert loaded(text) == [(["Ann Lee", "Bo Chen"], "Graph Neural Networks; Transformers; Robustness"),
                             (["Cy Dee"], "We study x. It works.")]
+
+
+SEPARATORS = [" · ", "·", " ・ ", "・", " • ", " ∙ ", " ⋅ ", "･", "->", " -> ", " → "]
+
+
+@settings(max_examples=60, deadline=None)
+@given(areas=st.lists(st.sampled_from([a for a in AREAS if " · " in a]), min_size=1, max_size=4),
+       separator=st.sampled_from(SEPARATORS), text=abstract)
+def test_an_area_line_is_read_whatever_its_separator(areas, separator, text):
+    """Pages that join area and sub-area with another middle dot ("・", "•") or OpenReview's
+    arrow ("Deep Learning->Large Language Models") give the same categories as " · ": such a line
+    was one area of that whole name, without its parent, or (with "->") quarantined."""
+    page = "论文检索\n\n" + "".join(f"{area.replace(' · ', separator)}\n\nAnn Lee, Bo Chen\n\n{text} {i}\n\n"
+                                   for i, area in enumerate(areas))
+    result = process_batch([SourceFile(1, "page.txt", page.encode("utf-8"))])
+    assert result.quarantine.is_empty(), result.quarantine.to_dicts()
+    assert result.listings.sort("position")["listed_code"].to_list() == areas

@@ -22,6 +22,12 @@ from transforms.text import PAD, clean_text
 NAME = "search"
 MARKER = "论文检索"
 AREA_SEPARATOR = " · "
+# The separators other pages put between area and sub-area, read as " · ": another middle dot
+# (Japanese "・", "•", "∙", "⋅", half-width "･"), with or without spaces, or the arrow of
+# OpenReview's topics ("Deep Learning->Large Language Models"). Such a line was one area of that
+# whole name ("Deep Learning ・ Attention Mechanisms", no parent) or, with "->", quarantined.
+AREA_SEPARATORS = r"\s*(?:[·・•‧∙⋅･]|->|→)\s*"
+_ANY_AREA_SEPARATOR = r"[·・•‧∙⋅･→]|->"  # the same, found without the spaces (a cheaper look)
 # A names line: comma-separated items of at most 10 words, free of sentence punctuation.
 _WORD = r"[^\s,$=:;?!\[\]{}<>/\\|@#%^&*+~]+"
 _ITEM = _WORD + r"(?: " + _WORD + r"){0,9}"  # names of up to 10 words
@@ -99,16 +105,22 @@ def _preamble(before: pl.DataFrame) -> pl.DataFrame:
 
 
 def area_shaped(texts: pl.Series) -> pl.Series:
-    """Whether each text (a line or a paragraph) is an area line: one or two " · " between
-    capitalised names of at most 8 words, no sentence punctuation, no pronoun or verb only prose
-    uses, at most 120 characters. The patterns run only on the texts holding " · " (few)."""
-    t = pl.col("t")
+    """Whether each text (a line or a paragraph) is an area line: one or two " · " (or another of
+    AREA_SEPARATORS) between capitalised names of at most 8 words, no sentence punctuation, no
+    pronoun or verb only prose uses, at most 120 characters. The patterns run only on the texts
+    holding a separator (few)."""
+    t = canonical_area(pl.col("t"))
     check = (t.str.count_matches(AREA_SEPARATOR, literal=True).is_between(1, 2)
              & (t.str.len_chars() <= AREA_MAX_CHARS)
              & ~t.str.replace_all(r"\betc\.", "etc").str.contains(_NOT_AREA)
              & ~t.str.contains(PROSE_HINT))
-    rows = texts.str.contains(AREA_SEPARATOR, literal=True).fill_null(False).arg_true()
+    rows = texts.str.contains(_ANY_AREA_SEPARATOR).fill_null(False).arg_true()
     return on_rows(texts.to_frame("t"), rows, check).rename(texts.name)
+
+
+def canonical_area(text: pl.Expr) -> pl.Expr:
+    """An area line with its separators written " · "."""
+    return text.str.replace_all(AREA_SEPARATORS, AREA_SEPARATOR)
 
 
 def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
@@ -157,8 +169,10 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     # keywords-only one: "Graph Neural Networks; Transformers"), not a second names line.
     after_names = (pl.col("kind").shift(1).over("file_idx") == "N") & ~pl.col("single_item").shift(1).over("file_idx")
     keywords = pl.col("semicolons") & (pl.col("kind") == "N") & after_names.fill_null(False)
-    return paras.with_columns(kind=pl.when(keywords).then(pl.lit("P")).otherwise("kind")).drop(
-        "names_shape", "prose_hint", "area", "semicolons")
+    return paras.with_columns(
+        kind=pl.when(keywords).then(pl.lit("P")).otherwise("kind"),
+        text=pl.when(pl.col("area")).then(canonical_area(pl.col("text"))).otherwise("text"),
+    ).drop("names_shape", "prose_hint", "area", "semicolons")
 
 
 def _semicolon_names(paras: pl.DataFrame) -> pl.Series:
