@@ -290,7 +290,18 @@ def test_codes_resolve_whatever_their_case():
     assert rows["cs.lg"]["name"] == "Machine Learning"
 
 
-@pytest.mark.parametrize("line", ["cs.LG; stat.ML", "cs.LG, stat.ML", "cs.LG stat.ML", "cs.lg;stat.ml"])
+@pytest.mark.parametrize(("line", "code"), [("High Energy Physics - Theory (hep-th)", "hep-th"),
+                                             ("Computer Science (cs.LG)", "cs.LG")])
+def test_a_named_code_is_its_code(line, code):
+    records, quarantine = parse_text(f"#01Oct 26, 2026\n{line}\nA Title\nAnn Lee\nWe study bridges.")
+    assert quarantine.is_empty() and records["category_raw"].to_list() == [code]
+
+
+@pytest.mark.parametrize("line", [
+    "cs.LG; stat.ML", "cs.LG, stat.ML", "cs.LG stat.ML", "cs.lg;stat.ml",
+    # as arXiv's own pages write it (the record was quarantined: "not an arXiv category code")
+    "Machine Learning (cs.LG); Machine Learning (stat.ML)", "Subjects: Machine Learning (cs.LG), Machine Learning (stat.ML)",
+])
 def test_cross_listed_category_line_is_a_primary_and_secondaries(line):
     records, quarantine = parse_text(f"#01Oct 26, 2026\n{line}\nA Title\nAnn Lee\nWe study bridges.")
     assert quarantine.is_empty()

@@ -54,6 +54,11 @@ _CODE = r"(?:[A-Za-z][A-Za-z\-]*\.[A-Za-z][A-Za-z\-]*|[a-z]+(?:-[a-z]+)+|[A-Z]+(
 # One code, or a cross-listing: "cs.LG; stat.ML", "cs.LG, stat.ML", "cs.LG stat.ML".
 CODE_SEPARATOR = r"\s*[;,]\s*|\s+"
 CATEGORY_LINE = rf"^{_CODE}(?:(?:{CODE_SEPARATOR}){_CODE})*$"
+# A category line as arXiv's own pages write it, each code after its name: "Machine Learning
+# (cs.LG); Artificial Intelligence (cs.AI)", "Subjects: Computation and Language (cs.CL)". The
+# codes are the line (the record was quarantined: "second line is not an arXiv category code").
+_NAMED_CODE = rf"[^()]*\(\s*({_CODE})\s*\)"
+NAMED_CODES = rf"^{_NAMED_CODE}(?:\s*[;,]\s*{_NAMED_CODE})*\s*$"
 N_LINES = 5
 # Month names as listings write them, any case, with or without a period: "Sep", "Sept.", "September".
 MONTHS = {name: i + 1 for i, names in enumerate([
@@ -120,6 +125,7 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         grouped = pl.concat([grouped.filter(~long), long_records], how="diagonal_relaxed")
     else:
         extra = pl.DataFrame(schema=QUARANTINE_SCHEMA)
+    grouped = grouped.with_columns(category_raw=_codes_of_named(pl.col("category_raw")))
     valid, bad = split_valid(_with_dates(_with_shifted(grouped)), _reason())
     return valid, pl.concat([stray, extra, bad])
 
@@ -318,6 +324,12 @@ def may_be_names(text: pl.Expr, lists_only: bool = False) -> pl.Expr:
     only_ending = (ending & (items.str.strip_chars(" ,;") == "")) | (cut & (text.str.strip_chars() == ""))
     strict = is_names_text(text) & (is_list if lists_only else pl.lit(True))
     return (strict | loose | only_ending).fill_null(False)
+
+
+def _codes_of_named(line: pl.Expr) -> pl.Expr:
+    """"Machine Learning (cs.LG); Statistics Theory (math.ST)" -> "cs.LG; math.ST"; other lines as they are."""
+    codes = line.str.replace_all(rf"\s*[;,]?{_NAMED_CODE}", "; ${1}").str.strip_chars("; ")
+    return pl.when(line.str.contains(NAMED_CODES)).then(codes).otherwise(line)
 
 
 def _join(pieces: pl.Expr) -> pl.Expr:
