@@ -89,7 +89,18 @@ AFFILIATIONS = r"(?:\s*\((?:[^()]|\([^()]*\))*\))+(\s*(?:[,，;；、&]|\s(?i:an
 def names_line(authors: pl.Expr) -> pl.Expr:
     """The names of an authors line: TeX accents as letters ("G\\"ahler" is "Gähler"), the
     affiliations in parentheses that close names left out."""
-    return tex_accents(authors).str.replace_all(AFFILIATIONS, "${1}")
+    return authors.map_batches(_names_rows, return_dtype=pl.String)
+
+
+def _names_rows(lines: pl.Series) -> pl.Series:
+    """`names_line` on the lines holding a parenthesis or a backslash only (few): its patterns
+    over every authors line made a listing's parse 5 % slower."""
+    rows = (lines.str.contains("(", literal=True) | lines.str.contains("\\", literal=True)).fill_null(False).arg_true()
+    if not rows.len():
+        return lines
+    a = pl.col("a")
+    names = lines.gather(rows).to_frame("a").select(tex_accents(a).str.replace_all(AFFILIATIONS, "${1}")).to_series()
+    return lines.scatter(rows, names)
 _NAME_WORD = (
     r"(?:[\p{Lu}\p{Lt}\p{Lo}][\p{L}\p{M}'’.\-]*"  # capitalised, or a script without case (张三)
     r"|(?:" + PARTICLES + r")"

@@ -125,7 +125,7 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         grouped = pl.concat([grouped.filter(~long), long_records], how="diagonal_relaxed")
     else:
         extra = pl.DataFrame(schema=QUARANTINE_SCHEMA)
-    grouped = grouped.with_columns(category_raw=_codes_of_named(pl.col("category_raw")))
+    grouped = grouped.with_columns(category_raw=_codes_of_named(grouped["category_raw"]))
     valid, bad = split_valid(_with_dates(_with_shifted(grouped)), _reason())
     return valid, pl.concat([stray, extra, bad])
 
@@ -326,10 +326,14 @@ def may_be_names(text: pl.Expr, lists_only: bool = False) -> pl.Expr:
     return (strict | loose | only_ending).fill_null(False)
 
 
-def _codes_of_named(line: pl.Expr) -> pl.Expr:
-    """"Machine Learning (cs.LG); Statistics Theory (math.ST)" -> "cs.LG; math.ST"; other lines as they are."""
+def _codes_of_named(lines: pl.Series) -> pl.Series:
+    """"Machine Learning (cs.LG); Statistics Theory (math.ST)" -> "cs.LG; math.ST"; other lines
+    as they are. The patterns run on the lines holding a parenthesis only (few)."""
+    rows = lines.str.contains("(", literal=True).fill_null(False).arg_true()
+    line = pl.col("category_raw")
     codes = line.str.replace_all(rf"\s*[;,]?{_NAMED_CODE}", "; ${1}").str.strip_chars("; ")
-    return pl.when(line.str.contains(NAMED_CODES)).then(codes).otherwise(line)
+    named = lines.gather(rows).to_frame("category_raw").select(pl.when(line.str.contains(NAMED_CODES)).then(codes).otherwise(line))
+    return lines.scatter(rows, named.to_series())
 
 
 def _join(pieces: pl.Expr) -> pl.Expr:
