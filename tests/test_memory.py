@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 import polars as pl
 import psutil
@@ -438,3 +439,23 @@ def test_decoding_a_large_file_holds_its_text_a_few_times_not_a_dozen():
     assert files["n_lines"][0] == lines.height == data.count(b"\n")
     grew = peak[0] - before
     assert grew < 6 * len(data), f"decoding {len(data) / MB:.0f} MB held +{grew / MB:.0f} MB"
+
+
+def test_co_authors_of_a_long_list_take_memory_linear_in_it():
+    """One paper of 6,000 names (the longest authors line a record may hold): the co-author
+    windows took 1,245 MiB, a copy of the whole list on every mention's row (n² keys; five such
+    papers in one run peaked at 4.0 GB), now ~125 MiB. Measured in a child process of its own."""
+    import subprocess
+    import sys
+
+    script = (
+        "import resource, polars as pl\n"
+        "from transforms.persons import _coauthors\n"
+        "m = pl.DataFrame({'paper_id': [1] * 6000, 'author_position': list(range(1, 6001)),\n"
+        "                  'name_key': [f'author{i} person' for i in range(6000)]})\n"
+        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "assert _coauthors(m)['coauthors'].list.len().max() == 50\n"
+        "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[1])
+    assert int(out.stdout.strip()) < 400, f"{out.stdout.strip()} MiB"
