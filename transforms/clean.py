@@ -90,7 +90,6 @@ def split_authors(authors: pl.Expr) -> dict[str, pl.Expr]:
     return _author_columns(*parts, _author_items(*parts))
 
 
-
 def _author_parts(authors: pl.Expr) -> dict[str, pl.Expr]:
     """The declared "and N more", whether the list is cut short, and the names part of the line."""
     shown = authors.str.replace(AND_MORE, "")

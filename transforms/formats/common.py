@@ -101,6 +101,8 @@ def _names_rows(lines: pl.Series) -> pl.Series:
     a = pl.col("a")
     names = lines.gather(rows).to_frame("a").select(tex_accents(a).str.replace_all(AFFILIATIONS, "${1}")).to_series()
     return lines.scatter(rows, names)
+
+
 _NAME_WORD = (
     r"(?:[\p{Lu}\p{Lt}\p{Lo}][\p{L}\p{M}'’.\-]*"  # capitalised, or a script without case (张三)
     r"|(?:" + PARTICLES + r")"
