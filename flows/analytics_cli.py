@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -40,6 +43,28 @@ def read_errors() -> Iterator[None]:
         _fail(_explain(str(err).splitlines()[0]))
     except OSError as err:  # a file the command writes (export, docs) or reads: a traceback was all it said
         _fail(f"{err.filename}: {err.strerror or err}" if err.filename else str(err))
+
+
+def json_text(value, indent: int | None = None) -> str:
+    """JSON that any reader takes: NaN and infinities (which json.dumps writes bare, and JSON
+    has not) as the strings "NaN", "Infinity" and "-Infinity"; decimals as numbers (a SUM of
+    integers is a HUGEINT, a Decimal here: it came out as the string "55"), exactly: integral
+    ones as integers, others as floats when their digits fit one, else as text; dates as text."""
+    return json.dumps(_json_ready(value), default=str, ensure_ascii=False, indent=indent, allow_nan=False)
+
+
+def _json_ready(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, Decimal):
+        if value == value.to_integral_value():
+            return int(value)
+        return float(value) if len(value.as_tuple().digits) <= 15 else str(value)
+    if isinstance(value, dict):
+        return {key: _json_ready(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json_ready(item) for item in value]
+    return value
 
 
 def _explain(message: str) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import atexit
 import gc
 import json
-import math
 import os
 import sys
 import traceback
@@ -15,7 +14,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from flows.analytics_cli import WarehouseOpt, read_errors
+from flows.analytics_cli import WarehouseOpt, json_text, read_errors
 from flows.settings import Settings, apply_prefect_defaults
 
 apply_prefect_defaults()
@@ -201,7 +200,7 @@ def query(
     if output is OutputFormat.csv:
         typer.echo(_flat(frame).write_csv(), nl=False)
     elif output is OutputFormat.json:
-        typer.echo(_json(frame.to_dicts(), indent=2))
+        typer.echo(json_text(frame.to_dicts(), indent=2))
     else:
         with pl.Config(tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=80, tbl_hide_dataframe_shape=True,
                        tbl_hide_column_data_types=True):
@@ -215,24 +214,8 @@ def _flat(frame):
 
     nested = [name for name, dtype in frame.schema.items() if dtype.is_nested()]
     return frame.with_columns(
-        pl.Series(name, [None if v is None else _json(v) for v in frame[name].to_list()], dtype=pl.String)
+        pl.Series(name, [None if v is None else json_text(v) for v in frame[name].to_list()], dtype=pl.String)
         for name in nested)
-
-
-def _json(value, indent: int | None = None) -> str:
-    """JSON that any reader takes: NaN and infinities (which json.dumps writes bare, and JSON
-    has not) as the strings "NaN", "Infinity" and "-Infinity"; dates and decimals as text."""
-    return json.dumps(_finite(value), default=str, ensure_ascii=False, indent=indent, allow_nan=False)
-
-
-def _finite(value):
-    if isinstance(value, float) and not math.isfinite(value):
-        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
-    if isinstance(value, dict):
-        return {key: _finite(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_finite(item) for item in value]
-    return value
 
 
 def _existing(warehouse: Optional[Path]) -> Path:

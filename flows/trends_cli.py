@@ -4,13 +4,12 @@ marts.new_terms), read-only."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 from enum import Enum
 from typing import Annotated, Optional
 
 import typer
 
-from flows.analytics_cli import WarehouseOpt, _warehouse
+from flows.analytics_cli import WarehouseOpt, _warehouse, json_text
 
 
 class Period(str, Enum):
@@ -82,7 +81,7 @@ def trends(
     if output is TrendsFormat.csv:
         typer.echo(frame.write_csv(), nl=False)
     elif output is TrendsFormat.json:
-        typer.echo(json.dumps(frame.to_dicts(), default=str, ensure_ascii=False, indent=2))
+        typer.echo(json_text(frame.to_dicts(), indent=2))
     elif frame.is_empty():
         typer.echo(f"no rising terms per {by.value}" + (f" in {category}" if category else "")
                    + (f" since {since.date()}" if since else " in the latest period"))

@@ -170,10 +170,14 @@ def test_query_keeps_order_and_names_when_columns_come_as_text(warehouse):
     assert result.stdout.splitlines()[0].startswith('"a""b",d,')
 
 
-def test_query_json_is_json_for_nan_and_infinities(warehouse):
+def test_query_json_is_json_for_nan_and_infinities_and_numbers_for_decimals(warehouse):
     result = cli("query", "SELECT 'nan'::DOUBLE AS a, 'inf'::FLOAT AS b, ['-inf'::DOUBLE] AS c, 1.5::DOUBLE AS d",
                  "-w", warehouse, "-f", "json")
     assert json.loads(result.stdout) == [{"a": "NaN", "b": "Infinity", "c": ["-Infinity"], "d": 1.5}]
+    numbers = cli("query", "SELECT sum(n_listings) AS s, 1.25 AS d, 2::HUGEINT AS h, 123456789012345678.5 AS big, "
+                  "[1.5] AS l FROM dim_paper", "-w", warehouse, "-f", "json")
+    row = json.loads(numbers.stdout)[0]
+    assert isinstance(row["s"], int) and (row["d"], row["h"], row["big"], row["l"]) == (1.25, 2, "123456789012345678.5", [1.5])
     csv = cli("query", "SELECT ['nan'::DOUBLE] AS c", "-w", warehouse, "-f", "csv")
     assert csv.stdout.splitlines() == ["c", '"[""NaN""]"']
 
