@@ -2,13 +2,16 @@
 
 Three papers, each listing the same N_NAMES (default 3,000) common names (frequent given names
 and surnames of transforms/name_parts.csv): every name is common, so every mention goes through
-the evidence loop. Prints the seconds per stage of `assign_persons` and the decisions. A mention
-reads at most MAX_COAUTHORS co-authors, so the time grows with the list, not with its square.
+the evidence loop. Prints the seconds per stage of `assign_persons`, the decisions and the peak
+memory the call added. A mention reads at most MAX_COAUTHORS co-authors, so time and memory grow
+with the list, not with its square. Two checkouts side by side: run it from another folder with
+`PYTHONPATH=<checkout>` (`cd /tmp && PYTHONPATH=<checkout> python -m bench.persons_long_lists 6000`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import resource
 import sys
 import time
 
@@ -32,9 +35,11 @@ def main(argv: list[str] | None = None) -> int:
     n_names = int((argv or sys.argv[1:] or ["3000"])[0])
     mentions, papers, categories = frames(n_names)
     timings: dict[str, float] = {}
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.perf_counter()
     result = assign_persons(mentions, papers, categories, timings=timings)
-    print(f"3 papers x {n_names} common names: {time.perf_counter() - started:.2f} s",
+    added_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss_before) // 1024
+    print(f"3 papers x {n_names} common names: {time.perf_counter() - started:.2f} s, peak +{added_mib} MiB",
           {k: round(v, 2) for k, v in timings.items() if not k.endswith("_cpu")},
           dict(result.assignments["rule"].value_counts().iter_rows()), f"{result.persons.height} persons")
     return 0
