@@ -43,6 +43,7 @@ def names(line: str) -> list[str]:
     ("Mikkel {\\O}bro, B\\o rge Jensen, Jos\\'e Garc\\'{\\i}a, Paul Erd\\H{o}s, \\c{C}a\\u{g}lar {\\\"{O}}zt\\\"urk",
      ["Mikkel Øbro", "Børge Jensen", "José García", "Paul Erdős", "Çağlar Öztürk"]),
     ("A \\foo B, C. D'Souza", ["A \\foo B", "C. D'Souza"]),  # other commands are not read: nothing is lost
+    ("Ann Lee [MIT], Bo Chen (CMU) [1,2] and Cy Dee", ["Ann Lee", "Bo Chen", "Cy Dee"]),  # square brackets too
 ])
 def test_affiliations_are_left_out_and_tex_accents_read(line, expected):
     assert names(line) == expected

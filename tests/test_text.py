@@ -56,6 +56,22 @@ def is_blank_values(values: list[str]) -> list[bool]:
     return pl.DataFrame({"v": values}).select(is_blank(pl.col("v")))["v"].to_list()
 
 
+@given(st.text(st.sampled_from("aéü ñ漢&<>\"'ßØ-"), max_size=30))
+def test_character_references_read_as_the_characters_they_stand_for(text):
+    """Text a scraper took out of a page without unescaping it ("J&uuml;rgen", "Ren&#233;",
+    "&amp;"): its ";" split author lists into "J", "uuml", "rgen M". Escaped as HTML, or with
+    every non-ASCII character as a numeric reference, it cleans to what it says."""
+    import html
+
+    numeric = text.encode("ascii", "xmlcharrefreplace").decode("ascii")
+    assert cleaned([html.escape(text), numeric]) == cleaned([text, text])
+
+
+def test_an_ampersand_without_a_reference_stays():
+    assert cleaned(["R&D at AT&T", "this&nothing", "a & b;", "&unknownname; &#; &para"]) == [
+        "R&D at AT&T", "this&nothing", "a & b;", "&unknownname; &#; &para"]
+
+
 @pytest.mark.parametrize("zw", ZERO_WIDTHS)
 def test_clean_text_drops_zero_width_characters(zw):
     assert cleaned([f"Ré{zw}mi Munos", f"{zw}Rémi Munos{zw}", f"Rémi {zw} Munos"]) == ["Rémi Munos"] * 3

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
+from collections.abc import Callable
 
 import polars as pl
 
@@ -43,9 +45,27 @@ def clean_text(expr: pl.Expr) -> pl.Expr:
 
 
 def _nfc_and_invisibles(text: pl.Series) -> pl.Series:
-    """NFC, zero-width characters dropped, odd spaces made ASCII spaces."""
+    """Character references as characters, NFC, zero-width characters dropped, odd spaces made
+    ASCII spaces."""
     return _on_non_ascii_rows(
-        text, lambda rows: rows.str.normalize("NFC").str.replace_all(ZERO_WIDTH, "").str.replace_all(ODD_SPACES, " "))
+        _character_references(text),
+        lambda rows: rows.str.normalize("NFC").str.replace_all(ZERO_WIDTH, "").str.replace_all(ODD_SPACES, " "))
+
+
+# An HTML character reference left in plain text by a scraper that took the text out of a page
+# without unescaping it: "J&uuml;rgen M&uuml;ller", "Ren&#233;", "&amp;". Its ";" split the names
+# ("J", "uuml", "Bo Chen ller": a semicolon list read as "Last, First"). With its ";" only: a
+# bare "&para" or "&not" inside a word ("R&D", "this&nothing") is left as written.
+_CHARACTER_REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def _character_references(text: pl.Series) -> pl.Series:
+    return on_rows_where(text, text.str.contains("&", literal=True) & text.str.contains(_CHARACTER_REFERENCE.pattern),
+                         lambda rows: pl.Series([_unescaped(t) for t in rows], dtype=pl.String))
+
+
+def _unescaped(text: str | None) -> str | None:
+    return None if text is None else _CHARACTER_REFERENCE.sub(lambda m: html.unescape(m[0]), text)
 
 
 def _on_non_ascii_rows(text: pl.Series, unicode_pass) -> pl.Series:
@@ -53,11 +73,17 @@ def _on_non_ascii_rows(text: pl.Series, unicode_pass) -> pl.Series:
     (normalisation, character classes) change nothing in ASCII, and most text is ASCII:
     whole-column passes were most of the parse time and half of the resolver's folding
     (`python -m bench.profile` shows both stages)."""
-    needs = (text.str.len_bytes() != text.str.len_chars()).fill_null(False)
-    if not needs.any():
+    return on_rows_where(text, text.str.len_bytes() != text.str.len_chars(), unicode_pass)
+
+
+def on_rows_where(text: pl.Series, needs: pl.Series, rows_pass: Callable[[pl.Series], pl.Series]) -> pl.Series:
+    """`rows_pass` applied to the rows `needs` marks only (gathered, passed, scattered back), the
+    others as they are: a pass that can change only the few rows holding some character costs
+    those rows, not the column."""
+    rows = needs.fill_null(False).arg_true()
+    if not rows.len():
         return text
-    rows = needs.arg_true()
-    return text.clone().scatter(rows, unicode_pass(text.gather(rows)))
+    return text.clone().scatter(rows, rows_pass(text.gather(rows)))
 
 
 def text_key(expr: pl.Expr) -> pl.Expr:
@@ -124,11 +150,8 @@ def tex_accents(expr: pl.Expr) -> pl.Expr:
 
 
 def _tex_rows(text: pl.Series) -> pl.Series:
-    needs = text.str.contains("\\", literal=True).fill_null(False)
-    if not needs.any():
-        return text
-    rows = needs.arg_true()
-    return text.clone().scatter(rows, pl.Series([_tex_to_unicode(t) for t in text.gather(rows)], dtype=pl.String))
+    return on_rows_where(text, text.str.contains("\\", literal=True),
+                         lambda rows: pl.Series([_tex_to_unicode(t) for t in rows], dtype=pl.String))
 
 
 def _tex_to_unicode(text: str) -> str:

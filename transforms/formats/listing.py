@@ -45,7 +45,7 @@ from transforms.formats.common import (
     on_rows,
     split_valid,
 )
-from transforms.text import PAD, clean_text
+from transforms.text import PAD, clean_text, on_rows_where
 
 NAME = "listing"
 HEADER = r"^#(?<rank>\d{2,})\s*(?<date>\p{L}{3,9}\.?\s+\d{1,2},\s*\d{4})$"
@@ -329,11 +329,10 @@ def may_be_names(text: pl.Expr, lists_only: bool = False) -> pl.Expr:
 def _codes_of_named(lines: pl.Series) -> pl.Series:
     """"Machine Learning (cs.LG); Statistics Theory (math.ST)" -> "cs.LG; math.ST"; other lines
     as they are. The patterns run on the lines holding a parenthesis only (few)."""
-    rows = lines.str.contains("(", literal=True).fill_null(False).arg_true()
     line = pl.col("category_raw")
     codes = line.str.replace_all(rf"\s*[;,]?{_NAMED_CODE}", "; ${1}").str.strip_chars("; ")
-    named = lines.gather(rows).to_frame("category_raw").select(pl.when(line.str.contains(NAMED_CODES)).then(codes).otherwise(line))
-    return lines.scatter(rows, named.to_series())
+    return on_rows_where(lines, lines.str.contains("(", literal=True), lambda rows: rows.to_frame("category_raw").select(
+        pl.when(line.str.contains(NAMED_CODES)).then(codes).otherwise(line)).to_series())
 
 
 def _join(pieces: pl.Expr) -> pl.Expr:
