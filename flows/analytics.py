@@ -113,25 +113,36 @@ def query(path: Path, sql: str, params: Sequence | dict | None = None, allow_fil
         return result_frame(con.sql(sql, params=params))
 
 
-# DuckDB types that Polars cannot take from Arrow (an interval, a union: `.pl()` raised) or that no
-# output format writes (a BLOB, a BIT string, a VARIANT: CSV raised), alone or inside a list or
-# struct: such a column comes as DuckDB's own text ("1 day", "a\x01"). So does a TIMESTAMP_S: its
-# 'infinity' came out of Arrow as 1969-12-31 23:59:59.
-_AS_TEXT = re.compile(r"\b(INTERVAL|UNION|BIT|BIGNUM|VARINT|VARIANT|BLOB|TIMESTAMP_S)\b")
+# DuckDB types that Polars cannot take from Arrow (an interval, a union: `.pl()` raised), alone or
+# inside a list or struct, and TIMESTAMP_S (its 'infinity' came out of Arrow as 1969-12-31
+# 23:59:59): such a column comes as DuckDB's own text ("1 day").
+_AS_TEXT = re.compile(r"\b(INTERVAL|UNION|TIMESTAMP_S)\b")
 # Dates and times Polars holds but cannot print (its calendar ends near year 262,000), or holds as
 # a date that is not one (a TIMESTAMP_NS 'infinity' is the largest integer: "2262-04-11"): physical
 # values past these, per unit, come as DuckDB's text too ("infinity").
 _CALENDAR_BOUND = {"d": 91_000_000, "ms": 7_800_000_000_000_000 // 1000, "us": 7_800_000_000_000_000,
                    "ns": 2**63 - 2}
+_PLAIN = (pl.String, pl.Boolean, pl.Null, pl.Categorical, pl.Enum, pl.Decimal)
 
 
 def result_frame(result: duckdb.DuckDBPyRelation) -> pl.DataFrame:
-    """A query's result as a Polars frame that every output can show: columns of the types
-    above, and date or time columns holding values past Polars' calendar, as DuckDB's text."""
+    """A query's result as a Polars frame that every output (table, CSV, JSON) can show: columns
+    of the types above, of types Polars holds as bytes or as an extension (a BLOB, a BIT string,
+    a BIGNUM, a VARIANT, a GEOMETRY: CSV raised), and date or time columns holding values past
+    Polars' calendar, as DuckDB's text."""
     as_text = {i for i, dtype in enumerate(result.types) if _AS_TEXT.search(str(dtype))}
     frame = _as_text(result, as_text).pl()
-    past_calendar = {i for i, column in enumerate(frame.iter_columns()) if _past_calendar(column)}
-    return _as_text(result, as_text | past_calendar).pl() if past_calendar else frame
+    redo = {i for i, column in enumerate(frame.iter_columns()) if not _shown(column.dtype) or _past_calendar(column)}
+    return _as_text(result, as_text | redo).pl() if redo else frame
+
+
+def _shown(dtype: pl.DataType) -> bool:
+    """Whether every output writes values of this Polars type as they are (a list or struct of them too)."""
+    if isinstance(dtype, (pl.List, pl.Array)):
+        return _shown(dtype.inner)
+    if isinstance(dtype, pl.Struct):
+        return all(_shown(field.dtype) for field in dtype.fields)
+    return dtype.is_numeric() or dtype.is_temporal() or isinstance(dtype, _PLAIN)
 
 
 def _as_text(result: duckdb.DuckDBPyRelation, columns: set[int]) -> duckdb.DuckDBPyRelation:

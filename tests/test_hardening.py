@@ -151,6 +151,8 @@ ODD_VALUES = {
     "'-infinity'::TIMESTAMP_NS": "-infinity",
     "'294247-01-10'::TIMESTAMP": "294247-01-10 00:00:00",
     "'2026-10-26 10:00:01'::TIMESTAMP_S": "2026-10-26 10:00:01",
+    "'POINT(1 2)'::GEOMETRY": "POINT (1 2)",  # an Arrow extension type: the kind, not a list of types
+    "{'at': 'POINT(1 2)'::GEOMETRY}": "{'at': 'POINT (1 2)'}",
 }
 
 
