@@ -38,8 +38,13 @@ PROSE = ("Task robust analysis novel show experiments training efficient propose
     # ... or holds a link or TeX math outside a list, with no prose word and no sentence end
     ("#02Oct 26, 2026\ncs.LG\nSecond Paper Title\nCode: https://github.com/org/repo bounds $O(\\log\n"
      "n)$ we we we we. $O(\\log n)$ we we we we we we we.\n"),
+    # ... or holds them inside a list: cut after a comma, the half read as a names list (hypothesis found it)
+    ("#02Oct 26, 2026\ncs.LG\nSecond Paper Title\nTraining https://github.com/org/repo bounds, propose generalization\n"
+     "neural theory under data. Sample theory baselines transformers baselines study.\n"),
+    ("#02Oct 26, 2026\ncs.LG\nSecond Paper Title\nTraining bounds $O(\\log n)$ propose, generalization neural theory,\n"
+     "under data. $O(\\log n)$ our theory baselines transformers baselines $O(\\log n)$ i.e., study.\n"),
 ], ids=["no-authors", "blank-authors-comments", "no-title", "title-wrapped-no-abstract", "lower-case-author",
-        "no-authors-sentence-opening", "no-authors-link-and-math"])
+        "no-authors-sentence-opening", "no-authors-link-and-math", "no-authors-link-in-a-list", "no-authors-math-in-a-list"])
 def test_a_record_with_shifted_fields_is_quarantined_and_its_neighbours_load(middle):
     records, quarantine = parse_text(FIRST + middle + LAST)
     assert records["title"].to_list() == ["First Paper Title", "Third Paper Title"]
@@ -105,7 +110,8 @@ def test_cjk_records_are_told_apart_by_their_stops_not_their_spaces():
     assert quarantine.select("line_start", "reason").rows() == [(6, SHIFT_REASON)]
 
 
-@pytest.mark.parametrize("authors", ["Ann Lee$^1$, Bo Chen$^2$", "Ann Lee, Bo Chen (https://example.org/team)"])
+@pytest.mark.parametrize("authors", ["Ann Lee$^1$, Bo Chen$^2$", "Ann Lee, Bo Chen (https://example.org/team)",
+                                     "Ann Lee$^{1,2}$, Bo Chen$^{\\dagger}$", "Ann Lee<sup>1</sup>, Bo Chen^{2,3}"])
 def test_authors_with_tex_affiliations_or_a_link_in_a_list_load(authors):
     records, quarantine = parse_text(FIRST + f"#02Oct 26, 2026\ncs.LG\nSecond Paper Title\n{authors}\n{PROSE}.\n" + LAST)
     assert quarantine.is_empty(), quarantine.to_dicts()

@@ -388,9 +388,11 @@ _SENTENCE_END = r"(?:^|\s)[^\s\p{Lu}]\S*[.!?:。．！？]$"  # CJK stops too: "
 SHORT_ABSTRACT_CHARS = 200  # PROSE_ITEM_WORDS words are shorter
 _CJK_CHAR = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]"
 _PROSE_LITERALS = (" the ", " of ", " we ", " in ", " to ", " for ")  # PROSE_WORDS no names hold: no regex
-# What no names line holds either: a sentence's capitalised opening; a link or TeX math outside
-# a list (in one, they may be affiliations: "Ann Lee$^1$, Bo Chen$^2$").
-_PROSE_SIGNS = r"^(?:We|Our|This|These|Here|In this)\s|^[^,;，；、&]*(?:https?://|\$)[^,;，；、&]*$"
+# What no names line holds either: a sentence's capitalised opening; a link or TeX math, once
+# `names_line` has left out affiliations and superscript marks ("Ann Lee$^1$", "Bo Chen (https://...)").
+# Looked for outside lists only before: half an abstract cut after a comma, "Training https://...
+# bounds $O(\log n)$ ... theory,", loaded as the authors (hypothesis found it).
+_PROSE_SIGNS = r"^(?:We|Our|This|These|Here|In this)\s|https?://|www\.|\$"
 
 
 def _reads_as_prose(text: pl.Expr) -> pl.Expr:
