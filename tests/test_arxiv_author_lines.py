@@ -44,6 +44,15 @@ def names(line: str) -> list[str]:
      ["Mikkel Øbro", "Børge Jensen", "José García", "Paul Erdős", "Çağlar Öztürk"]),
     ("A \\foo B, C. D'Souza", ["A \\foo B", "C. D'Souza"]),  # other commands are not read: nothing is lost
     ("Ann Lee [MIT], Bo Chen (CMU) [1,2] and Cy Dee", ["Ann Lee", "Bo Chen", "Cy Dee"]),  # square brackets too
+    # affiliation marks as superscripts, as LaTeX sources and web pages write them: before, "3}$"
+    # and "b}$" loaded as people and "Bo Chen$^{2" as a name
+    ("Ann Lee$^1$, Bo Chen$^{2,3}$, Cy Dee$^{\\dagger}$", ["Ann Lee", "Bo Chen", "Cy Dee"]),
+    ("Ann Lee$^{a,b}$ and Bo Chen${}^{c}$ and Cy Dee$_{1}$", ["Ann Lee", "Bo Chen", "Cy Dee"]),
+    ("Ann Lee$^\\dagger$, Bo Chen$^*$, Cy Dee$\\ddagger$, Di Eve$^{1,*}$$^{2}$", ["Ann Lee", "Bo Chen", "Cy Dee", "Di Eve"]),
+    ("Ann Lee^1, Bo Chen^{2,3}, Cy Dee^a", ["Ann Lee", "Bo Chen", "Cy Dee"]),
+    ("Ann Lee\\textsuperscript{1,2}, Bo Chen\\textsuperscript{3}", ["Ann Lee", "Bo Chen"]),
+    ("Ann Lee<sup>1,2</sup>, Bo Chen<sup>3</sup> and Cy Dee<SUP>*</SUP>", ["Ann Lee", "Bo Chen", "Cy Dee"]),
+    ("Fran\\c{c}ois Gr\\^{e}ve$^{1}$, Ren\\'e L\\^ome", ["François Grêve", "René Lôme"]),  # \\^ is an accent
 ])
 def test_affiliations_are_left_out_and_tex_accents_read(line, expected):
     assert names(line) == expected
@@ -54,7 +63,9 @@ ACCENTED = {"á": "\\'a", "é": "\\'{e}", "à": "\\`a", "ä": '\\"a', "ö": '\\"
             "ß": "\\ss{}", "í": "\\'{\\i}", "ğ": "\\u{g}"}
 word = st.text(st.sampled_from("abcdefghijklmnoprstuvz" + "".join(ACCENTED)), min_size=2, max_size=8)
 name = st.tuples(word, word).map(lambda parts: " ".join(p.capitalize() for p in parts))
-affiliation = st.sampled_from(["", " (MIT)", " (1)", " (1, 2)", " (Dept. of Physics, Univ. of X)", " (1) ((1) Lab, City)"])
+affiliation = st.sampled_from(["", " (MIT)", " (1)", " (1, 2)", " (Dept. of Physics, Univ. of X)", " (1) ((1) Lab, City)",
+                               "$^1$", "$^{1,2}$", "$^{\\dagger}$", "$^*$", "${}^{a,b}$", "^{2,3}", "\\textsuperscript{1}",
+                               "<sup>1,2</sup>", "$^{1}$ (MIT)"])
 
 
 @given(st.lists(st.tuples(name, affiliation), min_size=1, max_size=6))

@@ -64,6 +64,8 @@ AUTHOR_CASES = {  # title → (authors line, names, author_count, complete)
     "Authors ideographic": ("张三、李四、王五", ["张三", "李四", "王五"], 3, True),
     "Authors last first": ("Smith, John", ["John Smith"], 1, True),
     "Authors marks": ("Ann Smith1,2, Bo Jones2*, Carl Dee¹†", ["Ann Smith", "Bo Jones", "Carl Dee"], 3, True),
+    "Authors superscript marks": ("Ann Smith$^{1,2}$, Bo Jones$^{\\dagger}$, Carl Dee<sup>3,4</sup>",
+                                  ["Ann Smith", "Bo Jones", "Carl Dee"], 3, True),
     "Authors ellipsis": ("Ann Lee, Bo Chen, Carl Dee, …", ["Ann Lee", "Bo Chen", "Carl Dee"], None, False),
     "Authors dots": ("Ann Lee, Bo Chen...", ["Ann Lee", "Bo Chen"], None, False),
     "Authors und": ("Hans Müller und Anna Schmidt", ["Hans Müller", "Anna Schmidt"], 2, True),

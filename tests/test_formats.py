@@ -909,6 +909,17 @@ def test_a_search_names_line_joined_by_ampersands_is_names(names):
     assert records["abstract"][0].startswith("We study")
 
 
+@pytest.mark.parametrize("names", ["Hantao Yu$^{1,2}$, Josh Alman$^{3}$", "Hantao Yu<sup>1</sup>, Josh Alman<sup>2</sup>",
+                                   "Hantao Yu^{1,2}, Josh Alman^3", "Hantao Yu\\textsuperscript{1}, Josh Alman"])
+def test_a_search_names_line_with_superscript_marks_is_names(names):
+    # it was taken for an abstract and the record quarantined ("abstract without an authors line")
+    text = ("论文检索\n\nOptimization · Stochastic\n\n" + names + "\n\nWe study the convergence of stochastic "
+            "gradient methods for nonconvex objectives under heavy tailed noise.\n")
+    records, quarantine = parse_text(text)
+    assert quarantine.is_empty() and records.height == 1
+    assert records["authors_raw"][0] == names
+
+
 def test_a_short_search_abstract_with_semicolons_stays_an_abstract():
     # from a real-data corpus: "A, B" then this paragraph; read as names, the record lost its abstract
     text = ("论文检索\n\nTsung-Hsien Suryana, Haohan Burgess\n\n"

@@ -87,18 +87,39 @@ AFFILIATION_MARKS = r"[\d\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{2079}*\x{2020}\x{20
 AFFILIATIONS = r"(?:\s*(?:\((?:[^()]|\([^()]*\))*\)|\[[^\[\]]*\]))+(\s*(?:[,，;；、&]|\s(?i:and|und|et)\s|$))"
 
 
+# Affiliation marks written as superscripts (or subscripts), as LaTeX sources and web pages carry
+# them: "Lee$^{1,2}$", "Lee${}^{a}$", "Lee$^\\dagger$", "Lee$\\ddagger$", "Lee^{2,3}", "Lee^a",
+# "Lee\\textsuperscript{1}", "Lee<sup>1</sup>". No name holds one; read as names they split at their
+# commas ("Bo Chen$^{2", "3}$" loaded as two people). A bare "^" after a backslash is a TeX accent
+# ("Gr\\^{e}ve"): the character before a bare "^" is kept as group 1, since Polars has no look-behind.
+SUPERSCRIPT_MARKS = (
+    r"\$\s*(?:\{\s*\})?\s*[\^_]\s*(?:\{[^{}$]*\}|\\[A-Za-z]+|[^\s{}$])\s*\$"
+    r"|\$\s*(?:\\[A-Za-z]+|[*#\x{2020}\x{2021}\x{00A7}\x{00B6}])\s*\$"
+    r"|\\text(?:super|sub)script\s*\{[^{}]*\}"
+    r"|(?i:<su[pb]>[^<]*</su[pb]>)"
+    r"|(^|[^\\\s])\^(?:\{[^{}]*\}|[\p{L}\p{N}*]+)"
+)
+
+
+def without_superscript_marks(lines: pl.Series) -> pl.Series:
+    """The lines without SUPERSCRIPT_MARKS; the pattern runs on the lines that can hold one only."""
+    needs = lines.str.contains(r"[\^<]|\\text(?:super|sub)script")
+    return on_rows_where(lines, needs, lambda rows: rows.str.replace_all(SUPERSCRIPT_MARKS, "${1}"))
+
+
 def names_line(authors: pl.Expr) -> pl.Expr:
     """The names of an authors line: TeX accents as letters ("G\\"ahler" is "Gähler"), the
-    affiliations in parentheses that close names left out."""
+    affiliations in parentheses that close names and superscript marks left out."""
     return authors.map_batches(_names_rows, return_dtype=pl.String)
 
 
 def _names_rows(lines: pl.Series) -> pl.Series:
-    """`names_line` on the lines holding a parenthesis or a backslash only (few): its patterns
-    over every authors line made a listing's parse 5 % slower."""
-    needs = lines.str.contains(r"[(\[\\]")
+    """`names_line` on the lines holding a parenthesis, a backslash, "$", "^" or "<" only (few):
+    its patterns over every authors line made a listing's parse 5 % slower."""
+    needs = lines.str.contains(r"[(\[\\$^<]")
     return on_rows_where(lines, needs, lambda rows: rows.to_frame("a").select(
-        tex_accents(pl.col("a")).str.replace_all(AFFILIATIONS, "${1}")).to_series())
+        tex_accents(pl.col("a").str.replace_all(SUPERSCRIPT_MARKS, "${1}"))
+        .str.replace_all(AFFILIATIONS, "${1}")).to_series())
 
 
 _NAME_WORD = (
