@@ -40,7 +40,7 @@ in_category AS (
 )
 SELECT r.period_start, r.rising_rank, r.term, r.n_papers, r.n_papers_before, r.n_all_papers,
        round(r.share_of_papers, 4) AS share, round(r.share_before, 4) AS share_before, r.p_value,
-       i.n_papers_in_category
+       r.within_term, i.n_papers_in_category
 FROM marts.rising_terms r
 LEFT JOIN in_category i USING (term_id, period_start)
 WHERE r.period = $period AND r.is_rising

@@ -10,6 +10,7 @@ import json
 import shutil
 from pathlib import Path
 
+import duckdb
 import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
@@ -114,3 +115,43 @@ def test_digest_trends_prints_the_rising_terms(warehouse):
         pl.col("term") == corpus.GROWING).height]
     result = runner.invoke(app, ["trends", "-w", str(warehouse), "--category", "math.AG"])
     assert result.exit_code == 0 and "no rising terms" in result.stdout
+
+
+def _rising_view(papers: dict[str, list[tuple[dt.date, int]]]) -> duckdb.DuckDBPyConnection:
+    """marts.rising_terms over a hand-made warehouse: `papers` maps a term to its papers, as
+    (a week's Monday, paper ids listed that week) runs; terms that share ids share those papers."""
+    con = duckdb.connect()
+    con.execute("CREATE TABLE dim_paper (paper_id BIGINT, first_listed_on DATE);"
+                "CREATE TABLE dim_term (term_id BIGINT, term VARCHAR, n_words INTEGER);"
+                "CREATE TABLE bridge_paper_term (paper_id BIGINT, term_id BIGINT)")
+    for term_id, (term, runs) in enumerate(papers.items()):
+        con.execute("INSERT INTO dim_term VALUES (?, ?, ?)", [term_id, term, len(term.split())])
+        rows = [[i, term_id] for _, ids in runs for i in ids]
+        con.executemany("INSERT INTO bridge_paper_term VALUES (?, ?)", rows)
+    weeks = {i: week for runs in papers.values() for week, ids in runs for i in ids}
+    con.executemany("INSERT INTO dim_paper VALUES (?, ?)", [[i, week + dt.timedelta(days=1)] for i, week in weeks.items()])
+    con.execute("CREATE SCHEMA marts")
+    con.execute((Path(__file__).parents[1] / "schemas" / "marts" / "72_rising_terms.sql").read_text(encoding="utf-8"))
+    return con
+
+
+def test_a_part_that_only_repeats_a_longer_terms_rise_ranks_after_it():
+    """Over real papers the parts of a growing phrase rise with it, and one with fewer papers
+    before it ("annealing" among the top terms of 11 of the 15 earlier papers of "quantum
+    annealing") ranked first. A part whose papers outside the phrase do not rise is `within_term`
+    the phrase and ranks after every term rising on its own, whatever its p-value; a part that
+    also rises on its own ("neural network" in 10 more papers this week) does not."""
+    monday = dt.date(2027, 3, 1)
+    week = [monday + dt.timedelta(weeks=w) for w in range(6)]
+    counts = corpus.GROWING_COUNTS  # of 30 papers a week, as tests/support/trends_corpus.py
+    growing = [(w, range(100 * i, 100 * i + n)) for i, (w, n) in enumerate(zip(week, counts))]
+    background = [(w, range(1000 + 100 * i, 1000 + 100 * i + 30 - n)) for i, (w, n) in enumerate(zip(week, counts))]
+    phrase = [(w, ids) for w, ids in growing]
+    part = [(w, ids if w == week[5] else ids[1:]) for w, ids in growing]  # fewer papers before: a lower p
+    own = [(week[5], range(1500, 1510))]  # 10 of the last week's other papers: rising on its own too
+    con = _rising_view({"filler": background, "quantum annealing": phrase, "annealing": part,
+                        "graph neural network": phrase, "neural network": phrase + own})
+    rows = con.execute("SELECT term, within_term, rising_rank FROM marts.rising_terms "
+                       "WHERE period = 'week' AND period_start = ? AND is_rising ORDER BY rising_rank", [week[5]]).fetchall()
+    assert [r[0] for r in rows][:3] == ["neural network", "graph neural network", "quantum annealing"]
+    assert rows[3:] == [("annealing", "quantum annealing", 4)]

@@ -6,6 +6,17 @@
 -- one-sided tail P(X >= x), summed in log space. A term is rising when x >= 3 (minimum
 -- support) and p_value < 0.001 (strict: thousands of terms are tested every period).
 -- Papers count once, in the period they were first listed (as marts.term_papers_week).
+-- A rising term inside a longer rising term of the period ("annealing", "quantum" in "quantum
+-- annealing"; "neural network" in "graph neural network") whose papers without that longer term
+-- do not rise on their own (the same test on them) is `within_term` that term and ranks after
+-- every term that rises on its own: it only repeats the longer term's rise.
+
+-- Exact one-sided binomial tail P(X >= x) for X ~ Binomial(n, q), summed in log space.
+CREATE OR REPLACE MACRO marts.binomial_tail(x, n, q) AS (
+    SELECT sum(exp(lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1) + k * ln(q) + (n - k) * ln(1 - q)))
+    FROM range(x::BIGINT, (n + 1)::BIGINT) r(k)
+);
+
 CREATE OR REPLACE VIEW marts.rising_terms AS
 WITH dated AS (
     SELECT paper_id, 'week' AS period, date_trunc('week', first_listed_on)::DATE AS period_start
@@ -46,12 +57,8 @@ WITH dated AS (
            (c.n_papers + c.n_papers_before)::BIGINT AS n_total
     FROM counted c JOIN all_papers a USING (period, period_start)
 ), tails AS (  -- the exact binomial tail, only where the test can say something
-    SELECT t.period, t.period_start, t.term_id,
-           sum(exp(lgamma(t.n_total + 1) - lgamma(k + 1) - lgamma(t.n_total - k + 1)
-                   + k * ln(t.q) + (t.n_total - k) * ln(1 - t.q))) AS p_value
-    FROM tested t, range(t.n_papers::BIGINT, (t.n_total + 1)::BIGINT) r(k)
-    WHERE t.n_papers >= 3 AND t.n_all_papers_before > 0
-    GROUP BY ALL
+    SELECT period, period_start, term_id, marts.binomial_tail(n_papers, n_total, q) AS p_value
+    FROM tested WHERE n_papers >= 3 AND n_all_papers_before > 0
 ), scored AS (
     SELECT t.period, t.period_start, t.term_id, d.term, d.n_words, t.n_papers, t.n_papers_before,
            t.n_all_papers, t.n_all_papers_before, t.n_periods_before,
@@ -62,11 +69,34 @@ WITH dated AS (
            coalesce(p.p_value < 0.001, false) AS is_rising
     FROM tested t JOIN main.dim_term d USING (term_id)
     LEFT JOIN tails p USING (period, period_start, term_id)
+), nested AS (  -- rising terms inside a longer rising term of the same period
+    SELECT s.period, s.period_start, s.term_id, l.term_id AS longer_id, l.term AS longer_term, l.p_value AS longer_p
+    FROM scored s JOIN scored l USING (period, period_start)
+    WHERE s.is_rising AND l.is_rising AND l.n_words > s.n_words
+      AND contains(' ' || l.term || ' ', ' ' || s.term || ' ')
+), shared AS (  -- papers holding both, in the period (x_both) and in the 4 periods before (y_both)
+    SELECT n.period, n.period_start, n.term_id, n.longer_id, n.longer_term, n.longer_p,
+           count(*) FILTER (WHERE d.period_start = n.period_start) AS x_both,
+           count(*) FILTER (WHERE d.period_start < n.period_start) AS y_both
+    FROM nested n  -- the bridge's rows of these terms first: joined whole on paper_id, it cost more than the view
+    JOIN (FROM main.bridge_paper_term SEMI JOIN nested USING (term_id)) bs ON bs.term_id = n.term_id
+    JOIN (FROM main.bridge_paper_term b SEMI JOIN nested ON b.term_id = nested.longer_id) bl
+      ON bl.term_id = n.longer_id AND bl.paper_id = bs.paper_id
+    JOIN dated d ON d.paper_id = bs.paper_id AND d.period = n.period AND d.period_start <= n.period_start
+     AND d.period_start >= n.period_start - CASE n.period WHEN 'week' THEN INTERVAL 28 DAY ELSE INTERVAL 4 MONTH END
+    GROUP BY ALL
+), within AS (  -- ... whose papers without the longer term do not rise on their own
+    SELECT h.period, h.period_start, h.term_id, arg_min(h.longer_term, h.longer_p) AS within_term
+    FROM shared h JOIN tested t USING (period, period_start, term_id)
+    WHERE t.n_papers - h.x_both < 3
+       OR marts.binomial_tail(t.n_papers - h.x_both, t.n_total - h.x_both - h.y_both, t.q) >= 0.001
+    GROUP BY ALL
 )
-SELECT *,
-       CASE WHEN is_rising THEN row_number() OVER (
-           PARTITION BY period, period_start, is_rising ORDER BY p_value, n_papers DESC, n_words DESC, term) END AS rising_rank
-FROM scored;
+SELECT s.*, w.within_term,
+       CASE WHEN s.is_rising THEN row_number() OVER (
+           PARTITION BY s.period, s.period_start, s.is_rising
+           ORDER BY w.within_term IS NOT NULL, s.p_value, s.n_papers DESC, s.n_words DESC, s.term) END AS rising_rank
+FROM scored s LEFT JOIN within w USING (period, period_start, term_id);
 
 COMMENT ON VIEW marts.rising_terms IS 'Terms whose share of new papers grew against the 4 periods before (exact binomial test, minimum support 3 papers), per week and per month.';
 COMMENT ON COLUMN marts.rising_terms.period IS '''week'' (ISO, Monday start) or ''month''.';
@@ -84,4 +114,5 @@ COMMENT ON COLUMN marts.rising_terms.expected_papers IS 'Papers expected in the 
 COMMENT ON COLUMN marts.rising_terms.p_value IS 'Exact one-sided binomial P(X >= x | x + y, n / (n + m)); null below the minimum support (x < 3) or without a baseline.';
 COMMENT ON COLUMN marts.rising_terms.is_rising IS 'x >= 3 and p_value < 0.001.';
 COMMENT ON COLUMN marts.rising_terms.n_words IS 'Words in the term.';
-COMMENT ON COLUMN marts.rising_terms.rising_rank IS '1 = the most significant rising term of the period (by p_value, then papers, then the longer, more specific term, then the term text); null when not rising.';
+COMMENT ON COLUMN marts.rising_terms.within_term IS 'The longer rising term of the period this term is part of, when its papers without that term do not rise on their own (x - both < 3, or p >= 0.001 by the same test): it only repeats that term''s rise ("annealing" within "quantum annealing"); null otherwise.';
+COMMENT ON COLUMN marts.rising_terms.rising_rank IS '1 = the most significant rising term of the period (terms rising on their own first, then those within a longer term; each by p_value, then papers, then the longer, more specific term, then the term text); null when not rising.';
