@@ -13,7 +13,7 @@ import polars as pl
 
 from flows.sql import compute_threads, on_threads, read_frame, write_frame
 from transforms.ids import ID_SQL
-from transforms.terms import ABSTRACT_CHARS, paper_term_codes
+from transforms.terms import ABSTRACT_CHARS, RULES_VERSION, paper_term_codes
 
 # Papers being extracted at once, over every thread: bounds the memory of a large first load
 # whatever the number of cores (two threads of 50k papers on the 2-core machine it was measured on).
@@ -30,7 +30,7 @@ def update_terms(con: duckdb.DuckDBPyConnection) -> int:
     added to an existing warehouse); returns the number of papers extracted. Terms carry no run:
     they are a function of the text."""
     threads = compute_threads()
-    con.execute(_TODO_SQL, {"batch_papers": batch_papers(threads)})
+    con.execute(_TODO_SQL, {"batch_papers": batch_papers(threads), "rules": RULES_VERSION})
     # Terms these papers had before: their paper counts change, and some may lose their last paper.
     con.execute("CREATE OR REPLACE TEMP TABLE changed_terms AS "
                 "SELECT DISTINCT term_id FROM bridge_paper_term SEMI JOIN term_todo USING (paper_id)")
@@ -49,6 +49,7 @@ def update_terms(con: duckdb.DuckDBPyConnection) -> int:
     for rows, terms in on_threads(paper_term_codes, batches, threads=threads):
         _insert_terms(con, rows, terms)
     con.execute(_REFRESH_SQL)
+    con.execute("DELETE FROM term_rules; INSERT INTO term_rules VALUES ($rules)", {"rules": RULES_VERSION})
     return con.execute("SELECT count(*) FROM term_todo").fetchall()[0][0]
 
 
@@ -64,15 +65,16 @@ def _insert_terms(con: duckdb.DuckDBPyConnection, rows: pl.DataFrame, terms: pl.
 
 
 # Papers to extract: the touched ones; on the first run after an upgrade (papers but no terms
-# yet), every paper. Numbered into batches of $batch_papers.
+# yet, or terms of other rules than $rules), every paper. Numbered into batches of $batch_papers.
 _TODO_SQL = """
 CREATE OR REPLACE TEMP TABLE term_todo AS
 WITH todo AS (
     SELECT paper_id FROM touched
     UNION
     SELECT paper_id FROM dim_paper
-    WHERE NOT EXISTS (SELECT 1 FROM bridge_paper_term)
-      AND EXISTS (SELECT 1 FROM dim_paper d WHERE d.paper_id NOT IN (SELECT paper_id FROM touched))
+    WHERE EXISTS (SELECT 1 FROM dim_paper d WHERE d.paper_id NOT IN (SELECT paper_id FROM touched))
+      AND (NOT EXISTS (SELECT 1 FROM bridge_paper_term)
+           OR (SELECT coalesce(max(version), 1) FROM term_rules) <> $rules)
 )
 SELECT paper_id, (row_number() OVER (ORDER BY paper_id) - 1) // $batch_papers + 1 AS batch FROM todo
 """

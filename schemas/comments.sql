@@ -84,6 +84,8 @@ COMMENT ON COLUMN ingest_run.n_authors IS 'Authors in the warehouse after the ru
 COMMENT ON COLUMN ingest_run.n_quarantined IS 'Spans the run quarantined.';
 COMMENT ON COLUMN ingest_run.n_new_authors IS 'Authors the run added.';
 
+COMMENT ON TABLE term_rules IS 'One row: the version of the term extraction rules (transforms.terms.RULES_VERSION) dim_term and bridge_paper_term were extracted with; a run with other rules extracts every paper again. No row: the first rules.';
+COMMENT ON COLUMN term_rules.version IS 'transforms.terms.RULES_VERSION of the last extraction.';
 COMMENT ON TABLE dim_term IS 'One key term (a normalised phrase of 1-4 words: "large language model") found among the top terms of at least one paper.';
 COMMENT ON COLUMN dim_term.term_id IS 'Id: stable_id(term).';
 COMMENT ON COLUMN dim_term.term IS 'Normal form: lower case, punctuation and hyphens as spaces, plurals folded ("Language Models" → "language model").';

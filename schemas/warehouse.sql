@@ -363,6 +363,12 @@ CREATE TABLE IF NOT EXISTS dim_term (
     n_papers  BIGINT NOT NULL
 );
 
+-- The version of transforms.terms' rules the terms were extracted with (one row): when the rules
+-- change, the next run extracts every paper again (flows/terms.py). No row: the first rules.
+CREATE TABLE IF NOT EXISTS term_rules (
+    version  INTEGER NOT NULL
+);
+
 CREATE TABLE IF NOT EXISTS bridge_paper_term (
     paper_id   BIGINT NOT NULL,
     term_id    BIGINT NOT NULL,

@@ -127,14 +127,19 @@ def test_phrases_of_one_head_word_that_tie_both_keep_their_score():
 
 def test_phrase_cuts_and_one_word_phrases():
     # A dash between words ("--", " - ") and double spaces do not cut a phrase; a stopword, a single
-    # letter and punctuation do. A one-word phrase is kept even when its singular is a stopword
-    # ("developments" → "development"); a phrase or part that starts with one is not ("out of ...").
+    # letter, a number and punctuation do. A one-word phrase is kept even when its singular is a
+    # stopword ("developments" → "development"); a whole phrase may open with the stopword of a hyphen
+    # compound ("out-of-distribution detection", "in-context learning"), a part may not ("of ...").
+    # Words with digits are words ("3D", "GPT-4"); alone, a term of one word needs 3 letters.
     paper = pl.DataFrame({"paper_id": [7], "title": ["Flingo -- Instilling  Expressiveness: Recent Developments"],
-                          "abstract": ["Out-of-distribution detection, a survey of x calibration."]})
+                          "abstract": ["Out-of-distribution detection, a survey of x calibration. In-context learning "
+                                       "with GPT-4 for 3D Gaussian splatting in 2024, out-of 10 runs."]})
     terms = paper_terms(paper, top_k=50)["term"].to_list()
     assert "flingo instilling expressiveness" in terms and "development" in terms
-    assert "distribution detection" in terms and "detection" in terms
-    assert not [t for t in terms if t.startswith(("out", "of ", "a ", "x "))]
+    assert "distribution detection" in terms and "detection" in terms and "out of distribution detection" in terms
+    assert "in context learning" in terms and "gpt 4" in terms and "3d gaussian splatting" in terms
+    assert not [t for t in terms if t.startswith(("out ", "of ", "a ", "x ")) and t != "out of distribution detection"]
+    assert not {"out of", "2024", "10", "3d", "in"} & set(terms)
     assert "survey" in terms and "calibration" in terms and "survey calibration" not in terms
 
 
@@ -152,7 +157,7 @@ def reference_terms(title: str | None, abstract: str | None, top_k: int = 10) ->
     for is_title, text in ((True, title), (False, None if abstract is None else abstract[:ABSTRACT_CHARS])):
         phrases, phrase = [], []
         for token in re.sub(_CUT_RE, " | ", (text or "").lower()).split(" ") + ["|"]:
-            if token in cuts:
+            if token in cuts or (re.search("[0-9]", token) and not re.search("[a-z]", token)):  # numbers cut
                 phrases, phrase = phrases + [phrase] if phrase else phrases, []
             else:
                 phrase += [_fold(word) for word in token.split("-") if word]
@@ -160,12 +165,14 @@ def reference_terms(title: str | None, abstract: str | None, top_k: int = 10) ->
             if len(words) == 1:
                 parts = [words]
             else:
-                parts = ([words] if len(words) <= MAX_WORDS else []) + [words[-1:]] \
-                    + ([words[-2:]] if len(words) >= 3 else []) + [words[:1]]
-                parts = [p for p in parts if p[0] not in STOPWORDS]
+                content = any(w not in STOPWORDS and re.search("[a-z]", w) for w in words)
+                parts = ([words] if len(words) <= MAX_WORDS and content else []) \
+                    + [p for p in [words[-1:]] + ([words[-2:]] if len(words) >= 3 else []) + [words[:1]]
+                       if p[0] not in STOPWORDS]
             for part in parts:
                 term = " ".join(part)
-                if len(term) > 2 and not (len(part) == 1 and term in GENERIC_WORDS):
+                letters = len(re.findall("[a-z]", term))
+                if (len(part) > 1 or letters > 2) and not (len(part) == 1 and term in GENERIC_WORDS):
                     tf[term] = tf.get(term, 0) + 1
                     if is_title:
                         in_title.add(term)
@@ -189,6 +196,7 @@ def _ours(papers: pl.DataFrame) -> dict[int, list[tuple[str, float]]]:
 TEXT = st.lists(st.sampled_from([
     "Diffusion", "models", "model", "of", "the", "a", "x", "graph", "neural", "networks", "out-of-distribution",
     "state-of-the-art", "--", "-", "-based", "self-", ",", ".", "(GNNs)", "$O(n)$", "\\alpha", "2024", "studies",
+    "in-context", "out-of", "GPT-4", "3D", "a-1", "co2", "10x", "3-5",
     "analyses", "physics", "developments", "approaches", "language", "large", "Language", "attention", "",
 ]), max_size=40).map(" ".join)
 

@@ -80,6 +80,29 @@ def test_terms_loaded_in_two_runs_equal_terms_loaded_in_one(warehouse, run_inges
     assert counts.is_empty()
 
 
+def test_terms_of_older_rules_are_extracted_again_by_the_next_run(warehouse, run_ingest, rendered, tmp_path_factory):
+    """When the extraction rules change (transforms.terms.RULES_VERSION), the next run extracts
+    every paper again, not only the new ones: kept, the old papers' terms would differ from the
+    new papers' (a term the new rules find would look new in every paper after the upgrade). A
+    warehouse without the version is one of the first rules."""
+    import duckdb
+
+    root = tmp_path_factory.mktemp("trends_rules")
+    folder, target = root / "digests", root / "w.duckdb"
+    folder.mkdir()
+    for path in rendered[:3]:
+        shutil.copy2(path, folder / path.name)
+    run_ingest([folder], target)
+    with duckdb.connect(str(target)) as con:  # what older rules left: other scores, no version
+        con.execute("UPDATE bridge_paper_term SET score = -1; DELETE FROM term_rules")
+    for path in rendered[3:]:
+        shutil.copy2(path, folder / path.name)
+    run_ingest([folder], target)
+    for table in ("dim_term", "bridge_paper_term", "term_rules"):
+        assert_frame_equal(read(target, f"SELECT * FROM {table}").sort(pl.all()),
+                           read(warehouse, f"SELECT * FROM {table}").sort(pl.all()))
+
+
 def test_terms_extracted_in_many_batches_on_many_threads_equal_one_batch(warehouse, run_ingest, rendered,
                                                                            tmp_path_factory, monkeypatch):
     """The extraction runs a batch per thread at once while the connection reads and writes

@@ -1,7 +1,7 @@
 """Key terms of each paper, from its title and abstract: Polars and numpy, frame in, frame out.
 
 A candidate term is a run of 1-4 words between stopwords and punctuation (the RAKE idea), with
-LaTeX, URLs and numbers cut out first. Words are normalised (lower case, hyphens as spaces, a
+LaTeX, URLs and numbers cut out first (a word with a letter and digits is a word: "3D", "GPT-4"). Words are normalised (lower case, hyphens as spaces, a
 light plural folding), so "Language Models" and "language model" are one term.
 
 Scores use only the paper itself (how often the term and its words occur, whether the title
@@ -22,6 +22,10 @@ from fractions import Fraction
 import numpy as np
 import polars as pl
 
+# Raise it with any change that gives a paper other terms: the next run extracts every paper of
+# the warehouse again (flows/terms.py, table term_rules). 2: numbers with letters are words ("3D",
+# "GPT-4"), a phrase may open with a hyphen compound's stopword ("in-context learning").
+RULES_VERSION = 2
 MAX_WORDS = 4  # longer stopword-free runs are mostly run-on noun piles ("multi agent rl based ...")
 TOP_K = 10  # terms kept per paper
 # Scoring weights, chosen on the ICLR keywords (eval/keywords.py; a 3-parameter grid, README).
@@ -188,11 +192,12 @@ def readable_text(text: str | None) -> str | None:
     return pl.select(plain_text(pl.lit(text, pl.String))).item()
 
 
-# A phrase ends at punctuation, digits, inline math, a URL or a LaTeX command (one regex turns
-# them all into the token "|"), and at a stopword or a single letter.
+# A phrase ends at punctuation, inline math, a URL or a LaTeX command (one regex turns them all
+# into the token "|"), and at a stopword, a single letter or a number (a token of digits and no
+# letter: "2024", "3-5"; "3d" and "gpt-4" are words).
 # (A space on either side goes with the cut: "a, b" becomes "a | b", not "a |  b" with an empty
 # token to number.)
-_CUT_RE = r" ?(?:\$[^$]*\$|https?://\S+|\\[a-z]+|[^a-z\- ]+) ?"
+_CUT_RE = r" ?(?:\$[^$]*\$|https?://\S+|\\[a-z]+|[^a-z0-9\- ]+) ?"
 _BOUNDARY_TOKENS = sorted(STOPWORDS | set("abcdefghijklmnopqrstuvwxyz|"))
 # Words are numbered 1..W in text order (0 = no word) and a term is its up to MAX_WORDS word
 # numbers packed into one integer, first word highest: the packed keys sort as the terms' text
@@ -272,7 +277,7 @@ class _Tokens:
 
     def __init__(self, distinct: pl.Series):
         n_tokens = len(distinct)
-        self.boundary = distinct.is_in(_BOUNDARY_TOKENS).to_numpy()
+        self.boundary = (distinct.is_in(_BOUNDARY_TOKENS) | (distinct.str.contains("[0-9]") & ~distinct.str.contains("[a-z]"))).to_numpy()
         pieces = (
             pl.DataFrame({"token": distinct}).with_row_index("code")
             .filter(~pl.col("token").is_in(_BOUNDARY_TOKENS))
@@ -293,12 +298,13 @@ class _Tokens:
         self.counts = np.where(self.boundary, -1, counts).astype(np.int32)
         text = pl.concat([pl.Series([None], dtype=pl.String), words.get_column("word")])
         self.text = text
-        self.length = text.str.len_bytes().fill_null(0).to_numpy()
+        self.length = text.str.count_matches("[a-z]").fill_null(0).to_numpy()  # letters: "3d" and "360" are no term alone
         self.stop = text.is_in(sorted(STOPWORDS)).fill_null(False).to_numpy()
         generic = text.is_in(sorted(GENERIC_WORDS)).fill_null(False).to_numpy()
         # a term of one word (a part of a phrase) has 3+ letters and is neither a stopword nor generic
         self.single_ok = ~self.stop & (self.length > 2) & ~generic
         self.one_word_ok = (self.length > 2) & ~generic  # a one-word phrase may fold onto a stopword
+        self.content = ~self.stop & (self.length > 0)  # a word with letters, no stopword (0, no word: False)
         self.n_words = len(words) + 1
 
 
@@ -353,7 +359,10 @@ def _candidates(papers: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarra
     before_last = np.choose(np.clip(n_words - 2, 0, 2), [first, second, np.where(long, second, third)])
     multi = n_words >= 2
     ok = np.stack([
-        np.where(multi, ~long & ~table.stop[first], table.one_word_ok[first]),  # the whole
+        # the whole: a phrase may open with a stopword of a hyphen compound ("in-context learning",
+        # "out-of-distribution detection"), but holds a word that is none ("out-of" alone is no term)
+        np.where(multi, ~long & (table.content[first] | table.content[second] | table.content[third]
+                                 | table.content[np.where(long, 0, fourth)]), table.one_word_ok[first]),
         multi & table.single_ok[last],
         (n_words >= 3) & ~table.stop[before_last],
         multi & table.single_ok[first],
