@@ -143,6 +143,18 @@ def test_phrase_cuts_and_one_word_phrases():
     assert "survey" in terms and "calibration" in terms and "survey calibration" not in terms
 
 
+def test_x_of_y_terms():
+    # A word, "of", and a one-word phrase: the stopword of "X of Y" joins them ("mixture of
+    # experts", "theory of mind"); not before a longer phrase ("capability of large language
+    # models" is no term), nor with a stopword or a word of 1-2 letters on either side.
+    paper = pl.DataFrame({"paper_id": [1], "title": ["Sparse Mixture-of-Experts and a Theory of Mind"],
+                          "abstract": ["We test the capability of large language models, the mixture of experts (MoE) "
+                                       "and the curse of dimensionality. Lack of it; set of x; union of AI."]})
+    terms = paper_terms(paper, top_k=50)["term"].to_list()
+    assert {"mixture of expert", "theory of mind", "curse of dimensionality"} <= set(terms)
+    assert not [t for t in terms if t.startswith(("capability of", "lack of", "set of", "union of"))]
+
+
 # ---------------------------------------------------------------------------- against a plain reference
 def reference_terms(title: str | None, abstract: str | None, top_k: int = 10) -> list[tuple[str, float]]:
     """The rules of transforms.terms written out plainly, one paper at a time, in exact fractions."""
@@ -154,13 +166,30 @@ def reference_terms(title: str | None, abstract: str | None, top_k: int = 10) ->
     cuts = STOPWORDS | set("abcdefghijklmnopqrstuvwxyz|")
     tf: dict[str, int] = {}
     in_title: set[str] = set()
+    def is_cut(token: str) -> bool:
+        return token in cuts or bool(re.search("[0-9]", token) and not re.search("[a-z]", token))  # numbers cut
+
+    def is_content(word: str) -> bool:
+        return word not in STOPWORDS and len(re.findall("[a-z]", word)) > 2
+
     for is_title, text in ((True, title), (False, None if abstract is None else abstract[:ABSTRACT_CHARS])):
-        phrases, phrase = [], []
-        for token in re.sub(_CUT_RE, " | ", (text or "").lower()).split(" ") + ["|"]:
-            if token in cuts or (re.search("[0-9]", token) and not re.search("[a-z]", token)):  # numbers cut
+        phrases, phrase, joined = [], [], []
+        tokens = re.sub(_CUT_RE, " | ", (text or "").lower()).split(" ") + ["|"]
+        for at, token in enumerate(tokens):
+            if is_cut(token):
                 phrases, phrase = phrases + [phrase] if phrase else phrases, []
             else:
                 phrase += [_fold(word) for word in token.split("-") if word]
+            # "X of Y": a word, "of", a one-word token that ends its phrase
+            if token == "of" and 0 < at < len(tokens) - 2 and not is_cut(tokens[at - 1]) and not is_cut(tokens[at + 1]):
+                x = [w for w in tokens[at - 1].split("-") if w]
+                y = [w for w in tokens[at + 1].split("-") if w]
+                if x and len(y) == 1 and is_cut(tokens[at + 2]) and is_content(_fold(x[-1])) and is_content(_fold(y[0])):
+                    joined.append(f"{_fold(x[-1])} of {_fold(y[0])}")
+        for term in joined:
+            tf[term] = tf.get(term, 0) + 1
+            if is_title:
+                in_title.add(term)
         for words in phrases:
             if len(words) == 1:
                 parts = [words]
@@ -196,7 +225,7 @@ def _ours(papers: pl.DataFrame) -> dict[int, list[tuple[str, float]]]:
 TEXT = st.lists(st.sampled_from([
     "Diffusion", "models", "model", "of", "the", "a", "x", "graph", "neural", "networks", "out-of-distribution",
     "state-of-the-art", "--", "-", "-based", "self-", ",", ".", "(GNNs)", "$O(n)$", "\\alpha", "2024", "studies",
-    "in-context", "out-of", "GPT-4", "3D", "a-1", "co2", "10x", "3-5",
+    "in-context", "out-of", "GPT-4", "3D", "a-1", "co2", "10x", "3-5", "mixture", "experts", "of", "thought",
     "analyses", "physics", "developments", "approaches", "language", "large", "Language", "attention", "",
 ]), max_size=40).map(" ".join)
 

@@ -24,8 +24,10 @@ import polars as pl
 
 # Raise it with any change that gives a paper other terms: the next run extracts every paper of
 # the warehouse again (flows/terms.py, table term_rules). 2: numbers with letters are words ("3D",
-# "GPT-4"), a phrase may open with a hyphen compound's stopword ("in-context learning").
-RULES_VERSION = 2
+# "GPT-4"), a phrase may open with a hyphen compound's stopword ("in-context learning"); 3: "X of
+# Y" terms ("mixture of experts").
+RULES_VERSION = 3
+OF = "of"  # the one stopword inside a term: "X of Y" ("mixture of experts", "theory of mind")
 MAX_WORDS = 4  # longer stopword-free runs are mostly run-on noun piles ("multi agent rl based ...")
 TOP_K = 10  # terms kept per paper
 # Scoring weights, chosen on the ICLR keywords (eval/keywords.py; a 3-parameter grid, README).
@@ -287,7 +289,8 @@ class _Tokens:
         )
         padded = pl.concat_str(pl.lit(" "), pl.col("raw"), pl.lit("  "))
         folded = pieces.select("raw").unique().with_columns(word=_fold_plurals(padded).str.strip_chars())
-        words = folded.select("word").unique().sort("word").with_row_index("number", offset=1)
+        words = (pl.concat([folded.select("word"), pl.DataFrame({"word": [OF]})])  # "of" joins "X of Y" terms
+                 .unique().sort("word").with_row_index("number", offset=1))
         if words.height > _WORD_LIMIT:
             raise _TooLarge
         pieces = (pieces.join(folded, on="raw", maintain_order="left")
@@ -306,16 +309,20 @@ class _Tokens:
         self.one_word_ok = (self.length > 2) & ~generic  # a one-word phrase may fold onto a stopword
         self.content = ~self.stop & (self.length > 0)  # a word with letters, no stopword (0, no word: False)
         self.n_words = len(words) + 1
+        self.of = words.filter(pl.col("word") == OF).item(0, "number")
+        self.of_code = distinct.index_of(OF)  # the token "of", if this text holds it
 
 
-def _phrases(field: np.ndarray, tokens: pl.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, _Tokens]:
+def _phrases(field: np.ndarray, tokens: pl.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, _Tokens,
+                                                             tuple[np.ndarray, np.ndarray]]:
     """Every maximal run of words between boundaries: (field, start, n) into `words`, the word
-    numbers of all phrases in text order."""
+    numbers of all phrases in text order; and the "X of Y" joins (`_of_joins`)."""
     # this call's own token codes (the categories live as long as the column that uses them)
     categorical = tokens.cast(pl.Categorical(pl.Categories.random()))
     table = _Tokens(categorical.dtype.categories.to_series())
     code = categorical.to_physical().to_numpy()
     counts = table.counts[code]  # -1: a boundary, 0: no word ("-"), else the token's words
+    joins = _of_joins(field, code, counts, table)
     cut = counts < 0
     cut[1:] |= field[1:] != field[:-1]  # a new field starts a new phrase
     cut[0] = True
@@ -330,7 +337,24 @@ def _phrases(field: np.ndarray, tokens: pl.Series) -> tuple[np.ndarray, np.ndarr
         words = table.flat[table.offsets[code]]
     start = np.flatnonzero(np.concatenate([[True], phrase[1:] != phrase[:-1]])) if len(words) else keep[:0]
     n = np.diff(np.append(start, len(words)))
-    return field[start], start, n, words, table
+    return field[start], start, n, words, table, joins
+
+
+def _of_joins(field: np.ndarray, code: np.ndarray, counts: np.ndarray, table: _Tokens) -> tuple[np.ndarray, np.ndarray]:
+    """(field, packed term) of every "X of Y": a word, "of", a word, in one field ("mixture of
+    experts", "chain of thought prompting" → "chain of thought"); X is the last word of its token,
+    Y the first of its own ("sparse mixture-of-experts": "mixture of expert"), both of 3+ letters
+    and no stopword. A stopword cuts a phrase, so without these such topics were only their parts."""
+    if table.of_code is None or len(code) < 3:
+        return field[:0], np.zeros(0, np.uint64)
+    # Y is a phrase of one word: "of" then a word, then a cut (or the field's end)
+    ends = np.append(counts[3:] < 0, [True]) | np.append(field[3:] != field[2:-1], [True])
+    at = np.flatnonzero((code[1:-1] == table.of_code) & (counts[:-2] > 0) & (counts[2:] == 1) & ends
+                        & (field[:-2] == field[2:])) + 1
+    x = table.flat[table.offsets[code[at - 1]] + counts[at - 1] - 1]
+    y = table.flat[table.offsets[code[at + 1]]]
+    ok = table.content[x] & (table.length[x] > 2) & table.content[y] & (table.length[y] > 2)
+    return field[at[ok]], _pack(x[ok], np.full(ok.sum(), table.of), y[ok], np.zeros(ok.sum(), np.uint32))
 
 
 def _candidates(papers: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, _Tokens]:
@@ -343,7 +367,7 @@ def _candidates(papers: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarra
     "out-of-distribution") is dropped, and so are one-word terms of 1-2 letters or generic.
     Parts depend on a phrase's first four words, or for a longer one on its first and last two:
     those (packed like a term) are its signature, and parts are cut once per distinct signature."""
-    field, start, n, words, table = _phrases(*_tokens(papers))
+    field, start, n, words, table, (of_field, of_keys) = _phrases(*_tokens(papers))
     w = np.concatenate([words, np.zeros(MAX_WORDS, np.uint32)])  # start + 3 stays in range
     long = n > MAX_WORDS
     signature = _pack(w[start], w[np.where(long, start + n - 2, start + 1)] * (n >= 2),
@@ -370,7 +394,9 @@ def _candidates(papers: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarra
     zero = np.zeros_like(first)
     keys = np.stack([sig, _pack(last, zero, zero, zero), _pack(before_last, last, zero, zero),
                      _pack(first, zero, zero, zero)], axis=1)
-    terms, term = np.unique(keys[ok], return_inverse=True)  # row by row: each phrase's parts together
+    parts = keys[ok]  # row by row: each phrase's parts together
+    terms, numbers = np.unique(np.concatenate([parts, of_keys]), return_inverse=True)
+    term, of_term = numbers[:len(parts)], numbers[len(parts):]
     n_parts = ok.sum(axis=1)
     offsets = np.cumsum(n_parts) - n_parts
     # every occurrence's parts
@@ -378,7 +404,7 @@ def _candidates(papers: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarra
     out = np.cumsum(counts) - counts
     total = int(out[-1] + counts[-1]) if len(out) else 0
     source = np.arange(total) + np.repeat(offsets[phrase] - out, counts)
-    return np.repeat(field, counts), term[source], terms, table
+    return np.concatenate([np.repeat(field, counts), of_field]), np.concatenate([term[source], of_term]), terms, table
 
 
 def _pack(*words: np.ndarray) -> np.ndarray:
