@@ -122,7 +122,8 @@ def test_phrases_of_one_head_word_that_tie_both_keep_their_score():
                           "abstract": ["We study retrieval-augmented generation."]})
     scores = dict(paper_terms(paper).select("term", "score").iter_rows())
     assert scores["robust retrieval augmented generation"] == scores["augmented generation"] == 4.8
-    assert scores["retrieval augmented generation"] == 1.12  # 1.4, not the best of its head word
+    # in the abstract's first sentence only: (1 + 0.5) × 1.4, × 0.8, not the best of its head word
+    assert scores["retrieval augmented generation"] == 1.68
 
 
 def test_phrase_cuts_and_one_word_phrases():
@@ -161,18 +162,22 @@ def reference_terms(title: str | None, abstract: str | None, top_k: int = 10) ->
     from fractions import Fraction
     from transforms import terms
     from transforms.terms import _CUT_RE, ABSTRACT_CHARS, GENERIC_WORDS, MAX_WORDS, STOPWORDS
-    title_weight, length_bonus, repeat_weight = (Fraction(str(w)) for w in (
-        terms.TITLE_WEIGHT, terms.LENGTH_BONUS, terms.HEAD_REPEAT_WEIGHT))
+    title_weight, lead_weight, length_bonus, repeat_weight = (Fraction(str(w)) for w in (
+        terms.TITLE_WEIGHT, terms.LEAD_WEIGHT, terms.LENGTH_BONUS, terms.HEAD_REPEAT_WEIGHT))
     cuts = STOPWORDS | set("abcdefghijklmnopqrstuvwxyz|")
     tf: dict[str, int] = {}
     in_title: set[str] = set()
+    in_lead: set[str] = set()  # the abstract's first sentence
+    shown = None if abstract is None else abstract[:ABSTRACT_CHARS]
+    lead, stop, rest = ("" if shown is None else shown + " ").partition(". ")  # a final "." ends one too
+    lead, rest = (lead, rest) if stop else ("", None if shown is None else shown + " ")
     def is_cut(token: str) -> bool:
         return token in cuts or bool(re.search("[0-9]", token) and not re.search("[a-z]", token))  # numbers cut
 
     def is_content(word: str) -> bool:
         return word not in STOPWORDS and len(re.findall("[a-z]", word)) > 2
 
-    for is_title, text in ((True, title), (False, None if abstract is None else abstract[:ABSTRACT_CHARS])):
+    for place, text in (("title", title), ("lead", lead), ("rest", rest)):
         phrases, phrase, joined = [], [], []
         tokens = re.sub(_CUT_RE, " | ", (text or "").lower()).split(" ") + ["|"]
         for at, token in enumerate(tokens):
@@ -184,12 +189,13 @@ def reference_terms(title: str | None, abstract: str | None, top_k: int = 10) ->
             if token == "of" and 0 < at < len(tokens) - 2 and not is_cut(tokens[at - 1]) and not is_cut(tokens[at + 1]):
                 x = [w for w in tokens[at - 1].split("-") if w]
                 y = [w for w in tokens[at + 1].split("-") if w]
-                if x and len(y) == 1 and is_cut(tokens[at + 2]) and is_content(_fold(x[-1])) and is_content(_fold(y[0])):
+                after = tokens[at + 2]  # a cut, or a token of no word
+                ends = is_cut(after) or not [w for w in after.split("-") if w]
+                if x and len(y) == 1 and ends and is_content(_fold(x[-1])) and is_content(_fold(y[0])):
                     joined.append(f"{_fold(x[-1])} of {_fold(y[0])}")
         for term in joined:
             tf[term] = tf.get(term, 0) + 1
-            if is_title:
-                in_title.add(term)
+            {"title": in_title, "lead": in_lead}.get(place, set()).add(term)
         for words in phrases:
             if len(words) == 1:
                 parts = [words]
@@ -203,9 +209,9 @@ def reference_terms(title: str | None, abstract: str | None, top_k: int = 10) ->
                 letters = len(re.findall("[a-z]", term))
                 if (len(part) > 1 or letters > 2) and not (len(part) == 1 and term in GENERIC_WORDS):
                     tf[term] = tf.get(term, 0) + 1
-                    if is_title:
-                        in_title.add(term)
-    score = {t: (n + title_weight * (t in in_title)) * (1 + length_bonus * t.count(" ")) for t, n in tf.items()}
+                    {"title": in_title, "lead": in_lead}.get(place, set()).add(term)
+    place_weight = {t: title_weight if t in in_title else lead_weight if t in in_lead else 0 for t in tf}
+    score = {t: (n + place_weight[t]) * (1 + length_bonus * t.count(" ")) for t, n in tf.items()}
     best = {}
     for t, s in score.items():
         best[t.split(" ")[-1]] = max(s, best.get(t.split(" ")[-1], 0))
@@ -240,10 +246,10 @@ def test_terms_follow_the_plain_rules(texts):
         assert ours.get(pid, []) == reference_terms(title, abstract)
 
 
-@pytest.mark.parametrize("weights", [(1.5, 0.25, 0.5), (3.0, 0.0, 1.0)])
+@pytest.mark.parametrize("weights", [(1.5, 0.5, 0.25, 0.5), (3.0, 0.0, 0.0, 1.0), (2.0, 0.75, 0.2, 0.8)])
 def test_other_weights_follow_the_plain_rules(monkeypatch, weights):
     import transforms.terms as terms
-    for name, value in zip(("TITLE_WEIGHT", "LENGTH_BONUS", "HEAD_REPEAT_WEIGHT"), weights):
+    for name, value in zip(("TITLE_WEIGHT", "LEAD_WEIGHT", "LENGTH_BONUS", "HEAD_REPEAT_WEIGHT"), weights):
         monkeypatch.setattr(terms, name, value)
     ours = _ours(PAPERS)
     for pid, title, abstract in PAPERS.iter_rows():
