@@ -18,6 +18,9 @@ from transforms.terms import ABSTRACT_CHARS, RULES_VERSION, paper_term_codes
 # Papers being extracted at once, over every thread: bounds the memory of a large first load
 # whatever the number of cores (two threads of 50k papers on the 2-core machine it was measured on).
 PAPERS_IN_FLIGHT = 100_000
+# Fewer papers than that are still split over the threads, in batches of at least this many: in
+# one batch, a 100k-listing load's 33k papers were extracted on one core while the other waited.
+MIN_BATCH_PAPERS = 5_000
 
 
 def batch_papers(threads: int) -> int:
@@ -30,7 +33,8 @@ def update_terms(con: duckdb.DuckDBPyConnection) -> int:
     added to an existing warehouse); returns the number of papers extracted. Terms carry no run:
     they are a function of the text."""
     threads = compute_threads()
-    con.execute(_TODO_SQL, {"batch_papers": batch_papers(threads), "rules": RULES_VERSION})
+    con.execute(_TODO_SQL, {"batch_papers": batch_papers(threads), "threads": threads, "min_batch": MIN_BATCH_PAPERS,
+                            "rules": RULES_VERSION})
     # Terms these papers had before: their paper counts change, and some may lose their last paper.
     con.execute("CREATE OR REPLACE TEMP TABLE changed_terms AS "
                 "SELECT DISTINCT term_id FROM bridge_paper_term SEMI JOIN term_todo USING (paper_id)")
@@ -65,7 +69,8 @@ def _insert_terms(con: duckdb.DuckDBPyConnection, rows: pl.DataFrame, terms: pl.
 
 
 # Papers to extract: the touched ones; on the first run after an upgrade (papers but no terms
-# yet, or terms of other rules than $rules), every paper. Numbered into batches of $batch_papers.
+# yet, or terms of other rules than $rules), every paper. Numbered into batches of $batch_papers,
+# or of an equal share per thread when that is smaller (but at least $min_batch).
 _TODO_SQL = """
 CREATE OR REPLACE TEMP TABLE term_todo AS
 WITH todo AS (
@@ -76,7 +81,9 @@ WITH todo AS (
       AND (NOT EXISTS (SELECT 1 FROM bridge_paper_term)
            OR (SELECT coalesce(max(version), 1) FROM term_rules) <> $rules)
 )
-SELECT paper_id, (row_number() OVER (ORDER BY paper_id) - 1) // $batch_papers + 1 AS batch FROM todo
+SELECT paper_id, (row_number() OVER (ORDER BY paper_id) - 1)
+                 // greatest(least($batch_papers, ceil(count(*) OVER () / $threads)::BIGINT), $min_batch) + 1 AS batch
+FROM todo
 """
 
 # Paper counts of the terms that gained or lost papers; terms left with none are dropped.

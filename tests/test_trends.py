@@ -111,6 +111,7 @@ def test_terms_extracted_in_many_batches_on_many_threads_equal_one_batch(warehou
     from flows import terms
 
     monkeypatch.setattr(terms, "PAPERS_IN_FLIGHT", 28)
+    monkeypatch.setattr(terms, "MIN_BATCH_PAPERS", 1)
     monkeypatch.setattr(terms, "compute_threads", lambda: 4)
     assert terms.batch_papers(4) == 7
     target = tmp_path_factory.mktemp("trends_batches") / "w.duckdb"
