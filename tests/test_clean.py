@@ -211,6 +211,11 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Ann Smith1,2, Bo Jones2", (["Ann Smith", "Bo Jones"], 2, 2, False)),
     ("Ann Smith¹, Bo Jones²³", (["Ann Smith", "Bo Jones"], 2, 2, False)),
     ("Ann Smith*, Bo Jones†, Carl Dee‡", (["Ann Smith", "Bo Jones", "Carl Dee"], 3, 3, False)),
+    # other marks: symbols ("∗" U+2217, "⁎", "✉" corresponding author, "✝", "♯", "#") stayed in the
+    # shown name ("Bo Chen✉"); superscript letters changed the person's key ("Ann Leeᵃ": "ann leea")
+    ("Ann Lee∗, Bo Chen⁎✉, Carl Dee✝, Di Eve♯, Fay Gee#", (["Ann Lee", "Bo Chen", "Carl Dee", "Di Eve", "Fay Gee"], 5, 5, False)),
+    ("Ann Leeᵃ, Bo Chenᵇ,ᶜ and Carl Deeʰ", (["Ann Lee", "Bo Chen", "Carl Dee"], 3, 3, False)),
+    ("Kaʻiulani Lee, Ann Lee ✉", (["Kaʻiulani Lee", "Ann Lee"], 2, 2, False)),  # an ʻokina is a letter
     ("Ann Lee, Bo Chen, …", (["Ann Lee", "Bo Chen"], 2, None, True)),
     ("Ann Lee, Bo Chen...", (["Ann Lee", "Bo Chen"], 2, None, True)),
     ("Ann Lee, Bo Chen, ..., Zed Zhu", (["Ann Lee", "Bo Chen", "Zed Zhu"], 3, None, True)),
