@@ -65,7 +65,7 @@ word = st.text(st.sampled_from("abcdefghijklmnoprstuvz" + "".join(ACCENTED)), mi
 name = st.tuples(word, word).map(lambda parts: " ".join(p.capitalize() for p in parts))
 affiliation = st.sampled_from(["", " (MIT)", " (1)", " (1, 2)", " (Dept. of Physics, Univ. of X)", " (1) ((1) Lab, City)",
                                "$^1$", "$^{1,2}$", "$^{\\dagger}$", "$^*$", "${}^{a,b}$", "^{2,3}", "\\textsuperscript{1}",
-                               "<sup>1,2</sup>", "$^{1}$ (MIT)"])
+                               "<sup>1,2</sup>", "$^{1}$ (MIT)", "∗", "✉", " ✉", "ᵃ,ᵇ", "¹✉"])
 
 
 @given(st.lists(st.tuples(name, affiliation), min_size=1, max_size=6))
