@@ -74,6 +74,8 @@ def test_trends_page_ranks_the_growing_topic_and_opens_its_papers(trends_warehou
     at = open_page(trends_warehouse, "sections/trends.py", monkeypatch)
     rising = at.dataframe[0].value
     assert rising["term"].iloc[0] == trends_corpus.GROWING
+    # its words rise with it, only repeating its rise (marts.rising_terms.within_term): not listed
+    assert not set(trends_corpus.GROWING.split()) & set(rising["term"])
     trend = [int(n) for n in rising["trend"].iloc[0]]  # the last 8 weeks, zeros before its first paper
     assert len(trend) == 8 and trend[-5:] == list(trends_corpus.GROWING_COUNTS[1:]) and trend[:-5] == [0, 0, 0]
     growing = analytics.query(trends_warehouse, "SELECT term_id, n_papers FROM dim_term WHERE term = ?",

@@ -29,8 +29,8 @@ if latest is None:
 RISING_SQL = """
 SELECT term_id, term, n_papers, n_papers_before, round(share_of_papers, 3) AS share,
        round(share_before, 3) AS share_before, p_value
-FROM marts.rising_terms
-WHERE period = $kind AND period_start = $latest AND is_rising ORDER BY rising_rank LIMIT 30
+FROM marts.rising_terms  -- a part that only repeats a longer term's rise is that term's (within_term)
+WHERE period = $kind AND period_start = $latest AND is_rising AND within_term IS NULL ORDER BY rising_rank LIMIT 30
 """
 NEW_SQL = """
 SELECT term_id, term, n_papers_first_week AS n_papers, first_listed_on FROM marts.new_terms
@@ -66,15 +66,6 @@ def with_trend_lines(terms: pl.DataFrame) -> pl.DataFrame:
                                                                       return_dtype=pl.List(pl.Int64)))
 
 
-def without_echoes(rising: pl.DataFrame) -> pl.DataFrame:
-    """Drop a rising term that is a word of a longer rising term with the very same counts
-    ("annealing" beside "quantum annealing"): the same papers, said twice."""
-    rows = rising.select("term", "n_papers", "n_papers_before").rows()
-    echoes = {t for t, x, y in rows for u, x2, y2 in rows
-              if u != t and (x, y) == (x2, y2) and f" {t} " in f" {u} "}
-    return rising.filter(~pl.col("term").is_in(list(echoes)))
-
-
 def term_table(frame: pl.DataFrame, key: str) -> int | None:
     """The table with its trend lines; returns the term_id of a clicked row."""
     config = {"trend": st.column_config.LineChartColumn(f"last {n_spark} {kind}s", y_min=0),
@@ -88,7 +79,7 @@ def term_table(frame: pl.DataFrame, key: str) -> int | None:
 
 
 period_label = f"{kind} of {latest}" if kind == "week" else f"{latest:%B %Y}"
-rising = with_trend_lines(without_echoes(ui.query(RISING_SQL, {"kind": kind, "latest": latest})))
+rising = with_trend_lines(ui.query(RISING_SQL, {"kind": kind, "latest": latest}))
 new = with_trend_lines(ui.query(NEW_SQL, {"latest": latest}))
 m1, m2 = st.columns(2)
 m1.metric(f"Rising terms, {period_label}", ui.fmt_int(rising.height))
