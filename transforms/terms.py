@@ -6,8 +6,9 @@ or "X of Y". Words are normalised (lower case, hyphens as spaces, a light plural
 "Language Models" and "language model" are one term.
 
 Scores use only the paper itself (how often the term and its words occur, whether the title or
-the abstract's first sentence holds it, how many words it has), never corpus statistics: a paper gets the same terms in a
-fresh load and in an incremental run, and loading other papers never changes them.
+the abstract's first sentence holds it, how many words it has), never corpus statistics: a paper
+gets the same terms in a fresh load and in an incremental run, and loading other papers never
+changes them.
 
 No Python loop per paper, and text is handled once per distinct token: Polars lower-cases,
 cuts and splits the whole column into tokens and numbers the distinct ones; each distinct word is
@@ -293,7 +294,8 @@ class _Tokens:
 
     def __init__(self, distinct: pl.Series):
         n_tokens = len(distinct)
-        self.boundary = (distinct.is_in(_BOUNDARY_TOKENS) | (distinct.str.contains("[0-9]") & ~distinct.str.contains("[a-z]"))).to_numpy()
+        number = distinct.str.contains("[0-9]") & ~distinct.str.contains("[a-z]")  # "2024", "3-5"
+        self.boundary = (distinct.is_in(_BOUNDARY_TOKENS) | number).to_numpy()
         pieces = (
             pl.DataFrame({"token": distinct}).with_row_index("code")
             .filter(~pl.col("token").is_in(_BOUNDARY_TOKENS))
@@ -355,10 +357,11 @@ def _phrases(field: np.ndarray, tokens: pl.Series) -> tuple[np.ndarray, np.ndarr
 
 
 def _of_joins(field: np.ndarray, code: np.ndarray, counts: np.ndarray, table: _Tokens) -> tuple[np.ndarray, np.ndarray]:
-    """(field, packed term) of every "X of Y": a word, "of", a word, in one field ("mixture of
-    experts", "chain of thought prompting" → "chain of thought"); X is the last word of its token,
-    Y the first of its own ("sparse mixture-of-experts": "mixture of expert"), both of 3+ letters
-    and no stopword. A stopword cuts a phrase, so without these such topics were only their parts."""
+    """(field, packed term) of every "X of Y": a word, the token "of" and a phrase of one word, in
+    one field ("sparse mixture of experts." → "mixture of expert"; "capability of large language
+    models" is none); X is the last word of its token, both have 3+ letters and are no stopword. A
+    stopword cuts a phrase, so without these such topics were only their parts ("mixture",
+    "expert"). A hyphenated "mixture-of-experts" is one phrase already."""
     if table.of_code is None or len(code) < 3:
         return field[:0], np.zeros(0, np.uint64)
     # Y is a phrase of one word: "of" then a word, then a cut, a token of no word or the field's end
