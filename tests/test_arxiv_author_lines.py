@@ -50,6 +50,7 @@ def names(line: str) -> list[str]:
     ("Ann Lee$^{a,b}$ and Bo Chen${}^{c}$ and Cy Dee$_{1}$", ["Ann Lee", "Bo Chen", "Cy Dee"]),
     ("Ann Lee$^\\dagger$, Bo Chen$^*$, Cy Dee$\\ddagger$, Di Eve$^{1,*}$$^{2}$", ["Ann Lee", "Bo Chen", "Cy Dee", "Di Eve"]),
     ("Ann Lee^1, Bo Chen^{2,3}, Cy Dee^a", ["Ann Lee", "Bo Chen", "Cy Dee"]),
+    ("Ann Lee ^{1,2}, Bo Chen $^{3}$", ["Ann Lee", "Bo Chen"]),
     ("Ann Lee\\textsuperscript{1,2}, Bo Chen\\textsuperscript{3}", ["Ann Lee", "Bo Chen"]),
     ("Ann Lee<sup>1,2</sup>, Bo Chen<sup>3</sup> and Cy Dee<SUP>*</SUP>", ["Ann Lee", "Bo Chen", "Cy Dee"]),
     ("Fran\\c{c}ois Gr\\^{e}ve$^{1}$, Ren\\'e L\\^ome", ["François Grêve", "René Lôme"]),  # \\^ is an accent

@@ -216,6 +216,8 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Ann Lee∗, Bo Chen⁎✉, Carl Dee✝, Di Eve♯, Fay Gee#", (["Ann Lee", "Bo Chen", "Carl Dee", "Di Eve", "Fay Gee"], 5, 5, False)),
     ("Ann Leeᵃ, Bo Chenᵇ,ᶜ and Carl Deeʰ", (["Ann Lee", "Bo Chen", "Carl Dee"], 3, 3, False)),
     ("Kaʻiulani Lee, Ann Lee ✉", (["Kaʻiulani Lee", "Ann Lee"], 2, 2, False)),  # an ʻokina is a letter
+    ("⾼伟, ⻩丽✉", (["⾼伟", "⻩丽"], 2, 2, False)),  # CJK radicals, as a PDF copy gives Han letters, stay
+    ("Jaʰn Lee, Bo Chenʰ", (["Jaʰn Lee", "Bo Chen"], 2, 2, False)),  # a mark ends a name
     ("Ann Lee, Bo Chen, …", (["Ann Lee", "Bo Chen"], 2, None, True)),
     ("Ann Lee, Bo Chen...", (["Ann Lee", "Bo Chen"], 2, None, True)),
     ("Ann Lee, Bo Chen, ..., Zed Zhu", (["Ann Lee", "Bo Chen", "Zed Zhu"], 3, None, True)),

@@ -24,12 +24,15 @@ ELLIPSIS = r"\s*(?:…|\.{3,})\s*"
 TRAILING_ELLIPSIS = r"\s*[,，;；、]?\s*(?:…|\.{3})\s*$"  # the last three dots: "Anderson, J...."
 # Affiliation marks glued to a name: "Smith1,2", "Smith¹", "Smith*", "Smith†" (not a name's part).
 DIGIT_MARKS = r"(\p{L}\.?)[0-9\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{2079}]+(?:,[0-9\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{2079}]+)*"
-# ... and the other symbols no name holds: "Lee∗" (U+2217), "Lee⁎", "Lee#", "Lee♯", "Lee⋆", and
-# every symbol of \p{So}: "Lee✉" (corresponding author), "Lee✝". They stayed in the shown name.
-SYMBOL_MARKS = r"[*#\x{2020}\x{2021}\x{00A7}\x{00B6}\x{204E}\x{2217}\x{22C6}\x{266F}\p{So}]+"
+# ... and the other symbols no name holds: "Lee∗" (U+2217), "Lee⁎", "Lee#", "Lee⋆", and the
+# symbol blocks: miscellaneous symbols and dingbats ("Lee✉", corresponding author; "Lee✝", "Lee♯"),
+# geometric shapes, arrows and emoji. They stayed in the shown name. Not all of \p{So}: it holds
+# the CJK radicals a PDF copy gives for Han letters ("⾼伟" is "高伟").
+SYMBOL_MARKS = (r"[*#\x{2020}\x{2021}\x{00A7}\x{00B6}\x{204E}\x{2217}\x{22C6}\x{25A0}-\x{27BF}\x{2B00}-\x{2BFF}"
+                r"\x{1F300}-\x{1FAFF}]+")
 # Superscript letters as marks: "Leeᵃ", "Chenᵇ,ᶜ", "Deeʰ" (read as letters, "Leeᵃ" was "ann leea").
 _SUPERSCRIPT_LETTERS = r"[\x{1D2C}-\x{1D6A}\x{1D9B}-\x{1DBF}\x{02B0}-\x{02B8}\x{2071}\x{207F}]"
-LETTER_MARKS = rf"(\p{{L}}\.?){_SUPERSCRIPT_LETTERS}+(?:,{_SUPERSCRIPT_LETTERS}+)*"
+LETTER_MARKS = rf"(\p{{L}}\.?){_SUPERSCRIPT_LETTERS}+(?:,{_SUPERSCRIPT_LETTERS}+)*([\s,;，；、&]|$)"
 # Words that join two names: "A and B", "A & B", "A, B, and C", German "und", French "et".
 # Only as whole words between spaces: never inside a name (Anderson, Alexandra, Ferrand).
 JOINERS = r"and|und|et"
@@ -106,7 +109,7 @@ def _author_parts(authors: pl.Expr) -> dict[str, pl.Expr]:
         "_shown": shown.str.replace(TRAILING_ELLIPSIS, "")
         .str.replace_all(ELLIPSIS, ", ")
         .str.replace_all(DIGIT_MARKS, "${1}")
-        .str.replace_all(LETTER_MARKS, "${1}")
+        .str.replace_all(LETTER_MARKS, "${1}${2}")
         .str.replace_all(SYMBOL_MARKS, ""),
         "_semicolons": authors.str.contains(SEMICOLON_LIST),
     }

@@ -97,13 +97,13 @@ SUPERSCRIPT_MARKS = (
     r"|\$\s*(?:\\[A-Za-z]+|[*#\x{2020}\x{2021}\x{00A7}\x{00B6}])\s*\$"
     r"|\\text(?:super|sub)script\s*\{[^{}]*\}"
     r"|(?i:<su[pb]>[^<]*</su[pb]>)"
-    r"|(^|[^\\\s])\^(?:\{[^{}]*\}|[\p{L}\p{N}*]+)"
+    r"|(^|[^\\\s])\s*\^(?:\{[^{}]*\}|[\p{L}\p{N}*]+)"
 )
 
 
 def without_superscript_marks(lines: pl.Series) -> pl.Series:
     """The lines without SUPERSCRIPT_MARKS; the pattern runs on the lines that can hold one only."""
-    needs = lines.str.contains(r"[\^<]|\\text(?:super|sub)script")
+    needs = lines.str.contains(r"[\^<$]|\\text(?:super|sub)script")
     return on_rows_where(lines, needs, lambda rows: rows.str.replace_all(SUPERSCRIPT_MARKS, "${1}"))
 
 
