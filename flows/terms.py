@@ -30,8 +30,8 @@ def batch_papers(threads: int) -> int:
 
 def update_terms(con: duckdb.DuckDBPyConnection) -> int:
     """Re-extract the terms of the touched papers (all papers, on the first run after terms were
-    added to an existing warehouse); returns the number of papers extracted. Terms carry no run:
-    they are a function of the text."""
+    added to an existing warehouse or after the rules changed: `term_rules`); returns the number of
+    papers extracted. Terms carry no run: they are a function of the text."""
     threads = compute_threads()
     con.execute(_TODO_SQL, {"batch_papers": batch_papers(threads), "threads": threads, "min_batch": MIN_BATCH_PAPERS,
                             "rules": RULES_VERSION})
@@ -70,7 +70,8 @@ def _insert_terms(con: duckdb.DuckDBPyConnection, rows: pl.DataFrame, terms: pl.
 
 # Papers to extract: the touched ones; on the first run after an upgrade (papers but no terms
 # yet, or terms of other rules than $rules), every paper. Numbered into batches of $batch_papers,
-# or of an equal share per thread when that is smaller (but at least $min_batch).
+# or of an equal share per thread when that is smaller (but at least $min_batch, and never more
+# than $batch_papers: that bounds the memory).
 _TODO_SQL = """
 CREATE OR REPLACE TEMP TABLE term_todo AS
 WITH todo AS (
@@ -82,7 +83,7 @@ WITH todo AS (
            OR (SELECT coalesce(max(version), 1) FROM term_rules) <> $rules)
 )
 SELECT paper_id, (row_number() OVER (ORDER BY paper_id) - 1)
-                 // greatest(least($batch_papers, ceil(count(*) OVER () / $threads)::BIGINT), $min_batch) + 1 AS batch
+                 // least($batch_papers, greatest(ceil(count(*) OVER () / $threads)::BIGINT, $min_batch)) + 1 AS batch
 FROM todo
 """
 

@@ -94,5 +94,5 @@ COMMENT ON COLUMN dim_term.n_papers IS 'Papers that have this term among their t
 COMMENT ON TABLE bridge_paper_term IS 'Paper × term: the top 10 terms of each paper''s title and abstract, scored within the paper only (so a fresh and an incremental load agree).';
 COMMENT ON COLUMN bridge_paper_term.paper_id IS 'The paper (dim_paper).';
 COMMENT ON COLUMN bridge_paper_term.term_id IS 'The term (dim_term).';
-COMMENT ON COLUMN bridge_paper_term.score IS 'Salience within the paper: occurrences (whole or inside a longer phrase) plus 2 if in the title, times 1 + 0.2 per extra word; 0.8x for all but the best phrase of one head word.';
+COMMENT ON COLUMN bridge_paper_term.score IS 'Salience within the paper: occurrences (whole or inside a longer phrase) plus 2 if in the title (else plus 0.5 if in the abstract''s first sentence), times 1 + 0.2 per extra word; 0.8x for all but the best phrase of one head word.';
 COMMENT ON COLUMN bridge_paper_term.term_rank IS '1 = the paper''s most salient term; ties broken by the term text.';

@@ -142,6 +142,10 @@ def test_phrase_cuts_and_one_word_phrases():
     assert not [t for t in terms if t.startswith(("out ", "of ", "a ", "x ")) and t != "out of distribution detection"]
     assert not {"out of", "2024", "10", "3d", "in"} & set(terms)
     assert "survey" in terms and "calibration" in terms and "survey calibration" not in terms
+    paper = pl.DataFrame({"paper_id": [1], "title": ["GPT-4 agents for type-2 diabetes"], "abstract": [None]},
+                         schema={"paper_id": pl.Int64, "title": pl.String, "abstract": pl.String})
+    terms = paper_terms(paper, top_k=50)["term"].to_list()
+    assert "gpt 4 agent" in terms and "type 2 diabete" in terms and not [t for t in terms if t[0].isdigit()]
 
 
 def test_x_of_y_terms():
@@ -203,7 +207,7 @@ def reference_terms(title: str | None, abstract: str | None, top_k: int = 10) ->
                 content = any(w not in STOPWORDS and re.search("[a-z]", w) for w in words)
                 parts = ([words] if len(words) <= MAX_WORDS and content else []) \
                     + [p for p in [words[-1:]] + ([words[-2:]] if len(words) >= 3 else []) + [words[:1]]
-                       if p[0] not in STOPWORDS]
+                       if p[0] not in STOPWORDS and (len(p) == 1 or re.search("[a-z]", p[0]))]
             for part in parts:
                 term = " ".join(part)
                 letters = len(re.findall("[a-z]", term))

@@ -27,8 +27,9 @@ import polars as pl
 # Raise it with any change that gives a paper other terms: the next run extracts every paper of
 # the warehouse again (flows/terms.py, table term_rules). 2: numbers with letters are words ("3D",
 # "GPT-4"), a phrase may open with a hyphen compound's stopword ("in-context learning"); 3: "X of
-# Y" terms ("mixture of experts"); 4: the abstract's first sentence weighs (LEAD_WEIGHT).
-RULES_VERSION = 4
+# Y" terms ("mixture of experts"); 4: the abstract's first sentence weighs (LEAD_WEIGHT); 5: a
+# part of two words opens with a word of letters ("GPT-4 agents" has no "4 agent").
+RULES_VERSION = 5
 OF = "of"  # the one stopword inside a term: "X of Y" ("mixture of experts", "theory of mind")
 MAX_WORDS = 4  # longer stopword-free runs are mostly run-on noun piles ("multi agent rl based ...")
 TOP_K = 10  # terms kept per paper
@@ -364,7 +365,8 @@ def _of_joins(field: np.ndarray, code: np.ndarray, counts: np.ndarray, table: _T
     "expert"). A hyphenated "mixture-of-experts" is one phrase already."""
     if table.of_code is None or len(code) < 3:
         return field[:0], np.zeros(0, np.uint64)
-    # Y is a phrase of one word: "of" then a word, then a cut, a token of no word or the field's end
+    # Y is a phrase of one word: "of" then a word, then a cut, the field's end or a token of no word
+    # ("--" between words, which does not cut a phrase, or the trailing space of a field)
     ends = np.append(counts[3:] <= 0, [True]) | np.append(field[3:] != field[2:-1], [True])
     at = np.flatnonzero((code[1:-1] == table.of_code) & (counts[:-2] > 0) & (counts[2:] == 1) & ends
                         & (field[:-2] == field[2:])) + 1
@@ -405,7 +407,7 @@ def _candidates(papers: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarra
         np.where(multi, ~long & (table.content[first] | table.content[second] | table.content[third]
                                  | table.content[np.where(long, 0, fourth)]), table.one_word_ok[first]),
         multi & table.single_ok[last],
-        (n_words >= 3) & ~table.stop[before_last],
+        (n_words >= 3) & table.content[before_last],  # "4 agent" of "GPT-4 agents" is no term
         multi & table.single_ok[first],
     ], axis=1)
     zero = np.zeros_like(first)

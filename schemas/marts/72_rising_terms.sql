@@ -86,7 +86,7 @@ WITH dated AS (
      AND d.period_start >= n.period_start - CASE n.period WHEN 'week' THEN INTERVAL 28 DAY ELSE INTERVAL 4 MONTH END
     GROUP BY ALL
 ), within AS (  -- ... whose papers without the longer term do not rise on their own
-    SELECT h.period, h.period_start, h.term_id, arg_min(h.longer_term, h.longer_p) AS within_term
+    SELECT h.period, h.period_start, h.term_id, first(h.longer_term ORDER BY h.longer_p, h.longer_term) AS within_term
     FROM shared h JOIN tested t USING (period, period_start, term_id)
     WHERE t.n_papers - h.x_both < 3
        OR marts.binomial_tail(t.n_papers - h.x_both, t.n_total - h.x_both - h.y_both, t.q) >= 0.001
