@@ -12,7 +12,7 @@ import polars as pl
 from transforms.categories import ARXIV, CONFERENCE
 from transforms.decode import REPLACEMENT
 from transforms.formats import listing
-from transforms.formats.common import PARTICLES, as_quarantine, names_line
+from transforms.formats.common import DIGIT_MARKS, LETTER_MARKS, PARTICLES, SYMBOL_MARKS, as_quarantine, names_line
 from transforms.text import fold_key, text_key
 
 # "A, B, C and 3 more": only three names are shown, three more exist.
@@ -22,17 +22,6 @@ ET_AL = r"(?i)\s*(?:,\s*)?(?:等人?|et\.?\s*al\.?|(?:and|&)\s+others|etc\.?)\s*
 # "A, B, C…", "A, B, ..., Z": a list cut short (anywhere), total unknown.
 ELLIPSIS = r"\s*(?:…|\.{3,})\s*"
 TRAILING_ELLIPSIS = r"\s*[,，;；、]?\s*(?:…|\.{3})\s*$"  # the last three dots: "Anderson, J...."
-# Affiliation marks glued to a name: "Smith1,2", "Smith¹", "Smith*", "Smith†" (not a name's part).
-DIGIT_MARKS = r"(\p{L}\.?)[0-9\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{2079}]+(?:,[0-9\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{2079}]+)*"
-# ... and the other symbols no name holds: "Lee∗" (U+2217), "Lee⁎", "Lee#", "Lee⋆", and the
-# symbol blocks: miscellaneous symbols and dingbats ("Lee✉", corresponding author; "Lee✝", "Lee♯"),
-# geometric shapes, arrows and emoji. They stayed in the shown name. Not all of \p{So}: it holds
-# the CJK radicals a PDF copy gives for Han letters ("⾼伟" is "高伟").
-SYMBOL_MARKS = (r"[*#\x{2020}\x{2021}\x{00A7}\x{00B6}\x{204E}\x{2217}\x{22C6}\x{25A0}-\x{27BF}\x{2B00}-\x{2BFF}"
-                r"\x{1F300}-\x{1FAFF}]+")
-# Superscript letters as marks: "Leeᵃ", "Chenᵇ,ᶜ", "Deeʰ" (read as letters, "Leeᵃ" was "ann leea").
-_SUPERSCRIPT_LETTERS = r"[\x{1D2C}-\x{1D6A}\x{1D9B}-\x{1DBF}\x{02B0}-\x{02B8}\x{2071}\x{207F}]"
-LETTER_MARKS = rf"(\p{{L}}\.?){_SUPERSCRIPT_LETTERS}+(?:,{_SUPERSCRIPT_LETTERS}+)*([\s,;，；、&]|$)"
 # Words that join two names: "A and B", "A & B", "A, B, and C", German "und", French "et".
 # Only as whole words between spaces: never inside a name (Anderson, Alexandra, Ferrand).
 JOINERS = r"and|und|et"

@@ -87,6 +87,19 @@ AFFILIATION_MARKS = r"[\d\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{2079}*\x{2020}\x{20
 AFFILIATIONS = r"(?:\s*(?:\((?:[^()]|\([^()]*\))*\)|\[[^\[\]]*\]))+(\s*(?:[,，;；、&]|\s(?i:and|und|et)\s|$))"
 
 
+# Marks the names are read without (clean.split_authors; `without_marks`, `names_line`). Digits
+# glued to a name: "Smith1,2", "Smith¹".
+DIGIT_MARKS = r"(\p{L}\.?)[0-9\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{2079}]+(?:,[0-9\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{2079}]+)*"
+# Symbol marks no name holds: "Lee*", "Lee†", "Lee∗" (U+2217), "Lee⁎", "Lee#", "Lee⋆", and the
+# symbol blocks: miscellaneous symbols and dingbats ("Lee✉", corresponding author; "Lee✝", "Lee♯"),
+# geometric shapes, arrows and emoji. They stayed in the shown name. Not all of \p{So}: it holds
+# the CJK radicals a PDF copy gives for Han letters ("⾼伟" is "高伟").
+SYMBOL_MARKS = (r"[*#\x{2020}\x{2021}\x{00A7}\x{00B6}\x{204E}\x{2217}\x{22C6}\x{25A0}-\x{27BF}\x{2B00}-\x{2BFF}"
+                r"\x{1F300}-\x{1FAFF}]+")
+# Superscript letters as marks: "Leeᵃ", "Chenᵇ,ᶜ", "Deeʰ" (read as letters, "Leeᵃ" was "ann leea").
+_SUPERSCRIPT_LETTERS = r"[\x{1D2C}-\x{1D6A}\x{1D9B}-\x{1DBF}\x{02B0}-\x{02B8}\x{2071}\x{207F}]"
+LETTER_MARKS = rf"(\p{{L}}\.?){_SUPERSCRIPT_LETTERS}+(?:,{_SUPERSCRIPT_LETTERS}+)*([\s,;，；、&]|$)"
+
 # Affiliation marks written as superscripts (or subscripts), as LaTeX sources and web pages carry
 # them: "Lee$^{1,2}$", "Lee${}^{a}$", "Lee$^\\dagger$", "Lee$\\ddagger$", "Lee^{2,3}", "Lee^a",
 # "Lee\\textsuperscript{1}", "Lee<sup>1</sup>". No name holds one; read as names they split at their
@@ -101,10 +114,12 @@ SUPERSCRIPT_MARKS = (
 )
 
 
-def without_superscript_marks(lines: pl.Series) -> pl.Series:
-    """The lines without SUPERSCRIPT_MARKS; the pattern runs on the lines that can hold one only."""
-    needs = lines.str.contains(r"[\^<$]|\\text(?:super|sub)script")
-    return on_rows_where(lines, needs, lambda rows: rows.str.replace_all(SUPERSCRIPT_MARKS, "${1}"))
+def without_marks(lines: pl.Series) -> pl.Series:
+    """The lines without SUPERSCRIPT_MARKS and SYMBOL_MARKS ("Yu$^{1}$", "Yu ✉"); the patterns run
+    on the lines that can hold one only."""
+    needs = lines.str.contains(r"[\^<$]|\\text(?:super|sub)script|" + SYMBOL_MARKS)
+    return on_rows_where(lines, needs, lambda rows: rows.str.replace_all(SUPERSCRIPT_MARKS, "${1}")
+                         .str.replace_all(r"\s*" + SYMBOL_MARKS, ""))
 
 
 def names_line(authors: pl.Expr) -> pl.Expr:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from transforms.formats.common import as_quarantine, join_after_hyphen, on_rows, split_valid, without_superscript_marks
+from transforms.formats.common import as_quarantine, join_after_hyphen, on_rows, split_valid, without_marks
 from transforms.formats.listing import may_be_names
 from transforms.text import PAD, clean_text
 
@@ -156,11 +156,11 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     # between ";" ("Ann Lee; Bo Chen") only as a list of short names without a word of prose
     # (`may_be_names`): a short abstract ("No abstract given; compares ...") passed as names
     # when ";" read as ",".
-    # Superscript affiliation marks ("Hantao Yu$^{1,2}$, Josh Alman<sup>3</sup>") are read past, as
-    # `names_line` reads the names: such a names line was taken for an abstract.
+    # Affiliation marks ("Hantao Yu$^{1,2}$, Josh Alman<sup>3</sup>", "Hantao Yu ✉") are read past,
+    # as the names are read: such a names line was taken for an abstract.
     as_commas = pl.col("unmarked").str.replace_all(r"\s+&\s+", ", ")
     paras = paras.with_columns(semicolons=_semicolon_names(paras), area=area_shaped(paras["text"]),
-                               unmarked=without_superscript_marks(paras["text"]))
+                               unmarked=without_marks(paras["text"]))
     paras = paras.with_columns(names_shape=as_commas.str.contains(NAMES_LINE) | pl.col("semicolons"))
     kind = (
         pl.when(pl.col("area"))
