@@ -274,8 +274,8 @@ def _tokens(papers: pl.DataFrame) -> tuple[np.ndarray, pl.Series]:
     its row), and of its abstract's first ABSTRACT_CHARS characters: the first sentence (field =
     row + height) and the rest (row + 2 × height), in text order; what cuts a phrase (_CUT_RE) is
     the token "|", a missing text the token ""."""
-    # the first sentence: before the first ". " or a final "." (a literal split: a regex for any
-    # stop cost a sixth of the extraction); none, and the whole abstract is the rest
+    # the first sentence: before the first ". " or a final "." (a literal split, as cheap as a
+    # search for it; "e.g. " ends it early); none, and the whole abstract is the rest
     shown = pl.concat_str(papers.get_column("abstract").str.slice(0, ABSTRACT_CHARS), pl.lit(" "))
     parts = pl.select(shown).to_series().str.splitn(". ", 2).struct.unnest()
     split = pl.col("field_1").is_not_null()
