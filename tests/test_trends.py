@@ -130,6 +130,10 @@ def test_digest_trends_prints_the_rising_terms(warehouse):
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)
     assert rows[0]["term"] == corpus.GROWING and rows[0]["period_start"] == LAST_WEEK.isoformat()
+    # its words rise with it and come after it, each said to be within it
+    within = {r["term"]: r["within_term"] for r in rows if r["period_start"] == LAST_WEEK.isoformat()}
+    assert within[corpus.GROWING] is None
+    assert {w: within.get(w) for w in corpus.GROWING.split()} == dict.fromkeys(corpus.GROWING.split(), corpus.GROWING)
     result = runner.invoke(app, ["trends", "-w", str(warehouse), "--by", "week", "--since",
                                  corpus.FIRST_MONDAY.isoformat(), "--category", "cs", "--format", "csv"])
     assert result.exit_code == 0, result.output
