@@ -51,6 +51,7 @@ def names(line: str) -> list[str]:
     ("Ann Lee$^\\dagger$, Bo Chen$^*$, Cy Dee$\\ddagger$, Di Eve$^{1,*}$$^{2}$", ["Ann Lee", "Bo Chen", "Cy Dee", "Di Eve"]),
     ("Ann Lee^1, Bo Chen^{2,3}, Cy Dee^a", ["Ann Lee", "Bo Chen", "Cy Dee"]),
     ("Ann Lee ^{1,2}, Bo Chen $^{3}$", ["Ann Lee", "Bo Chen"]),
+    ("Ann Lee\\(^{1}\\), Bo Chen\\(\\dagger\\), Cy Dee⁺", ["Ann Lee", "Bo Chen", "Cy Dee"]),  # \\( \\) math, ⁺
     ("Ann Lee\\textsuperscript{1,2}, Bo Chen\\textsuperscript{3}", ["Ann Lee", "Bo Chen"]),
     ("Ann Lee<sup>1,2</sup>, Bo Chen<sup>3</sup> and Cy Dee<SUP>*</SUP>", ["Ann Lee", "Bo Chen", "Cy Dee"]),
     ("Fran\\c{c}ois Gr\\^{e}ve$^{1}$, Ren\\'e L\\^ome", ["François Grêve", "René Lôme"]),  # \\^ is an accent
@@ -66,7 +67,7 @@ word = st.text(st.sampled_from("abcdefghijklmnoprstuvz" + "".join(ACCENTED)), mi
 name = st.tuples(word, word).map(lambda parts: " ".join(p.capitalize() for p in parts))
 affiliation = st.sampled_from(["", " (MIT)", " (1)", " (1, 2)", " (Dept. of Physics, Univ. of X)", " (1) ((1) Lab, City)",
                                "$^1$", "$^{1,2}$", "$^{\\dagger}$", "$^*$", "${}^{a,b}$", "^{2,3}", "\\textsuperscript{1}",
-                               "<sup>1,2</sup>", "$^{1}$ (MIT)", "∗", "✉", " ✉", "ᵃ,ᵇ", "¹✉"])
+                               "<sup>1,2</sup>", "$^{1}$ (MIT)", "∗", "✉", " ✉", "ᵃ,ᵇ", "¹✉", "\\(^{1}\\)", "⁺"])
 
 
 @given(st.lists(st.tuples(name, affiliation), min_size=1, max_size=6))

@@ -88,8 +88,8 @@ AFFILIATIONS = r"(?:\s*(?:\((?:[^()]|\([^()]*\))*\)|\[[^\[\]]*\]))+(\s*(?:[,，;
 
 
 # Marks the names are read without (clean.split_authors; `without_marks`, `names_line`). Digits
-# glued to a name: "Smith1,2", "Smith¹".
-DIGIT_MARKS = r"(\p{L}\.?)[0-9\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{2079}]+(?:,[0-9\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{2079}]+)*"
+# glued to a name: "Smith1,2", "Smith¹", "Smith⁺".
+DIGIT_MARKS = r"(\p{L}\.?)[0-9\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{207C}]+(?:,[0-9\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{207C}]+)*"
 # Symbol marks no name holds: "Lee*", "Lee†", "Lee∗" (U+2217), "Lee⁎", "Lee#", "Lee⋆", and the
 # symbol blocks: miscellaneous symbols and dingbats ("Lee✉", corresponding author; "Lee✝", "Lee♯"),
 # geometric shapes, arrows and emoji. They stayed in the shown name. Not all of \p{So}: it holds
@@ -106,8 +106,8 @@ LETTER_MARKS = rf"(\p{{L}}\.?){_SUPERSCRIPT_LETTERS}+(?:,{_SUPERSCRIPT_LETTERS}+
 # commas ("Bo Chen$^{2", "3}$" loaded as two people). A bare "^" after a backslash is a TeX accent
 # ("Gr\\^{e}ve"): the character before a bare "^" is kept as group 1, since Polars has no look-behind.
 SUPERSCRIPT_MARKS = (
-    r"\$\s*(?:\{\s*\})?\s*[\^_]\s*(?:\{[^{}$]*\}|\\[A-Za-z]+|[^\s{}$])\s*\$"
-    r"|\$\s*(?:\\[A-Za-z]+|[*#\x{2020}\x{2021}\x{00A7}\x{00B6}])\s*\$"
+    r"(?:\$|\\\()\s*(?:\{\s*\})?\s*[\^_]\s*(?:\{[^{}$]*\}|\\[A-Za-z]+|[^\s{}$\\])\s*(?:\$|\\\))"  # $..$ or \(..\)
+    r"|(?:\$|\\\()\s*(?:\\[A-Za-z]+|[*#\x{2020}\x{2021}\x{00A7}\x{00B6}])\s*(?:\$|\\\))"
     r"|\\text(?:super|sub)script\s*\{[^{}]*\}"
     r"|(?i:<su[pb]>[^<]*</su[pb]>)"
     r"|(^|[^\\\s])\s*\^(?:\{[^{}]*\}|[\p{L}\p{N}*]+)"
