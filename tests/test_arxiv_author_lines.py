@@ -42,7 +42,8 @@ def names(line: str) -> list[str]:
     ("Rastislav \\v{S}r\\'amek, Bro\\v{n}a Brejov\\'a, Tom\\'a\\v{s} Vina\\v{r}", ["Rastislav Šrámek", "Broňa Brejová", "Tomáš Vinař"]),
     ("Mikkel {\\O}bro, B\\o rge Jensen, Jos\\'e Garc\\'{\\i}a, Paul Erd\\H{o}s, \\c{C}a\\u{g}lar {\\\"{O}}zt\\\"urk",
      ["Mikkel Øbro", "Børge Jensen", "José García", "Paul Erdős", "Çağlar Öztürk"]),
-    ("A \\foo B, C. D'Souza", ["A \\foo B", "C. D'Souza"]),  # other commands are not read: nothing is lost
+    ("A \\foo B, C. D'Souza", ["A \\foo B", "C. D'Souza"]),
+    ("\\TH ora Sigur\\dh ard\\'ottir, \\DJ or\\dj e Mi\\ng", ["Þora Sigurðardóttir", "Đorđe Miŋ"]),  # Icelandic, Serbian  # other commands are not read: nothing is lost
     ("Ann Lee [MIT], Bo Chen (CMU) [1,2] and Cy Dee", ["Ann Lee", "Bo Chen", "Cy Dee"]),  # square brackets too
     # affiliation marks as superscripts, as LaTeX sources and web pages write them: before, "3}$"
     # and "b}$" loaded as people and "Bo Chen$^{2" as a name

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import html.entities
 import re
 import unicodedata
 from collections.abc import Callable
@@ -64,8 +65,17 @@ def _character_references(text: pl.Series) -> pl.Series:
                          lambda rows: pl.Series([_unescaped(t) for t in rows], dtype=pl.String))
 
 
-def _unescaped(text: str | None) -> str | None:
-    return None if text is None else _CHARACTER_REFERENCE.sub(lambda m: html.unescape(m[0]), text)
+def _unescaped(text: str) -> str:
+    return _CHARACTER_REFERENCE.sub(_referenced, text)
+
+
+def _referenced(reference: re.Match) -> str:
+    """A reference's character: a name HTML defines, exactly (`html.unescape` also read a name
+    that only starts with one: "&notation;" as "¬ation;"), or a code point; a control character
+    (a "&#10;" line end) as a space, since a field is one line. Anything else stays as written."""
+    name = reference[0][1:]
+    text = html.unescape(reference[0]) if name.startswith("#") else html.entities.html5.get(name, reference[0])
+    return " " if unicodedata.category(text[0]) == "Cc" else text
 
 
 def _on_non_ascii_rows(text: pl.Series, unicode_pass) -> pl.Series:
@@ -134,12 +144,13 @@ _TEX_MARKS = {"'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "
               ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b", "c": "\u0327", "k": "\u0328",
               "r": "\u030a", "d": "\u0323"}
 _TEX_LETTERS = {"o": "ø", "O": "Ø", "l": "ł", "L": "Ł", "ss": "ß", "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ",
-                "aa": "å", "AA": "Å", "i": "ı", "j": "ȷ"}
+                "aa": "å", "AA": "Å", "i": "ı", "j": "ȷ", "DH": "Ð", "dh": "ð", "TH": "Þ", "th": "þ", "DJ": "Đ",
+                "dj": "đ", "NG": "Ŋ", "ng": "ŋ"}
 _TEX_BASE = r"(?:\\([ij])(?![A-Za-z])|([A-Za-z]))"  # an accent's letter; a dotless i under an accent is an i
 _TEX_ACCENT = re.compile(
     r"\\(?:([`'^\"~=.])\s*(?:\{\s*" + _TEX_BASE + r"\s*\}|" + _TEX_BASE + r")"
     r"|([uvHckrd])(?:\s*\{\s*" + _TEX_BASE + r"\s*\}|\s+" + _TEX_BASE + r"))")
-_TEX_LETTER = re.compile(r"\\(ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)(?![A-Za-z])(?:\{\}| (?=[A-Za-z]))?")
+_TEX_LETTER = re.compile(r"\\(" + "|".join(sorted(_TEX_LETTERS, key=len, reverse=True)) + r")(?![A-Za-z])(?:\{\}| (?=[A-Za-z]))?")
 _TEX_GROUP = re.compile(r"\{([^{}\\]*)\}")  # "{ö}" left of "{\"o}": braces only grouped the accent
 
 
