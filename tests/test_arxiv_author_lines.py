@@ -45,6 +45,8 @@ def names(line: str) -> list[str]:
     ("A \\foo B, C. D'Souza", ["A \\foo B", "C. D'Souza"]),
     ("\\TH ora Sigur\\dh ard\\'ottir, \\DJ or\\dj e Mi\\ng", ["Þora Sigurðardóttir", "Đorđe Miŋ"]),  # Icelandic, Serbian  # other commands are not read: nothing is lost
     ("Ann Lee [MIT], Bo Chen (CMU) [1,2] and Cy Dee", ["Ann Lee", "Bo Chen", "Cy Dee"]),  # square brackets too
+    ("张三（清华大学）、李四【北京大学】", ["张三", "李四"]),  # full-width brackets, as CJK lines write them
+    ("Ann Lee (MIT), Bo Chen (CMU) 等", ["Ann Lee", "Bo Chen"]),
     # affiliation marks as superscripts, as LaTeX sources and web pages write them: before, "3}$"
     # and "b}$" loaded as people and "Bo Chen$^{2" as a name
     ("Ann Lee$^1$, Bo Chen$^{2,3}$, Cy Dee$^{\\dagger}$", ["Ann Lee", "Bo Chen", "Cy Dee"]),

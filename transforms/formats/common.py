@@ -84,7 +84,9 @@ AFFILIATION_MARKS = r"[\d\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{2079}*\x{2020}\x{20
 # they were "LUTH", "Moscow State University". Square brackets likewise ("Ann Lee [MIT]", "Bo Chen
 # (MIT) [1]"). A group inside a name is a nickname and stays ("Xiao Shi (Gary) Zhongren"). No
 # look-ahead in Polars: what follows the groups is put back.
-AFFILIATIONS = r"(?:\s*(?:\((?:[^()]|\([^()]*\))*\)|\[[^\[\]]*\]))+(\s*(?:[,，;；、&]|\s(?i:and|und|et)\s|$))"
+# Full-width brackets too, as CJK lines write them ("张三（清华大学）、李四（北京大学）"), and before "等".
+AFFILIATIONS = (r"(?:\s*(?:\((?:[^()]|\([^()]*\))*\)|\[[^\[\]]*\]|（[^（）]*）|【[^【】]*】))+"
+                r"(\s*(?:[,，;；、&]|\s(?i:and|und|et)\s|等|$))")
 
 
 # Marks the names are read without (clean.split_authors; `without_marks`, `names_line`). Digits
@@ -131,7 +133,7 @@ def names_line(authors: pl.Expr) -> pl.Expr:
 def _names_rows(lines: pl.Series) -> pl.Series:
     """`names_line` on the lines holding a parenthesis, a backslash, "$", "^" or "<" only (few):
     its patterns over every authors line made a listing's parse 5 % slower."""
-    needs = lines.str.contains(r"[(\[\\$^<]")
+    needs = lines.str.contains(r"[(\[\\$^<（【]")
     return on_rows_where(lines, needs, lambda rows: rows.to_frame("a").select(
         tex_accents(pl.col("a").str.replace_all(SUPERSCRIPT_MARKS, "${1}"))
         .str.replace_all(AFFILIATIONS, "${1}")).to_series())
