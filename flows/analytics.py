@@ -150,13 +150,9 @@ def _as_text(result: duckdb.DuckDBPyRelation, columns: set[int]) -> duckdb.DuckD
         return result
     # Renamed by position first: a result may hold two columns of one name ("SELECT 1 a, 2 a").
     renamed = ", ".join(f"c{i}" for i in range(len(result.columns)))
-    select = ", ".join(f"{f'CAST(c{i} AS VARCHAR)' if i in columns else f'c{i}'} AS {_quoted(name)}"
+    select = ", ".join(f"{f'CAST(c{i} AS VARCHAR)' if i in columns else f'c{i}'} AS {_ident(name)}"
                        for i, name in enumerate(result.columns))
     return result.query("result", f"SELECT {select} FROM result AS result({renamed})")
-
-
-def _quoted(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
 
 
 def _past_calendar(column: pl.Series) -> bool:
