@@ -1064,3 +1064,15 @@ def test_a_blank_line_missing_before_an_area_line_never_loads_prose_as_an_area(c
     assert set(records["category_raw"].drop_nulls()) <= set(AREAS)
     assert records.select("category_raw", "abstract").rows() == [
         (e["category_raw"], clean([e["abstract"]])[0]) for e in expected]
+
+
+@pytest.mark.parametrize("space", ["\u2003", "\x0c", "\x0b", "\u2028", "\u202f", "\x1f"])
+def test_any_space_after_a_header_or_the_marker_pads_it(space):
+    # an em space (or a form feed, ...) after "#01Oct 26, 2026" or "论文检索" made the whole file
+    # "unknown format": the padding knew only blanks, NBSP, ideographic space and CR
+    from transforms.pipeline import SourceFile, process_batch
+
+    listing = LISTING_SEEDS[0].read_text(encoding="utf-8").replace("\n", space + "\n", 1)
+    search = SEARCH_SEEDS[0].read_text(encoding="utf-8").replace("论文检索", "论文检索" + space, 1)
+    result = process_batch([SourceFile(0, "a.txt", listing.encode()), SourceFile(1, "b.txt", search.encode())])
+    assert result.quarantine.is_empty() and result.listings.height == 25

@@ -21,15 +21,25 @@ _FORMAT_RANGES = ((0x00AD, 0x00AD), (0x061C, 0x061C), (0x180E, 0x180E), (0x200B,
 # (format detection pads header and marker lines with them).
 ZERO_WIDTH = "[" + "".join(rf"\x{{{lo:X}}}-\x{{{hi:X}}}" for lo, hi in _FORMAT_RANGES) + "]"
 INVISIBLE = "".join(chr(c) for lo, hi in _FORMAT_RANGES for c in range(lo, hi + 1))
-# What may pad a record header or the search marker on its line (blanks, NBSP, a CR, a BOM or
-# zero-width a decoder left): characters for `str.strip`, and for a regex class in either engine.
-PAD = " \t\u00a0\u3000\r" + INVISIBLE
 # Space-like characters that are not ASCII space (NBSP, narrow NBSP, figure space, ...; NEL and the
 # line and paragraph separators, line ends to Python's splitlines, sit inside a field here).
-ODD_SPACES = r"[\x{00A0}\x{1680}\x{2000}-\x{200A}\x{202F}\x{205F}\x{3000}\t\x{85}\x{2028}\x{2029}]"
+_ODD_SPACE_CHARS = "".join(map(chr, [0xA0, 0x1680, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000, 0x09, 0x85,
+                                      0x2028, 0x2029]))
 # ASCII's spaces other than space: tab, vertical tab, form feed and the four information separators
 # (whitespace to Python): kept, they glued "Part\x0bII" into one word on screen and split keys apart.
-ASCII_SPACES = r"[\t\x0b\x0c\x1c-\x1f]"
+_ASCII_SPACE_CHARS = "\t\x0b\x0c\x1c\x1d\x1e\x1f"
+
+
+def _regex_class(chars: str) -> str:
+    return "[" + "".join(rf"\x{{{ord(c):X}}}" for c in chars) + "]"
+
+
+ODD_SPACES = _regex_class(_ODD_SPACE_CHARS)
+ASCII_SPACES = _regex_class(_ASCII_SPACE_CHARS)
+# What may pad a record header or the search marker on its line (blanks, any of the spaces above, a
+# CR, a BOM or zero-width a decoder left): characters for `str.strip`, and for a regex class in either
+# engine. An em space after "#01Oct 26, 2026" made the whole file "unknown format".
+PAD = " \r" + _ODD_SPACE_CHARS + _ASCII_SPACE_CHARS + INVISIBLE
 # Letters that NFKD does not decompose, spelled out so "Døring" and "Doring" share a key.
 _FOLD_FROM = ["ø", "ł", "đ", "ð", "þ", "æ", "œ", "ß", "ı"]
 _FOLD_TO = ["o", "l", "d", "d", "th", "ae", "oe", "ss", "i"]
