@@ -356,7 +356,7 @@ def _with_shifted(records: pl.DataFrame) -> pl.DataFrame:
         rows = rows.filter(~records["abstract"].gather(rows).str.contains(word, literal=True).fill_null(True))
     flagged = look.arg_true().append(rows).unique()
     named = records[flagged].with_columns(authors_raw=names_line(authors))  # once, not in each pattern
-    shifted = on_rows(named, pl.int_range(named.height, dtype=pl.UInt32, eager=True), _shifted(authors))
+    shifted = named.select(_shifted(authors)).to_series().fill_null(False)
     return records.with_columns(shifted=pl.repeat(False, records.height, dtype=pl.Boolean, eager=True)
                                 .scatter(flagged, shifted))
 
