@@ -42,7 +42,6 @@ from transforms.formats.common import (
     is_names_text,
     join_after_hyphen,
     names_line,
-    on_rows,
     split_valid,
 )
 from transforms.text import PAD, clean_text, on_rows_where
