@@ -17,7 +17,7 @@ import polars as pl
 
 from transforms.formats.common import as_quarantine, join_after_hyphen, on_rows, split_valid, without_marks
 from transforms.formats.listing import may_be_names
-from transforms.text import PAD, clean_text
+from transforms.text import PAD, clean_text, on_rows_where
 
 NAME = "search"
 MARKER = "论文检索"
@@ -31,6 +31,8 @@ _ANY_AREA_SEPARATOR = r"[·・•‧∙⋅･→]|->"  # the same, found without
 # A names line: comma-separated items of at most 10 words, free of sentence punctuation.
 _WORD = r"[^\s,$=:;?!\[\]{}<>/\\|@#%^&*+~]+"
 _ITEM = _WORD + r"(?: " + _WORD + r"){0,9}"  # names of up to 10 words
+# Longer than a names line of ten names and "等" (the format shows at most ten) with their marks.
+NAMES_LINE_CHARS = 1_000
 NAMES_LINE = r"^" + _ITEM + r"(?:, ?" + _ITEM + r")*(?: ?等)?$"
 # What names lines (and area names like "Miscellaneous Aspects of Machine Learning") never
 # hold but short-clause prose does: a pronoun or verb only sentences use, or a sentence opening.
@@ -159,15 +161,18 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     # Affiliation marks ("Hantao Yu$^{1,2}$, Josh Alman<sup>3</sup>", "Hantao Yu ✉") are read past,
     # as the names are read: such a names line was taken for an abstract.
     as_commas = pl.col("unmarked").str.replace_all(r"\s+&\s+", ", ")
+    # (only paragraphs a names line's length: on every abstract holding "$" or "*" the patterns
+    # made a search page's parse a sixth slower, bench/batch_stages.py)
+    short = paras["text"].str.len_chars() < NAMES_LINE_CHARS
     paras = paras.with_columns(semicolons=_semicolon_names(paras), area=area_shaped(paras["text"]),
-                               unmarked=without_marks(paras["text"]))
+                               unmarked=on_rows_where(paras["text"], short, without_marks))
     paras = paras.with_columns(names_shape=as_commas.str.contains(NAMES_LINE) | pl.col("semicolons"))
     kind = (
         pl.when(pl.col("area"))
         .then(pl.lit("C"))
         .when(pl.col("names_shape") & ~pl.col("prose_hint"))
         .then(pl.lit("N"))
-        .when(pl.col("text").str.contains(r",.* ?等$") & (pl.col("text").str.len_chars() < 1_000))
+        .when(pl.col("text").str.contains(r",.* ?等$") & (pl.col("text").str.len_chars() < NAMES_LINE_CHARS))
         .then(pl.lit("N"))  # ten names and "等" (et al.): a names line, whatever the names look like
         .otherwise(pl.lit("P"))
     )
