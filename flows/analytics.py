@@ -122,6 +122,7 @@ _AS_TEXT = re.compile(r"\b(INTERVAL|UNION|TIMESTAMP_S)\b")
 # values past these, per unit, come as DuckDB's text too ("infinity").
 _CALENDAR_BOUND = {"d": 91_000_000, "ms": 7_800_000_000_000_000 // 1000, "us": 7_800_000_000_000_000,
                    "ns": 2**63 - 2}
+_DECIMAL_BOUND = 10**38 - 1
 _PLAIN = (pl.String, pl.Boolean, pl.Null, pl.Categorical, pl.Enum, pl.Decimal)
 
 
@@ -132,7 +133,8 @@ def result_frame(result: duckdb.DuckDBPyRelation) -> pl.DataFrame:
     Polars' calendar, as DuckDB's text."""
     as_text = {i for i, dtype in enumerate(result.types) if _AS_TEXT.search(str(dtype))}
     frame = _as_text(result, as_text).pl()
-    redo = {i for i, column in enumerate(frame.iter_columns()) if not _shown(column.dtype) or _past_calendar(column)}
+    redo = {i for i, (column, dtype) in enumerate(zip(frame.iter_columns(), result.types))
+            if not _shown(column.dtype) or any(_unshowable(leaf, "UHUGEINT" in str(dtype)) for leaf in _leaves(column))}
     return _as_text(result, as_text | redo).pl() if redo else frame
 
 
@@ -155,7 +157,26 @@ def _as_text(result: duckdb.DuckDBPyRelation, columns: set[int]) -> duckdb.DuckD
     return result.query("result", f"SELECT {select} FROM result AS result({renamed})")
 
 
-def _past_calendar(column: pl.Series) -> bool:
+def _leaves(column: pl.Series) -> Iterator[pl.Series]:
+    """The values of a column's scalar type, out of any lists and structs around them."""
+    if isinstance(column.dtype, pl.List):
+        yield from _leaves(column.list.explode())
+    elif isinstance(column.dtype, pl.Array):
+        yield from _leaves(column.arr.explode())
+    elif isinstance(column.dtype, pl.Struct):
+        for field in column.dtype.fields:
+            yield from _leaves(column.struct.field(field.name))
+    else:
+        yield column
+
+
+def _unshowable(column: pl.Series, unsigned: bool) -> bool:
+    """Values Polars holds wrongly or cannot print: dates and times past its calendar, and
+    (U)HUGEINTs past its 38-digit decimal (a UHUGEINT past 2^127 wraps to a negative number;
+    a 39-digit HUGEINT loses its last digits when printed)."""
+    if isinstance(column.dtype, pl.Decimal):
+        physical = column.to_physical()
+        return bool(((physical > _DECIMAL_BOUND) | (physical < (0 if unsigned else -_DECIMAL_BOUND))).any())
     unit = "d" if column.dtype == pl.Date else getattr(column.dtype, "time_unit", None)
     bound = _CALENDAR_BOUND.get(unit) if column.dtype.is_temporal() else None
     return bound is not None and bool(column.to_physical().abs().gt(bound).any())
