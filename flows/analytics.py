@@ -18,6 +18,7 @@ from pathlib import Path
 
 import duckdb
 import polars as pl
+from duckdb.sqltypes import DuckDBPyType
 
 from flows.settings import QUIET, REPO_ROOT
 from transforms.ids import ID_SQL
@@ -116,7 +117,7 @@ def query(path: Path, sql: str, params: Sequence | dict | None = None, allow_fil
 # DuckDB types that Polars cannot take from Arrow (an interval, a union: `.pl()` raised), alone or
 # inside a list or struct, and TIMESTAMP_S (its 'infinity' came out of Arrow as 1969-12-31
 # 23:59:59): such a column comes as DuckDB's own text ("1 day").
-_AS_TEXT = re.compile(r"\b(INTERVAL|UNION|TIMESTAMP_S)\b")
+_AS_TEXT = {"interval", "union", "timestamp_s"}
 # Dates and times Polars holds but cannot print (its calendar ends near year 262,000), or holds as
 # a date that is not one (a TIMESTAMP_NS 'infinity' is the largest integer: "2262-04-11"): physical
 # values past these, per unit, come as DuckDB's text too ("infinity").
@@ -131,11 +132,18 @@ def result_frame(result: duckdb.DuckDBPyRelation) -> pl.DataFrame:
     of the types above, of types Polars holds as bytes or as an extension (a BLOB, a BIT string,
     a BIGNUM, a VARIANT, a GEOMETRY: CSV raised), and date or time columns holding values past
     Polars' calendar, as DuckDB's text."""
-    as_text = {i for i, dtype in enumerate(result.types) if _AS_TEXT.search(str(dtype))}
+    as_text = {i for i, dtype in enumerate(result.types) if _AS_TEXT & _type_ids(dtype)}
     frame = _as_text(result, as_text).pl()
     redo = {i for i, (column, dtype) in enumerate(zip(frame.iter_columns(), result.types))
-            if not _shown(column.dtype) or any(_unshowable(leaf, "UHUGEINT" in str(dtype)) for leaf in _leaves(column))}
+            if not _shown(column.dtype) or any(_unshowable(leaf, "uhugeint" in _type_ids(dtype)) for leaf in _leaves(column))}
     return _as_text(result, as_text | redo).pl() if redo else frame
+
+
+def _type_ids(dtype: DuckDBPyType) -> set[str]:
+    """The kinds of a DuckDB type and of every type inside it (not its text: a struct's key may be
+    named "INTERVAL")."""
+    children = dtype.children if dtype.id in ("struct", "union", "map", "list", "array") else []
+    return {dtype.id}.union(*(_type_ids(child) for _, child in children if isinstance(child, DuckDBPyType)))
 
 
 def _shown(dtype: pl.DataType) -> bool:

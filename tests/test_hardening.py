@@ -159,6 +159,8 @@ ODD_VALUES = {
     "['170141183460469231731687303715884105728'::UHUGEINT]": "[170141183460469231731687303715884105728]",
     "{'n': '-100000000000000000000000000000000000000'::HUGEINT}": "{'n': -100000000000000000000000000000000000000}",
     "[DATE '5000000-01-01']": "[5000000-01-01]",
+    "[{'x': [INTERVAL 1 DAY]}]": "[{'x': [1 day]}]",
+    "MAP {'a': INTERVAL 1 DAY}": "{a=1 day}",
     "'POINT(1 2)'::GEOMETRY": "POINT (1 2)",  # an Arrow extension type: the kind, not a list of types
     "{'at': 'POINT(1 2)'::GEOMETRY}": "{'at': 'POINT (1 2)'}",
 }
@@ -188,6 +190,8 @@ def test_query_json_is_json_for_nan_and_infinities_and_numbers_for_decimals(ware
                   "[1.5] AS l FROM dim_paper", "-w", warehouse, "-f", "json")
     row = json.loads(numbers.stdout)[0]
     assert isinstance(row["s"], int) and (row["d"], row["h"], row["big"], row["l"]) == (1.25, 2, "123456789012345678.5", [1.5])
+    keyed = cli("query", "SELECT {'INTERVAL': 1, 'union': [2]} AS s", "-w", warehouse, "-f", "json")
+    assert json.loads(keyed.stdout) == [{"s": {"INTERVAL": 1, "union": [2]}}]  # a key is not a type: was text
     csv = cli("query", "SELECT ['nan'::DOUBLE] AS c", "-w", warehouse, "-f", "csv")
     assert csv.stdout.splitlines() == ["c", '"[""NaN""]"']
 
