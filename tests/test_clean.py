@@ -218,6 +218,13 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Kaʻiulani Lee, Ann Lee ✉", (["Kaʻiulani Lee", "Ann Lee"], 2, 2, False)),  # an ʻokina is a letter
     ("⾼伟, ⻩丽✉", (["⾼伟", "⻩丽"], 2, 2, False)),  # CJK radicals, as a PDF copy gives Han letters, stay
     ("Jaʰn Lee, Bo Chenʰ", (["Jaʰn Lee", "Bo Chen"], 2, 2, False)),  # a mark ends a name
+    # marks of two kinds in one run split it: "ᵃ", "1", "¹" were loaded as authors, "¹" kept after "*"
+    ("Ann Lee¹,ᵃ, Bo Chen²", (["Ann Lee", "Bo Chen"], 2, 2, False)),
+    ("Ann Lee*,1, Bo Chen†,2, Carl Deeᵃ,¹", (["Ann Lee", "Bo Chen", "Carl Dee"], 3, 3, False)),
+    ("Ann Lee*¹, Bo Chen1, 2, Carl Dee3", (["Ann Lee", "Bo Chen", "Carl Dee"], 3, 3, False)),
+    # superscript digits apart from the name, or before it; marks in nested TeX groups
+    ("¹Ann Lee, ²Bo Chen ³, Carl ✉ Dee", (["Ann Lee", "Bo Chen", "Carl Dee"], 3, 3, False)),
+    ("Ann Lee$^{\\text{a},1}$, Bo Chen\\textsuperscript{\\textdagger}, Carl Dee^{\\ast{}}", (["Ann Lee", "Bo Chen", "Carl Dee"], 3, 3, False)),
     ("Ann Lee, Bo Chen, …", (["Ann Lee", "Bo Chen"], 2, None, True)),
     ("Ann Lee, Bo Chen...", (["Ann Lee", "Bo Chen"], 2, None, True)),
     ("Ann Lee, Bo Chen, ..., Zed Zhu", (["Ann Lee", "Bo Chen", "Zed Zhu"], 3, None, True)),

@@ -912,7 +912,8 @@ def test_a_search_names_line_joined_by_ampersands_is_names(names):
 @pytest.mark.parametrize("names", ["Hantao Yu$^{1,2}$, Josh Alman$^{3}$", "Hantao Yu<sup>1</sup>, Josh Alman<sup>2</sup>",
                                    "Hantao Yu^{1,2}, Josh Alman^3", "Hantao Yu\\textsuperscript{1}, Josh Alman",
                                    "Hantao Yu$\\dagger$, Josh Alman$\\ddagger$", "Hantao Yu ^{1,2}, Josh Alman$_1$",
-                                   "Hantao Yu ✉, Josh Alman ★", "Hantao Yu$^{1}$ ✉, Josh Alman#"])
+                                   "Hantao Yu ✉, Josh Alman ★", "Hantao Yu$^{1}$ ✉, Josh Alman#",
+                                   "Hantao Yu$^{\\text{a}}$, Josh Alman$^{\\text{b},1}$"])
 def test_a_search_names_line_with_superscript_marks_is_names(names):
     # it was taken for an abstract and the record quarantined ("abstract without an authors line")
     text = ("论文检索\n\nOptimization · Stochastic\n\n" + names + "\n\nWe study the convergence of stochastic "

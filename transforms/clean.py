@@ -12,7 +12,7 @@ import polars as pl
 from transforms.categories import ARXIV, CONFERENCE
 from transforms.decode import REPLACEMENT
 from transforms.formats import listing
-from transforms.formats.common import DIGIT_MARKS, LETTER_MARKS, PARTICLES, SYMBOL_MARKS, as_quarantine, names_line
+from transforms.formats.common import GLUED_MARKS, LOOSE_MARKS, PARTICLES, as_quarantine, names_line
 from transforms.text import fold_key, text_key
 
 # "A, B, C and 3 more": only three names are shown, three more exist.
@@ -97,9 +97,8 @@ def _author_parts(authors: pl.Expr) -> dict[str, pl.Expr]:
         "_unknown_total": et_al | shown.str.contains(ELLIPSIS),
         "_shown": shown.str.replace(TRAILING_ELLIPSIS, "")
         .str.replace_all(ELLIPSIS, ", ")
-        .str.replace_all(DIGIT_MARKS, "${1}")
-        .str.replace_all(LETTER_MARKS, "${1}${2}")
-        .str.replace_all(SYMBOL_MARKS, ""),
+        .str.replace_all(GLUED_MARKS, "${1}${2}")
+        .str.replace_all(r"\s*" + LOOSE_MARKS + r"\s*", " "),
         "_semicolons": authors.str.contains(SEMICOLON_LIST),
     }
 

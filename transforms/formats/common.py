@@ -89,30 +89,40 @@ AFFILIATIONS = (r"(?:\s*(?:\((?:[^()]|\([^()]*\))*\)|\[[^\[\]]*\]|（[^（）]*�
                 r"(\s*(?:[,，;；、&]|\s(?i:and|und|et)\s|等|$))")
 
 
-# Marks the names are read without (clean.split_authors; `without_marks`, `names_line`). Digits
-# glued to a name: "Smith1,2", "Smith¹", "Smith⁺".
-DIGIT_MARKS = r"(\p{L}\.?)[0-9\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{207C}]+(?:,[0-9\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{207C}]+)*"
+# Marks the names are read without (clean.split_authors; `without_marks`, `names_line`).
+# Digits glued to a name: "Smith1,2", "Smith¹", "Smith⁺".
+_DIGITS = r"0-9\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{207C}"
 # Symbol marks no name holds: "Lee*", "Lee†", "Lee∗" (U+2217), "Lee⁎", "Lee#", "Lee⋆", and the
 # symbol blocks: miscellaneous symbols and dingbats ("Lee✉", corresponding author; "Lee✝", "Lee♯"),
 # geometric shapes, arrows and emoji. They stayed in the shown name. Not all of \p{So}: it holds
 # the CJK radicals a PDF copy gives for Han letters ("⾼伟" is "高伟").
-SYMBOL_MARKS = (r"[*#\x{2020}\x{2021}\x{00A7}\x{00B6}\x{204E}\x{2217}\x{22C6}\x{25A0}-\x{27BF}\x{2B00}-\x{2BFF}"
-                r"\x{1F300}-\x{1FAFF}]+")
+_SYMBOLS = (r"*#\x{2020}\x{2021}\x{00A7}\x{00B6}\x{204E}\x{2217}\x{22C6}\x{25A0}-\x{27BF}\x{2B00}-\x{2BFF}"
+            r"\x{1F300}-\x{1FAFF}")
 # Superscript letters as marks: "Leeᵃ", "Chenᵇ,ᶜ", "Deeʰ" (read as letters, "Leeᵃ" was "ann leea").
-_SUPERSCRIPT_LETTERS = r"[\x{1D2C}-\x{1D6A}\x{1D9B}-\x{1DBF}\x{02B0}-\x{02B8}\x{2071}\x{207F}]"
-LETTER_MARKS = rf"(\p{{L}}\.?){_SUPERSCRIPT_LETTERS}+(?:,{_SUPERSCRIPT_LETTERS}+)*([\s,;，；、&]|$)"
+_SUPERSCRIPT_LETTERS = r"\x{1D2C}-\x{1D6A}\x{1D9B}-\x{1DBF}\x{02B0}-\x{02B8}\x{2071}\x{207F}"
+# Marks no name holds, wherever they stand ("Lee ✉", "¹Ann Lee", "Lee ²"): symbols and superscript digits.
+LOOSE_MARKS = rf"[{_SYMBOLS}\x{{00B9}}\x{{00B2}}\x{{00B3}}\x{{2070}}-\x{{207C}}]+"
+SYMBOL_MARKS = rf"[{_SYMBOLS}]+"
+# A run of marks glued to a name, of any of the kinds above mixed, and the next ones after commas:
+# "Lee¹,ᵃ", "Lee*,1", "Leeᵃ,¹", "Lee1†", "Lee1, 2". Each kind alone was read, but a mix split the
+# run and loaded "ᵃ" or "1" as an author. A run ends the name (no letter follows: "Leeʰx" is a
+# word); group 2, what follows, is put back.
+_MARK = rf"[{_DIGITS}{_SYMBOLS}{_SUPERSCRIPT_LETTERS}]+"
+GLUED_MARKS = rf"(\p{{L}}\.?)[{_DIGITS}{_SYMBOLS}]*{_MARK}(?:\s*,\s*{_MARK})*([^\p{{L}}\p{{M}}]|$)"
 
 # Affiliation marks written as superscripts (or subscripts), as LaTeX sources and web pages carry
 # them: "Lee$^{1,2}$", "Lee${}^{a}$", "Lee$^\\dagger$", "Lee$\\ddagger$", "Lee^{2,3}", "Lee^a",
 # "Lee\\textsuperscript{1}", "Lee<sup>1</sup>". No name holds one; read as names they split at their
 # commas ("Bo Chen$^{2", "3}$" loaded as two people). A bare "^" after a backslash is a TeX accent
 # ("Gr\\^{e}ve"): the character before a bare "^" is kept as group 1, since Polars has no look-behind.
+# A group may hold one more ("$^{\\text{a}}$", "^{\\dagger{}}").
+_BRACES = r"\{(?:[^{}$]|\{[^{}$]*\})*\}"
 SUPERSCRIPT_MARKS = (
-    r"(?:\$|\\\()\s*(?:\{\s*\})?\s*[\^_]\s*(?:\{[^{}$]*\}|\\[A-Za-z]+|[^\s{}$\\])\s*(?:\$|\\\))"  # $..$ or \(..\)
+    r"(?:\$|\\\()\s*(?:\{\s*\})?\s*[\^_]\s*(?:" + _BRACES + r"|\\[A-Za-z]+|[^\s{}$\\])\s*(?:\$|\\\))"  # $..$ or \(..\)
     r"|(?:\$|\\\()\s*(?:\\[A-Za-z]+|[*#\x{2020}\x{2021}\x{00A7}\x{00B6}])\s*(?:\$|\\\))"
-    r"|\\text(?:super|sub)script\s*\{[^{}]*\}"
+    r"|\\text(?:super|sub)script\s*" + _BRACES +
     r"|(?i:<su[pb]>[^<]*</su[pb]>)"
-    r"|(^|[^\\\s])\s*\^(?:\{[^{}]*\}|[\p{L}\p{N}*]+)"
+    r"|(^|[^\\\s])\s*\^(?:" + _BRACES + r"|[\p{L}\p{N}*]+)"
 )
 
 
