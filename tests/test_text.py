@@ -62,15 +62,26 @@ def test_character_references_read_as_the_characters_they_stand_for(text):
     "&amp;"): its ";" split author lists into "J", "uuml", "rgen M". Escaped as HTML, or with
     every non-ASCII character as a numeric reference, it cleans to what it says."""
     import html
+    import html.entities
 
     numeric = text.encode("ascii", "xmlcharrefreplace").decode("ascii")
-    assert cleaned([html.escape(text), numeric]) == cleaned([text, text])
+    named = "".join(f"&{html.entities.codepoint2name[ord(c)]};" if ord(c) in html.entities.codepoint2name else c
+                    for c in text)
+    # escaped twice (a page's source copied as text): "J&amp;uuml;rgen" stayed "J&uuml;rgen"
+    assert cleaned([html.escape(text), numeric, html.escape(named)]) == cleaned([text, text, text])
+
+
+def test_legacy_references_of_letters_read_without_their_semicolon():
+    # HTML reads "&uuml" without ";" as browsers do; "J&uumlrgen" was a name of its own
+    assert cleaned(["J&uumlrgen G&oumlring", "Fran&ccedilois &AEligsir", "Stra&szligburg"]) == [
+        "Jürgen Göring", "François Æsir", "Straßburg"]
 
 
 def test_an_ampersand_without_a_reference_stays():
     # a name that only starts with one HTML defines is none ("&notation;" was "¬ation;", "&copyright;" "©right;")
-    assert cleaned(["R&D at AT&T", "this&nothing", "a & b;", "&unknownname; &#; &para", "see &notation; &copyright;"]) == [
-        "R&D at AT&T", "this&nothing", "a & b;", "&unknownname; &#; &para", "see &notation; &copyright;"]
+    assert cleaned(["R&D at AT&T", "this&nothing", "a & b;", "&unknownname; &#; &para", "see &notation; &copyright;",
+                    "&eth x"]) == [
+        "R&D at AT&T", "this&nothing", "a & b;", "&unknownname; &#; &para", "see &notation; &copyright;", "&eth x"]
 
 
 def test_a_reference_to_a_control_character_is_a_space():

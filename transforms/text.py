@@ -66,8 +66,12 @@ def _nfc_and_invisibles(text: pl.Series) -> pl.Series:
 # An HTML character reference left in plain text by a scraper that took the text out of a page
 # without unescaping it: "J&uuml;rgen M&uuml;ller", "Ren&#233;", "&amp;". Its ";" split the names
 # ("J", "uuml", "Bo Chen ller": a semicolon list read as "Last, First"). With its ";" only: a
-# bare "&para" or "&not" inside a word ("R&D", "this&nothing") is left as written.
-_CHARACTER_REFERENCE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+# bare "&para" or "&not" inside a word ("R&D", "this&nothing") is left as written; but HTML's
+# legacy names of accented letters are read without one too ("J&uumlrgen", as browsers read it),
+# and a reference escaped twice ("J&amp;uuml;rgen", a page's source copied as text) as one.
+_LEGACY_LETTER = r"[A-Za-z](?:acute|grave|circ|tilde|uml|ring|cedil|slash)|AElig|aelig|szlig|THORN|thorn"
+_CHARACTER_REFERENCE = re.compile(r"&(?:amp;)*(?:(#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"
+                                  r"|(" + _LEGACY_LETTER + r"))")
 
 
 def _character_references(text: pl.Series) -> pl.Series:
@@ -82,9 +86,12 @@ def _unescaped(text: str) -> str:
 def _referenced(reference: re.Match) -> str:
     """A reference's character: a name HTML defines, exactly (`html.unescape` also read a name
     that only starts with one: "&notation;" as "¬ation;"), or a code point; a control character
-    (a "&#10;" line end) as a space, since a field is one line. Anything else stays as written."""
-    name = reference[0][1:]
-    text = html.unescape(reference[0]) if name.startswith("#") else html.entities.html5.get(name, reference[0])
+    (a "&#10;" line end) as a space, since a field is one line. Anything else stays as written,
+    less one "amp;" ("&amp;foo;" is "&foo;")."""
+    name, whole = reference[1] or reference[2], reference[0]
+    text = html.unescape(f"&{name};") if name.startswith("#") else html.entities.html5.get(name + ";")
+    if text is None:
+        return "&" + whole[5:] if whole.startswith("&amp;") else whole
     return " " if unicodedata.category(text[0]) == "Cc" else text
 
 
