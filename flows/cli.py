@@ -340,12 +340,17 @@ def serve() -> None:
 
     Example: DIGEST_SCHEDULE="0 6 * * *" digest serve
     """
-    from flows.landing import serve as serve_landing
+    from flows.landing import landing_deployment, serve_deployment
 
     if not os.environ.get("PREFECT_API_URL"):
         _fail("digest serve needs a Prefect server: run `prefect server start` and set "
               "PREFECT_API_URL=http://127.0.0.1:4200/api (the temporary server cannot schedule)", 2)
-    serve_landing(Settings())
+    settings = Settings()
+    try:
+        deployment = landing_deployment(settings)
+    except ValueError as err:  # Prefect's check of the cron string (a pydantic error is one too)
+        _fail(f"DIGEST_SCHEDULE={settings.schedule!r}: {str(err).splitlines()[-1].strip()}", 2)
+    serve_deployment(deployment)
 
 
 # Command groups kept in their own modules; each adds its commands to `app`.

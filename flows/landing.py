@@ -94,6 +94,6 @@ def landing_deployment(settings: Settings) -> RunnerDeployment:
     )
 
 
-def serve(settings: Settings) -> None:
+def serve_deployment(deployment: RunnerDeployment) -> None:
     """Serve the landing deployment until interrupted (needs a Prefect server)."""
-    prefect.serve(landing_deployment(settings))
+    prefect.serve(deployment)

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -139,6 +139,17 @@ class Settings(BaseSettings):
     dask_address: str | None = None  # tcp://scheduler:8786; unset with task_runner=dask: a local cluster
     max_file_bytes: int = Field(default_factory=_default_max_file_bytes, gt=0)  # larger files (unpacked archives) are skipped
     follow_outside_root: bool = False  # read symlinks whose target is outside the ingest root
+
+    @field_validator("timezone")
+    @classmethod
+    def _known_timezone(cls, name: str) -> str:
+        """An IANA name, as Prefect's schedule takes it: "Mars/Base" passed here and failed with a
+        traceback when `digest serve` made its schedule."""
+        import zoneinfo
+
+        if name not in zoneinfo.available_timezones():
+            raise ValueError("not an IANA time zone name (e.g. UTC, Europe/Berlin)")
+        return name
 
 
 def apply_prefect_defaults() -> None:

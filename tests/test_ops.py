@@ -137,6 +137,7 @@ def test_errors_are_one_line_with_documented_exit_codes(tmp_path):
     ("DIGEST_LOCK_TIMEOUT_S", "-1", "greater than or equal to 0"),
     ("DIGEST_TASK_RUNNER", "spark", "'threads' or 'dask'"),
     ("DIGEST_DUCKDB_MEMORY_LIMIT", "lots", "should match pattern"),  # was taken: the load failed in DuckDB's parser
+    ("DIGEST_TIMEZONE", "Mars/Base", "not an IANA time zone"),  # was taken: `digest serve` failed with a traceback
 ])
 def test_a_bad_setting_is_one_line_naming_it_before_any_command_runs(tmp_path, monkeypatch, variable, value, says):
     """A bad DIGEST_* value was pydantic's traceback (exit 1) from whichever command read it,
@@ -147,6 +148,17 @@ def test_a_bad_setting_is_one_line_naming_it_before_any_command_runs(tmp_path, m
         assert result.exit_code == 2, result.output
         lines = result.output.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith(f"error: bad setting: {variable}='{value}': ") and says in lines[0]
+
+
+@pytest.mark.parametrize("schedule", ["every day", "61 * * * *", "0 6 * * * H"])
+def test_serve_with_a_bad_schedule_says_so_in_one_line(tmp_path, monkeypatch, schedule):
+    # Prefect's check of the cron string ended `digest serve` with a traceback (exit 1)
+    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:9/api")  # never reached
+    monkeypatch.setenv("DIGEST_SCHEDULE", schedule)
+    monkeypatch.setenv("DIGEST_LANDING", str(tmp_path / "landing"))
+    result = CliRunner().invoke(app, ["serve"])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip() == f'error: DIGEST_SCHEDULE={schedule!r}: Invalid cron string: "{schedule}"'
 
 
 def test_batch_mb_must_be_positive(tmp_path):
