@@ -73,7 +73,7 @@ def test_keywords_between_semicolons_after_the_names_are_the_abstract():
                             (["Cy Dee"], "We study x. It works.")]
 
 
-SEPARATORS = [" · ", "·", " ・ ", "・", " • ", " ∙ ", " ⋅ ", "･", "->", " -> ", " → "]
+SEPARATORS = [" · ", "·", " ・ ", "・", " • ", " ∙ ", " ⋅ ", "･", "->", " -> ", " → ", " > ", " » ", "»", " › "]
 
 
 @settings(max_examples=60, deadline=None)

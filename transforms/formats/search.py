@@ -26,8 +26,10 @@ AREA_SEPARATOR = " · "
 # (Japanese "・", "•", "∙", "⋅", half-width "･"), with or without spaces, or the arrow of
 # OpenReview's topics ("Deep Learning->Large Language Models"). Such a line was one area of that
 # whole name ("Deep Learning ・ Attention Mechanisms", no parent) or, with "->", quarantined.
-AREA_SEPARATORS = r"\s*(?:[·・•‧∙⋅･]|->|→)\s*"
-_ANY_AREA_SEPARATOR = r"[·・•‧∙⋅･→]|->"  # the same, found without the spaces (a cheaper look)
+# And a breadcrumb's ">", "»", "›" ("Optimization » Stochastic" was one area; with ">" the line
+# was quarantined and its record loaded without a category). Not "/": area names hold one.
+AREA_SEPARATORS = r"\s*(?:[·・•‧∙⋅･>»›]|->|→)\s*"
+_ANY_AREA_SEPARATOR = r"[·・•‧∙⋅･→>»›]"  # the same, found without the spaces (a cheaper look)
 # A names line: comma-separated items of at most 10 words, free of sentence punctuation.
 _WORD = r"[^\s,$=:;?!\[\]{}<>/\\|@#%^&*+~]+"
 _ITEM = _WORD + r"(?: " + _WORD + r"){0,9}"  # names of up to 10 words
