@@ -125,6 +125,34 @@ def test_accepted_pairs_never_chain_papers_the_scorer_kept_apart(cli, tmp_path):
     assert resolve.KEPT_APART_REJECTED in decisions["rule"].to_list()  # and paper_match says why
 
 
+SERIES = ("We develop a general theory of stochastic approximation for nonconvex objectives with heavy tailed "
+          "noise, establishing almost sure convergence and rates under weak moment assumptions. Our analysis "
+          "covers clipped and normalized variants.")
+PARTS = [("Stochastic Approximation under Heavy Tails, Part I: Convergence", "Ann Lee, Bo Chen",
+          SERIES + " This first part treats convergence."),
+         ("Stochastic Approximation under Heavy Tails, Part II: Rates", "Ann Lee, Bo Chen",
+          SERIES + " This second part treats rates.")]
+
+
+@pytest.mark.parametrize("incremental", [False, True])
+def test_an_untitled_listing_joins_the_part_of_a_series_it_is(cli, tmp_path, incremental):
+    """Parts I and II share most of their abstract and authors; their titles keep them apart.
+    Untitled (a search page), each part's own abstract fits both, its own far better: it joins its
+    part. Fresh, each joined neither (three papers too many); loaded onto the parts, "Part II"
+    joined Part I, chained through a third listing, the shared text alone, that fits both
+    equally (it joins neither)."""
+    untitled = search([("Ann Lee, Bo Chen", abstract) for _, _, abstract in PARTS] + [("Ann Lee, Bo Chen", SERIES)])
+    folder = tmp_path / "series"
+    if incremental:
+        ingest(cli, folder, {"day1.txt": listing(PARTS)})
+    warehouse = ingest(cli, folder, {"day1.txt": listing(PARTS), "page.txt": untitled})
+    shown = read_sql(warehouse, """SELECT f.line_start, p.title FROM fact_listing f JOIN dim_paper p USING (paper_id)
+                                   WHERE f.format = 'search' ORDER BY f.line_start""")
+    assert shown["title"].to_list() == [PARTS[0][0], PARTS[1][0], None]
+    assert read_sql(warehouse, "SELECT count(*) AS n FROM dim_paper")["n"].item() == 3
+    assert read_sql(warehouse, "SELECT count(*) AS n FROM paper_match WHERE rule = 'kept_apart_ambiguous'")["n"].item() >= 2
+
+
 def test_a_template_of_thousands_stays_bounded_and_is_reported(cli, tmp_path):
     """2,500 papers by one first author that open with the same 11 words: every paper is
     compared with a bounded number of others, and the oversized block is listed."""

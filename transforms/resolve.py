@@ -513,6 +513,8 @@ def _other_numbers(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
 KEPT_APART_EXISTING = "kept_apart_existing"  # the merge would join two stored papers
 KEPT_APART_REJECTED = "kept_apart_rejected_pair"  # the merge would join two papers the scorer kept apart
 KEPT_APART_AMBIGUOUS = "kept_apart_ambiguous"  # the key fits two papers that are surely distinct
+# Scores this close to a key's best match are as good: two distinct papers this close both fit it.
+AMBIGUITY_MARGIN = 0.05
 # Rejections that say two papers are distinct (not merely "not similar enough").
 DISTINCT_RULES = ("authors_differ", "titles_differ", "boilerplate_abstract")
 
@@ -658,18 +660,33 @@ def paper_ids(keys: pl.DataFrame, taken: pl.Series, clustered: dict[int, int]) -
 
 
 def _ambiguous_nodes(edges: pl.DataFrame, rejected: pl.DataFrame | None) -> set[tuple[bool, int]]:
-    """Nodes accepted with two nodes that were rejected as distinct papers."""
-    if rejected is None or rejected.is_empty() or "rule" not in rejected.columns:
-        return set()
-    distinct = {frozenset({(False, k), (bool(p), o)}) for k, o, p in rejected.filter(
-        pl.col("rule").is_in(DISTINCT_RULES)).select("paper_key", "other", "other_is_paper").iter_rows()}
-    neighbours: dict[tuple[bool, int], list[tuple[bool, int]]] = {}
-    for key, other, is_paper in edges.select("paper_key", "other", "other_is_paper").iter_rows():
+    """Nodes accepted with two nodes that are surely distinct papers (rejected for their titles
+    or authors, or two stored papers), each scoring within AMBIGUITY_MARGIN of the node's best.
+    One clearly best ("Part I"'s own abstract, untitled, beside "Part II" sharing most of it) is
+    no ambiguity: such a key joined neither and was a paper of its own. Stored papers count as
+    distinct: a key that fits two equally chained them (an untitled "Part II" joined "Part I"
+    through a third key that fit both)."""
+    distinct = set()
+    if rejected is not None and not rejected.is_empty() and "rule" in rejected.columns:
+        distinct = {frozenset({(False, k), (bool(p), o)}) for k, o, p in rejected.filter(
+            pl.col("rule").is_in(DISTINCT_RULES)).select("paper_key", "other", "other_is_paper").iter_rows()}
+    neighbours: dict[tuple[bool, int], list[tuple[float, tuple[bool, int]]]] = {}
+    for key, other, is_paper, score in edges.select("paper_key", "other", "other_is_paper", "score").iter_rows():
         a, b = (False, key), (bool(is_paper), other)
-        neighbours.setdefault(a, []).append(b)
-        neighbours.setdefault(b, []).append(a)
-    return {node for node, near in neighbours.items() if len(near) > 1
-            and any(frozenset({x, y}) in distinct for i, x in enumerate(near) for y in near[i + 1:])}
+        neighbours.setdefault(a, []).append((score, b))
+        neighbours.setdefault(b, []).append((score, a))
+
+    def surely_distinct(x: tuple[bool, int], y: tuple[bool, int]) -> bool:
+        return (x[0] and y[0]) or frozenset({x, y}) in distinct
+
+    ambiguous = set()
+    for node, near in neighbours.items():
+        if len(near) > 1:
+            best = max(score for score, _ in near)
+            close = [other for score, other in near if score >= best - AMBIGUITY_MARGIN]
+            if any(surely_distinct(x, y) for i, x in enumerate(close) for y in close[i + 1:]):
+                ambiguous.add(node)
+    return ambiguous
 
 
 def _paper_of(cluster: set[tuple[bool, int]]) -> int | None:
