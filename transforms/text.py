@@ -132,17 +132,25 @@ def fold_key(expr: pl.Expr) -> pl.Expr:
         expr.map_batches(_fold_letters, return_dtype=pl.String, is_elementwise=True)
         .str.to_lowercase()
         # Two passes beat one `[^\p{L}\p{N}]+`: most gaps are single spaces, left untouched.
-        .str.replace_all(r"[^\p{L}\p{N} ]+", " ")
+        .str.replace_all(r"[^\p{L}\p{M}\p{N} ]+", " ")
         .str.replace_all(r" {2,}", " ")
         .str.strip_chars()
     )
 
 
+# Scripts whose marks are accents a name may go without ("Rémi" is "Remi"; Hebrew and Arabic
+# vowel points). In other scripts a mark is part of the letter: Devanagari's vowel signs, Thai's,
+# Japanese kana's voicing (NFKD splits "ゴ" into "コ" and a mark). Removed there too, "राम शर्मा"
+# and "रमा शर्मी", "ゴトウ" and "コトウ", were one key: two people one person.
+# A mark on no letter (NFKD's " ̄" of "¯") is no letter either.
+_ACCENTED = r"([\p{Latin}\p{Greek}\p{Cyrillic}\p{Hebrew}\p{Arabic}]|^|[^\p{L}\p{M}])\p{M}+"
+
+
 def _fold_letters(text: pl.Series) -> pl.Series:
-    """Zero-width characters dropped, accents removed (NFKD, then no marks), letters NFKD keeps
-    whole spelled out (lowercase first: "Ø" → "ø" → "o")."""
+    """Zero-width characters dropped, accents removed (NFKD, then no marks on the letters of
+    `_ACCENTED` scripts), letters NFKD keeps whole spelled out (lowercase first: "Ø" → "ø" → "o")."""
     return _on_non_ascii_rows(text, lambda rows: (
-        rows.str.replace_all(ZERO_WIDTH, "").str.normalize("NFKD").str.replace_all(r"\p{M}", "")
+        rows.str.replace_all(ZERO_WIDTH, "").str.normalize("NFKD").str.replace_all(_ACCENTED, "${1}")
         .str.to_lowercase().str.replace_many(_FOLD_FROM, _FOLD_TO)))
 
 
