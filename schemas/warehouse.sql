@@ -211,9 +211,9 @@ COMMENT ON COLUMN author_alias.rule IS 'initials (same surname, given names as i
 CREATE TABLE IF NOT EXISTS bridge_paper_author (
     paper_id        BIGINT NOT NULL,
     author_id       BIGINT NOT NULL,
-    author_position INTEGER NOT NULL  -- one row per (paper_id, author_position); no PRIMARY KEY: see fact_listing
+    author_position INTEGER NOT NULL  -- one row per (paper_id, author_id); no PRIMARY KEY: see fact_listing
 );
-COMMENT ON TABLE bridge_paper_author IS 'Paper × author, in author order (1-based), from dim_paper.authors: each shown name''s person (author_mention).';
+COMMENT ON TABLE bridge_paper_author IS 'Paper × author, in author order (1-based), from dim_paper.authors: each shown name''s person (author_mention), one row per paper and person, at the person''s first position (a rare name shown twice on one list, "Jörg Müller, …, Jorg Muller", is one person there; author_mention holds every position).';
 
 CREATE TABLE IF NOT EXISTS author_mention (
     paper_id         BIGINT NOT NULL,
