@@ -225,6 +225,16 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     # superscript digits apart from the name, or before it; marks in nested TeX groups
     ("¹Ann Lee, ²Bo Chen ³, Carl ✉ Dee", (["Ann Lee", "Bo Chen", "Carl Dee"], 3, 3, False)),
     ("Ann Lee$^{\\text{a},1}$, Bo Chen\\textsuperscript{\\textdagger}, Carl Dee^{\\ast{}}", (["Ann Lee", "Bo Chen", "Carl Dee"], 3, 3, False)),
+    # other ways to say how many are left out: "one more" was loaded as a person, "+3 more" stayed
+    # in the last name, "(+3)" was dropped with the affiliations, "... and 3 more" had no total
+    ("Ann Lee, Bo Chen and one more", (["Ann Lee", "Bo Chen"], 2, 3, True)),
+    ("Ann Lee, Bo Chen +3 more", (["Ann Lee", "Bo Chen"], 2, 5, True)),
+    ("Ann Lee, Bo Chen (+3)", (["Ann Lee", "Bo Chen"], 2, 5, True)),
+    ("Ann Lee (MIT), Bo Chen (2 more)", (["Ann Lee", "Bo Chen"], 2, 4, True)),
+    ("Ann Lee, Bo Chen and 3 more authors", (["Ann Lee", "Bo Chen"], 2, 5, True)),
+    ("Ann Lee, Bo Chen, ... and 3 more", (["Ann Lee", "Bo Chen"], 2, 5, True)),
+    ("Ann Lee, Bo Chen & 2 others", (["Ann Lee", "Bo Chen"], 2, 4, True)),
+    ("Ann Lee (1), Bo Chen (2)", (["Ann Lee", "Bo Chen"], 2, 2, False)),  # numbered affiliations, not a count
     ("Ann Lee, Bo Chen, …", (["Ann Lee", "Bo Chen"], 2, None, True)),
     ("Ann Lee, Bo Chen...", (["Ann Lee", "Bo Chen"], 2, None, True)),
     ("Ann Lee, Bo Chen, ..., Zed Zhu", (["Ann Lee", "Bo Chen", "Zed Zhu"], 3, None, True)),

@@ -12,11 +12,10 @@ import polars as pl
 from transforms.categories import ARXIV, CONFERENCE
 from transforms.decode import REPLACEMENT
 from transforms.formats import listing
-from transforms.formats.common import GLUED_MARKS, LOOSE_MARKS, PARTICLES, as_quarantine, names_line
+from transforms.formats.common import (AND_MORE, GLUED_MARKS, LOOSE_MARKS, MORE_COUNT_WORDS, PARTICLES, as_quarantine,
+                                      names_line)
 from transforms.text import fold_key, text_key
 
-# "A, B, C and 3 more": only three names are shown, three more exist.
-AND_MORE = r"(?i)\s*(?:,\s*)?and\s+(\d+)\s+(?:more|others)\s*$"
 # "A, B, …, J 等", "A, B et al.", "A, B and others": more names exist, how many is not said.
 ET_AL = r"(?i)\s*(?:,\s*)?(?:等人?|et\.?\s*al\.?|(?:and|&)\s+others|etc\.?)\s*$"
 # "A, B, C…", "A, B, ..., Z": a list cut short (anywhere), total unknown.
@@ -61,9 +60,9 @@ def clean_listings(records: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataF
     file_columns = ["file_idx", "source_file_id", *(["format"] if "format" not in records.columns else [])]
     df = records.join(files.select(file_columns), on="file_idx", how="left")
     # The author columns in stages: each stage's columns are computed once, not once per use.
-    df = df.with_columns(authors_raw=names_line(pl.col("authors_raw")))
-    parts = _author_parts(pl.col("authors_raw"))
-    df = df.with_columns(**parts, **category_columns())
+    df = df.with_columns(_line=pl.col("authors_raw"), authors_raw=names_line(pl.col("authors_raw")))
+    parts = _author_parts(pl.col("_line"), pl.col("authors_raw"))
+    df = df.with_columns(**parts, **category_columns()).drop("_line")
     df = df.with_columns(_items=_author_items(*map(pl.col, parts)))
     df = df.with_columns(**_author_columns(*map(pl.col, parts), pl.col("_items"))).drop(*parts, "_items")
     df = df.with_columns(
@@ -83,24 +82,33 @@ def split_authors(authors: pl.Expr) -> dict[str, pl.Expr]:
     ("Smith1,2", "Smith¹", "Smith*") and affiliations closing a name ("Smith (MIT)") dropped,
     TeX accents read ("G\\"ahler").
     """
-    parts = list(_author_parts(names_line(authors)).values())
+    parts = list(_author_parts(authors, names_line(authors)).values())
     return _author_columns(*parts, _author_items(*parts))
 
 
-def _author_parts(authors: pl.Expr) -> dict[str, pl.Expr]:
-    """The declared "and N more", whether the list is cut short, and the names part of the line."""
+def _author_parts(line: pl.Expr, authors: pl.Expr) -> dict[str, pl.Expr]:
+    """The declared "and N more", whether the list is cut short, and the names part of the line
+    (`authors`: the line as `names_line` reads it, which leaves out a closing "(+3)" with the
+    affiliations)."""
     shown = authors.str.replace(AND_MORE, "")
     et_al = shown.str.contains(ET_AL)
     shown = shown.str.replace(ET_AL, "")
     return {
-        "_more": authors.str.extract(AND_MORE, 1).cast(pl.Int64, strict=False),
-        "_unknown_total": et_al | shown.str.contains(ELLIPSIS),
+        "_more": _more_count(line),
+        # "A, B, ... and 3 more": the dots are the three left out
+        "_unknown_total": et_al | (shown.str.contains(ELLIPSIS) & ~line.str.contains(AND_MORE)),
         "_shown": shown.str.replace(TRAILING_ELLIPSIS, "")
         .str.replace_all(ELLIPSIS, ", ")
         .str.replace_all(GLUED_MARKS, "${1}${2}")
         .str.replace_all(r"\s*" + LOOSE_MARKS + r"\s*", " "),
         "_semicolons": authors.str.contains(SEMICOLON_LIST),
     }
+
+
+def _more_count(authors: pl.Expr) -> pl.Expr:
+    """The count of AND_MORE (whichever of its groups holds it), a word read as its number."""
+    count = pl.coalesce(*(authors.str.extract(AND_MORE, group) for group in (1, 2, 3, 4))).str.to_lowercase()
+    return count.replace(MORE_COUNT_WORDS).cast(pl.Int64, strict=False)
 
 
 def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr) -> pl.Expr:

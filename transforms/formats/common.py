@@ -158,7 +158,18 @@ _NAME_WORD = (
 NAME_ITEM = r"(?:" + _NAME_WORD + r"(?: " + _NAME_WORD + r"){0,5}|" + AFFILIATION_MARKS + r"+)"
 # Every way a list separates two names: , ; 、 & "and" (", and" too).
 LIST_SEPARATOR = r"(?i)\s*(?:[,，;；、&]\s*(?:and\s+)?|\s+and\s+)\s*"
-LIST_ENDING = r"(?i)\s*(?:,\s*)?(?:and\s+\d+\s+(?:more|others)|et\s+al\.?|and\s+others|etc\.|等人?|…|\.{3,})\s*$"
+# How many names a list leaves out, spelled as digits or as a word ("and one more").
+MORE_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_MORE_COUNT = r"(\d+|" + "|".join(MORE_COUNT_WORDS) + r")"
+# "A, B, C and 3 more": only three names are shown, three more exist; also "and one more",
+# "and 3 more authors", "& 3 others", "+3 more", "(+3)", "(3 more)". Groups 1 to 4: the count.
+# ("and one more" loaded a person "one more"; "+3 more" stayed in the last name; "(+3)" was dropped.)
+AND_MORE = (r"(?i)\s*(?:,\s*)?(?:(?:and|&)\s+" + _MORE_COUNT + r"\s+(?:more|others?)(?:\s+authors?)?"
+            r"|\+\s*" + _MORE_COUNT + r"(?:\s+(?:more|others?)(?:\s+authors?)?)?"
+            r"|\(\s*(?:\+\s*" + _MORE_COUNT + r"(?:\s+(?:more|others?))?|" + _MORE_COUNT
+            + r"\s+(?:more|others?))(?:\s+authors?)?\s*\))\s*$")  # not "(3)": an affiliation's number
+LIST_ENDING = (r"(?i)\s*(?:,\s*)?(?:et\s+al\.?|and\s+others|etc\.|等人?|…|\.{3,})\s*$|" + AND_MORE[4:])
 # A names line cut by a wrap: it ends in a separator ("Döring and", "ANN LEE AND", "Lee &", "Lee,")
 # or inside its ending ("Bo Chen and 2" of "and 2 more": not a name "2" after "and", since a bare
 # number is otherwise a name item, affiliation marks; "BO CHEN ET" of "et al."). The list goes on
