@@ -235,6 +235,14 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Ann Lee, Bo Chen, ... and 3 more", (["Ann Lee", "Bo Chen"], 2, 5, True)),
     ("Ann Lee, Bo Chen & 2 others", (["Ann Lee", "Bo Chen"], 2, 4, True)),
     ("Ann Lee (1), Bo Chen (2)", (["Ann Lee", "Bo Chen"], 2, 2, False)),  # numbered affiliations, not a count
+    # titles, degrees and addresses are not names: they made other people ("prof dr hans muller",
+    # a person "Ph.D.", "hans muller hans ethz ch")
+    ("Prof. Dr. Hans Müller, Dr Anna Schmidt and Prof. Dr.-Ing. Karl Heinz",
+     (["Hans Müller", "Anna Schmidt", "Karl Heinz"], 3, 3, False)),
+    ("Hans Müller PhD, Anna Schmidt, Ph.D., Bo Chen MSc", (["Hans Müller", "Anna Schmidt", "Bo Chen"], 3, 3, False)),
+    ("Hans Müller <hans@ethz.ch>, Anna Schmidt (anna.s@uni-bonn.de), Bo Chen bo@x.org",
+     (["Hans Müller", "Anna Schmidt", "Bo Chen"], 3, 3, False)),
+    ("Drew Barrymore, Mrinal Sen, Ann Lee MD", (["Drew Barrymore", "Mrinal Sen", "Ann Lee MD"], 3, 3, False)),
     ("Ann Lee, Bo Chen, …", (["Ann Lee", "Bo Chen"], 2, None, True)),
     ("Ann Lee, Bo Chen...", (["Ann Lee", "Bo Chen"], 2, None, True)),
     ("Ann Lee, Bo Chen, ..., Zed Zhu", (["Ann Lee", "Bo Chen", "Zed Zhu"], 3, None, True)),

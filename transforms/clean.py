@@ -32,6 +32,13 @@ SUFFIX = r"(?:(?i:jr|sr)\.?|II|III|IV)"
 # Ann Lee" → "John Smith Jr., Ann Lee" (the separator after it is kept; no look-ahead in Polars).
 SUFFIX_ITEM = rf"\s*[,，]\s*({SUFFIX})(\s*(?:[,，;；、&]|$)|\s+(?i:{JOINERS})\s)"
 BARE_SUFFIX = rf"^{SUFFIX}$"  # one left at the head of a list has no name to belong to
+# Titles and degrees around a name, and a contact address: "Prof. Dr. Hans Müller", "Dr Anna
+# Schmidt", "Hans Müller PhD", "Anna Schmidt, Ph.D.", "Hans Müller <hans@ethz.ch>". None is part
+# of the person's name: kept, they made other people ("prof dr hans muller", a person "Ph.D.").
+# Not "MD" (initials in "Lee MD", Vancouver style), not "Sir" (a given name too).
+HONORIFICS = r"^(?:(?:Prof|Professor|Dr|Mr|Mrs|Ms|Mx|PROF|DR)\.?(?:-Ing\.?)?\s+)+"
+DEGREES = r"(?:^|\s*,?\s+)(?:Ph\.?\s?D|D\.?\s?Phil|M\.?\s?Sc|B\.?\s?Sc)\.?$"
+EMAIL = r"\s*[<(\[]?(?:mailto:)?[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+[>)\]]?"
 # "Munos, Rémi; Valko, Michal": with semicolons between names, a comma inside one is "Last, First"
 # ("Smith Jr., John" and "Smith, John Jr." once a suffix joined its name: "John Smith Jr.").
 SEMICOLON_LIST = r"[;；]"
@@ -99,7 +106,8 @@ def _author_parts(line: pl.Expr, authors: pl.Expr) -> dict[str, pl.Expr]:
         "_shown": shown.str.replace(TRAILING_ELLIPSIS, "")
         .str.replace_all(ELLIPSIS, ", ")
         .str.replace_all(GLUED_MARKS, "${1}${2}")
-        .str.replace_all(r"\s*" + LOOSE_MARKS + r"\s*", " "),
+        .str.replace_all(r"\s*" + LOOSE_MARKS + r"\s*", " ")
+        .str.replace_all(EMAIL, ""),
         "_semicolons": authors.str.contains(SEMICOLON_LIST),
     }
 
@@ -125,7 +133,7 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
     items = separated.str.split("\x1f")
     # "Last, First" → "First Last" in a semicolon list (a lone pair has no comma left)
     items = pl.when(semicolons).then(items.list.eval(pl.element().str.replace(LAST_FIRST, "${2} ${1} ${3}"))).otherwise(items)
-    item = pl.element().str.strip_chars()
+    item = pl.element().str.strip_chars().str.replace(HONORIFICS, "").str.replace(DEGREES, "")
     return items.list.eval(item.filter((item != "") & ~item.str.contains(BARE_SUFFIX)))
 
 
