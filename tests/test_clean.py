@@ -243,6 +243,14 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Hans Müller <hans@ethz.ch>, Anna Schmidt (anna.s@uni-bonn.de), Bo Chen bo@x.org",
      (["Hans Müller", "Anna Schmidt", "Bo Chen"], 3, 3, False)),
     ("Drew Barrymore, Mrinal Sen, Ann Lee MD", (["Drew Barrymore", "Mrinal Sen", "Ann Lee MD"], 3, 3, False)),
+    # bibliography forms: "Surname, Initials" between commas, BibTeX's "Last, First and Last, First"
+    # (each was read as a list: "Smith", "J.", "Jones", "B.", ...)
+    ("Smith, J., Jones, B. R., and van der Berg, C.-P.", (["J. Smith", "B. R. Jones", "C.-P. van der Berg"], 3, 3, False)),
+    ("Smith, J., Jones, B. et al.", (["J. Smith", "B. Jones"], 2, None, True)),
+    ("Smith, John and Doe, Jane", (["John Smith", "Jane Doe"], 2, 2, False)),
+    ("Knuth, Donald E. and Lamport, Leslie and van Dam, Andries", (["Donald E. Knuth", "Leslie Lamport", "Andries van Dam"],
+                                                                   3, 3, False)),
+    ("Ann Lee, Bo Chen and Carl Dee, Di Eve", (["Ann Lee", "Bo Chen", "Carl Dee", "Di Eve"], 4, 4, False)),  # names in full
     ("Ann Lee, Bo Chen, …", (["Ann Lee", "Bo Chen"], 2, None, True)),
     ("Ann Lee, Bo Chen...", (["Ann Lee", "Bo Chen"], 2, None, True)),
     ("Ann Lee, Bo Chen, ..., Zed Zhu", (["Ann Lee", "Bo Chen", "Zed Zhu"], 3, None, True)),

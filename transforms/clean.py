@@ -56,6 +56,18 @@ SINGLE_LAST_FIRST = (
     r"^((?:(?:" + PARTICLES + r")\s+)*" + _TOKEN + r")(?:\s+(" + SUFFIX + r"))?\s*,\s*"
     r"(" + _TOKEN + r"(?:\s+" + _TOKEN + r")??)(?:\s+(" + SUFFIX + r"))?$"
 )
+# Bibliography lists of "Surname, Initials" between commas: "Smith, J., Jones, B. R. and Brown,
+# C.-P." is three people (read as a list, it was six: "Smith", "J.", ...). An item of initials
+# alone is no name, so the pairs are sure.
+_SURNAME = r"(?:(?:" + PARTICLES + r")\s+)*" + _TOKEN
+_INITIALS = r"\p{Lu}\.(?:[\s\-]?\p{Lu}\.)*"
+INITIALS_PAIR = rf"({_SURNAME})\s*,\s*({_INITIALS})"
+INITIALS_PAIRS = rf"^{INITIALS_PAIR}(?:\s*(?:,\s*(?:(?i:and)\s+|&\s*)?|\s+(?i:and)\s+|\s*&\s*){INITIALS_PAIR})+\s*,?$"
+# BibTeX's "Smith, John and Doe, Jane": one-word surnames (particles aside), each with its given
+# names after a comma, between "and"s. Read as a list, it was four people; read as a semicolon list
+# (which splits at "and" too), each item is a "Last, First".
+_GIVEN = _TOKEN + r"(?:\s+" + _TOKEN + r"){0,2}"
+BIBTEX_LIST = rf"^{_SURNAME}\s*,\s*{_GIVEN}(?:\s+(?i:and)\s+{_SURNAME}\s*,\s*{_GIVEN})+$"
 # Chinese, Japanese, Korean names are never written "Last, First" with a comma: "张伟，李娜" is two.
 CJK = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]"
 
@@ -108,7 +120,7 @@ def _author_parts(line: pl.Expr, authors: pl.Expr) -> dict[str, pl.Expr]:
         .str.replace_all(GLUED_MARKS, "${1}${2}")
         .str.replace_all(r"\s*" + LOOSE_MARKS + r"\s*", " ")
         .str.replace_all(EMAIL, ""),
-        "_semicolons": authors.str.contains(SEMICOLON_LIST),
+        "_semicolons": authors.str.contains(SEMICOLON_LIST) | authors.str.contains(BIBTEX_LIST),
     }
 
 
@@ -121,6 +133,7 @@ def _more_count(authors: pl.Expr) -> pl.Expr:
 def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr) -> pl.Expr:
     """The list's items in order (empty ones and bare suffixes dropped)."""
     shown = shown.str.replace_all(SUFFIX_ITEM, " ${1}${2}")
+    shown = pl.when(shown.str.contains(INITIALS_PAIRS)).then(shown.str.replace_all(INITIALS_PAIR, "${2} ${1}")).otherwise(shown)
     pair = shown.str.strip_chars(", ")
     cjk = shown.str.contains(CJK)  # of the names: "Anderson, Ann 等" is a Last, First
     separated = (
