@@ -72,6 +72,13 @@ MONTHS = {name: i + 1 for i, names in enumerate([
 # dim_date (one row per day between the first and last listing) under 40,000 rows.
 EARLIEST_LISTING = dt.date(1991, 8, 1)
 LATEST_LISTING = dt.date(2099, 12, 31)
+# A header HEADER does not read ("#1Oct 26, 2026", "#02Oct 26 2026", "#08Oct 26, 2026 (updated)",
+# "No. 12 Oct 26, 2026", "#10 2026-10-26"): a "#" and a number, or a date, opening the line. After
+# a short record's abstract it was read as the abstract's wrapped rest ("... apart. #02Oct 26
+# 2026"); it starts stray lines instead, quarantined with the record it opens.
+_MONTH = "(?i:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"
+HEADER_LIKE = (r"^(?:[#＃]\s*\d|(?:No\.?\s*)?\d{0,4}\s*" + _MONTH + r"\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b"
+               r"|\d{4}-\d{2}-\d{2}\b)")
 # No e-mail or terminal wraps wider than this: a record with a longer line is not hard-wrapped.
 WRAP_MAX = 200
 MAX_TITLE_LINES = 3
@@ -184,7 +191,8 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     fits = pl.col("length") + pl.col("space") + pl.col("next_word") <= pl.col("width")
     c = c.with_columns(ends=fits.fill_null(True) | pl.col("blank_after").fill_null(True))
     # A category line right after a certain field end: a record that lost its header.
-    lost_header = (pl.col("j") >= N_LINES) & pl.col("text").str.contains(CATEGORY_LINE) & pl.col("ends").shift(1)
+    lost_header = (pl.col("j") >= N_LINES) & (
+        (pl.col("text").str.contains(CATEGORY_LINE) & pl.col("ends").shift(1)) | pl.col("text").str.contains(HEADER_LIKE))
     recs = c.group_by(g, maintain_order=True).agg(
         n=pl.col("j").max(),
         width=pl.col("width").first(),
