@@ -305,6 +305,7 @@ _LIKELY_FACTOR = 8.0  # a code page listed later must read this many times likel
 # (real names hold more "ć" than "æ"); at 32x no real name alone is misread (eval.legacy_encodings).
 _WINDOWS_1252_FACTOR = 32.0
 _NO_CONFIDENCE = 0.01  # chardet's confidence below this (a word or two of evidence) tells nothing
+_CAPITAL_START_LOG_ODDS = math.log(50)  # a word opening with a non-ASCII capital, against a small letter
 NAME_LETTERS_PATH = Path(__file__).with_name("name_letters.csv")  # python -m eval.name_letters
 
 
@@ -610,14 +611,24 @@ def _log_odds(words: bytes, codecs_: list[str]) -> Callable[[str, str], float]:
     # One byte is one character in each code page: readings compare position by position.
     readings = {codec: words.decode(codec, errors="replace") for codec in codecs_}
     high = [i for i, byte in enumerate(words) if byte > 0x7F]
+    starts = {i for i in high if i == 0 or words[i - 1] == 0x20}
     letter_log_p, unseen = _name_letter_log_p()
 
     def odds(a: str, b: str) -> float:
-        letters = [(readings[a][i].lower(), readings[b][i].lower()) for i in high
-                   if readings[a][i].isalpha() and readings[b][i].isalpha()]
+        both = [i for i in high if readings[a][i].isalpha() and readings[b][i].isalpha()]
+        letters = [(readings[a][i].lower(), readings[b][i].lower()) for i in both]
         chardet_odds = math.log(max(confidence.get(a, 0.0), _NO_CONFIDENCE) / max(confidence.get(b, 0.0), _NO_CONFIDENCE))
-        return chardet_odds + sum(letter_log_p.get(x, unseen) - letter_log_p.get(y, unseen) for x, y in letters)
+        # A word of English text that opens with a non-ASCII letter is a name: a capital ("Žižek",
+        # "Øksendal"), seldom a small letter (Mac Roman's "éiûek" of the same bytes). Only where
+        # both readings have case (Hebrew has none: KOI8-R's capitals of its bytes are no likelier).
+        case_odds = sum(_CAPITAL_START_LOG_ODDS * (readings[a][i].isupper() - readings[b][i].isupper())
+                        for i in starts.intersection(both) if _cased(readings[a][i]) and _cased(readings[b][i]))
+        return chardet_odds + case_odds + sum(letter_log_p.get(x, unseen) - letter_log_p.get(y, unseen) for x, y in letters)
     return odds
+
+
+def _cased(ch: str) -> bool:
+    return ch.isupper() or ch.islower()
 
 
 @lru_cache(maxsize=1)
