@@ -81,6 +81,7 @@ def clean_listings(records: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataF
     df = df.with_columns(_line=pl.col("authors_raw"), authors_raw=names_line(pl.col("authors_raw")))
     parts = _author_parts(pl.col("_line"), pl.col("authors_raw"))
     df = df.with_columns(**parts, **category_columns()).drop("_line")
+    df = df.with_columns(_shown=_initials_pairs(pl.col("_shown")))  # on the column: the condition needs it whole
     df = df.with_columns(_items=_author_items(*map(pl.col, parts)))
     df = df.with_columns(**_author_columns(*map(pl.col, parts), pl.col("_items"))).drop(*parts, "_items")
     df = df.with_columns(
@@ -100,7 +101,8 @@ def split_authors(authors: pl.Expr) -> dict[str, pl.Expr]:
     ("Smith1,2", "Smith¹", "Smith*") and affiliations closing a name ("Smith (MIT)") dropped,
     TeX accents read ("G\\"ahler").
     """
-    parts = list(_author_parts(authors, names_line(authors)).values())
+    more, unknown_total, shown, semicolons = _author_parts(authors, names_line(authors)).values()
+    parts = [more, unknown_total, _initials_pairs(shown), semicolons]
     return _author_columns(*parts, _author_items(*parts))
 
 
@@ -114,26 +116,31 @@ def _author_parts(line: pl.Expr, authors: pl.Expr) -> dict[str, pl.Expr]:
     return {
         "_more": _more_count(line),
         # "A, B, ... and 3 more": the dots are the three left out
-        "_unknown_total": et_al | (shown.str.contains(ELLIPSIS) & ~line.str.contains(AND_MORE)),
+        "_unknown_total": et_al | (shown.str.contains(ELLIPSIS) & _more_count(line).is_null()),
         "_shown": shown.str.replace(TRAILING_ELLIPSIS, "")
         .str.replace_all(ELLIPSIS, ", ")
         .str.replace_all(GLUED_MARKS, "${1}${2}")
         .str.replace_all(r"\s*" + LOOSE_MARKS + r"\s*", " ")
-        .str.replace_all(EMAIL, ""),
+        .str.replace_all(EMAIL, "")
+        .str.replace_all(SUFFIX_ITEM, " ${1}${2}"),
         "_semicolons": authors.str.contains(SEMICOLON_LIST) | authors.str.contains(BIBTEX_LIST),
     }
 
 
 def _more_count(authors: pl.Expr) -> pl.Expr:
     """The count of AND_MORE (whichever of its groups holds it), a word read as its number."""
-    count = pl.coalesce(*(authors.str.extract(AND_MORE, group) for group in (1, 2, 3, 4))).str.to_lowercase()
+    groups = authors.str.extract_groups(AND_MORE).struct
+    count = pl.coalesce(*(groups.field(str(group)) for group in (1, 2, 3, 4))).str.to_lowercase()
     return count.replace(MORE_COUNT_WORDS).cast(pl.Int64, strict=False)
+
+
+def _initials_pairs(shown: pl.Expr) -> pl.Expr:
+    """A bibliography list of INITIALS_PAIRS as "Initials Surname" items."""
+    return pl.when(shown.str.contains(INITIALS_PAIRS)).then(shown.str.replace_all(INITIALS_PAIR, "${2} ${1}")).otherwise(shown)
 
 
 def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr) -> pl.Expr:
     """The list's items in order (empty ones and bare suffixes dropped)."""
-    shown = shown.str.replace_all(SUFFIX_ITEM, " ${1}${2}")
-    shown = pl.when(shown.str.contains(INITIALS_PAIRS)).then(shown.str.replace_all(INITIALS_PAIR, "${2} ${1}")).otherwise(shown)
     pair = shown.str.strip_chars(", ")
     cjk = shown.str.contains(CJK)  # of the names: "Anderson, Ann 等" is a Last, First
     separated = (
@@ -146,8 +153,9 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
     items = separated.str.split("\x1f")
     # "Last, First" → "First Last" in a semicolon list (a lone pair has no comma left)
     items = pl.when(semicolons).then(items.list.eval(pl.element().str.replace(LAST_FIRST, "${2} ${1} ${3}"))).otherwise(items)
-    item = pl.element().str.strip_chars().str.replace(HONORIFICS, "").str.replace(DEGREES, "")
-    return items.list.eval(item.filter((item != "") & ~item.str.contains(BARE_SUFFIX)))
+    # (the titles in their own pass: in the filter's, each item was read without them twice)
+    items = items.list.eval(pl.element().str.strip_chars().str.replace(HONORIFICS, "").str.replace(DEGREES, ""))
+    return items.list.eval(pl.element().filter((pl.element() != "") & ~pl.element().str.contains(BARE_SUFFIX)))
 
 
 def _author_columns(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr,
