@@ -70,13 +70,16 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, run_id: str,
 
 
 def _id_keys(con: duckdb.DuckDBPyConnection) -> tuple[pl.DataFrame, pl.Series]:
-    """Each new key's id key (its abstract and first author's surname, without the title):
-    (paper_key, id_key), and the id keys already taken by stored papers."""
+    """Each new key's id key (its abstract and first author's surname, without the title) and
+    its first listing date: (paper_key, id_key, first_on), and the id keys already taken by
+    stored papers."""
     id_key = ("stable_id(concat_ws(chr(31), lower(abstract), "
               "coalesce(list_last(string_split(author_keys[1], ' ')), '')))")
     # Hashed once (every new abstract) into a narrow table that both reads below use.
     con.execute(f"CREATE OR REPLACE TEMP TABLE new_id_keys AS SELECT paper_key, {id_key} AS id_key FROM new_papers")
-    id_keys = read_frame(con, "SELECT paper_key, id_key FROM new_id_keys")
+    id_keys = read_frame(con, "SELECT k.paper_key, k.id_key, d.first_on FROM new_id_keys k LEFT JOIN "
+                              "(SELECT paper_key, min(listed_on) AS first_on FROM stg_listings GROUP BY paper_key) d "
+                              "USING (paper_key)")
     # A semi-join, not the id keys spelled out as an IN list: 800k literals in one statement took
     # DuckDB's parser 2.2 GB (outside its memory limit) and 14 s (issue 15, distinct shape at 1M).
     taken = read_frame(con, "SELECT DISTINCT paper_id FROM paper_key_map "

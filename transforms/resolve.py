@@ -614,12 +614,17 @@ def _cluster_in_order(edges: pl.DataFrame, rejected: pl.DataFrame | None
     return mapping, outcome
 
 
-def name_new_papers(mapping: dict[int, int], id_keys: dict[int, int], taken: set[int]) -> dict[int, int]:
-    """The id of each new paper: the smallest *id key* (abstract and first author, no title) of
-    its keys, so a paper listed with and without a title gets one id whichever listing arrived
-    first (a fresh load and an incremental load agree). When that id is taken (a stored paper, or
+def name_new_papers(mapping: dict[int, int], id_keys: dict[int, int], taken: set[int],
+                    first_on: dict[int, object] | None = None) -> dict[int, int]:
+    """The id of each new paper: the *id key* (abstract and first author, no title) of its first
+    listed key (`first_on`; undated last; the smallest id key among keys of that date), so a
+    paper listed with and without a title gets one id whichever listing arrived first, and a
+    paper whose later listings edit its abstract keeps its first one's (a fresh load and an
+    incremental load in date order agree: with the smallest id key of all, a v2 loaded with its
+    v1 named the paper, loaded later it did not). When that id is taken (a stored paper, or
     another new paper of the same abstract and first author under another title) the paper keeps
     the lowest of its own keys. Keys that joined a stored paper keep its id."""
+    first_on = first_on or {}
     clusters: dict[int, list[int]] = {}
     for key, paper in mapping.items():
         clusters.setdefault(paper, []).append(key)
@@ -628,30 +633,34 @@ def name_new_papers(mapping: dict[int, int], id_keys: dict[int, int], taken: set
         keys = clusters[paper]
         if paper not in keys:  # joined a stored paper
             continue
-        wanted = min(id_keys[k] for k in keys)
+        first = min(keys, key=lambda k: (first_on.get(k) is None, first_on.get(k) or 0, id_keys[k]))
+        wanted = id_keys[first]
         renamed[paper] = wanted if wanted not in claimed else paper
         claimed.add(renamed[paper])
     return {key: renamed.get(paper, paper) for key, paper in mapping.items()}
 
 
 def paper_ids(keys: pl.DataFrame, taken: pl.Series, clustered: dict[int, int]) -> pl.DataFrame:
-    """`name_new_papers` over frames: keys (paper_key, id_key) of every new key, taken (the id
+    """`name_new_papers` over frames: keys (paper_key, id_key, first_on) of every new key, taken (the id
     keys stored papers hold), clustered (`cluster_papers`' mapping of the keys in edges; every
     other key is its own paper) -> (paper_key, paper_id). On 800k synthetic new keys the loop took
     5.5-6.5 s and this 0.3-0.4 s, with the same ids (`python -m bench.paper_ids`, two runs); it falls back to the loop where a cluster's own key
     is another's id key (two hashes equal: then the order of claims decides)."""
     clusters = pl.DataFrame({"paper_key": list(clustered), "cluster": list(clustered.values())},
                             schema={"paper_key": pl.Int64, "cluster": pl.Int64})
+    if "first_on" not in keys.columns:
+        keys = keys.with_columns(first_on=pl.lit(None, pl.Date))
     papers = keys.join(clusters, on="paper_key", how="left").select(
-        "paper_key", "id_key", paper=pl.coalesce("cluster", "paper_key"))
+        "paper_key", "id_key", "first_on", paper=pl.coalesce("cluster", "paper_key"))
     named = (papers.group_by("paper").agg(is_new=(pl.col("paper_key") == pl.col("paper")).any(),
-                                          wanted=pl.col("id_key").min())
+                                          wanted=pl.col("id_key").sort_by(["first_on", "id_key"], nulls_last=True).first())
              .filter("is_new")  # a cluster that joined a stored paper keeps its id
              .with_columns(won=~pl.col("wanted").is_in(taken.implode())
                            & (pl.col("paper") == pl.col("paper").min().over("wanted"))))
     if named.filter("won")["wanted"].is_in(named.filter(~pl.col("won"))["paper"].implode()).any():
         mapping = name_new_papers(dict(papers.select("paper_key", "paper").iter_rows()),
-                                  dict(keys.select("paper_key", "id_key").iter_rows()), set(taken))
+                                  dict(keys.select("paper_key", "id_key").iter_rows()), set(taken),
+                                  dict(keys.select("paper_key", "first_on").iter_rows()))
         return pl.DataFrame({"paper_key": list(mapping), "paper_id": list(mapping.values())},
                             schema={"paper_key": pl.Int64, "paper_id": pl.Int64})
     ids = named.select("paper", paper_id=pl.when("won").then("wanted").otherwise("paper"))
