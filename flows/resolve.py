@@ -12,12 +12,12 @@ through `flows.sql`; it never calls back into the loader:
   paper, to a new cluster of this run, or to itself. Existing ids are never renumbered: a new key
   joins at most one existing paper and two existing papers are never merged. Every scored pair
   is kept in `paper_match` (features, score, rule), merged or not.
-* author lists (`reconcile_author_lists`): a name shown with initials where another list of the
-  same paper shows the full name at that position is written in full in every list of it.
 * authors (`resolve_author_aliases`): name keys that differ at the same position of the same
   paper (this run's listings against each other and against the stored list) and that are one
   person by `transforms.resolve.alias_rule` are aliased in `author_alias`, unless the short
   form is ambiguous (initials that fit two known full names). A merge keeps one author_id.
+* author lists (`reconcile_author_lists`): a name shown with initials where another list of the
+  same paper shows the full name at that position is written in full in every list of it.
 
 Work is chunked (`CHUNK_KEYS` keys at a time) so memory follows the chunk, not the corpus.
 """
@@ -41,8 +41,11 @@ def resolve_entities(con: duckdb.DuckDBPyConnection, run_id: str,
                      threshold: float = resolve.DEFAULT_THRESHOLD) -> None:
     """The ingest flow's resolver: near-duplicate papers, then author aliases."""
     resolve_near_duplicates(con, run_id, threshold)
-    reconcile_author_lists(con)
+    # Aliases before the lists are written in full: the stored list's "J. Smith" against this
+    # run's "John Smith" is the evidence (written in full first, it was gone, and an incremental
+    # load never made the alias a fresh load of the same files makes).
     resolve_author_aliases(con, run_id)
+    reconcile_author_lists(con)
 
 
 # ----------------------------------------------------------------------------- papers

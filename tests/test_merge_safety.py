@@ -184,3 +184,26 @@ def test_a_paper_edited_on_a_later_day_keeps_one_id_fresh_or_incremental(cli, tm
     incremental = ingest(cli, tmp_path / "inc", days)
     ids = [sorted(read_sql(w, "SELECT paper_id FROM dim_paper")["paper_id"].to_list()) for w in (fresh, incremental)]
     assert len(ids[0]) == 8 and ids[0] == ids[1]
+
+
+def test_initials_then_the_full_name_in_a_later_run_are_one_person(cli, tmp_path):
+    """"J. Smith" on a paper, then the same paper listed "John Smith" in a later run: the stored
+    list was written in full before the aliases were looked for, so the evidence was gone and a
+    later "J. Smith" paper was another person (a fresh load made them one)."""
+    cubes = ("Partial Cubes: Structures and Constructions", "{} , Rahul Venkataraman, Olivia Pembroke",
+             "Partial cubes are isometric subgraphs of hypercubes. Structures on a graph defined by means of "
+             "semicubes play an important role in the theory of partial cubes and are employed here to "
+             "characterize bipartite graphs and partial cubes of arbitrary dimension.")
+    nucleon = ("Polarizabilities of the Nucleon", "J. Smith, Mei Ling Chou",
+               "The electromagnetic polarizabilities of the nucleon are shown to be composed of nonresonant, "
+               "t-channel and resonant contributions, with the remaining deviations from the data contributed "
+               "by a larger number of processes with cancellations between them.")
+    days = [listing([(cubes[0], cubes[1].format("J. Smith").replace(" ,", ","), cubes[2])], day="Apr 06, 2025"),
+            listing([(cubes[0], cubes[1].format("John Smith").replace(" ,", ","), cubes[2])], day="Apr 07, 2026"),
+            listing([nucleon], day="Apr 09, 2027")]
+    files = {f"day{i}.txt": text for i, text in enumerate(days, 1)}
+    fresh = ingest(cli, tmp_path / "fresh", files)
+    for n in range(1, 4):
+        incremental = ingest(cli, tmp_path / "inc", dict(list(files.items())[:n]))
+    people = "SELECT name, n_papers FROM dim_author WHERE name_key LIKE '%smith%'"
+    assert read_sql(fresh, people).rows() == read_sql(incremental, people).rows() == [("John Smith", 2)]
