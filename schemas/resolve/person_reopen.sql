@@ -1,7 +1,8 @@
 -- Names whose stored decisions a fresh load would not have made, decided again with this run's
 -- mentions (reopened_mentions), in the canonical order a fresh load uses: a name common now
--- (common_keys) that was decided without evidence (every stored mention by the rare-name rule,
--- or from before persons existed), or that this run mentions earlier in the canonical order
+-- (common_keys) with a mention decided without evidence (by the rare-name rule, or from before
+-- persons existed: any one, since a name common, then rare, then common again holds both kinds,
+-- and a fresh load decides every mention on evidence), or that this run mentions earlier in the canonical order
 -- (listing date, undated last, then paper id and position) than a stored mention (older files
 -- loaded later); and a name several persons wear that is rare by today's statistics
 -- (rare_again_keys). Their persons are dropped (a name's first person is founded again with the
@@ -15,7 +16,7 @@ CREATE OR REPLACE TEMP TABLE reopened_keys AS
 SELECT m.name_key FROM author_mention m SEMI JOIN common_keys USING (name_key)
 JOIN dim_paper p USING (paper_id) LEFT JOIN canonical_new c USING (name_key)
 GROUP BY m.name_key
-HAVING (bool_and(m.rule IN ('rare_name', 'one_name_one_person')) AND count(*) > 1)
+HAVING (bool_or(m.rule IN ('rare_name', 'one_name_one_person')) AND count(*) > 1)
     OR max(canonical_rank(p.first_listed_on, m.paper_id, m.author_position)) > any_value(c.first_rank)
 UNION
 SELECT name_key FROM rare_again_keys
