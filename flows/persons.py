@@ -269,7 +269,8 @@ def _write_persons(con: duckdb.DuckDBPyConnection, persons: pl.DataFrame) -> Non
 
 def _reopen_names(con: duckdb.DuckDBPyConnection, n_new: int, n_keys: int, settings: PersonSettings) -> int:
     """Names whose stored decisions a fresh load of everything would not have made: a common name
-    decided only as rare (before persons existed, or by a small early load), a common name this
+    with a mention decided as rare (before persons existed, by a small early load, or while the
+    name's statistics dipped under the line), a common name this
     run mentions earlier in the canonical order than a stored mention (older files loaded later),
     a name decided on evidence on a paper an older listing moved earlier in that order, a name
     several persons wear that is rare now. Their stored mentions are taken back into new_mentions,
