@@ -225,3 +225,15 @@ def test_one_template_filled_in_twice_stays_two_papers(cli, tmp_path):
                                                     "day2.txt": listing(revised_v2, day="Oct 27, 2026")})
     titles = read_sql(warehouse, "SELECT title, n_listings FROM dim_paper ORDER BY title").rows()
     assert titles == [(papers[1][0], 1), (papers[0][0], 2)]
+
+
+def test_an_erratum_is_not_the_paper_it_corrects(cli, tmp_path):
+    """Same people, same abstract and a sentence more, "Erratum to:" before the title: merged, the
+    paper took the erratum's title."""
+    title, authors, abstract = PARTS[0]
+    warehouse = ingest(cli, tmp_path / "erratum", {
+        "day1.txt": listing([PARTS[0]]),
+        "day2.txt": listing([(f"Erratum to: {title}", authors, abstract + " This erratum corrects the proof of Lemma 4.2.")],
+                            day="Oct 27, 2026")})
+    titles = read_sql(warehouse, "SELECT title FROM dim_paper ORDER BY title")["title"].to_list()
+    assert titles == [f"Erratum to: {title}", title]

@@ -72,7 +72,12 @@ WEIGHTS = {"text": 0.7, "authors": 0.15, "title": 0.15}
 # number words and ordinals up to twelve as words; a part's letter.
 _NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|first|second|third|fourth|"
                  "fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth")
-TITLE_NUMBER = rf"\d+\p{{L}}*|\b(?:x{{1,3}}(?:ix|iv|v?i{{0,3}})|ix|iv|v?i{{1,3}}|v|{_NUMBER_WORDS})\b|\bpart [a-z]\b"
+# A notice about a paper is another document than the paper ("Erratum to: Spectra of ..." was
+# merged into "Spectra of ...", its title shown for both): such words count as numbers do.
+_NOTICE_WORDS = ("errata|erratum|corrigendum|corrigenda|correction|corrections|retraction|retracted|addendum|"
+                 "reply|response|rejoinder|comment|comments|discussion")
+TITLE_NUMBER = (rf"\d+\p{{L}}*|\b(?:x{{1,3}}(?:ix|iv|v?i{{0,3}})|ix|iv|v?i{{1,3}}|v|{_NUMBER_WORDS}|{_NOTICE_WORDS})\b"
+                r"|\bpart [a-z]\b")
 
 
 @cache
