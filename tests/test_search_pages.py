@@ -5,6 +5,7 @@ with its own authors and abstract."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_formats import AREAS, GIVEN, SURNAME, abstract
@@ -88,3 +89,15 @@ def test_an_area_line_is_read_whatever_its_separator(areas, separator, text):
     result = process_batch([SourceFile(1, "page.txt", page.encode("utf-8"))])
     assert result.quarantine.is_empty(), result.quarantine.to_dicts()
     assert result.listings.sort("position")["listed_code"].to_list() == areas
+
+
+@pytest.mark.parametrize("cut_off", ["Deep Learning · Attention Mechanisms\n", "Social Aspects\n\n"])
+def test_no_record_runs_across_the_marker_of_a_second_page(cut_off):
+    # two pages run together, the first cut after an area line: that line was the category of
+    # the second page's first record, which has none
+    text = ("论文检索\n\nTheory · Learning Theory\n\nAlice Smith, Bob Jones\n\nWe prove sharp bounds for agnostic "
+            "learning of halfspaces.\n\n" + cut_off + "论文检索\n\nCarol White, Dan Brown\n\nWe show that linear "
+            "attention fails on associative recall.\n")
+    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    assert result.listings.sort("position")["listed_code"].to_list() == ["Theory · Learning Theory", None]
+    assert result.quarantine["reason"].to_list() == ["record has no abstract"]

@@ -86,12 +86,13 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
 
     The first marker line opens the page: non-blank lines before it (an e-mail header, a
     "Subject:" line) are one preamble quarantine span. A marker line further down (two pages
-    run together) is a known header line, not a paragraph.
+    run together) is a known header line, not a paragraph, and opens a page: no record runs
+    across it (the first page's last area line, cut off, was the next page's first record's).
     """
     df = lines.with_columns(text=clean_text(pl.col("line"))).with_columns(blank=pl.col("text") == "")  # = is_blank
     is_marker = pl.col("text") == MARKER
     first_marker = pl.when(is_marker).then(pl.col("line_no")).min().over("file_idx").fill_null(0)
-    df = df.with_columns(before=pl.col("line_no") < first_marker)
+    df = df.with_columns(before=pl.col("line_no") < first_marker, page=is_marker.cum_sum().over("file_idx"))
     content = df.filter(~pl.col("blank") & ~is_marker & ~pl.col("before"))
     records, bad = split_valid(_group_records(_paragraphs(content)), _reason())
     return records, pl.concat([_preamble(df.filter(pl.col("before"))), bad])
@@ -148,6 +149,7 @@ def _joined(content: pl.DataFrame) -> pl.DataFrame:
     hyphen = join_after_hyphen(pl.col("text").shift(1).over("file_idx"), pl.col("text")) & (gap == 1)
     content = content.with_columns(piece=pl.when(hyphen).then(pl.col("text")).otherwise(" " + pl.col("text")))
     return content.group_by("file_idx", "para", maintain_order=True).agg(
+        page=pl.col("page").first(),
         line_start=pl.col("line_no").first(),
         line_end=pl.col("line_no").last(),
         text=pl.col("piece").str.join("").str.strip_chars_start(" "),
@@ -240,7 +242,8 @@ def _prose_hint(text: pl.Expr) -> pl.Expr:
 
 def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
     prev_kind = pl.col("kind").shift(1).over("file_idx")
-    starts = (pl.col("kind") == "C") | (prev_kind == "P") | prev_kind.is_null()
+    new_page = pl.col("page") != pl.col("page").shift(1).over("file_idx")
+    starts = (pl.col("kind") == "C") | (prev_kind == "P") | prev_kind.is_null() | new_page.fill_null(False)
     paras = paras.with_columns(position=starts.cum_sum().over("file_idx"))
     recs = paras.group_by("file_idx", "position", maintain_order=True).agg(
         line_start=pl.col("line_start").first(),
