@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from flows.analytics_cli import WarehouseOpt, _warehouse, json_text
+from flows.analytics_cli import WarehouseOpt, _warehouse, json_text, read_errors
 
 
 class Period(str, Enum):
@@ -23,7 +23,7 @@ class TrendsFormat(str, Enum):
     json = "json"
 
 
-# Rising terms of each period from $since (default: the latest period only); with a category,
+# Rising terms of each period from $since (default: the latest period only); with a category (any case),
 # those of its papers (the test itself is over all papers: a category's share of a term is
 # shown beside it, not tested on its own).
 RISING_SQL = """
@@ -35,7 +35,7 @@ in_category AS (
     JOIN main.dim_paper p USING (paper_id)
     JOIN main.bridge_paper_category pc USING (paper_id)
     JOIN main.dim_category c USING (category_id)
-    WHERE $category IS NOT NULL AND (c.code = $category OR c.parent_code = $category)
+    WHERE $category IS NOT NULL AND (lower(c.code) = lower($category) OR lower(c.parent_code) = lower($category))
     GROUP BY ALL
 )
 SELECT r.period_start, r.rising_rank, r.term, r.n_papers, r.n_papers_before, r.n_all_papers,
@@ -70,12 +70,9 @@ def trends(
 
     params = {"period": by.value, "category": category, "limit": limit,
               "since": since.date() if since else None}
-    try:
-        with analytics.open_read_only(_warehouse(warehouse)) as con:
-            frame = con.sql(RISING_SQL, params=params).pl()
-    except analytics.WarehouseUnavailable as err:
-        typer.secho(f"error: {err}", fg=typer.colors.RED, err=True)
-        raise typer.Exit(2) from err
+    # (a DuckDB file that is no warehouse, or one from before the marts: DuckDB's first line, not a traceback)
+    with read_errors(), analytics.open_read_only(_warehouse(warehouse)) as con:
+        frame = con.sql(RISING_SQL, params=params).pl()
     if not category:
         frame = frame.drop("n_papers_in_category")
     if output is TrendsFormat.csv:

@@ -143,6 +143,20 @@ def test_digest_trends_prints_the_rising_terms(warehouse):
         pl.col("term") == corpus.GROWING).height]
     result = runner.invoke(app, ["trends", "-w", str(warehouse), "--category", "math.AG"])
     assert result.exit_code == 0 and "no rising terms" in result.stdout
+    # a category in another case is the same category ("cs.lg" found nothing)
+    lower, upper = (runner.invoke(app, ["trends", "-w", str(warehouse), "--since", corpus.FIRST_MONDAY.isoformat(),
+                                        "-c", c, "-f", "csv"]) for c in ("CS", "cs"))
+    assert lower.exit_code == 0 and lower.stdout == upper.stdout and corpus.GROWING in lower.stdout
+
+
+def test_digest_trends_on_a_file_that_is_no_warehouse_says_so_in_one_line(tmp_path):
+    from flows.cli import app
+
+    other = tmp_path / "other.duckdb"  # a traceback (exit 1) was all it said
+    with duckdb.connect(str(other)) as con:
+        con.execute("CREATE TABLE t (x INT)")
+    result = CliRunner().invoke(app, ["trends", "-w", str(other)])
+    assert result.exit_code == 2 and result.output.startswith("error: ") and len(result.output.strip().splitlines()) == 1
 
 
 def _rising_view(papers: dict[str, list[tuple[dt.date, int]]]) -> duckdb.DuckDBPyConnection:
