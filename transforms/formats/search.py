@@ -43,6 +43,8 @@ NAMES_LINE = r"^" + _ITEM + r"(?:, ?" + _ITEM + r")*(?: ?等)?$"
 # (Not a period: "Mathew Magimai. -Doss" is a real author.)
 PROSE_HINT = (
     r"(?:^|\s)(?:we|this|these|our|is|are|was|were|that|which|can)(?:\s|,|$)"
+    # an e-mail's sign-off ("Best regards, The Paper Search Team" and its footer loaded as a paper)
+    r"|(?i:\b(?:regards|sincerely|yours truly|best wishes)\b)"
     r"|^(?:This|These|We|Our|In this|Here)\s"
 )
 # Chinese, Japanese or Korean prose has no spaces, so it passed as one name: a sentence's stop,
