@@ -111,3 +111,16 @@ def test_an_e_mails_sign_off_is_no_paper():
     result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
     assert result.listings.height == 1
     assert result.quarantine["reason"].to_list() == ["abstract without an authors line"] * 2
+
+
+def test_a_persons_name_cut_off_before_its_abstract_is_no_area():
+    # "Steve Hanneke" (a record cut off) then a record without an area: it was read as the
+    # one-level area of "Carol White, Dan Brown"; "Social Aspects" there is one
+    text = ("论文检索\n\nSteve Hanneke\n\nCarol White, Dan Brown\n\nWe show that linear attention fails on "
+            "associative recall.\n\nSocial Aspects\n\nSteve Hanneke\n\nWe audit commercial gender classifiers.\n\n"
+            "Theory\n\nJoy Buolamwini\n\nWe give sharp bounds for agnostic learning.\n")
+    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    listed = result.listings.sort("position")
+    assert listed["listed_code"].to_list() == [None, "Social Aspects", "Theory"]
+    assert [a[0] for a in listed["authors"].to_list()] == ["Carol White", "Steve Hanneke", "Joy Buolamwini"]
+    assert result.quarantine["reason"].to_list() == ["record has no abstract"]

@@ -244,6 +244,15 @@ def reference_shares() -> tuple[pl.DataFrame, pl.DataFrame]:
     return tuple(parts.filter(pl.col("kind") == kind).select("part", "share") for kind in ("given", "surname"))
 
 
+@cache
+def common_given_names(min_count: int = 3) -> frozenset[str]:
+    """Given names (folded) that at least `min_count` real authors of the reference wear."""
+    with REFERENCE_PATH.open(encoding="utf-8") as f:
+        f.readline()
+        parts = pl.read_csv(f, schema={"kind": pl.String, "part": pl.String, "n": pl.Int64})
+    return frozenset(parts.filter((pl.col("kind") == "given") & (pl.col("n") >= min_count))["part"])
+
+
 # ----------------------------------------------------------------------------- evidence
 @cache
 def _cat_info(code: str) -> tuple[str, str]:

@@ -186,6 +186,7 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     )
     single = ~as_commas.str.contains("[,;；]") & ~pl.col("text").str.ends_with("等")
     paras = paras.with_columns(prose_hint=_prose_hint_of_names_shaped(paras)).with_columns(kind=kind, single_item=single)
+    paras = paras.with_columns(person=_one_person(paras))
     # Capitalised terms between ";" right after a names line of several are the abstract (a
     # keywords-only one: "Graph Neural Networks; Transformers"), not a second names line.
     after_names = (pl.col("kind").shift(1).over("file_idx") == "N") & ~pl.col("single_item").shift(1).over("file_idx")
@@ -237,6 +238,20 @@ def _prose_hint_of_names_shaped(paras: pl.DataFrame) -> pl.Series:
     return on_rows(paras, paras["names_shape"].arg_true(), _prose_hint(pl.col("text"))).rename("prose_hint")
 
 
+def _one_person(paras: pl.DataFrame) -> pl.Series:
+    """Names lines of one item that open with a given name real authors wear ("Steve Hanneke",
+    not "Social Aspects"): a person, never a one-level area. Such a line before another names
+    line is a record cut off before its abstract; read as an area, "Steve Hanneke" became the
+    next paper's category."""
+    from transforms.persons import common_given_names
+    from transforms.text import fold_key
+
+    first = fold_key(pl.col("text")).str.extract(r"^(\S+) \S+(?: \S+){0,2}$", 1)
+    given = pl.Series(sorted(common_given_names()), dtype=pl.String)
+    return paras.select(((pl.col("kind") == "N") & pl.col("single_item") & first.is_in(given.implode()))
+                        .fill_null(False)).to_series()
+
+
 def _prose_hint(text: pl.Expr) -> pl.Expr:
     long = text.str.count_matches(" ") >= 6
     return text.str.contains(f"{PROSE_HINT}|{CJK_PROSE}") | (long & text.str.contains(PROSE_HINT_LONG))
@@ -245,7 +260,9 @@ def _prose_hint(text: pl.Expr) -> pl.Expr:
 def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
     prev_kind = pl.col("kind").shift(1).over("file_idx")
     new_page = pl.col("page") != pl.col("page").shift(1).over("file_idx")
-    starts = (pl.col("kind") == "C") | (prev_kind == "P") | prev_kind.is_null() | new_page.fill_null(False)
+    after_person = (pl.col("kind") == "N") & (prev_kind == "N") & pl.col("person").shift(1).over("file_idx")
+    starts = ((pl.col("kind") == "C") | (prev_kind == "P") | prev_kind.is_null() | new_page.fill_null(False)
+              | after_person.fill_null(False))
     paras = paras.with_columns(position=starts.cum_sum().over("file_idx"))
     recs = paras.group_by("file_idx", "position", maintain_order=True).agg(
         line_start=pl.col("line_start").first(),
