@@ -227,13 +227,17 @@ def test_one_template_filled_in_twice_stays_two_papers(cli, tmp_path):
     assert titles == [(papers[1][0], 1), (papers[0][0], 2)]
 
 
-def test_an_erratum_is_not_the_paper_it_corrects(cli, tmp_path):
-    """Same people, same abstract and a sentence more, "Erratum to:" before the title: merged, the
-    paper took the erratum's title."""
+@pytest.mark.parametrize("notice", ["Erratum to:", "Expression of Concern:", "Commentary on", "Notice of Withdrawal:",
+                                    "Rebuttal to"])
+def test_a_notice_is_not_the_paper_it_concerns(cli, tmp_path, notice):
+    """Same people, same abstract and a sentence more, a notice before the title: merged, the
+    paper took the notice's title. A word of the kind inside a title is no notice: "Heavy Tail
+    Response" is the same paper as "Heavy Tails" edited."""
     title, authors, abstract = PARTS[0]
-    warehouse = ingest(cli, tmp_path / "erratum", {
+    edited = title.replace("Heavy Tails", "Heavy Tail Response")
+    warehouse = ingest(cli, tmp_path / "notice", {
         "day1.txt": listing([PARTS[0]]),
-        "day2.txt": listing([(f"Erratum to: {title}", authors, abstract + " This erratum corrects the proof of Lemma 4.2.")],
-                            day="Oct 27, 2026")})
+        "day2.txt": listing([(f"{notice} {title}", authors, abstract + " This notice concerns the proof of Lemma 4.2."),
+                             (edited, authors, abstract + " We add experiments.")], day="Oct 27, 2026")})
     titles = read_sql(warehouse, "SELECT title FROM dim_paper ORDER BY title")["title"].to_list()
-    assert titles == [f"Erratum to: {title}", title]
+    assert sorted(titles) == sorted([f"{notice} {title}", edited])

@@ -571,3 +571,14 @@ def test_paper_ids_over_frames_on_the_documented_cases():
     assert _ids_as_frames({}, {}, set()) == {}
     # paper 5 wants the taken id 7 and keeps its key 5; paper 6 then wants 5, claimed: it keeps 6
     assert _ids_as_frames({5: 5, 6: 6}, {5: 7, 6: 5}, {7}) == {5: 5, 6: 6}
+
+
+def test_an_exact_copy_of_one_stored_paper_is_no_close_call_with_another():
+    # an untitled exact copy of "Part II" (1.0) beside "Part I" (0.97): it joined neither
+    def mapping(scores):
+        edges = pl.DataFrame({"paper_key": [1, 1], "other": [100, 200], "other_is_paper": [True, True],
+                              "score": scores})
+        return resolve.cluster_papers(edges.vstack(pl.DataFrame(
+            {"paper_key": [2], "other": [1], "other_is_paper": [False], "score": [0.5]})))[0]
+    assert mapping([1.0, 0.97]).get(1) == 100
+    assert mapping([0.96, 0.98]).get(1) is None  # two near fits of two stored papers: neither

@@ -72,12 +72,14 @@ WEIGHTS = {"text": 0.7, "authors": 0.15, "title": 0.15}
 # number words and ordinals up to twelve as words; a part's letter.
 _NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|first|second|third|fourth|"
                  "fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth")
-# A notice about a paper is another document than the paper ("Erratum to: Spectra of ..." was
-# merged into "Spectra of ...", its title shown for both): such words count as numbers do.
-_NOTICE_WORDS = ("errata|erratum|corrigendum|corrigenda|correction|corrections|retraction|retracted|addendum|"
-                 "reply|response|rejoinder|comment|comments|discussion")
-TITLE_NUMBER = (rf"\d+\p{{L}}*|\b(?:x{{1,3}}(?:ix|iv|v?i{{0,3}})|ix|iv|v?i{{1,3}}|v|{_NUMBER_WORDS}|{_NOTICE_WORDS})\b"
-                r"|\bpart [a-z]\b")
+TITLE_NUMBER = rf"\d+\p{{L}}*|\b(?:x{{1,3}}(?:ix|iv|v?i{{0,3}})|ix|iv|v?i{{1,3}}|v|{_NUMBER_WORDS})\b|\bpart [a-z]\b"
+# A notice about a paper, opening its title, is another document than the paper ("Erratum to:
+# Spectra of ..." was merged into "Spectra of ...", its title shown for both): two titles that
+# open with other notices are two papers, as two that hold other numbers. Only as the opening:
+# "Immune Response Dynamics" is no response to a paper.
+TITLE_NOTICE = ("^(errat(?:um|a)|corrigend(?:um|a)|corrections?|retraction|retracted|addend(?:um|a)|reply|replies|"
+                "response|rejoinder|rebuttal|comments?|commentary|discussion|expression of concern|"
+                "notice of (?:retraction|withdrawal)|withdrawal|withdrawn)(?: |$)")
 
 
 @cache
@@ -503,14 +505,16 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
 
 
 def _other_numbers(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
-    """Whether the two titles of each pair hold other numbers (`TITLE_NUMBER`), looked at in
+    """Whether the two titles of each pair hold other numbers (`TITLE_NUMBER`) or open with other
+    notices (`TITLE_NOTICE`), looked at in
     `rows` only (titles that differ: most pairs show one title twice). Read with TeX spelled as
     Unicode: "$O(n^2)$" and "O(n²)" hold the same numbers."""
     other = np.zeros(pairs.height, dtype=bool)
     if rows.size:
-        numbers = [fold_key(match_text(pl.col(t))).str.extract_all(TITLE_NUMBER).list.unique().list.sort()
-                   for t in ("title_a", "title_b")]
-        differ = pairs[rows].select(numbers[0] != numbers[1]).to_series().fill_null(False).to_numpy()
+        titles = [fold_key(match_text(pl.col(t))) for t in ("title_a", "title_b")]
+        numbers = [t.str.extract_all(TITLE_NUMBER).list.unique().list.sort() for t in titles]
+        notices = [t.str.extract(TITLE_NOTICE, 1).fill_null("") for t in titles]
+        differ = pairs[rows].select((numbers[0] != numbers[1]) | (notices[0] != notices[1])).to_series().fill_null(False).to_numpy()
         other[rows] = differ
     return other
 
@@ -719,7 +723,8 @@ def _ambiguous_nodes(edges: pl.DataFrame, rejected: pl.DataFrame | None) -> set[
     for node, near in neighbours.items():
         if len(near) > 1:
             best = max(score for score, _ in near)
-            close = [other for score, other in near if score >= best - AMBIGUITY_MARGIN]
+            # an exact copy of one paper is no closer call with another (1.0 beside 0.97: it is the first)
+            close = [other for score, other in near if score >= (best if best >= 1.0 else best - AMBIGUITY_MARGIN)]
             if any(surely_distinct(x, y) for i, x in enumerate(close) for y in close[i + 1:]):
                 ambiguous.add(node)
     return ambiguous
