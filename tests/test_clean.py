@@ -234,6 +234,14 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Ann Lee, Bo Chen and 3 more authors", (["Ann Lee", "Bo Chen"], 2, 5, True)),
     ("Ann Lee, Bo Chen, ... and 3 more", (["Ann Lee", "Bo Chen"], 2, 5, True)),
     ("Ann Lee, Bo Chen & 2 others", (["Ann Lee", "Bo Chen"], 2, 4, True)),
+    ("Ann Lee, Bo Chen, 3 more", (["Ann Lee", "Bo Chen"], 2, 5, True)),
+    ("Ann Lee, Bo Chen plus twenty more", (["Ann Lee", "Bo Chen"], 2, 22, True)),
+    ("Ann Lee, Bo Chen and 3 additional authors.", (["Ann Lee", "Bo Chen"], 2, 5, True)),
+    ("Ann Lee, Bo Chen [+3]", (["Ann Lee", "Bo Chen"], 2, 5, True)),
+    ("Ann Lee, Bo Chen (and 3 more)", (["Ann Lee", "Bo Chen"], 2, 5, True)),
+    ("Ann Lee, Bo Chen und 3 weitere", (["Ann Lee", "Bo Chen"], 2, 5, True)),
+    ("Ann Lee, Bo Chen and colleagues", (["Ann Lee", "Bo Chen"], 2, None, True)),
+    ("Ann Lee, Bo Chen, among others", (["Ann Lee", "Bo Chen"], 2, None, True)),
     ("Ann Lee (1), Bo Chen (2)", (["Ann Lee", "Bo Chen"], 2, 2, False)),  # numbered affiliations, not a count
     # titles, degrees and addresses are not names: they made other people ("prof dr hans muller",
     # a person "Ph.D.", "hans muller hans ethz ch")

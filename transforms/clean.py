@@ -12,11 +12,10 @@ import polars as pl
 from transforms.categories import ARXIV, CONFERENCE
 from transforms.decode import REPLACEMENT
 from transforms.formats import listing
-from transforms.formats.common import AND_MORE, GLUED_MARKS, LOOSE_MARKS, MORE_COUNT_WORDS, PARTICLES, as_quarantine, names_line
+from transforms.formats.common import (AND_MORE, ET_AL, GLUED_MARKS, LOOSE_MARKS, MORE_COUNT_WORDS, PARTICLES, as_quarantine,
+                                      names_line)
 from transforms.text import fold_key, text_key
 
-# "A, B, …, J 等", "A, B et al.", "A, B and others": more names exist, how many is not said.
-ET_AL = r"(?i)\s*(?:,\s*)?(?:等人?|et\.?\s*al\.?|(?:and|&)\s+others|etc\.?)\s*$"
 # "A, B, C…", "A, B, ..., Z": a list cut short (anywhere), total unknown.
 ELLIPSIS = r"\s*(?:…|\.{3,})\s*"
 TRAILING_ELLIPSIS = r"\s*[,，;；、]?\s*(?:…|\.{3})\s*$"  # the last three dots: "Anderson, J...."

@@ -160,16 +160,23 @@ NAME_ITEM = r"(?:" + _NAME_WORD + r"(?: " + _NAME_WORD + r"){0,5}|" + AFFILIATIO
 LIST_SEPARATOR = r"(?i)\s*(?:[,，;；、&]\s*(?:and\s+)?|\s+and\s+)\s*"
 # How many names a list leaves out, spelled as digits or as a word ("and one more").
 MORE_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
-_MORE_COUNT = r"(\d+|" + "|".join(MORE_COUNT_WORDS) + r")"
+                    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+                    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
+                    "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100}
+_MORE_COUNT = r"(\d+|" + "|".join(sorted(MORE_COUNT_WORDS, key=len, reverse=True)) + r")"
+_MORE = r"(?:more|others?|additional|further|weitere)(?:\s+(?:co-?)?authors?)?"
 # "A, B, C and 3 more": only three names are shown, three more exist; also "and one more",
-# "and 3 more authors", "& 3 others", "+3 more", "(+3)", "(3 more)". Groups 1 to 4: the count.
-# ("and one more" loaded a person "one more"; "+3 more" stayed in the last name; "(+3)" was dropped.)
-AND_MORE = (r"(?i)\s*(?:,\s*)?(?:(?:and|&)\s+" + _MORE_COUNT + r"\s+(?:more|others?)(?:\s+authors?)?"
-            r"|\+\s*" + _MORE_COUNT + r"(?:\s+(?:more|others?)(?:\s+authors?)?)?"
-            r"|\(\s*(?:\+\s*" + _MORE_COUNT + r"(?:\s+(?:more|others?))?|" + _MORE_COUNT
-            + r"\s+(?:more|others?))(?:\s+authors?)?\s*\))\s*$")  # not "(3)": an affiliation's number
-LIST_ENDING = (r"(?i)\s*(?:,\s*)?(?:et\s+al\.?|and\s+others|etc\.|等人?|…|\.{3,})\s*$|" + AND_MORE[4:])
+# "and 3 more authors", "& 3 others", "plus 3 more", ", 3 more", "+3 more", "(+3)", "[+3]",
+# "(and 3 more)", "und 3 weitere", a closing period. Groups 1 to 4: the count. ("and one more"
+# loaded a person "one more"; "+3 more" stayed in the last name; "(+3)" was dropped.)
+AND_MORE = (r"(?i)(?:(?:\s*,\s*|\s+)(?:(?:and|&|plus|und)\s+)?" + _MORE_COUNT + r"\s+" + _MORE
+            + r"|\s*,?\s*\+\s*" + _MORE_COUNT + r"(?:\s+" + _MORE + r")?"
+            r"|\s*[(\[]\s*(?:\+\s*" + _MORE_COUNT + r"(?:\s+" + _MORE + r")?|(?:and\s+)?" + _MORE_COUNT
+            + r"\s+" + _MORE + r")\s*[)\]])\.?\s*$")  # not "(3)": an affiliation's number
+# More names exist, how many is not said: "et al.", "and others", "and colleagues", "among others".
+ET_AL = r"(?i)\s*(?:,\s*)?(?:等人?|et\.?\s*al\.?|(?:and|&)\s+(?:others|colleagues|co-?workers)|among\s+others|etc\.?)\s*$"
+LIST_ENDING = (r"(?i)\s*(?:,\s*)?(?:et\s+al\.?|(?:and|&)\s+(?:others|colleagues|co-?workers)|among\s+others|etc\.|等人?|…"
+               r"|\.{3,})\s*$|" + AND_MORE[4:])
 # A names line cut by a wrap: it ends in a separator ("Döring and", "ANN LEE AND", "Lee &", "Lee,")
 # or inside its ending ("Bo Chen and 2" of "and 2 more": not a name "2" after "and", since a bare
 # number is otherwise a name item, affiliation marks; "BO CHEN ET" of "et al."). The list goes on
