@@ -12,8 +12,16 @@ import polars as pl
 from transforms.categories import ARXIV, CONFERENCE
 from transforms.decode import REPLACEMENT
 from transforms.formats import listing
-from transforms.formats.common import (AND_MORE, ET_AL, GLUED_MARKS, LOOSE_MARKS, MORE_COUNT_WORDS, PARTICLES, as_quarantine,
-                                      names_line)
+from transforms.formats.common import (
+    AND_MORE,
+    ET_AL,
+    GLUED_MARKS,
+    LOOSE_MARKS,
+    MORE_COUNT_WORDS,
+    PARTICLES,
+    as_quarantine,
+    names_line,
+)
 from transforms.text import fold_key, text_key
 
 # "A, B, C…", "A, B, ..., Z": a list cut short (anywhere), total unknown.
