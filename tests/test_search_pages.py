@@ -113,10 +113,11 @@ def test_an_e_mails_sign_off_is_no_paper():
     assert result.quarantine["reason"].to_list() == ["abstract without an authors line"] * 2
 
 
-def test_a_persons_name_cut_off_before_its_abstract_is_no_area():
+@pytest.mark.parametrize("person", ["Steve Hanneke", "Percy Liang", "Yoshua Bengio", "Tengyu Ma"])
+def test_a_persons_name_cut_off_before_its_abstract_is_no_area(person):
     # "Steve Hanneke" (a record cut off) then a record without an area: it was read as the
     # one-level area of "Carol White, Dan Brown"; "Social Aspects" there is one
-    text = ("论文检索\n\nSteve Hanneke\n\nCarol White, Dan Brown\n\nWe show that linear attention fails on "
+    text = ("论文检索\n\n" + person + "\n\nCarol White, Dan Brown\n\nWe show that linear attention fails on "
             "associative recall.\n\nSocial Aspects\n\nSteve Hanneke\n\nWe audit commercial gender classifiers.\n\n"
             "Theory\n\nJoy Buolamwini\n\nWe give sharp bounds for agnostic learning.\n")
     result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])

@@ -245,12 +245,13 @@ def reference_shares() -> tuple[pl.DataFrame, pl.DataFrame]:
 
 
 @cache
-def common_given_names(min_count: int = 3) -> frozenset[str]:
-    """Given names (folded) that at least `min_count` real authors of the reference wear."""
+def reference_name_parts(kind: str, min_count: int = 1) -> frozenset[str]:
+    """Given names or surnames (`kind`, folded) that at least `min_count` real authors of the
+    reference wear."""
     with REFERENCE_PATH.open(encoding="utf-8") as f:
         f.readline()
         parts = pl.read_csv(f, schema={"kind": pl.String, "part": pl.String, "n": pl.Int64})
-    return frozenset(parts.filter((pl.col("kind") == "given") & (pl.col("n") >= min_count))["part"])
+    return frozenset(parts.filter((pl.col("kind") == kind) & (pl.col("n") >= min_count))["part"])
 
 
 # ----------------------------------------------------------------------------- evidence

@@ -240,17 +240,21 @@ def _prose_hint_of_names_shaped(paras: pl.DataFrame) -> pl.Series:
 
 
 def _one_person(paras: pl.DataFrame) -> pl.Series:
-    """Names lines of one item that open with a given name real authors wear ("Steve Hanneke",
-    not "Social Aspects"): a person, never a one-level area. Such a line before another names
-    line is a record cut off before its abstract; read as an area, "Steve Hanneke" became the
-    next paper's category."""
-    from transforms.persons import common_given_names
+    """Names lines of one item that read as a person's name ("Steve Hanneke", "Percy Liang", not
+    "Social Aspects"): a given name or a surname several real authors wear, or a given name and a
+    surname real authors wear (the reference of transforms/name_parts.csv). Such a line is never a one-level
+    area: before another names line it is a record cut off before its abstract; read as an
+    area, "Steve Hanneke" became the next paper's category."""
+    from transforms.persons import reference_name_parts
     from transforms.text import fold_key
 
-    first = fold_key(pl.col("text")).str.extract(r"^(\S+) \S+(?: \S+){0,2}$", 1)
-    given = pl.Series(sorted(common_given_names()), dtype=pl.String)
+    words = fold_key(pl.col("text")).str.extract_groups(r"^(\S+) (?:\S+ ){0,2}(\S+)$").struct
+    given, surname = words.field("1"), words.field("2")
+    known = lambda parts: pl.Series(sorted(parts), dtype=pl.String).implode()  # noqa: E731
+    person = (given.is_in(known(reference_name_parts("given", 3))) | surname.is_in(known(reference_name_parts("surname", 3)))
+              | (given.is_in(known(reference_name_parts("given"))) & surname.is_in(known(reference_name_parts("surname")))))
     rows = paras.select((pl.col("kind") == "N") & pl.col("single_item")).to_series().arg_true()  # few
-    return on_rows(paras, rows, first.is_in(given.implode())).rename("person")
+    return on_rows(paras, rows, person).rename("person")
 
 
 def _prose_hint(text: pl.Expr) -> pl.Expr:
