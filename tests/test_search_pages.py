@@ -103,10 +103,12 @@ def test_no_record_runs_across_the_marker_of_a_second_page(cut_off):
     assert result.quarantine["reason"].to_list() == ["record has no abstract"]
 
 
-def test_an_e_mails_sign_off_is_no_paper():
+@pytest.mark.parametrize("sign_off", ["Best regards, The Paper Search Team", "Cheers, The Paper Search Team",
+                                      "Thanks, Anna Lee", "Warm wishes, Anna Lee", "Many thanks, The Editors"])
+def test_an_e_mails_sign_off_is_no_paper(sign_off):
     # "Best regards, The Paper Search Team" read as two authors of the footer's sentence
     text = ("论文检索\n\nCarol White, Dan Brown\n\nWe show that linear attention fails on associative recall.\n\n"
-            "Best regards, The Paper Search Team\n\nYou are receiving this email because you subscribed to weekly "
+            + sign_off + "\n\nYou are receiving this email because you subscribed to weekly "
             "alerts; to stop them, reply with STOP.\n")
     result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
     assert result.listings.height == 1

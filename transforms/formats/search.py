@@ -45,7 +45,7 @@ PROSE_HINT = (
     r"(?:^|\s)(?:we|this|these|our|is|are|was|were|that|which|can)(?:\s|,|$)"
     # an e-mail's sign-off ("Best regards, The Paper Search Team" and its footer loaded as a
     # paper); spaces, not "\b": a Unicode word boundary made the regex engine slow on every line
-    r"|(?:^|\s)(?i:regards|sincerely|yours truly|best wishes)(?:\s|,|$)"
+    r"|(?:^|\s)(?i:regards|sincerely|yours truly|(?:best|warm|kind) wishes|cheers|thanks|thank you)(?:\s|,|!|$)"
     r"|^(?:This|These|We|Our|In this|Here)\s"
 )
 # Chinese, Japanese or Korean prose has no spaces, so it passed as one name: a sentence's stop,
