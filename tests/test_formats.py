@@ -729,13 +729,19 @@ SHORT_RECORD = ("{header}\ncs.LG\nPaper {n}\nAnn Lee, Bo Chen\n"
 
 
 @pytest.mark.parametrize("header", ["#1Oct 26, 2026", "#02Oct 26 2026", "#02Oct 26, 2026 (updated)", "No. 12 Oct 26, 2026",
-                                    "#0726 Oct 2026", "#10 2026-10-26", "# 05Oct 26, 2026", "Oct 26th, 2026"])
+                                    "#0726 Oct 2026", "#10 2026-10-26", "# 05Oct 26, 2026", "Oct 26th, 2026",
+                                    "[02] Oct 26, 2026", "26 Oct 2026", "2026/10/26", "26.10.2026", "Rank 02 · Oct 26, 2026",
+                                    "(2) October 26th 2026"])
 def test_a_header_the_parser_cannot_read_never_joins_the_abstract_before_it(header):
     # it was read as the short abstract's wrapped rest: "... about topic 1. #02Oct 26 2026"
     text = SHORT_RECORD.format(header="#01Oct 26, 2026", n=1) + SHORT_RECORD.format(header=header, n=2)
     records, quarantine = parse_text(text)
     assert records["abstract"].to_list() == ["Abstract 1: a short abstract, short enough to have been wrapped, about topic 1."]
     assert quarantine["line_start"].to_list() == [6] and quarantine["line_end"].to_list() == [10]
+    # the same header alone as the file's last line
+    records, quarantine = parse_text(SHORT_RECORD.format(header="#01Oct 26, 2026", n=1) + header + "\n")
+    assert records["abstract"].to_list() == ["Abstract 1: a short abstract, short enough to have been wrapped, about topic 1."]
+    assert quarantine["line_start"].to_list() == [6]
 
 
 def test_unwrapped_record_with_stray_lines_keeps_its_five_lines():

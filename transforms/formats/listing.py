@@ -77,8 +77,11 @@ LATEST_LISTING = dt.date(2099, 12, 31)
 # a short record's abstract it was read as the abstract's wrapped rest ("... apart. #02Oct 26
 # 2026"); it starts stray lines instead, quarantined with the record it opens.
 _MONTH = "(?i:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"
-HEADER_LIKE = (r"^(?:[#＃]\s*\d|(?:No\.?\s*)?\d{0,4}\s*" + _MONTH + r"\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}(?:\D|$)"
-               r"|\d{4}-\d{2}-\d{2}(?:\D|$))")
+# Also a short line holding a date in another order ("[02] Oct 26, 2026", "26 Oct 2026",
+# "2026/10/26", "26.10.2026", "Rank 02 · Oct 26, 2026"): no abstract's wrapped rest is a date alone.
+_DATE = (r"(?:" + _MONTH + r"\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+" + _MONTH
+         + r"\.?,?\s+\d{4}|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{4})(?:\D|$)")
+HEADER_LIKE = r"^(?:[#＃]\s*\d|.{0,16}" + _DATE + r"(?:.{0,16})$)"
 # No e-mail or terminal wraps wider than this: a record with a longer line is not hard-wrapped.
 WRAP_MAX = 200
 MAX_TITLE_LINES = 3
