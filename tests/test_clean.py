@@ -251,6 +251,10 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Hans Müller <hans@ethz.ch>, Anna Schmidt (anna.s@uni-bonn.de), Bo Chen bo@x.org",
      (["Hans Müller", "Anna Schmidt", "Bo Chen"], 3, 3, False)),
     ("Drew Barrymore, Mrinal Sen, Ann Lee MD", (["Drew Barrymore", "Mrinal Sen", "Ann Lee MD"], 3, 3, False)),
+    ("Assoc. Prof. Anna Adler, Prof.Dr. Hans Müller, Priv.-Doz. Dr. Karl Heinz and Dr. med. Bo Chen",
+     (["Anna Adler", "Hans Müller", "Karl Heinz", "Bo Chen"], 4, 4, False)),
+    ("Professor Emeritus Ann Lee, Dipl.-Ing. Karl Heinz, MBA, Bo Chen FRS", (["Ann Lee", "Karl Heinz", "Bo Chen"], 3, 3, False)),
+    ("Nat Friedman, Ing Wong, Dr. Dre", (["Nat Friedman", "Ing Wong", "Dre"], 3, 3, False)),  # names, not titles
     # bibliography forms: "Surname, Initials" between commas, BibTeX's "Last, First and Last, First"
     # (each was read as a list: "Smith", "J.", "Jones", "B.", ...)
     ("Smith, J., Jones, B. R., and van der Berg, C.-P.", (["J. Smith", "B. R. Jones", "C.-P. van der Berg"], 3, 3, False)),

@@ -43,8 +43,11 @@ BARE_SUFFIX = rf"^{SUFFIX}$"  # one left at the head of a list has no name to be
 # Schmidt", "Hans Müller PhD", "Anna Schmidt, Ph.D.", "Hans Müller <hans@ethz.ch>". None is part
 # of the person's name: kept, they made other people ("prof dr hans muller", a person "Ph.D.").
 # Not "MD" (initials in "Lee MD", Vancouver style), not "Sir" (a given name too).
-HONORIFICS = r"^(?:(?:Prof|Professor|Dr|Mr|Mrs|Ms|Mx|PROF|DR)\.?(?:-Ing\.?)?\s+)+"
-DEGREES = r"(?:^|\s*,?\s+)(?:Ph\.?\s?D|D\.?\s?Phil|M\.?\s?Sc|B\.?\s?Sc)\.?$"
+# Titles may run together ("Assoc. Prof.", "Prof.Dr.", "Dipl.-Ing.", "Priv.-Doz. Dr.", "Dr. med.",
+# "Prof. (Dr.)", "Professor Emeritus"); the short ones only with their period ("Nat Friedman").
+HONORIFICS = (r"^(?:(?:Prof|Professor|Dr|Mr|Mrs|Ms|Mx|PROF|DR|Associate|Assistant|Emeritus|Emerita)(?:\.[\s\-]*|[\s\-]+)"
+              r"|(?:Assoc|Asst|Dipl|Priv|Doz|Ing|med|habil|rer\.\s?nat|phil)\.[\s\-]*|\((?:Dr|Prof)\.?\)\s*)+")
+DEGREES = r"(?:^|\s*,?\s+)(?:Ph\.?\s?D|D\.?\s?Phil|M\.?\s?Phil|M\.?\s?Sc|B\.?\s?Sc|D\.?\s?Sc|MBA|FRS)\.?$"
 EMAIL = r"\s*[<(\[]?(?:mailto:)?[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+[>)\]]?"
 # "Munos, Rémi; Valko, Michal": with semicolons between names, a comma inside one is "Last, First"
 # ("Smith Jr., John" and "Smith, John Jr." once a suffix joined its name: "John Smith Jr.").
