@@ -1097,3 +1097,12 @@ def test_any_space_after_a_header_or_the_marker_pads_it(space):
     search = SEARCH_SEEDS[0].read_text(encoding="utf-8").replace("论文检索", "论文检索" + space, 1)
     result = process_batch([SourceFile(0, "a.txt", listing.encode()), SourceFile(1, "b.txt", search.encode())])
     assert result.quarantine.is_empty() and result.listings.height == 25
+
+
+@pytest.mark.parametrize("ending", ["and 3 more", "and one more", "& 2 others", "plus 3 more"])
+def test_a_lists_ending_alone_may_be_a_wrapped_names_lines_last_line(ending):
+    # a guard: the endings' pattern, rewritten this session, wanted a space or comma before "and"
+    # (a line "and 3 more" alone was no ending; may_be_names still read it as names by another rule)
+    from transforms.formats.listing import may_be_names
+
+    assert pl.DataFrame({"t": [ending]}).select(may_be_names(pl.col("t")))["t"].to_list() == [True]

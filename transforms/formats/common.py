@@ -168,8 +168,9 @@ _MORE = r"(?:more|others?|additional|further|weitere)(?:\s+(?:co-?)?authors?)?"
 # "A, B, C and 3 more": only three names are shown, three more exist; also "and one more",
 # "and 3 more authors", "& 3 others", "plus 3 more", ", 3 more", "+3 more", "(+3)", "[+3]",
 # "(and 3 more)", "und 3 weitere", a closing period. Groups 1 to 4: the count. ("and one more"
-# loaded a person "one more"; "+3 more" stayed in the last name; "(+3)" was dropped.)
-AND_MORE = (r"(?i)(?:(?:\s*,\s*|\s+)(?:(?:and|&|plus|und)\s+)?" + _MORE_COUNT + r"\s+" + _MORE
+# loaded a person "one more"; "+3 more" stayed in the last name; "(+3)" was dropped.) Alone on a
+# line too: a wrapped names line's last line ("and 3 more").
+AND_MORE = (r"(?i)(?:(?:^|\s*,\s*|\s+)(?:(?:and|&|plus|und)\s+)?" + _MORE_COUNT + r"\s+" + _MORE
             + r"|\s*,?\s*\+\s*" + _MORE_COUNT + r"(?:\s+" + _MORE + r")?"
             r"|\s*[(\[]\s*(?:\+\s*" + _MORE_COUNT + r"(?:\s+" + _MORE + r")?|(?:and\s+)?" + _MORE_COUNT
             + r"\s+" + _MORE + r")\s*[)\]])\.?\s*$")  # not "(3)": an affiliation's number
