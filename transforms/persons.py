@@ -235,23 +235,27 @@ REFERENCE_WEIGHT = 5_000.0  # the reference counts as this many name keys beside
 
 
 @cache
-def reference_shares() -> tuple[pl.DataFrame, pl.DataFrame]:
-    """(given, surname) frames of part, share: the share of the reference's name keys carrying it."""
+def _reference_counts() -> tuple[pl.DataFrame, int]:
+    """transforms/name_parts.csv: (kind, part, n) rows and how many name keys it counted."""
     with REFERENCE_PATH.open(encoding="utf-8") as f:
         n_keys = int(f.readline().rsplit(":", 1)[1])
-        parts = pl.read_csv(f, schema={"kind": pl.String, "part": pl.String, "n": pl.Int64})
+        return pl.read_csv(f, schema={"kind": pl.String, "part": pl.String, "n": pl.Int64}), n_keys
+
+
+@cache
+def reference_shares() -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(given, surname) frames of part, share: the share of the reference's name keys carrying it."""
+    parts, n_keys = _reference_counts()
     parts = parts.with_columns(share=pl.col("n") / n_keys)
     return tuple(parts.filter(pl.col("kind") == kind).select("part", "share") for kind in ("given", "surname"))
 
 
 @cache
-def reference_name_parts(kind: str, min_count: int = 1) -> frozenset[str]:
+def reference_name_parts(kind: str, min_count: int = 1) -> pl.Series:
     """Given names or surnames (`kind`, folded) that at least `min_count` real authors of the
-    reference wear."""
-    with REFERENCE_PATH.open(encoding="utf-8") as f:
-        f.readline()
-        parts = pl.read_csv(f, schema={"kind": pl.String, "part": pl.String, "n": pl.Int64})
-    return frozenset(parts.filter((pl.col("kind") == kind) & (pl.col("n") >= min_count))["part"])
+    reference wear, imploded for `is_in`."""
+    parts, _ = _reference_counts()
+    return parts.filter((pl.col("kind") == kind) & (pl.col("n") >= min_count))["part"].implode()
 
 
 # ----------------------------------------------------------------------------- evidence

@@ -17,7 +17,7 @@ import polars as pl
 
 from transforms.formats.common import as_quarantine, join_after_hyphen, on_rows, split_valid, without_marks
 from transforms.formats.listing import may_be_names
-from transforms.text import PAD, clean_text, on_rows_where
+from transforms.text import PAD, clean_text, fold_key, on_rows_where
 
 NAME = "search"
 MARKER = "论文检索"
@@ -245,14 +245,12 @@ def _one_person(paras: pl.DataFrame) -> pl.Series:
     surname real authors wear (the reference of transforms/name_parts.csv). Such a line is never a one-level
     area: before another names line it is a record cut off before its abstract; read as an
     area, "Steve Hanneke" became the next paper's category."""
-    from transforms.persons import reference_name_parts
-    from transforms.text import fold_key
+    from transforms.persons import reference_name_parts as known
 
     words = fold_key(pl.col("text")).str.extract_groups(r"^(\S+) (?:\S+ ){0,2}(\S+)$").struct
     given, surname = words.field("1"), words.field("2")
-    known = lambda parts: pl.Series(sorted(parts), dtype=pl.String).implode()  # noqa: E731
-    person = (given.is_in(known(reference_name_parts("given", 3))) | surname.is_in(known(reference_name_parts("surname", 3)))
-              | (given.is_in(known(reference_name_parts("given"))) & surname.is_in(known(reference_name_parts("surname")))))
+    person = (given.is_in(known("given", 3)) | surname.is_in(known("surname", 3))
+              | (given.is_in(known("given")) & surname.is_in(known("surname"))))
     rows = paras.select((pl.col("kind") == "N") & pl.col("single_item")).to_series().arg_true()  # few
     return on_rows(paras, rows, person).rename("person")
 
