@@ -91,7 +91,8 @@ AFFILIATIONS = (r"(?:\s*(?:\((?:[^()]|\([^()]*\))*\)|\[[^\[\]]*\]|（[^（）]*�
 
 # Marks the names are read without (clean.split_authors; `without_marks`, `names_line`).
 # Digits glued to a name: "Smith1,2", "Smith¹", "Smith⁺".
-_DIGITS = r"0-9\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{207C}"
+_SUPERSCRIPT_DIGITS = r"\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{207C}"
+_DIGITS = "0-9" + _SUPERSCRIPT_DIGITS
 # Symbol marks no name holds: "Lee*", "Lee†", "Lee∗" (U+2217), "Lee⁎", "Lee#", "Lee⋆", and the
 # symbol blocks: miscellaneous symbols and dingbats ("Lee✉", corresponding author; "Lee✝", "Lee♯"),
 # geometric shapes, arrows and emoji. They stayed in the shown name. Not all of \p{So}: it holds
@@ -101,7 +102,7 @@ _SYMBOLS = (r"*#\x{2020}\x{2021}\x{00A7}\x{00B6}\x{204E}\x{2217}\x{22C6}\x{25A0}
 # Superscript letters as marks: "Leeᵃ", "Chenᵇ,ᶜ", "Deeʰ" (read as letters, "Leeᵃ" was "ann leea").
 _SUPERSCRIPT_LETTERS = r"\x{1D2C}-\x{1D6A}\x{1D9B}-\x{1DBF}\x{02B0}-\x{02B8}\x{2071}\x{207F}"
 # Marks no name holds, wherever they stand ("Lee ✉", "¹Ann Lee", "Lee ²"): symbols and superscript digits.
-LOOSE_MARKS = rf"[{_SYMBOLS}\x{{00B9}}\x{{00B2}}\x{{00B3}}\x{{2070}}-\x{{207C}}]+"
+LOOSE_MARKS = f"[{_SYMBOLS}{_SUPERSCRIPT_DIGITS}]+"
 SYMBOL_MARKS = rf"[{_SYMBOLS}]+"
 # A run of marks glued to a name, of any of the kinds above mixed, and the next ones after commas:
 # "Lee¹,ᵃ", "Lee*,1", "Leeᵃ,¹", "Lee1†", "Lee1, 2". Each kind alone was read, but a mix split the
