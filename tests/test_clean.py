@@ -207,7 +207,7 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Smith, Jones", (["Jones Smith"], 1, 1, False)),  # read as Last, First: see SINGLE_LAST_FIRST
     ("张伟，李娜", (["张伟", "李娜"], 2, 2, False)),  # never Last, First in CJK
     ("Ann Lee, Bo", (["Ann Lee", "Bo"], 2, 2, False)),  # "Ann Lee" is no surname alone
-    ("Smith, John, Jones, Mary", (["Smith", "John", "Jones", "Mary"], 4, 4, False)),  # a list, not pairs
+    ("Smith, John, Jones, Mary", (["John Smith", "Mary Jones"], 2, 2, False)),  # pairs: see LAST_FIRST_PAIRS
     ("Ann Smith1,2, Bo Jones2", (["Ann Smith", "Bo Jones"], 2, 2, False)),
     ("Ann Smith¹, Bo Jones²³", (["Ann Smith", "Bo Jones"], 2, 2, False)),
     ("Ann Smith*, Bo Jones†, Carl Dee‡", (["Ann Smith", "Bo Jones", "Carl Dee"], 3, 3, False)),
@@ -263,6 +263,18 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Knuth, Donald E. and Lamport, Leslie and van Dam, Andries", (["Donald E. Knuth", "Leslie Lamport", "Andries van Dam"],
                                                                    3, 3, False)),
     ("Ann Lee, Bo Chen and Carl Dee, Di Eve", (["Ann Lee", "Bo Chen", "Carl Dee", "Di Eve"], 4, 4, False)),  # names in full
+    # one-word "Surname, Given" pairs between commas (were four people: "Smith", "John", ...),
+    # when real authors wear the parts in those places; one-word names the reference does not
+    # know, and an odd count, stay a list
+    ("Smith, John, Doe, Jane", (["John Smith", "Jane Doe"], 2, 2, False)),
+    ("Lee, Ann, Park, Bo, Kim, Chul", (["Ann Lee", "Bo Park", "Chul Kim"], 3, 3, False)),
+    ("van der Berg, Anna, Garcia, Maria and Müller, Hans", (["Anna van der Berg", "Maria Garcia", "Hans Müller"], 3, 3, False)),
+    ("Smith, John, Doe, Jane, et al.", (["John Smith", "Jane Doe"], 2, None, True)),
+    ("Sukarno, Hatta, Habibie, Wahid", (["Sukarno", "Hatta", "Habibie", "Wahid"], 4, 4, False)),
+    ("Smith, John, Doe", (["Smith", "John", "Doe"], 3, 3, False)),
+    # an ORCID iD after a name, bare or as an address (made another person: "Ann Lee 0000-…")
+    ("Ann Lee 0000-0002-1825-0097, Bo Chen https://orcid.org/0000-0002-1825-009X, Carl Dee ORCID: 0000-0001-5109-3700",
+     (["Ann Lee", "Bo Chen", "Carl Dee"], 3, 3, False)),
     ("Ann Lee, Bo Chen, …", (["Ann Lee", "Bo Chen"], 2, None, True)),
     ("Ann Lee, Bo Chen...", (["Ann Lee", "Bo Chen"], 2, None, True)),
     ("Ann Lee, Bo Chen, ..., Zed Zhu", (["Ann Lee", "Bo Chen", "Zed Zhu"], 3, None, True)),

@@ -22,6 +22,7 @@ from transforms.formats.common import (
     as_quarantine,
     names_line,
 )
+from transforms.persons import reference_name_parts as known
 from transforms.text import fold_key, text_key
 
 # "A, B, C…", "A, B, ..., Z": a list cut short (anywhere), total unknown.
@@ -49,6 +50,10 @@ HONORIFICS = (r"^(?:(?:Prof|Professor|Dr|Mr|Mrs|Ms|Mx|PROF|DR|Associate|Assistan
               r"|(?:Assoc|Asst|Dipl|Priv|Doz|Ing|med|habil|rer\.\s?nat|phil)\.[\s\-]*|\((?:Dr|Prof)\.?\)\s*)+")
 DEGREES = r"(?:^|\s*,?\s+)(?:Ph\.?\s?D|D\.?\s?Phil|M\.?\s?Phil|M\.?\s?Sc|B\.?\s?Sc|D\.?\s?Sc|MBA|FRS)\.?$"
 EMAIL = r"\s*[<(\[]?(?:mailto:)?[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+[>)\]]?"
+# An ORCID iD after a name, bare or as its address: "Ann Lee 0000-0002-1825-0097", "Ann Lee
+# https://orcid.org/0000-0002-1825-009X", "Ann Lee ORCID: 0000-…" (in parentheses it was dropped
+# with the affiliations). Kept, it made the name another person.
+ORCID = r"\s*(?i:orcid(?:\s*id)?\s*:?\s*)?(?:https?://)?(?:orcid\.org/)?\d{4}-\d{4}-\d{4}-\d{3}[\dX]"
 # "Munos, Rémi; Valko, Michal": with semicolons between names, a comma inside one is "Last, First"
 # ("Smith Jr., John" and "Smith, John Jr." once a suffix joined its name: "John Smith Jr.").
 SEMICOLON_LIST = r"[;；]"
@@ -78,6 +83,12 @@ INITIALS_PAIRS = rf"^{INITIALS_PAIR}(?:\s*(?:,\s*(?:(?i:and)\s+|&\s*)?|\s+(?i:an
 # (which splits at "and" too), each item is a "Last, First".
 _GIVEN = _TOKEN + r"(?:\s+" + _TOKEN + r"){0,2}"
 BIBTEX_LIST = rf"^{_SURNAME}\s*,\s*{_GIVEN}(?:\s+(?i:and)\s+{_SURNAME}\s*,\s*{_GIVEN})+$"
+# "Smith, John, Doe, Jane": one-word items in pairs, each a "Surname, Given". Read as a list, it
+# was four people ("Smith", "John", ...). Four one-word names are rare in a listing, but the
+# pairs are read only when the reference confirms them (`_confirmed_pairs`): mononyms stay a list.
+LAST_FIRST_PAIR = rf"({_SURNAME})\s*,\s*({_TOKEN})"
+_PAIR_GAP = r"\s*(?:,\s*(?:(?i:and)\s+|&\s*)?|\s+(?i:and)\s+|\s*&\s*)"
+LAST_FIRST_PAIRS = rf"^{LAST_FIRST_PAIR}(?:{_PAIR_GAP}{LAST_FIRST_PAIR})+\s*$"
 # Chinese, Japanese, Korean names are never written "Last, First" with a comma: "张伟，李娜" is two.
 CJK = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]"
 
@@ -132,6 +143,7 @@ def _author_parts(line: pl.Expr, authors: pl.Expr) -> dict[str, pl.Expr]:
         .str.replace_all(GLUED_MARKS, "${1}${2}")
         .str.replace_all(r"\s*" + LOOSE_MARKS + r"\s*", " ")
         .str.replace_all(EMAIL, "")
+        .str.replace_all(ORCID, "")
         .str.replace_all(SUFFIX_ITEM, " ${1}${2}"),
         "_semicolons": authors.str.contains(SEMICOLON_LIST) | authors.str.contains(BIBTEX_LIST),
     }
@@ -145,8 +157,22 @@ def _more_count(authors: pl.Expr) -> pl.Expr:
 
 
 def _initials_pairs(shown: pl.Expr) -> pl.Expr:
-    """A bibliography list of INITIALS_PAIRS as "Initials Surname" items."""
-    return pl.when(shown.str.contains(INITIALS_PAIRS)).then(shown.str.replace_all(INITIALS_PAIR, "${2} ${1}")).otherwise(shown)
+    """A bibliography list of INITIALS_PAIRS, or of LAST_FIRST_PAIRS the reference confirms, as
+    "Given Surname" items."""
+    return (pl.when(shown.str.contains(INITIALS_PAIRS)).then(shown.str.replace_all(INITIALS_PAIR, "${2} ${1}"))
+            .when(_confirmed_pairs(shown)).then(shown.str.replace_all(LAST_FIRST_PAIR, "${2} ${1}"))
+            .otherwise(shown))
+
+
+def _confirmed_pairs(shown: pl.Expr) -> pl.Expr:
+    """LAST_FIRST_PAIRS with, on average, one part per pair a real author wears in its place (a
+    given name second, a surname first: transforms/name_parts.csv). Lists of another shape are
+    null before the lookups, which then cost nothing."""
+    pairs = pl.when(shown.str.contains(LAST_FIRST_PAIRS)).then(shown)
+    items = pairs.str.replace_all(r"(?i),?\s+and\s+|,?\s*&\s*", ",").str.split(",").list.eval(fold_key(pl.element()))
+    surnames = items.list.gather_every(2).list.eval(pl.element().str.extract(r"(\S+)$").is_in(known("surname")))
+    givens = items.list.gather_every(2, offset=1).list.eval(pl.element().is_in(known("given")))
+    return (surnames.list.sum() + givens.list.sum() >= items.list.len() // 2).fill_null(False)
 
 
 def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr) -> pl.Expr:
