@@ -67,7 +67,9 @@ def trends(
     import polars as pl
 
     from flows import analytics
+    from transforms.categories import canonical_code
 
+    category = canonical_code(category) if category else None  # an alias: math.IT is stored as cs.IT
     params = {"period": by.value, "category": category, "limit": limit,
               "since": since.date() if since else None}
     # (a DuckDB file that is no warehouse, or one from before the marts: DuckDB's first line, not a traceback)

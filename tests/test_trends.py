@@ -147,6 +147,17 @@ def test_digest_trends_prints_the_rising_terms(warehouse):
     lower, upper = (runner.invoke(app, ["trends", "-w", str(warehouse), "--since", corpus.FIRST_MONDAY.isoformat(),
                                         "-c", c, "-f", "csv"]) for c in ("CS", "cs"))
     assert lower.exit_code == 0 and lower.stdout == upper.stdout and corpus.GROWING in lower.stdout
+    # an arXiv alias is its canonical code, as the warehouse stores it (cmp-lg was looked up as such)
+    result = runner.invoke(app, ["trends", "-w", str(warehouse), "-c", "cmp-lg"])
+    assert result.exit_code == 0 and "no rising terms per week in cs.CL " in result.stdout
+
+
+@pytest.mark.parametrize(("given", "stored"), [("math.IT", "cs.IT"), ("MATH.it", "cs.IT"), ("cmp-lg", "cs.CL"),
+                                               (" cs.lg ", "cs.LG"), ("Deep Learning", "Deep Learning")])
+def test_a_category_given_in_any_case_or_as_an_alias_is_the_stored_code(given, stored):
+    from transforms.categories import canonical_code
+
+    assert canonical_code(given) == stored
 
 
 def test_digest_trends_on_a_file_that_is_no_warehouse_says_so_in_one_line(tmp_path):

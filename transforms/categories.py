@@ -65,6 +65,12 @@ def _case_folded() -> dict[str, str]:
     return folded | {alias.lower(): target for alias, target in aliases.items()}
 
 
+def canonical_code(code: str) -> str:
+    """A code as the warehouse stores it: an arXiv code or alias in any case as its canonical
+    code ("math.it" → cs.IT); anything else (a conference area) as it is."""
+    return _case_folded().get(code.strip().lower(), code)
+
+
 def listed_codes(listings: pl.DataFrame) -> pl.DataFrame:
     """(listed_code, taxonomy) of every listing's primary and secondary categories."""
     secondary = listings.select(pl.col("secondary_codes").alias("listed_code"), "taxonomy").explode("listed_code")
