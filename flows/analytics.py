@@ -292,17 +292,24 @@ def _cell(text: str | None) -> str:
 
 def export_parquet(con: duckdb.DuckDBPyConnection, out_dir: Path, with_marts: bool = True) -> list[Path]:
     """One Parquet file per star-schema table (`<table>.parquet`) and, for tools that cannot run
-    the views, one per mart (`marts/<view>.parquet`). Returns the files written."""
+    the views, one per mart (`marts/<view>.parquet`). Returns the files written.
+
+    Without the marts, an earlier export's mart files are removed: left, they were read beside
+    the new tables as if they were of the same warehouse. Each file is written beside its place and
+    moved in, so a reader never sees half a file."""
     written = []
     for rel in catalog(con):
-        if rel.kind == "view" and not (with_marts and rel.schema == MARTS_SCHEMA):
-            continue
-        if rel.kind == "table" and rel.schema != "main":
+        if (rel.kind == "table" and rel.schema != "main") or (rel.kind == "view" and rel.schema != MARTS_SCHEMA):
             continue
         target = out_dir / f"{rel.name}.parquet" if rel.kind == "table" else out_dir / rel.schema / f"{rel.name}.parquet"
+        if rel.kind == "view" and not with_marts:
+            target.unlink(missing_ok=True)
+            continue
         target.parent.mkdir(parents=True, exist_ok=True)
+        partial = target.with_name(f".{target.name}.partial")
         # The path goes to DuckDB's COPY as an argument, never spliced into SQL text.
-        con.sql(f"SELECT * FROM {_ident(rel.schema)}.{_ident(rel.name)}").write_parquet(str(target), compression="zstd")
+        con.sql(f"SELECT * FROM {_ident(rel.schema)}.{_ident(rel.name)}").write_parquet(str(partial), compression="zstd")
+        partial.replace(target)
         written.append(target)
     return written
 

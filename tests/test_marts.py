@@ -214,6 +214,11 @@ def test_export_writes_one_parquet_file_per_table(warehouse, tmp_path):
     assert sorted(p.stem for p in (tmp_path / "marts").glob("*.parquet")) == sorted(VIEWS)
     exported = pl.read_parquet(tmp_path / "marts" / "top_authors.parquet").sort("author_id")
     assert exported.equals(read(warehouse, "SELECT * FROM marts.top_authors").sort("author_id"))
+    # again without the marts: the earlier mart files go (they stayed, read beside the new tables)
+    result = CliRunner().invoke(app, ["export", "--parquet", str(tmp_path), "-w", str(warehouse), "--no-marts"])
+    assert result.exit_code == 0, result.output
+    assert not list((tmp_path / "marts").glob("*.parquet")) and not list(tmp_path.rglob(".*partial"))
+    assert sorted(p.stem for p in tmp_path.glob("*.parquet")) == sorted(tables["table_name"])
 
 
 def test_readers_do_not_hold_the_warehouse(warehouse):
