@@ -5,6 +5,7 @@ as two."""
 from __future__ import annotations
 
 import polars as pl
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -82,3 +83,26 @@ def test_a_digest_saved_through_windows_1252_loads_as_the_same_people_and_paper(
     assert result.files.sort("source_file_id")["encoding"].to_list() == ["utf-8", "utf-8+mojibake-repaired"]
     assert result.authors["name"].unique().sort().to_list() == ["José García", "Jürgen Müller", "Zoë Brontë"]
     assert result.papers.height == 1 and result.quarantine.is_empty()
+
+
+@pytest.mark.parametrize("line", ["the Gauß–Newton method", "On Gauß’s Law", "Weiß’ Conjecture", "the work of Gauß…",
+                                  "ODTÜ’s Benchmark", "a CAFÉ’s menu", "ESPAÑ’s coast", "MALMÖ–Lund"])
+def test_a_real_letter_before_a_typographic_sign_is_no_mojibake(line):
+    """Before: "Gauß–Newton" was "repaired" into "GauߖNewton" (ß and – are the bytes of an NKo
+    letter in Windows-1252), "ODTÜ’s" into "ODTܒs" (Syriac)."""
+    repaired, changed = mojibake.repair(pl.Series("line", [line]))
+    assert repaired.to_list() == [line] and not changed.any()
+
+
+# Letters of Latin-1 whose byte leads a two-byte UTF-8 sequence of another script (or of IPA),
+# and the typographic signs that may follow a word.
+_LEADS = "ÉÐÑÒÓÔÕÖ×ØÙÚÛÜÝÞß"
+_SIGNS = "’‘“”–—…•™€"
+
+
+@given(st.lists(st.from_regex(r"[A-Za-z]{1,8}", fullmatch=True), min_size=1, max_size=4),
+       st.sampled_from(_LEADS), st.sampled_from(_SIGNS), st.sampled_from(["", "s", " and", "Newton"]))
+def test_a_word_ending_in_such_a_letter_before_a_sign_is_left_as_written(words, lead, sign, after):
+    line = " ".join(words) + lead + sign + after
+    repaired, changed = mojibake.repair(pl.Series("line", [line]))
+    assert repaired[0] == line and not changed[0]

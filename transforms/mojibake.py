@@ -82,9 +82,44 @@ def _read_back(text: str) -> set[str]:
 def _plausible(reading: str, text: str) -> bool:
     """No combining mark, control, private-use or unassigned character that the line did not
     hold: what a wrong code page's reading makes ("HÃ¥vard" through Mac Roman: "H\u0334vard").
-    A mark that composes with its letter is text ("Ma\u0328czka" is "Mączka" decomposed)."""
-    odd = {ch for ch in unicodedata.normalize("NFC", reading) if unicodedata.category(ch) in _ODD_CATEGORIES}
-    return odd <= set(text)
+    A mark that composes with its letter is text ("Ma\u0328czka" is "Mączka" decomposed). And no
+    new letter of another script than the letters beside it, or of the phonetic blocks (`_mixed_script`)."""
+    reading = unicodedata.normalize("NFC", reading)
+    odd = {ch for ch in reading if unicodedata.category(ch) in _ODD_CATEGORIES}
+    return odd <= set(text) and not _mixed_script(reading, set(text))
 
 
 _ODD_CATEGORIES = {"Mn", "Me", "Cc", "Co", "Cn", "Cs"}
+# Letters a reading may make but garbled text seldom held: the last of Latin Extended-B, IPA and
+# modifier letters ("CAFÉ’s" read as "CAFɒs", "CAFÉ…" as "CAFɅ").
+_PHONETIC = range(0x0240, 0x0300)
+# The scripts of two-byte UTF-8 (U+0100-07FF) but Latin and Greek, which mix with Latin letters in
+# one word ("ΔG", "Aβ"): a character of these beside a letter of another script is no word.
+_WORD_SCRIPTS = {"CYRILLIC", "ARMENIAN", "HEBREW", "ARABIC", "SYRIAC", "THAANA", "NKO", "SAMARITAN", "MANDAIC"}
+
+
+def _mixed_script(reading: str, held: set[str]) -> bool:
+    """Whether a character the reading makes (one the line did not hold) is phonetic, or of
+    `_WORD_SCRIPTS` beside a letter of another script: a real letter and a typographic sign after
+    it read as one character of a third script ("Gauß–Newton" read as "GauߖNewton", NKo; "ODTÜ’s"
+    as "ODTܒs", Syriac; "Gauß…" as "Gau߅", an NKo digit). The text a misreading garbled gives its
+    words back whole ("РїСЂРёРІРµС‚": "привет")."""
+    for i, ch in enumerate(reading):
+        if ch.isascii() or ch in held:
+            continue
+        if ord(ch) in _PHONETIC:
+            return True
+        script = _script(ch)
+        if script in _WORD_SCRIPTS and any(_letter_script(reading[j]) not in (None, script)
+                                           for j in (i - 1, i + 1) if 0 <= j < len(reading)):
+            return True
+    return False
+
+
+def _script(ch: str) -> str:
+    """A character's script, as the first word of its Unicode name ("LATIN", "NKO")."""
+    return unicodedata.name(ch, "").split(" ", 1)[0]
+
+
+def _letter_script(ch: str) -> str | None:
+    return _script(ch) if unicodedata.category(ch).startswith("L") else None
