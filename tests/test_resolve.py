@@ -253,6 +253,14 @@ SERIES = [
     ("Coding Theorems for Channels with Feedback, Part One", "Coding Theorems for Channels with Feedback, Part Two"),
     ("The First Workshop on Parsing Low-Resource Languages", "The Second Workshop on Parsing Low-Resource Languages"),
     ("Coding Theorems for Channels with Feedback, Part A", "Coding Theorems for Channels with Feedback, Part B"),
+    # the first part without its number: one title is the other cut short, which was read as
+    # agreeing in full before the numbers were looked at
+    ("Coding Theorems for Channels with Feedback", "Coding Theorems for Channels with Feedback, Part II"),
+    ("Coding Theorems for Channels with Feedback", "Coding Theorems for Channels with Feedback 2"),
+    # ordinals past twelve, the letter of a subtask or a track
+    ("The Thirteenth Dialog System Technology Challenge", "The Fourteenth Dialog System Technology Challenge"),
+    ("Overview of the Clinical NER Shared Task: Subtask A", "Overview of the Clinical NER Shared Task: Subtask B"),
+    ("BioCreative Track A: Gene Normalization Overview", "BioCreative Track B: Gene Normalization Overview"),
 ]
 
 
@@ -263,8 +271,28 @@ def test_titles_that_differ_in_their_numbers_are_two_papers(title_a, title_b):
     assert not row["is_match"] and row["rule"] == "titles_differ"
 
 
+# Titles that say the opposite: a negating prefix or word. Spelled close (fuzz 0.8-0.95), they
+# passed for a spelling fix, and one template filled in twice was one paper.
+OPPOSITES = [
+    ("Certified Machine Learning for Vision Transformers", "Certified Machine Unlearning for Vision Transformers"),
+    ("Structured Pruning of Large Language Models", "Unstructured Pruning of Large Language Models"),
+    ("Symmetric Equilibria in Multi-Agent Games", "Asymmetric Equilibria in Multi-Agent Games"),
+    ("Why Sharpness-Aware Minimization Works", "Why Sharpness-Aware Minimization Does Not Work"),
+    ("Robust Reinforcement Learning with Expert Demonstrations", "Robust Reinforcement Learning without Expert Demonstrations"),
+    ("Entangled Representations for Control", "Disentangled Representations for Control"),
+]
+
+
+@pytest.mark.parametrize("title_a,title_b", OPPOSITES)
+def test_titles_that_say_the_opposite_are_two_papers(title_a, title_b):
+    row = scored(pair(ABSTRACT, VARIANTS["typo"], title_a=title_a, title_b=title_b)).row(0, named=True)
+    assert not row["is_match"] and row["rule"] == "titles_differ"
+
+
 @pytest.mark.parametrize("title_a,title_b", [
     ("Coding Theorems, Part II", "CODING THEOREMS — PART II"),  # case and punctuation
+    ("Nonlinear Control of Unsupervised Agents", "Non-linear Control of Un-supervised Agents"),  # a prefix written apart
+    ("Learning to Rank Documents", "Learning to Rank Documents Not Seen in Training"),  # a title cut short, no number
     ("Llama 2: Open Foundation Models", "Llama 2"),  # a title cut short
     ("Can I Trust My Model? Calibration in 3 Steps", "Can I trust my model? Calibration in 3 steps"),
     ("ResNet-50 Revisited: One Model for Images", "ResNet50 revisited: one model for images"),

@@ -4,7 +4,9 @@ The matcher is the replaceable step: it gives each listing a `paper_key`. Today'
 exact, and never rests on the abstract alone (a withdrawn paper's "This paper has been withdrawn
 by the author." is shared by thousands of papers): the key is the folded abstract, the folded
 title (empty when the format shows none) and the first author's surname; a short abstract
-(boilerplate, `BOILERPLATE_WORDS`) also keys on every shown author. Listings of one paper whose
+(boilerplate, `BOILERPLATE_WORDS`) or a missing title also keys on every shown author (two
+untitled search records sharing a long withdrawn notice, their first authors "Lei Cao" and "Wei
+Cao", were one paper with one author list). Listings of one paper whose
 keys differ (the other format without a title, a corrected title, initials) are linked by the
 resolver (`transforms.resolve`), which scores titles and authors before it merges. The merge rules are order-independent (max/min over
 the listings), so merging a batch, then merging batches in the warehouse, gives the same
@@ -42,20 +44,29 @@ def is_boilerplate(abstract: pl.Expr) -> pl.Expr:
 
 def match_exact_abstract(listings: pl.DataFrame) -> pl.DataFrame:
     """paper_key = hash of (abstract key, folded title, first author's surname[, all author keys
-    when the abstract is boilerplate]): see the module docstring."""
+    when the abstract is boilerplate or the title missing]): see the module docstring."""
     keyed = listings.with_columns(
         _title_key=fold_key(pl.col("title")).fill_null(""),
         _first_author=first_author_token(pl.col("author_keys")),
-        _all_authors=pl.when(is_boilerplate(pl.col("abstract")))
+        _all_authors=pl.when(is_boilerplate(pl.col("abstract")) | pl.col("title").is_null() | (pl.col("title") == ""))
         .then(pl.col("author_keys").list.join("|")).otherwise(pl.lit("")),
     )
     keyed = with_stable_ids(keyed, {"paper_key": ["abstract_key", "_title_key", "_first_author", "_all_authors"]})
     return keyed.drop("_title_key", "_first_author", "_all_authors")
 
 
+# Generational suffixes ending a name key of three words or more ("john smith jr"); in two words
+# the last is a surname ("kenji ii").
+NAME_SUFFIXES = ["jr", "sr", "ii", "iii", "iv"]
+
+
 def first_author_token(author_keys: pl.Expr) -> pl.Expr:
-    """Last word of the first author's key ("remi munos", "r munos" → "munos")."""
-    return author_keys.list.first().str.split(" ").list.last().fill_null("")
+    """The first author's surname: the last word of the key ("remi munos", "r munos" → "munos"),
+    before a generational suffix ("john smith jr" → "smith": with "jr", "John Smith Jr." and
+    "John Smith" never met, and the same paper was loaded twice)."""
+    words = author_keys.list.first().str.split(" ")
+    suffixed = (words.list.len() >= 3) & words.list.last().is_in(NAME_SUFFIXES)
+    return pl.when(suffixed).then(words.list.get(-2, null_on_oob=True)).otherwise(words.list.last()).fill_null("")
 
 
 def longest(col: str) -> pl.Expr:

@@ -33,6 +33,7 @@ safe to alias the key everywhere.
 from __future__ import annotations
 
 from array import array
+from collections import Counter
 from functools import cache
 
 import numpy as np
@@ -40,9 +41,9 @@ import polars as pl
 import polars_hash as plh
 import pyarrow as pa
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import Indel
+from rapidfuzz.distance import Indel, Levenshtein
 
-from transforms.dedupe import BOILERPLATE_WORDS, first_author_token
+from transforms.dedupe import BOILERPLATE_WORDS, NAME_SUFFIXES, first_author_token
 from transforms.text import _on_non_ascii_rows, fold_key
 
 # ----------------------------------------------------------------------------- settings of the method
@@ -69,10 +70,16 @@ WEIGHTS = {"text": 0.7, "authors": 0.15, "title": 0.15}
 # "Part A" / "Part B", "2023" / "2024"): two titles that hold other numbers are two papers,
 # however close the rest and the abstracts ("the first part" / "the second part"). A digit run
 # with the letters after it ("resnet50" and "resnet 50" hold "50"); Roman numerals up to 39,
-# number words and ordinals up to twelve as words; a part's letter.
-_NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|first|second|third|fourth|"
-                 "fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth")
-TITLE_NUMBER = rf"\d+\p{{L}}*|\b(?:x{{1,3}}(?:ix|iv|v?i{{0,3}})|ix|iv|v?i{{1,3}}|v|{_NUMBER_WORDS})\b|\bpart [a-z]\b"
+# number words and ordinals up to twenty and the tens as words ("Thirteenth" / "Fourteenth Dialog
+# System Technology Challenge"); the letter of a part, a task or a track ("Subtask A" / "Subtask B").
+_NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
+                 "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+                 "hundred|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
+                 "thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|"
+                 "thirtieth|fortieth|fiftieth|hundredth")
+_LETTERED = "part|subtask|task|track|phase|stage|volume|vol|chapter|appendix|supplement|series|level|type"
+TITLE_NUMBER = (rf"\d+\p{{L}}*|\b(?:x{{1,3}}(?:ix|iv|v?i{{0,3}})|ix|iv|v?i{{1,3}}|v|{_NUMBER_WORDS})\b"
+                rf"|\b(?:{_LETTERED}) [a-z]\b")
 # A notice about a paper, opening its title, is another document than the paper ("Erratum to:
 # Spectra of ..." was merged into "Spectra of ...", its title shown for both): two titles that
 # open with other notices are two papers, as two that hold other numbers. Only as the opening:
@@ -357,9 +364,29 @@ def _cpdist(a: pl.Series, b: pl.Series, scorer) -> np.ndarray:
 
 
 def names_agree(a: pl.Expr, b: pl.Expr) -> pl.Expr:
-    """Two name keys at the same position name one person: equal, equal without spaces, or
-    one written with initials ("r munos" / "remi munos")."""
-    return (a == b) | (a.str.replace_all(" ", "") == b.str.replace_all(" ", "")) | initials_agree(a, b)
+    """Two name keys at the same position of two lists name one person: equal, equal without
+    spaces, one written with initials ("r munos" / "remi munos"), or one without the other's
+    middle names (`middle_dropped`)."""
+    a, b = (key.str.replace(_SUFFIXED, "$1") for key in (a, b))  # "john smith jr" / "john smith"
+    return (a == b) | (a.str.replace_all(" ", "") == b.str.replace_all(" ", "")) | initials_agree(a, b) | middle_dropped(a, b)
+
+
+_SUFFIXED = rf"^(\S+(?: \S+)+) (?:{'|'.join(NAME_SUFFIXES)})$"
+
+
+def middle_dropped(a: pl.Expr, b: pl.Expr) -> pl.Expr:
+    """One key is the other's first and last word ("frederikke marin" / "frederikke isa marin",
+    "joshua susskind" / "joshua m susskind"; the first may be an initial of the other's). One
+    source shows middle names, another leaves them out: a fifth of the real ICLR 2024 papers listed
+    both ways were loaded twice. For the authors of one paper only: as an alias of a person
+    everywhere, the short form could be several people."""
+    ta, tb = a.str.split(" "), b.str.split(" ")
+    short, long = pl.min_horizontal(ta.list.len(), tb.list.len()), pl.max_horizontal(ta.list.len(), tb.list.len())
+    first_a, first_b = ta.list.first(), tb.list.first()
+    first_ok = (first_a == first_b) | (((first_a.str.len_chars() == 1) | (first_b.str.len_chars() == 1))
+                                       & (first_a.str.slice(0, 1) == first_b.str.slice(0, 1)))
+    return ((short == 2) & (long > 2) & (long <= MAX_GIVEN_NAMES + 1) & (ta.list.last() == tb.list.last())
+            & first_ok).fill_null(False)
 
 
 def initials_agree(a: pl.Expr, b: pl.Expr) -> pl.Expr:
@@ -378,15 +405,36 @@ def initials_agree(a: pl.Expr, b: pl.Expr) -> pl.Expr:
 
 
 def author_agreement(pairs: pl.DataFrame) -> pl.Series:
-    """Share of the positions both lists show (first min(n_a, n_b)) whose names agree."""
+    """Share of the positions both lists show (first min(n_a, n_b)) whose names agree
+    (`names_agree`, or one letter apart in a long word: `_one_typo`)."""
     idx = pairs.select(
         pair=pl.int_range(pl.len(), dtype=pl.UInt32),
         a=pl.col("keys_a"),
         b=pl.col("keys_b").list.head(pl.col("keys_a").list.len()),
     ).with_columns(a=pl.col("a").list.head(pl.col("b").list.len()))
     flat = idx.explode("a", "b").filter(pl.col("a").is_not_null())
-    per_pair = flat.group_by("pair").agg(agree=names_agree(pl.col("a"), pl.col("b")).mean())
+    flat = flat.with_columns(agree=names_agree(pl.col("a"), pl.col("b")))
+    differ = flat["agree"].not_().arg_true()
+    if differ.len():
+        flat = flat.with_columns(flat["agree"].scatter(differ, _one_typo(flat["a"].gather(differ), flat["b"].gather(differ))))
+    per_pair = flat.group_by("pair").agg(pl.col("agree").mean())
     return idx.select("pair").join(per_pair, on="pair", how="left")["agree"].fill_null(0.0)
+
+
+TYPO_MIN_LETTERS = 6  # a letter more or less in a shorter word is another name ("Jian" / "Jiao")
+
+
+def _one_typo(a: pl.Series, b: pl.Series) -> list[bool]:
+    """Two name keys one letter apart in one long word, their other words equal ("vivien
+    cabannnes" / "vivien cabannes"): one listing's typo, which made a paper listed four times
+    two papers when it stood at one of its three positions."""
+    close = process.cpdist(a.to_list(), b.to_list(), scorer=Levenshtein.distance, workers=1) == 1
+    out = [False] * a.len()
+    for i in np.flatnonzero(close):
+        wa, wb = a[int(i)].split(" "), b[int(i)].split(" ")
+        differ = [(x, y) for x, y in zip(wa, wb) if x != y] if len(wa) == len(wb) else []
+        out[i] = len(differ) == 1 and min(map(len, differ[0])) >= TYPO_MIN_LETTERS
+    return out
 
 
 def _distinct_of_pairs(a: pl.Series, b: pl.Series) -> tuple[pl.Series, np.ndarray, np.ndarray]:
@@ -472,10 +520,14 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
         (pl.col("ta").str.count_matches(" ") >= 1) & pl.col("tb").str.starts_with(pl.col("ta") + " ")
         | (pl.col("tb").str.count_matches(" ") >= 1) & pl.col("ta").str.starts_with(pl.col("tb") + " ")
     ).to_series().fill_null(False).to_numpy()
-    title = np.where(cut_short, 1.0, _cpdist(titles["ta"], titles["tb"], fuzz.ratio))
+    written = _cpdist(titles["ta"], titles["tb"], fuzz.ratio)
+    title = np.where(cut_short, 1.0, written)
     has_titles = (titles["ta"].is_not_null() & titles["tb"].is_not_null() & (titles["ta"] != "") & (titles["tb"] != "")).to_numpy()
-    edited = np.flatnonzero(has_titles & (title < 1.0) & ~cut_short)
-    other_numbers = _other_numbers(pairs, edited) | _swapped_words(pairs, edited)
+    edited = np.flatnonzero(has_titles & (title < 1.0))
+    # The numbers of a title cut short are looked at too: the words after the cut may be the
+    # number ("T" / "T: Part II"), never its own words ("T" / "T Not Seen in Training").
+    numbered = np.flatnonzero(has_titles & (written < 1.0))
+    other_numbers = _other_numbers(pairs, numbered) | _swapped_words(pairs, edited)
     authors = author_agreement(pairs).to_numpy()
     text = np.maximum(jaccard, contained)
     w = WEIGHTS
@@ -520,12 +572,14 @@ def _other_numbers(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
 
 
 def _swapped_words(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
-    """Whether a word of one title stands where the other title has another word (not a
-    spelling of it: fuzz ratio under TITLE_GATE), and the abstracts swap the two words the same
-    way: one template filled in twice ("Overview of the Shared Task on Spanish Clinical NER"
-    and "... Portuguese ..." by the same people, their abstracts differing in the language and a
-    count: merged at 0.84). A revision that renames its title's word seldom renames it all
-    through its abstract too. Looked at in `rows` only (titles that differ)."""
+    """Whether the titles say opposite things (`_opposite`), or a word of one title stands where
+    the other title has another word (not a spelling of it: fuzz ratio under TITLE_GATE) and the
+    abstracts swap the two words the same way: one template filled in twice ("Overview of the
+    Shared Task on Spanish Clinical NER" and "... Portuguese ..." by the same people, their
+    abstracts differing in the language and a count: merged at 0.84). A revision that renames its
+    title's word seldom renames it all through its abstract too. The abstracts swap a word when
+    each says it more often than the other (a sibling may name the other's word once: "unlike
+    earlier work on Spanish"). Looked at in `rows` only (titles that differ)."""
     swapped = np.zeros(pairs.height, dtype=bool)
     if not rows.size:
         return swapped
@@ -533,11 +587,31 @@ def _swapped_words(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
                                  for c in ("title_a", "title_b", "text_a", "text_b")))
     for i, (ta, tb, xa, xb) in zip(rows, words.iter_rows()):
         only_a, only_b = set(ta or []) - set(tb or []), set(tb or []) - set(ta or [])
-        in_a, in_b = set(xa or []), set(xb or [])
-        swapped[i] = any(a in in_a and a not in in_b and b in in_b and b not in in_a
-                         and fuzz.ratio(a, b) < TITLE_GATE * 100
-                         for a in only_a for b in only_b)
+        in_a, in_b = Counter(xa or []), Counter(xb or [])
+        swapped[i] = _opposite(only_a, only_b) or any(
+            in_a[a] > in_b[a] and in_b[b] > in_a[b] and fuzz.ratio(a, b) < TITLE_GATE * 100
+            for a in only_a for b in only_b)
     return swapped
+
+
+# Words that turn a title's claim around ("Why X Works" / "Why X Does Not Work"), and prefixes
+# that make a word its opposite ("Learning" / "Unlearning", "Symmetric" / "Asymmetric"): close in
+# spelling (fuzz ratio 0.8-0.95), they passed for a spelling fix.
+NEGATIONS = frozenset({"not", "no", "non", "without", "cannot", "never", "nor", "un", "anti"})
+NEGATING_PREFIXES = ("un", "non", "in", "im", "ir", "il", "dis", "de", "anti", "a", "an")
+_MIN_STEM = 5  # "a" + "live" is no opposite: a short word is seldom a stem
+
+
+def _opposite(only_a: set[str], only_b: set[str]) -> bool:
+    """Whether one title alone holds a negation, or a word of one is a word of the other with a
+    negating prefix. Not a prefix written apart ("nonlinear" / "non-linear", folded "non linear")."""
+    for x, y in ((only_a, only_b), (only_b, only_a)):
+        if any(not any(other.startswith(word) for other in y) for word in x & NEGATIONS):
+            return True
+        if any(len(stem) >= _MIN_STEM and long == prefix + stem and prefix not in x
+               for stem in x for long in y for prefix in NEGATING_PREFIXES):
+            return True
+    return False
 
 
 # ----------------------------------------------------------------------------- clustering
