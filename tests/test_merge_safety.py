@@ -241,3 +241,72 @@ def test_a_notice_is_not_the_paper_it_concerns(cli, tmp_path, notice):
                              (edited, authors, abstract + " We add experiments.")], day="Oct 27, 2026")})
     titles = read_sql(warehouse, "SELECT title FROM dim_paper ORDER BY title")["title"].to_list()
     assert sorted(titles) == sorted([f"{notice} {title}", edited])
+
+
+LONG_NOTICE = ("This paper has been withdrawn by the authors because of a critical error in the proof of the main "
+               "theorem. A corrected version will be posted later together with additional experiments on the "
+               "benchmarks and a discussion of the limitations.")
+
+
+def test_untitled_records_sharing_a_long_notice_are_two_papers_with_their_own_authors(cli, tmp_path):
+    """Two search records (no titles) with one 33-word withdrawn notice, first authors "Lei Cao" and
+    "Wei Cao": the exact key (abstract and first surname) made them one paper before the resolver
+    saw them, and Wei Cao's paper and co-authors were gone."""
+    warehouse = ingest(cli, tmp_path / "notice", {"page.txt": search([
+        ("Lei Cao, Zijie Lei, Anna Berg", LONG_NOTICE), ("Wei Cao, Myungjun Son, Tom Reed", LONG_NOTICE)])})
+    assert read_sql(warehouse, "SELECT count(*) FROM dim_paper").item() == 2
+    names = read_sql(warehouse, "SELECT name FROM dim_author ORDER BY name")["name"].to_list()
+    assert names == sorted(["Lei Cao", "Zijie Lei", "Anna Berg", "Wei Cao", "Myungjun Son", "Tom Reed"])
+
+
+@pytest.mark.parametrize("listed,searched", [
+    ("Frederikke Isa Marin, Joshua M. Susskind", "Frederikke Marin, Joshua Susskind"),  # middle names left out
+    ("John Smith Jr., Ann Lee", "John Smith, Ann Lee"),  # a suffix after the first author
+])
+def test_one_paper_listed_with_and_without_middle_names_or_a_suffix_is_one_paper(cli, tmp_path, listed, searched):
+    """A listing and a search record of one paper, the same abstract: "Frederikke Isa Marin" and
+    "Frederikke Marin" disagreed (initials had to have as many words), so a two-author paper
+    agreed at half its positions; "Jr." was taken for the first author's surname. Two papers each
+    (44 of 400 real ICLR 2024 papers listed both ways)."""
+    warehouse = ingest(cli, tmp_path / "names", {
+        "day.txt": listing([("Clinical Predictive Models under Shift", listed, COPIED)]),
+        "page.txt": search([(searched, COPIED)])})
+    assert read_sql(warehouse, "SELECT count(*) FROM dim_paper").item() == 1
+
+
+def test_siblings_that_name_each_others_word_once_stay_two_papers(cli, tmp_path):
+    """One template filled in twice, the second naming the first's language once ("unlike earlier
+    work on Spanish"): the swap was only seen when a word was missing from the other abstract."""
+    body = ("This paper presents an overview of the shared task on clinical named entity recognition held at "
+            "the Workshop on Biomedical Language Processing. The task asked participants to identify mentions of "
+            "medications, dosages and adverse events in discharge summaries written in {lang}. Most of the best "
+            "systems fine-tuned multilingual encoders on {lang} clinical notes.{extra}")
+    papers = [(f"Overview of the Shared Task on {lang} Clinical Entity Recognition", "Lucia Fernandez, Marco Bianchi",
+               body.format(lang=lang, extra=extra))
+              for lang, extra in (("Spanish", ""), ("Portuguese", " Unlike the earlier edition on Spanish, notes were longer."))]
+    warehouse = ingest(cli, tmp_path / "template", {"day1.txt": listing(papers)})
+    assert read_sql(warehouse, "SELECT count(*) FROM dim_paper").item() == 2
+
+
+def test_a_typo_in_one_listings_author_keeps_the_paper_one(cli, tmp_path):
+    """The same paper listed four times, once with "Vivien Cabannnes": two of three positions
+    agreed (under the gate), so it was two papers and its co-author pair counted twice. (A typo in
+    the first author's surname still makes two papers: the candidates are blocked by it.)"""
+    title, authors = "Scaling Laws for Associative Memories", "Tianyi Zhang, Vivien Cabannes, Wei Shan"
+    days = [listing([(title, authors if day != 3 else authors.replace("Cabannes", "Cabannnes"), COPIED)],
+                    day=f"Oct {20 + day}, 2026") for day in range(1, 5)]
+    warehouse = ingest(cli, tmp_path / "typo", {f"day{i}.txt": text for i, text in enumerate(days)})
+    assert read_sql(warehouse, "SELECT count(*) FROM dim_paper").item() == 1
+    pairs = read_sql(warehouse, "SELECT n_papers FROM marts.coauthor_pairs WHERE 'Wei Shan' IN (name_a, name_b)")
+    assert pairs["n_papers"].to_list() == [1, 1]
+
+
+def test_the_shown_name_is_the_capitalised_spelling(cli, tmp_path):
+    """Among spellings of one name in mixed case, the larger text won: "jian Yang" over "Jian
+    Yang", "Jean-pierre" over "Jean-Pierre", "Lecun" over "LeCun"; and "O’Brien" over "O'Brien"."""
+    records = [("Graph Sparsification in Linear Time", "Jian Yang, Jean-Pierre Dupont, Yann LeCun, Mary O'Brien", COPIED),
+               ("Graph Sparsification in Linear Time, Revisited", "jian Yang, Jean-pierre Dupont, Yann Lecun, Mary O’Brien",
+                COPIED.replace("Massart noise", "Tsybakov noise"))]
+    warehouse = ingest(cli, tmp_path / "shown", {"day.txt": listing(records)})
+    names = read_sql(warehouse, "SELECT DISTINCT name FROM dim_author ORDER BY name")["name"].to_list()
+    assert names == ["Jean-Pierre Dupont", "Jian Yang", "Mary O'Brien", "Yann LeCun"]

@@ -89,16 +89,17 @@ def merge_papers(listings: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-# Hyphens and dashes a typesetter puts where a name is written with "-".
-TYPOGRAPHIC_DASHES = r"[\x{2010}-\x{2015}\x{2212}\x{FE58}\x{FE63}\x{FF0D}]"
+# Hyphens, dashes and apostrophes a typesetter puts where a name is written with "-" or "'".
+TYPOGRAPHIC_MARKS = r"[\x{2010}-\x{2015}\x{2212}\x{FE58}\x{FE63}\x{FF0D}\x{2018}\x{2019}\x{02BC}]"
 
 
 def author_variants(listings: pl.DataFrame) -> pl.DataFrame:
     """Distinct (name_key, name) spellings, with a rank for choosing the display form:
     mixed case beats lower case beats CAPITALS, then a plain spelling beats a typographic one
-    (full-width letters "Ｍｉｃｈａｅｌ", a typographic hyphen or dash "Rizvi–Martel": counted as
-    accents, they won over "Michael", "Rizvi-Martel"), then more accented letters ("Döring" over
-    "Doring"), then the larger text."""
+    (full-width letters "Ｍｉｃｈａｅｌ", a typographic hyphen, dash or apostrophe "Rizvi–Martel",
+    "O’Brien": counted as accents, they won over "Michael", "Rizvi-Martel"), then more accented
+    letters ("Döring" over "Doring"), then the larger text. (The warehouse's choice puts more
+    capitals after case and plainness: schemas/merge/30_authors.sql.)"""
     names = listings.select(name=pl.col("authors"), name_key=pl.col("author_keys")).explode("name", "name_key")
     names = names.filter(pl.col("name_key") != "").unique()
     case = (
@@ -109,7 +110,7 @@ def author_variants(listings: pl.DataFrame) -> pl.DataFrame:
         .otherwise(2)
     )
     compatible = pl.col("name").str.normalize("NFKC")
-    plain = (compatible == pl.col("name")) & ~pl.col("name").str.contains(TYPOGRAPHIC_DASHES)
+    plain = (compatible == pl.col("name")) & ~pl.col("name").str.contains(TYPOGRAPHIC_MARKS)
     accents = compatible.str.count_matches(r"[\p{L}&&[^\x00-\x7F]]")
     rank = case * 1000 + plain.cast(pl.Int64) * 500 + accents.clip(0, 499)
     return names.with_columns(display_rank=rank.cast(pl.Int64)).sort("name_key", "name")
