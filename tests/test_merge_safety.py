@@ -288,14 +288,15 @@ def test_siblings_that_name_each_others_word_once_stay_two_papers(cli, tmp_path)
     assert read_sql(warehouse, "SELECT count(*) FROM dim_paper").item() == 2
 
 
-def test_a_typo_in_one_listings_author_keeps_the_paper_one(cli, tmp_path):
-    """The same paper listed four times, once with "Vivien Cabannnes": two of three positions
-    agreed (under the gate), so it was two papers and its co-author pair counted twice. (A typo in
-    the first author's surname still makes two papers: the candidates are blocked by it.)"""
-    title, authors = "Scaling Laws for Associative Memories", "Tianyi Zhang, Vivien Cabannes, Wei Shan"
-    days = [listing([(title, authors if day != 3 else authors.replace("Cabannes", "Cabannnes"), COPIED)],
-                    day=f"Oct {20 + day}, 2026") for day in range(1, 5)]
-    warehouse = ingest(cli, tmp_path / "typo", {f"day{i}.txt": text for i, text in enumerate(days)})
+def test_a_typo_in_one_records_author_keeps_the_paper_one(cli, tmp_path):
+    """The same paper on four search pages, once with "Vivien Cabannnes". An untitled record keys
+    on every author (test above), so the resolver compares the two lists: two of three positions
+    agreed (under the gate), and it would be two papers, its co-author pairs counted twice. (A
+    typo in the first author's surname makes two papers still: the candidates are blocked by it.)"""
+    authors = "Tianyi Zhang, Vivien Cabannes, Wei Shan"
+    pages = {f"page{i}.txt": search([(authors if i != 3 else authors.replace("Cabannes", "Cabannnes"), COPIED)])
+             for i in range(1, 5)}
+    warehouse = ingest(cli, tmp_path / "typo", pages)
     assert read_sql(warehouse, "SELECT count(*) FROM dim_paper").item() == 1
     pairs = read_sql(warehouse, "SELECT n_papers FROM marts.coauthor_pairs WHERE 'Wei Shan' IN (name_a, name_b)")
     assert pairs["n_papers"].to_list() == [1, 1]
@@ -310,3 +311,14 @@ def test_the_shown_name_is_the_capitalised_spelling(cli, tmp_path):
     warehouse = ingest(cli, tmp_path / "shown", {"day.txt": listing(records)})
     names = read_sql(warehouse, "SELECT DISTINCT name FROM dim_author ORDER BY name")["name"].to_list()
     assert names == ["Jean-Pierre Dupont", "Jian Yang", "Mary O'Brien", "Yann LeCun"]
+
+
+@pytest.mark.parametrize("cut", [COPIED[: COPIED.index("inequality") + 6],  # mid-word, the file's end
+                                 COPIED[: COPIED.index(" Our analysis")] + " Our analysis ..."])
+def test_an_abstract_cut_short_in_a_later_listing_does_not_replace_the_whole_one(cli, tmp_path, cut):
+    """A file cut off in its last abstract (no final newline), listed a day later: the most
+    recent listing's abstract won, and the paper showed "... a new concentration inequa"."""
+    title, authors = "Learning Halfspaces under Massart Noise", "Ann Lee, Bo Chen, Carl Dee"
+    later = listing([(title, authors, cut)], day="Oct 27, 2026").rstrip("\n")
+    warehouse = ingest(cli, tmp_path / "cut", {"day1.txt": listing([(title, authors, COPIED)]), "day2.txt": later})
+    assert read_sql(warehouse, "SELECT abstract, n_listings FROM dim_paper").rows() == [(COPIED, 2)]

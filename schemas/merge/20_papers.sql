@@ -83,9 +83,14 @@ JOIN paper_listings f USING (paper_id);
 -- winning ones: ordered aggregates over the lists sorted every abstract with its rows (3.3 s for
 -- 82k papers at 1M listings; `python -m bench.profile`). Ties as above: among the most recent
 -- (undated last) and longest abstracts the larger text; among the longest lists the larger text.
+-- An abstract cut short loses first ('whole'): one that does not end a sentence ("... an adaptive
+-- log-li", "...") while the paper has a longer one. A file cut off in its last abstract, listed
+-- later, replaced the paper's whole abstract.
 CREATE OR REPLACE TEMP TABLE repeated_lists AS
 SELECT r.paper_id,  -- no NULL inside the rank: its parts compare as values
-       {'dated': r.last_on IS NOT NULL, 'on': coalesce(r.last_on, DATE '1900-01-01'), 'n': coalesce(length(v.abstract), -1)}
+       {'whole': regexp_matches(coalesce(v.abstract, ''), '([^.]\.|[!?。！？])["”’)\]]*\s*$')
+                 OR coalesce(length(v.abstract), -1) = max(coalesce(length(v.abstract), -1)) OVER (PARTITION BY r.paper_id),
+        'dated': r.last_on IS NOT NULL, 'on': coalesce(r.last_on, DATE '1900-01-01'), 'n': coalesce(length(v.abstract), -1)}
            AS abstract_rank,
        len(v.authors) AS n_authors, v.rowid AS version_row
 FROM key_recency r SEMI JOIN repeated_papers USING (paper_id) JOIN paper_version v USING (paper_key)
