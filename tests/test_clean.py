@@ -272,6 +272,10 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Smith, John, Doe, Jane, et al.", (["John Smith", "Jane Doe"], 2, None, True)),
     ("Sukarno, Hatta, Habibie, Wahid", (["Sukarno", "Hatta", "Habibie", "Wahid"], 4, 4, False)),
     ("Smith, John, Doe", (["Smith", "John", "Doe"], 3, 3, False)),
+    # "Others" as the list's last item: more names, not a person (was a third author, the list complete)
+    ("Ann Lee, Bo Chen, Others", (["Ann Lee", "Bo Chen"], 2, None, True)),
+    # a name in capitals keeps a last word that spells a degree: Mba is a surname (was "JEAN")
+    ("JEAN MBA, PAUL NGUEMA, Bo Chen, MBA", (["JEAN MBA", "PAUL NGUEMA", "Bo Chen"], 3, 3, False)),
     # an ORCID iD after a name, bare or as an address (made another person: "Ann Lee 0000-…")
     ("Ann Lee 0000-0002-1825-0097, Bo Chen https://orcid.org/0000-0002-1825-009X, Carl Dee ORCID: 0000-0001-5109-3700",
      (["Ann Lee", "Bo Chen", "Carl Dee"], 3, 3, False)),

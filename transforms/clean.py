@@ -190,7 +190,10 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
     # "Last, First" → "First Last" in a semicolon list (a lone pair has no comma left)
     items = pl.when(semicolons).then(items.list.eval(pl.element().str.replace(LAST_FIRST, "${2} ${1} ${3}"))).otherwise(items)
     # (the titles in their own pass: in the filter's, each item was read without them twice)
-    items = items.list.eval(pl.element().str.strip_chars().str.replace(HONORIFICS, "").str.replace(DEGREES, ""))
+    # (no degree after a name all in capitals: "JEAN MBA" is Jean Mba, not Jean with an MBA)
+    item = pl.element().str.strip_chars().str.replace(HONORIFICS, "")
+    may_hold_degree = item.str.contains(r"\p{Ll}") | ~item.str.contains(" ")
+    items = items.list.eval(pl.when(may_hold_degree).then(item.str.replace(DEGREES, "")).otherwise(item))
     return items.list.eval(pl.element().filter((pl.element() != "") & ~pl.element().str.contains(BARE_SUFFIX)))
 
 
