@@ -262,12 +262,13 @@ def test_untitled_records_sharing_a_long_notice_are_two_papers_with_their_own_au
 @pytest.mark.parametrize("listed,searched", [
     ("Frederikke Isa Marin, Joshua M. Susskind", "Frederikke Marin, Joshua Susskind"),  # middle names left out
     ("John Smith Jr., Ann Lee", "John Smith, Ann Lee"),  # a suffix after the first author
+    ("Jiaxu Wang, Philipp Allgeuer", "WANG Jiaxu, ALLGEUER Philipp"),  # the surname first in capitals
 ])
 def test_one_paper_listed_with_and_without_middle_names_or_a_suffix_is_one_paper(cli, tmp_path, listed, searched):
     """A listing and a search record of one paper, the same abstract: "Frederikke Isa Marin" and
     "Frederikke Marin" disagreed (initials had to have as many words), so a two-author paper
-    agreed at half its positions; "Jr." was taken for the first author's surname. Two papers each
-    (44 of 400 real ICLR 2024 papers listed both ways)."""
+    agreed at half its positions; "Jr." was taken for the first author's surname, "WANG" for a given
+    name. Two papers each (44 of 400 real ICLR 2024 papers listed both ways)."""
     warehouse = ingest(cli, tmp_path / "names", {
         "day.txt": listing([("Clinical Predictive Models under Shift", listed, COPIED)]),
         "page.txt": search([(searched, COPIED)])})

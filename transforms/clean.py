@@ -194,7 +194,23 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
     item = pl.element().str.strip_chars().str.replace(HONORIFICS, "")
     may_hold_degree = item.str.contains(r"\p{Ll}") | ~item.str.contains(" ")
     items = items.list.eval(pl.when(may_hold_degree).then(item.str.replace(DEGREES, "")).otherwise(item))
+    items = items.list.eval(_surname_last(pl.element()))
     return items.list.eval(pl.element().filter((pl.element() != "") & ~pl.element().str.contains(BARE_SUFFIX)))
+
+
+# "WANG Jiaxu", "ALLGEUER Philipp": the surname first in capitals, as people write it on OpenReview
+# profiles (conference search pages), the given names after it. Read as written, the key was
+# "wang jiaxu" beside the listing's "Jiaxu Wang": another person, and the paper loaded twice.
+SURNAME_FIRST = r"^(\p{Lu}{2,})((?:\s+\p{Lu}\p{Ll}+(?:-\p{Lu}?\p{Ll}+)?){1,2})$"
+
+
+def _surname_last(name: pl.Expr) -> pl.Expr:
+    """A SURNAME_FIRST name as "Given Surname" when the reference (transforms/name_parts.csv) knows
+    the capitals as a surname or the next word as a given name ("IBM Research" stays)."""
+    shaped = pl.when(name.str.contains(SURNAME_FIRST)).then(name)  # null elsewhere: the lookups cost nothing
+    surname, given = shaped.str.extract(SURNAME_FIRST, 1), shaped.str.extract(SURNAME_FIRST, 2).str.strip_chars()
+    known_part = (fold_key(surname).is_in(known("surname")) | fold_key(given.str.extract(r"^(\S+)")).is_in(known("given")))
+    return pl.when(known_part.fill_null(False)).then(pl.concat_str(given, pl.lit(" "), surname.str.to_titlecase())).otherwise(name)
 
 
 def _author_columns(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr,

@@ -36,9 +36,11 @@ spellings AS (  -- (name_key, its spelling's key, the spelling): a key's own and
     SELECT a.to_name_key, n.name_key, n.name, n.display_rank FROM author_alias a JOIN author_name_variant n USING (name_key)
     WHERE a.to_name_key IN (SELECT name_key FROM persons)
 ),
-names AS (  -- the rank's case and plainness, then more capitals ("Jian Yang" over "jian Yang", "Jean-Pierre"
-            -- over "Jean-pierre", "LeCun" over "Lecun": the larger text won), then the rest of the rank
-    SELECT name_key, first(name ORDER BY display_rank // 500 DESC, length(regexp_replace(name, '[^\p{Lu}]', '', 'g')) DESC,
+names AS (  -- the rank's case and plainness, then more words and humps in capitals ("Jian Yang" over "jian Yang",
+            -- "Jean-Pierre" over "Jean-pierre", "LeCun" over "Lecun" and "LECUN": the larger text won),
+            -- then the rest of the rank
+    SELECT name_key, first(name ORDER BY display_rank // 500 DESC,
+                                         len(regexp_extract_all(name, '(?:^|[\s\-''’])\p{Lu}|\p{Ll}\p{Lu}')) DESC,
                                          display_rank DESC, length(spelling_key) DESC, name DESC) AS name
     FROM spellings GROUP BY name_key
 )
