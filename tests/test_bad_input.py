@@ -270,6 +270,22 @@ def test_latin1_bytes_in_a_utf8_listing_are_read_as_latin1_not_as_mojibake():
     assert result.quarantine.height == 0 and result.listings.height == 2
 
 
+@pytest.mark.parametrize("encoding", ["utf-8", "cp1252"])
+def test_a_stray_carriage_return_in_a_file_of_line_feeds_is_no_line_end(encoding):
+    """A CR alone inside a line of an LF file (editors and `wc -l` count one line) was read as a
+    line end: the abstract was loaded cut at it, its rest quarantined as stray lines, and every
+    later line number was one more than the file's. A file of CR line ends still splits at them."""
+    abstract = "We study things in Zürich.\rThe rest of the abstract continues here after the stray character."
+    text = (f"#01Oct 26, 2026\ncs.LG\nA Title\nAnn Lee, Bo Chen\n{abstract}\n"
+            "#02Oct 26, 2026\ncs.LG\nAnother Title\nCarl Dee, Di Eve\nWe study other things.\n")
+    lf = process_batch([SourceFile(1, "lf.txt", text.encode(encoding))])
+    assert lf.quarantine.height == 0 and lf.listings.height == 2
+    assert lf.papers.sort("abstract")["abstract"].to_list()[1] == abstract.replace("\r", " ")
+    assert lf.listings["line_start"].to_list() == [1, 6] and lf.listings["line_end"].to_list() == [5, 10]
+    mac = process_batch([SourceFile(2, "cr.txt", text.replace("\r", " ").replace("\n", "\r").encode(encoding))])
+    assert mac.quarantine.height == 0 and mac.listings.height == 2
+
+
 # ---------------------------------------------------------------------------- discovery, no flow
 @pytest.mark.parametrize("target", ["/nonexistent/digest.txt", "/etc/hostname"], ids=["dangling", "outside"])
 def test_a_symlink_pointing_outside_the_folder_does_not_fail_discovery(tmp_path, target):

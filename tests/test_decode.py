@@ -10,7 +10,7 @@ from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from conftest import LISTING_SEEDS, SEARCH_SEEDS
-from transforms.decode import REPLACEMENT, decode_bytes
+from transforms.decode import MIXED_LINE_ENDS, REPLACEMENT, decode_bytes
 
 LISTING_TEXT = LISTING_SEEDS[1].read_text(encoding="utf-8")  # 001: pure ASCII, as many real files
 LISTING_TEXT_0 = LISTING_SEEDS[0].read_text(encoding="utf-8")  # 000: one non-ASCII letter (λ)
@@ -135,7 +135,9 @@ def test_any_text_round_trips_through_each_unicode_encoding(text, name):
     assume(raw)  # empty bytes are the "empty" case
     decoded = decode_bytes(raw)
     assert decoded.encoding == label
-    assert decoded.text == text.replace("\r\n", "\n").replace("\r", "\n")
+    lf = text.replace("\r\n", "\n")  # a lone CR: a line end where CRs are many beside LFs, else a space
+    ends = lf.count("\r") * MIXED_LINE_ENDS >= lf.count("\n")
+    assert decoded.text == lf.replace("\r", "\n" if ends else " ")
 
 
 # GB18030 is checked on search pages, not on any text: the GB18030 bytes of a short CJK text

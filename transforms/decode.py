@@ -315,7 +315,8 @@ def _decode_8bit(raw: bytes) -> Decoded:
     if raw.startswith(_MAGIC) or _control_share(raw) > 0.05:
         return Decoded("", "binary")
     if b"\r" in raw:  # CR is 0D in every encoding tried here (never a trail byte)
-        raw = raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        raw = raw.replace(b"\r\n", b"\n")
+        raw = raw.replace(b"\r", _lone_cr(raw.count(b"\r"), raw.count(b"\n")).encode())
     if SEARCH_MARKER.encode("gb18030") in raw[: 1 << 16]:
         return _whole_file(raw, "gb18030", "gb18030")
     lines = raw.split(b"\n")
@@ -947,4 +948,17 @@ def _looks_binary(text: str) -> bool:
 def _normalise_newlines(text: str) -> str:
     if "\r" not in text:  # most files: one scan instead of two copies of the whole text
         return text
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\r\n", "\n")
+    return text.replace("\r", _lone_cr(text.count("\r"), text.count("\n")))
+
+
+def _lone_cr(n_cr: int, n_lf: int) -> str:
+    """What a CR that ends no CRLF stands for: a line end in a file of CR line ends (classic Mac)
+    or of mixed ones (edited on two systems: at least a quarter as many as LFs), else a space. A
+    stray CR in a file of LF line ends is no line end (editors, `wc -l` and git count lines by
+    LF): read as one, it cut the abstract it stood in (the rest quarantined as stray lines) and
+    moved every later line number by one."""
+    return "\n" if n_cr * MIXED_LINE_ENDS >= n_lf else " "
+
+
+MIXED_LINE_ENDS = 4  # LFs per lone CR at most in a file whose CRs end lines
