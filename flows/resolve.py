@@ -204,6 +204,7 @@ def reconcile_author_lists(con: duckdb.DuckDBPyConnection) -> None:
 # ----------------------------------------------------------------------------- authors
 def resolve_author_aliases(con: duckdb.DuckDBPyConnection, run_id: str) -> None:
     """Alias name keys that are one person (see the module docstring)."""
+    _withdraw_ambiguous_aliases(con)
     pairs = read_frame(con, schema_sql("resolve/alias_evidence.sql"))
     if pairs.is_empty():
         return
@@ -231,13 +232,31 @@ def _drop_ambiguous(con: duckdb.DuckDBPyConnection, pairs: pl.DataFrame) -> pl.D
     initials = pairs.filter(pl.col("rule") == "initials")
     if initials.is_empty():
         return pairs
-    write_frame(con, "CREATE OR REPLACE TEMP TABLE short_forms AS SELECT * FROM frame", initials.select(
-        "short_key").unique().with_columns(surname=pl.col("short_key").str.split(" ").list.last()))
+    ambiguous = _ambiguous_short_keys(con, initials["short_key"])
+    return pairs.filter(~((pl.col("rule") == "initials") & pl.col("short_key").is_in(ambiguous.implode())))
+
+
+def _ambiguous_short_keys(con: duckdb.DuckDBPyConnection, short_keys: pl.Series) -> pl.Series:
+    """The short forms (initials) that fit two known full names or more."""
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE short_forms AS SELECT * FROM frame", short_keys.unique().to_frame(
+        "short_key").with_columns(surname=pl.col("short_key").str.split(" ").list.last()))
     known = read_frame(con, schema_sql("resolve/initials_known.sql"))
     fits = known.filter(resolve.initials_agree(pl.col("short_key"), pl.col("name_key")))
     fits = fits.filter(resolve.fuller_key(pl.col("short_key"), pl.col("name_key")) == pl.col("name_key"))
-    ambiguous = fits.group_by("short_key").agg(n=pl.col("name_key").n_unique()).filter(pl.col("n") > 1)["short_key"]
-    return pairs.filter(~((pl.col("rule") == "initials") & pl.col("short_key").is_in(ambiguous.implode())))
+    return fits.group_by("short_key").agg(n=pl.col("name_key").n_unique()).filter(pl.col("n") > 1)["short_key"]
+
+
+def _withdraw_ambiguous_aliases(con: duckdb.DuckDBPyConnection) -> None:
+    """Stored initials aliases that this run's new names make ambiguous ("Y. LeCunard" aliased to
+    "Yannick LeCunard", then "Yolanda LeCunard" arrives) are withdrawn, as a fresh load of all the
+    files would never have made them; the short form's mentions are decided again by the person
+    step (`withdrawn_aliases`, schemas/resolve/person_mentions.sql). Kept, the later "Y. LeCunard"
+    papers went to Yannick, and the answer depended on the order the files were loaded in."""
+    candidates = read_frame(con, schema_sql("resolve/alias_withdrawals.sql"))["short_key"]
+    withdrawn = _ambiguous_short_keys(con, candidates) if candidates.len() else candidates
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE withdrawn_aliases AS SELECT short_key AS name_key FROM frame",
+                withdrawn.to_frame("short_key"))
+    con.execute("DELETE FROM author_alias WHERE name_key IN (SELECT name_key FROM withdrawn_aliases)")
 
 
 def _merge_people(pairs: pl.DataFrame, ids: pl.DataFrame) -> pl.DataFrame:

@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from tests.conftest import SEED_FILES, read_sql
+from tests.conftest import SEED_FILES, assert_same_tables, data_tables, read_sql
 from transforms import resolve
 from tests.support.cli import digest_cli
 
@@ -323,3 +323,24 @@ def test_an_abstract_cut_short_in_a_later_listing_does_not_replace_the_whole_one
     later = listing([(title, authors, cut)], day="Oct 27, 2026").rstrip("\n")
     warehouse = ingest(cli, tmp_path / "cut", {"day1.txt": listing([(title, authors, COPIED)]), "day2.txt": later})
     assert read_sql(warehouse, "SELECT abstract, n_listings FROM dim_paper").rows() == [(COPIED, 2)]
+
+
+def test_an_initials_alias_a_later_namesake_makes_ambiguous_is_withdrawn(cli, tmp_path):
+    """"Y. LeCunard" aliased to "Yannick LeCunard" (one paper shows both), then "Yolanda LeCunard"
+    arrives: a fresh load of all the files makes no alias (the initials fit two people), but the
+    incremental one kept it, and the later "Y. LeCunard" paper went to Yannick (3 papers)."""
+    abstracts = [COPIED, COPIED.replace("halfspaces", "polytopes"), COPIED.replace("Massart", "Tsybakov"),
+                 COPIED.replace("hinge loss", "logistic loss")]
+    first = {"a.txt": listing([("Paper Zero", "Y. LeCunard, Carrie Chen", abstracts[0])]),
+             "b.txt": listing([("Paper Zero", "Yannick LeCunard, Carrie Chen", abstracts[0]),
+                               ("Paper One", "Y. LeCunard, Dana Diaz", abstracts[1])], day="Oct 27, 2026")}
+    later = {"c.txt": listing([("Paper Two", "Yolanda LeCunard, Ema Eng", abstracts[2]),
+                               ("Paper Three", "Y. LeCunard, Fay Fu", abstracts[3])], day="Oct 28, 2026")}
+    fresh = ingest(cli, tmp_path / "fresh", first | later)
+    ingest(cli, tmp_path / "inc", first)
+    incremental = ingest(cli, tmp_path / "inc", later)
+    people = "SELECT name, n_papers FROM dim_author WHERE name_key LIKE '%lecunard' ORDER BY name"
+    assert read_sql(incremental, people).rows() == read_sql(fresh, people).rows() == [
+        ("Y. LeCunard", 2), ("Yannick LeCunard", 1), ("Yolanda LeCunard", 1)]
+    persons = ("dim_author", "bridge_paper_author", "author_mention", "author_person", "author_alias")
+    assert_same_tables(*({t: tables[t] for t in persons} for tables in (data_tables(fresh), data_tables(incremental))))

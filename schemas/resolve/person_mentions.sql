@@ -16,12 +16,21 @@ INSERT INTO author_person BY NAME
 SELECT author_id, name_key FROM dim_author
 WHERE NOT EXISTS (SELECT 1 FROM author_person) AND EXISTS (SELECT 1 FROM bridge_paper_author);
 
--- Every shown author of every touched paper: the key shown and the name it stands for.
+-- The papers whose mentions are looked at: the touched ones, and those showing a short form whose
+-- alias the resolver withdrew (flows/resolve.py: its key stands for itself again).
+CREATE TEMP TABLE IF NOT EXISTS withdrawn_aliases (name_key VARCHAR);  -- (a resolver that withdraws none)
+CREATE OR REPLACE TEMP TABLE realiased_papers AS
+SELECT DISTINCT paper_id FROM author_mention SEMI JOIN withdrawn_aliases ON mention_key = withdrawn_aliases.name_key
+ANTI JOIN touched USING (paper_id);
+CREATE OR REPLACE TEMP TABLE mention_papers AS
+SELECT paper_id FROM touched UNION ALL SELECT paper_id FROM realiased_papers;
+
+-- Every shown author of every such paper: the key shown and the name it stands for.
 CREATE OR REPLACE TEMP TABLE run_mentions AS
 SELECT k.paper_id, k.author_position::INTEGER AS author_position, k.mention_key,
        coalesce(a.to_name_key, k.mention_key) AS name_key
 FROM (SELECT paper_id, unnest(author_keys) AS mention_key, unnest(range(1, len(author_keys) + 1)) AS author_position
-      FROM dim_paper SEMI JOIN touched USING (paper_id)) k
+      FROM dim_paper SEMI JOIN mention_papers USING (paper_id)) k
 LEFT JOIN author_alias a ON a.name_key = k.mention_key;
 
 -- A touched paper changed in some way a person's evidence reads (its author list, categories,
@@ -29,12 +38,12 @@ LEFT JOIN author_alias a ON a.name_key = k.mention_key;
 -- their mentions when needed, as a fresh load would gather it. One rule for every kind of change.
 UPDATE author_person SET first_on = NULL, last_on = NULL, n_mentions = NULL, paper_ids = NULL, coauthors = NULL,
                          categories = NULL, words = NULL
-WHERE author_id IN (SELECT author_id FROM author_mention SEMI JOIN touched USING (paper_id)) AND paper_ids IS NOT NULL;
+WHERE author_id IN (SELECT author_id FROM author_mention SEMI JOIN mention_papers USING (paper_id)) AND paper_ids IS NOT NULL;
 
 -- Stored decisions that no longer hold: the paper left, its list changed at that position, or the
 -- shown key now stands for another name. Their persons' evidence is read again when needed.
 CREATE OR REPLACE TEMP TABLE stale_mentions AS
-SELECT m.paper_id, m.author_position, m.author_id FROM author_mention m SEMI JOIN touched USING (paper_id)
+SELECT m.paper_id, m.author_position, m.author_id FROM author_mention m SEMI JOIN mention_papers USING (paper_id)
 ANTI JOIN run_mentions r USING (paper_id, author_position, mention_key, name_key);
 DELETE FROM author_mention USING stale_mentions s
 WHERE author_mention.paper_id = s.paper_id AND author_mention.author_position = s.author_position;
@@ -42,5 +51,6 @@ WHERE author_mention.paper_id = s.paper_id AND author_mention.author_position = 
 CREATE OR REPLACE TEMP TABLE new_mentions AS
 SELECT r.* FROM run_mentions r ANTI JOIN author_mention m USING (paper_id, author_position);
 
--- Papers whose bridge rows a person merge may move (filled by the person step).
-CREATE OR REPLACE TEMP TABLE moved_papers (paper_id BIGINT);
+-- Papers whose bridge rows a person merge may move (filled by the person step), and those of the
+-- withdrawn aliases' mentions.
+CREATE OR REPLACE TEMP TABLE moved_papers AS SELECT paper_id FROM realiased_papers;
