@@ -48,7 +48,8 @@ BARE_SUFFIX = rf"^{SUFFIX}$"  # one left at the head of a list has no name to be
 # "Prof. (Dr.)", "Professor Emeritus"); the short ones only with their period ("Nat Friedman").
 HONORIFICS = (r"^(?:(?:Prof|Professor|Dr|Mr|Mrs|Ms|Mx|PROF|DR|Associate|Assistant|Emeritus|Emerita)(?:\.[\s\-]*|[\s\-]+)"
               r"|(?:Assoc|Asst|Dipl|Priv|Doz|Ing|med|habil|rer\.\s?nat|phil)\.[\s\-]*|\((?:Dr|Prof)\.?\)\s*)+")
-DEGREES = r"(?:^|\s*,?\s+)(?:Ph\.?\s?D|D\.?\s?Phil|M\.?\s?Phil|M\.?\s?Sc|B\.?\s?Sc|D\.?\s?Sc|MBA|FRS)\.?$"
+# A degree closes a name with a small letter in it, or stands alone: "JEAN MBA" is Jean Mba.
+DEGREES = r"^(?:(.*\p{Ll}.*?)\s*,?\s+)?(?:Ph\.?\s?D|D\.?\s?Phil|M\.?\s?Phil|M\.?\s?Sc|B\.?\s?Sc|D\.?\s?Sc|MBA|FRS)\.?$"
 EMAIL = r"\s*[<(\[]?(?:mailto:)?[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+[>)\]]?"
 # An ORCID iD after a name, bare or as its address: "Ann Lee 0000-0002-1825-0097", "Ann Lee
 # https://orcid.org/0000-0002-1825-009X", "Ann Lee ORCID: 0000-…" (in parentheses it was dropped
@@ -159,9 +160,10 @@ def _more_count(authors: pl.Expr) -> pl.Expr:
 def _initials_pairs(shown: pl.Expr) -> pl.Expr:
     """A bibliography list of INITIALS_PAIRS, or of LAST_FIRST_PAIRS the reference confirms, as
     "Given Surname" items."""
-    return (pl.when(shown.str.contains(INITIALS_PAIRS)).then(shown.str.replace_all(INITIALS_PAIR, "${2} ${1}"))
-            .when(_confirmed_pairs(shown)).then(shown.str.replace_all(LAST_FIRST_PAIR, "${2} ${1}"))
-            .otherwise(shown))
+    # (each rewrite on its lists only, the others null: a when/then rewrote every line twice)
+    initials = pl.when(shown.str.contains(INITIALS_PAIRS)).then(shown).str.replace_all(INITIALS_PAIR, "${2} ${1}")
+    pairs = pl.when(_confirmed_pairs(shown)).then(shown).str.replace_all(LAST_FIRST_PAIR, "${2} ${1}")
+    return pl.coalesce(initials, pairs, shown)
 
 
 def _confirmed_pairs(shown: pl.Expr) -> pl.Expr:
@@ -190,11 +192,10 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
     # "Last, First" → "First Last" in a semicolon list (a lone pair has no comma left)
     items = pl.when(semicolons).then(items.list.eval(pl.element().str.replace(LAST_FIRST, "${2} ${1} ${3}"))).otherwise(items)
     # (the titles in their own pass: in the filter's, each item was read without them twice)
-    # (no degree after a name all in capitals: "JEAN MBA" is Jean Mba, not Jean with an MBA)
-    item = pl.element().str.strip_chars().str.replace(HONORIFICS, "")
-    may_hold_degree = item.str.contains(r"\p{Ll}") | ~item.str.contains(" ")
-    items = items.list.eval(pl.when(may_hold_degree).then(item.str.replace(DEGREES, "")).otherwise(item))
-    items = items.list.eval(_surname_last(pl.element()))
+    items = items.list.eval(pl.element().str.strip_chars().str.replace(HONORIFICS, "").str.replace(DEGREES, "${1}"))
+    # (on the lists whose line shows such a name only: the others are null, and cost nothing)
+    surname_first = pl.when(shown.str.contains(SURNAME_FIRST_IN_LIST)).then(items)
+    items = pl.coalesce(surname_first.list.eval(_surname_last(pl.element())), items)
     return items.list.eval(pl.element().filter((pl.element() != "") & ~pl.element().str.contains(BARE_SUFFIX)))
 
 
@@ -202,6 +203,7 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
 # profiles (conference search pages), the given names after it. Read as written, the key was
 # "wang jiaxu" beside the listing's "Jiaxu Wang": another person, and the paper loaded twice.
 SURNAME_FIRST = r"^(\p{Lu}{2,})((?:\s+\p{Lu}\p{Ll}+(?:-\p{Lu}?\p{Ll}+)?){1,2})$"
+SURNAME_FIRST_IN_LIST = r"(?:^|[,;，；、&]\s*)\p{Lu}{2,}\s+\p{Lu}\p{Ll}"  # a list that may hold one
 
 
 def _surname_last(name: pl.Expr) -> pl.Expr:
