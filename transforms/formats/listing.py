@@ -44,6 +44,7 @@ from transforms.formats.common import (
     names_line,
     on_rows,
     split_valid,
+    without_field_label,
 )
 from transforms.text import PAD, clean_text, on_rows_where
 
@@ -168,7 +169,9 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         grouped = pl.concat([grouped.filter(~long), long_records], how="diagonal_relaxed")
     else:
         extra = pl.DataFrame(schema=QUARANTINE_SCHEMA)
-    grouped = grouped.with_columns(category_raw=_codes_of_named(grouped["category_raw"]))
+    grouped = grouped.with_columns(category_raw=_codes_of_named(grouped["category_raw"]),
+                                   title=without_field_label(grouped["title"], "title"),
+                                   abstract=without_field_label(grouped["abstract"], "abstract"))
     valid, bad = split_valid(_with_dates(_with_shifted(grouped)), _reason())
     return valid, pl.concat([stray, extra, bad])
 
