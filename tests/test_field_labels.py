@@ -52,7 +52,8 @@ def test_title_and_abstract_labels_are_left_out():
     assert _names(records["authors_raw"][0]) == ["Fengyuan Liu", "Jay Gala"]
 
 
-@pytest.mark.parametrize("title", ["Titles Are Not Labels", "Abstract Algebra for Learning", "Title"])
+@pytest.mark.parametrize("title", ["Titles Are Not Labels", "Abstract Algebra for Learning", "Title",
+                                   "Title: Subtitle: Sub-subtitle"])  # no other field labelled: maybe a real title
 def test_a_title_that_opens_with_such_a_word_stays_whole(title):
     records, _ = parse_text(_listing(title, "Ann Lee, Bo Chen", "Abstract interpretation of networks: we show " + ABSTRACT))
     assert records.select("title", "abstract").row(0) == (title, "Abstract interpretation of networks: we show " + ABSTRACT)

@@ -142,6 +142,12 @@ BY_ONE_NAME = rf"^(?i:by)\s+{_ITEM_WORD}\s+(?i:and|und|et)\s"
 _LABEL_HINT = r"^(?:(?i:aut|by|written)|作者|著者|저자)"
 
 
+def has_authors_label(lines: pl.Series) -> pl.Series:
+    """Whether each authors line opens with an AUTHORS_LABEL (with its colon)."""
+    return on_rows(lines.to_frame("a"), lines.str.contains(_LABEL_HINT).fill_null(False).arg_true(),
+                   pl.col("a").str.contains(AUTHORS_LABEL))
+
+
 def without_label(lines: pl.Series) -> pl.Series:
     """The authors lines without a leading AUTHORS_LABEL or "By" label."""
     return on_rows_where(lines, lines.str.contains(_LABEL_HINT), lambda rows: rows.to_frame("a").select(
@@ -151,7 +157,8 @@ def without_label(lines: pl.Series) -> pl.Series:
 
 
 # A page's label before a title or an abstract ("Title: BRIDGE: ...", "Abstract: We study ..."),
-# a colon right after it and text after that: it stayed in the field.
+# a colon right after it and text after that: it stayed in the field. (A title's label only in a
+# record whose other fields are labelled too: "Title: Subtitle: Sub-subtitle" may be a real title.)
 TITLE_LABEL = r"^(?i:title)\s*(?::|：)\s*(\S)"
 ABSTRACT_LABEL = r"^(?i:abstract)\s*(?::|：)\s*(\S)"
 

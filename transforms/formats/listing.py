@@ -39,6 +39,7 @@ from transforms.formats.common import (
     QUARANTINE_SCHEMA,
     UNFINISHED_ENDING,
     as_quarantine,
+    has_authors_label,
     is_names_text,
     join_after_hyphen,
     names_line,
@@ -169,9 +170,10 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         grouped = pl.concat([grouped.filter(~long), long_records], how="diagonal_relaxed")
     else:
         extra = pl.DataFrame(schema=QUARANTINE_SCHEMA)
-    grouped = grouped.with_columns(category_raw=_codes_of_named(grouped["category_raw"]),
-                                   title=without_field_label(grouped["title"], "title"),
-                                   abstract=without_field_label(grouped["abstract"], "abstract"))
+    abstract = without_field_label(grouped["abstract"], "abstract")
+    labelled = (abstract != grouped["abstract"]).fill_null(False) | has_authors_label(grouped["authors_raw"])
+    grouped = grouped.with_columns(category_raw=_codes_of_named(grouped["category_raw"]), abstract=abstract,
+                                   title=on_rows_where(grouped["title"], labelled, lambda t: without_field_label(t, "title")))
     valid, bad = split_valid(_with_dates(_with_shifted(grouped)), _reason())
     return valid, pl.concat([stray, extra, bad])
 
