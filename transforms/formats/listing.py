@@ -373,16 +373,22 @@ def _out_of_place(recs: pl.DataFrame) -> pl.DataFrame:
     line and the abstract when exactly one such reading exists (a line longer than any wrap:
     the title's break is no wrapper's, so no line ends are known), else quarantined whole."""
     extra = (pl.col("n") >= N_LINES) & (pl.col("cut").is_null() | (pl.col("cut") > N_LINES))
-    rows = recs.select(extra.arg_true()).to_series()
     far = pl.col("by_lines") & ~pl.col("could_wrap")  # not wrapped: a line longer than any wrap width
+    rows = recs.select(extra.arg_true()).to_series()
+    far_rows = recs.select((extra & far).arg_true()).to_series()  # (the checks on these rows only)
     # (any label only where a line of prose, no names, follows: "Graphs: A Metric" may be a title's third line)
     line, after = _line(N_LINES - 1), _line(N_LINES)
-    metadata = on_rows(recs, rows, is_metadata(line, any_label=False)
-                       | (far & is_metadata(line) & ~may_be_names(after)))
-    # where the abstract belongs, what may be names, or a few words of no prose above a longer line
-    # (a lower-case name, "danah Munos", below a title's second line); or names after it
-    names_moved = on_rows(recs, rows, far & (_no_abstract(line, after) | may_be_names(after)))
-    recs = recs.with_columns(metadata=metadata, names_moved=names_moved & ~metadata)
+    metadata = on_rows(recs, rows, is_metadata(line, any_label=False))
+    if far_rows.len():  # the lines staged once, and their names check (costly) computed once
+        far_recs = recs[far_rows].select(line=line, after=after).with_columns(names_after=may_be_names(pl.col("after")))
+        checks = far_recs.select(
+            metadata=is_metadata(pl.col("line")) & ~pl.col("names_after"),
+            moved=_no_abstract(pl.col("line"), pl.col("after")) | pl.col("names_after"))
+        metadata = metadata.scatter(far_rows, metadata.gather(far_rows) | checks["metadata"])
+        moved = pl.repeat(False, recs.height, dtype=pl.Boolean, eager=True).scatter(far_rows, checks["moved"].fill_null(False))
+    else:
+        moved = pl.repeat(False, recs.height, dtype=pl.Boolean, eager=True)
+    recs = recs.with_columns(metadata=metadata, names_moved=moved & ~metadata)
     g = ["file_idx", "position"]
     # Candidate readings: the title ends on line 3 or 4 (two or three lines), one names line, the abstract.
     cand = recs.filter(pl.col("names_moved")).select(*g, "n", "cut", "pieces").with_columns(
