@@ -127,9 +127,54 @@ SUPERSCRIPT_MARKS = (
 )
 
 
+# A label before an authors line's names: "Authors: Ann Lee, Bo Chen", "Author(s): ...", "By: ...",
+# "Autores: ...", "作者：..." (pages and e-mails print one). It stayed in the first name ("Authors:
+# Nanda Rani" was a person), and a search page's "Authors: ..." paragraph was taken for an abstract.
+AUTHORS_LABEL = (r"^(?i:authors?|author\(s\)|autor(?:es|en|as)?|auteurs?|autori|written by|by)\s*(?::|：)\s*"
+                 r"|^(?:作者|著者|저자)\s*(?::|：)?\s*")
+# "By" with no colon is a label only before a name of two words or more ("By Ann Lee and Bo Chen",
+# "by Ann Lee"): "By" is a given name too, and "By Nguyen, Ann Lee" keeps it (no look-ahead in
+# Polars: the second word must not be a list's "and").
+_ITEM_WORD = r"[^\s,;，；、&]+"
+BY_NAMES = rf"^(?i:by)\s+{_ITEM_WORD}\s+{_ITEM_WORD}"
+BY_ONE_NAME = rf"^(?i:by)\s+{_ITEM_WORD}\s+(?i:and|und|et)\s"
+# The lines that may hold a label, found by their first letters (an anchored pattern: one try per line).
+_LABEL_HINT = r"^(?:(?i:aut|by|written)|作者|著者|저자)"
+
+
+def has_authors_label(lines: pl.Series) -> pl.Series:
+    """Whether each authors line opens with an AUTHORS_LABEL (with its colon)."""
+    return on_rows(lines.to_frame("a"), lines.str.contains(_LABEL_HINT).fill_null(False).arg_true(),
+                   pl.col("a").str.contains(AUTHORS_LABEL))
+
+
+def without_label(lines: pl.Series) -> pl.Series:
+    """The authors lines without a leading AUTHORS_LABEL or "By" label."""
+    return on_rows_where(lines, lines.str.contains(_LABEL_HINT), lambda rows: rows.to_frame("a").select(
+        pl.when(pl.col("a").str.contains(BY_NAMES) & ~pl.col("a").str.contains(BY_ONE_NAME))
+        .then(pl.col("a").str.replace(r"^\S+\s+", ""))
+        .otherwise(pl.col("a").str.replace(AUTHORS_LABEL, ""))).to_series())
+
+
+# A page's label before a title or an abstract ("Title: BRIDGE: ...", "Abstract: We study ..."),
+# a colon right after it and text after that: it stayed in the field. (A title's label only in a
+# record whose other fields are labelled too: "Title: Subtitle: Sub-subtitle" may be a real title.)
+TITLE_LABEL = r"^(?i:title)\s*(?::|：)\s*(\S)"
+ABSTRACT_LABEL = r"^(?i:abstract)\s*(?::|：)\s*(\S)"
+
+
+def without_field_label(text: pl.Series, label: str) -> pl.Series:
+    """`text` without a leading "<label>:" (TITLE_LABEL, ABSTRACT_LABEL); the pattern runs on the
+    rows opening with the word only (any of three cases, literal tests)."""
+    pattern = {"title": TITLE_LABEL, "abstract": ABSTRACT_LABEL}[label]
+    starts = text.str.starts_with(label) | text.str.starts_with(label.capitalize()) | text.str.starts_with(label.upper())
+    return on_rows_where(text, starts, lambda rows: rows.str.replace(pattern, "${1}"))
+
+
 def without_marks(lines: pl.Series) -> pl.Series:
-    """The lines without SUPERSCRIPT_MARKS and SYMBOL_MARKS ("Yu$^{1}$", "Yu ✉"); the patterns run
-    on the lines that can hold one only."""
+    """The lines without an authors label (`without_label`), SUPERSCRIPT_MARKS and SYMBOL_MARKS
+    ("Yu$^{1}$", "Yu ✉"); the patterns run on the lines that can hold one only."""
+    lines = without_label(lines)
     needs = lines.str.contains(r"[\^<$]|\\text(?:super|sub)script|" + SYMBOL_MARKS)
     return on_rows_where(lines, needs, lambda rows: rows.str.replace_all(SUPERSCRIPT_MARKS, "${1}")
                          .str.replace_all(r"\s*" + SYMBOL_MARKS, ""))
@@ -143,7 +188,9 @@ def names_line(authors: pl.Expr) -> pl.Expr:
 
 def _names_rows(lines: pl.Series) -> pl.Series:
     """`names_line` on the lines holding a parenthesis, a backslash, "$", "^" or "<" only (few):
-    its patterns over every authors line made a listing's parse 5 % slower."""
+    its patterns over every authors line made a listing's parse 5 % slower. A leading label goes
+    first (`without_label`)."""
+    lines = without_label(lines)
     needs = lines.str.contains(r"[(\[\\$^<（【]")
     return on_rows_where(lines, needs, lambda rows: rows.to_frame("a").select(
         tex_accents(pl.col("a").str.replace_all(SUPERSCRIPT_MARKS, "${1}"))

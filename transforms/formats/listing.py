@@ -39,10 +39,13 @@ from transforms.formats.common import (
     QUARANTINE_SCHEMA,
     UNFINISHED_ENDING,
     as_quarantine,
+    has_authors_label,
     is_names_text,
     join_after_hyphen,
     names_line,
+    on_rows,
     split_valid,
+    without_field_label,
 )
 from transforms.text import PAD, clean_text, on_rows_where
 
@@ -82,11 +85,44 @@ _MONTH = "(?i:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"
 _DATE = (r"(?:" + _MONTH + r"\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+" + _MONTH
          + r"\.?,?\s+\d{4}|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{4})(?:\D|$)")
 HEADER_LIKE = r"^(?:[#＃]\s*\d|.{0,16}" + _DATE + r"(?:.{0,16})$)"
+# Metadata lines as arXiv pages and mailing lists print them beside a paper: a label and a colon
+# ("Comments: 9 pages", "DOI: 10.1234/abc", "Journal-ref: ...", "MSC classes: 68T05", "Code: https://..."),
+# a venue note ("Accepted at NeurIPS 2025", "To appear in ...", "Published in ..."), a link or an
+# identifier alone. Standing where the abstract belongs, such a line was loaded as the abstract.
+_META_LABELS = (r"comments?|doi|journal[- ]?ref(?:erence)?|report[- ]?(?:no|num(?:ber)?)\.?|(?:msc|acm|jel)[- ]?class(?:es)?"
+                r"|pacs|categories|subj(?:ects?|-class)|keywords?|key ?words|index terms|(?:source )?code|project(?: page| website)?"
+                r"|home ?page|website|url|github|data(?:set)?s?|demo|video|arxiv(?: id)?|cite as|submitted|published|accepted"
+                r"|notes?|licen[cs]e|pages|conference|venue|proceedings|funding|correspondence|contact|e-?mail"
+                r"|supplementary(?: material)?|preprint|primary class|version|status")
+# (a venue note needs its preposition: "Accepted wisdom holds ..." opens an abstract)
+_META_PHRASES = (r"(?:accepted|to appear|appearing|published|presented|under review|submitted)\s+(?:at|to|in|by|for)\s"
+                 r"|in proceedings of\s|camera[- ]ready(?:[\s:]|$)")
+METADATA_LINE = (r"^(?i:(?:" + _META_LABELS + r")\s*(?::|：)|" + _META_PHRASES + r"|(?:https?://|www\.|doi\.org/|arxiv:)\S+$"
+                 r"|10\.\d{4,9}/\S+$)")
+# The same shape with any short label ("Venue: ...", "Related work: ..."), trusted only on a short line
+# of a record not hard-wrapped, a longer one after it (a wrapped line may open "theory: we show");
+# not the labels of the fields themselves ("Abstract:", "Title:").
+ANY_LABEL = r"^\p{L}[\p{L}\-]*(?: [\p{L}\-]+){0,2}\s*(?::|：)\s*\S"
+FIELD_LABEL = r"^(?i:abstract|summary|tl;?dr|title|authors?|author\(s\)|by)\s*(?::|：)"
+# Longer than any such line seen (a long Journal-ref); an abstract is longer.
+METADATA_MAX_CHARS = 160
+
+
+def is_metadata(line: pl.Expr, any_label: bool = True) -> pl.Expr:
+    """Whether a line is a metadata line (METADATA_LINE; with `any_label`, a short line with any
+    label but a field's own)."""
+    labelled = line.str.contains(METADATA_LINE) | (
+        pl.lit(any_label) & line.str.contains(ANY_LABEL) & ~line.str.contains(FIELD_LABEL))
+    return (labelled & (line.str.len_chars() <= METADATA_MAX_CHARS)).fill_null(False)
+
+
 # No e-mail or terminal wraps wider than this: a record with a longer line is not hard-wrapped.
 WRAP_MAX = 200
 MAX_TITLE_LINES = 3
 WRAP_REASON = "hard-wrapped record: fields cannot be told apart"
 SHIFT_REASON = "fields out of place (a line missing or one too many): the authors read as prose or the abstract as names"
+METADATA_REASON = ("a metadata line (Comments:, DOI:, Journal-ref:, Accepted at ..., a link) stands where the "
+                   "abstract belongs")
 EXTRA_REASON = "lines after a record's abstract that belong to no record (missing header?)"
 
 
@@ -134,7 +170,10 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         grouped = pl.concat([grouped.filter(~long), long_records], how="diagonal_relaxed")
     else:
         extra = pl.DataFrame(schema=QUARANTINE_SCHEMA)
-    grouped = grouped.with_columns(category_raw=_codes_of_named(grouped["category_raw"]))
+    abstract = without_field_label(grouped["abstract"], "abstract")
+    labelled = (abstract != grouped["abstract"]).fill_null(False) | has_authors_label(grouped["authors_raw"])
+    grouped = grouped.with_columns(category_raw=_codes_of_named(grouped["category_raw"]), abstract=abstract,
+                                   title=on_rows_where(grouped["title"], labelled, lambda t: without_field_label(t, "title")))
     valid, bad = split_valid(_with_dates(_with_shifted(grouped)), _reason())
     return valid, pl.concat([stray, extra, bad])
 
@@ -156,6 +195,7 @@ def _group_records(df: pl.DataFrame) -> pl.DataFrame:
         authors_raw=fields.list.get(3, null_on_oob=True),
         abstract=fields.list.get(4, null_on_oob=True),
         unwrappable=pl.lit(False),
+        shift_reason=pl.lit(None, pl.String),
     ).drop("fields")
 
 
@@ -196,6 +236,12 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     # A category line right after a certain field end: a record that lost its header.
     lost_header = (pl.col("j") >= N_LINES) & (
         (pl.col("text").str.contains(CATEGORY_LINE) & pl.col("ends").shift(1)) | pl.col("text").str.contains(HEADER_LIKE))
+    # Likewise a metadata line ("Code: https://...") after a certain end of a wrapped record: it was
+    # joined to the abstract. Looked for on those lines only (few: a wrapped field's last lines).
+    after_end = (pl.col("j") >= N_LINES) & pl.col("ends").shift(1).fill_null(False) & (pl.col("width") <= WRAP_MAX)
+    c = c.with_columns(metadata=on_rows(c, c.select(after_end.arg_true()).to_series(),
+                                        is_metadata(pl.col("text"), any_label=False)))
+    lost_header = lost_header | pl.col("metadata")
     recs = c.group_by(g, maintain_order=True).agg(
         n=pl.col("j").max(),
         width=pl.col("width").first(),
@@ -220,7 +266,7 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     doubtful = could_wrap & (~is_names_text(names_line(_join(pl.col("pieces").list.slice(3, 1))))
                              | may_be_names(_join(pl.col("pieces").list.slice(4, 1)))
                              | (pl.col("cut").is_null() & (pl.col("n") >= N_LINES)))
-    recs = recs.with_columns(by_lines=by_lines, doubtful=doubtful).with_columns(
+    recs = recs.with_columns(by_lines=by_lines, could_wrap=could_wrap, doubtful=doubtful).with_columns(
         m=pl.when(pl.col("by_lines") & ~pl.col("doubtful")).then(N_LINES - 1)
         .otherwise(pl.col("cut").fill_null(pl.col("n") + 1) - 1),
     )
@@ -262,12 +308,17 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     chosen = cand.join(cand.group_by(g).len().filter(pl.col("len") == 1).drop("len"), on=g).filter(
         ~pl.col("title_ends_in_names")).drop("title_ends_in_names")
 
-    recs = recs.join(chosen, on=g, how="left").with_columns(
-        unwrappable=(~pl.col("by_lines") & pl.col("a").is_null()) | pl.col("doubtful"))
+    recs = _out_of_place(recs.join(chosen, on=g, how="left"))
+    whole, reread = pl.col("shift_reason").is_not_null(), pl.col("title_end").is_not_null()
+    recs = recs.with_columns(
+        unwrappable=((~pl.col("by_lines") & pl.col("a").is_null()) | pl.col("doubtful")) & ~whole,
+        m=pl.when(whole).then(pl.col("cut").fill_null(pl.col("n") + 1) - 1)
+        .when(reread).then(pl.col("title_end") + 2).otherwise(pl.col("m")),
+    )
     pieces, m = pl.col("pieces"), pl.col("m")
     recs = recs.with_columns(
-        a=pl.when(pl.col("by_lines")).then(2).otherwise(pl.col("a")),
-        b=pl.when(pl.col("by_lines")).then(3).otherwise(pl.col("b")),
+        a=pl.when(reread).then(pl.col("title_end")).when(pl.col("by_lines")).then(2).otherwise(pl.col("a")),
+        b=pl.when(reread).then(pl.col("title_end") + 1).when(pl.col("by_lines")).then(3).otherwise(pl.col("b")),
     ).with_columns(
         category_raw=_join(pieces.list.slice(1, 1)),
         title=_join(pieces.list.slice(2, pl.col("a") - 1)),
@@ -289,8 +340,71 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     ))
     out = recs.join(inside, on=g).select(
         *g, "line_start", "line_end", "n_lines", "rank", "date_raw", "raw_text",
-        "category_raw", "title", "authors_raw", "abstract", "unwrappable")
+        "category_raw", "title", "authors_raw", "abstract", "unwrappable", "shift_reason")
     return out, extra
+
+
+def _line(j: int | pl.Expr) -> pl.Expr:
+    """A record's `j`-th non-blank line (0 the header), null past its end."""
+    return pl.col("pieces").list.get(j, null_on_oob=True).str.strip_chars_start(" ")
+
+
+def _no_abstract(line: pl.Expr, after: pl.Expr) -> pl.Expr:
+    """Whether `line`, followed by `after`, cannot be an abstract: what may be names, or a few words
+    of no prose above a longer line (a lower-case name, "danah Munos", or "Rémi Munos and danah
+    Munos", below a title's second line)."""
+    few_words = ((line.str.count_matches(r"\S+") < PROSE_ITEM_WORDS) & ~_reads_as_prose(line)
+                 & (after.str.len_chars() > line.str.len_chars()).fill_null(False))
+    return may_be_names(line) | few_words.fill_null(False)
+
+
+def _out_of_place(recs: pl.DataFrame) -> pl.DataFrame:
+    """Records with a line after their fifth (no lost header) whose five-line reading is out of
+    place: `shift_reason` for those quarantined whole, `title_end` (the title's last line) for
+    those read again with a title of two or three lines.
+
+    Before, such a record kept its first five lines and the rest was stray text: a metadata line
+    after the authors ("Comments: 9 pages", "DOI: ...", "Accepted at NeurIPS 2025") was loaded as
+    the abstract, and a title on two lines above one name or "A and B" loaded the title's second
+    line as the authors and the authors as the abstract; the real abstract went to quarantine.
+    Now a metadata line where the abstract belongs quarantines the record whole (the warehouse
+    has no field for it, and a loaded record's span would hold a line no field holds); a names
+    line where the abstract belongs, or after it, has the record read as title lines, one names
+    line and the abstract when exactly one such reading exists (a line longer than any wrap:
+    the title's break is no wrapper's, so no line ends are known), else quarantined whole."""
+    extra = (pl.col("n") >= N_LINES) & (pl.col("cut").is_null() | (pl.col("cut") > N_LINES))
+    far = pl.col("by_lines") & ~pl.col("could_wrap")  # not wrapped: a line longer than any wrap width
+    rows = recs.select(extra.arg_true()).to_series()
+    far_rows = recs.select((extra & far).arg_true()).to_series()  # (the checks on these rows only)
+    # (any label only where a line of prose, no names, follows: "Graphs: A Metric" may be a title's third line)
+    line, after = _line(N_LINES - 1), _line(N_LINES)
+    metadata = on_rows(recs, rows, is_metadata(line, any_label=False))
+    if far_rows.len():  # the lines staged once, and their names check (costly) computed once
+        far_recs = recs[far_rows].select(line=line, after=after).with_columns(names_after=may_be_names(pl.col("after")))
+        checks = far_recs.select(
+            metadata=is_metadata(pl.col("line")) & ~pl.col("names_after"),
+            moved=_no_abstract(pl.col("line"), pl.col("after")) | pl.col("names_after"))
+        metadata = metadata.scatter(far_rows, metadata.gather(far_rows) | checks["metadata"])
+        moved = pl.repeat(False, recs.height, dtype=pl.Boolean, eager=True).scatter(far_rows, checks["moved"].fill_null(False))
+    else:
+        moved = pl.repeat(False, recs.height, dtype=pl.Boolean, eager=True)
+    recs = recs.with_columns(metadata=metadata, names_moved=moved & ~metadata)
+    g = ["file_idx", "position"]
+    # Candidate readings: the title ends on line 3 or 4 (two or three lines), one names line, the abstract.
+    cand = recs.filter(pl.col("names_moved")).select(*g, "n", "cut", "pieces").with_columns(
+        a=pl.lit([3, MAX_TITLE_LINES + 1])).explode("a")
+    a = pl.col("a")
+    cand = cand.filter(a + 2 < pl.col("cut").fill_null(pl.col("n") + 1)).filter(
+        is_names_text(names_line(_line(a + 1)))
+        & ~_no_abstract(_line(a + 2), _line(a + 3)) & ~is_metadata(_line(a + 2))
+        & ~may_be_names(_line(a), lists_only=True)
+        & ~is_metadata(_line(3), any_label=False)  # "Comments: ..." between title and authors is no title line
+        & ~may_be_names(_line(a + 3))  # no names line after the abstract either
+    )
+    unique = cand.group_by(g).agg(title_end=a.first(), n_readings=pl.len()).filter(pl.col("n_readings") == 1)
+    recs = recs.join(unique.select(*g, "title_end"), on=g, how="left")
+    return recs.with_columns(shift_reason=pl.when("metadata").then(pl.lit(METADATA_REASON))
+                             .when(pl.col("names_moved") & pl.col("title_end").is_null()).then(pl.lit(SHIFT_REASON)))
 
 
 # Words of prose that no names line holds (lower-case: a name's particles are not among them).
@@ -367,8 +481,14 @@ def _with_shifted(records: pl.DataFrame) -> pl.DataFrame:
     flagged = look.arg_true().append(rows).unique()
     named = records[flagged].with_columns(authors_raw=names_line(authors))  # once, not in each pattern
     shifted = named.select(_shifted(authors)).to_series().fill_null(False)
+    # An abstract that is a metadata line alone ("Comments: 9 pages"): the abstract is missing or
+    # moved (its abstract is short: flagged). It was loaded as the abstract.
+    metadata = named.select(is_metadata(abstract, any_label=False)).to_series() & ~shifted
+    reason = records["shift_reason"].clone()
+    if metadata.any():
+        reason = reason.scatter(flagged.filter(metadata), METADATA_REASON)
     return records.with_columns(shifted=pl.repeat(False, records.height, dtype=pl.Boolean, eager=True)
-                                .scatter(flagged, shifted))
+                                .scatter(flagged, shifted), shift_reason=reason)
 
 
 def _shifted(authors: pl.Expr) -> pl.Expr:
@@ -433,6 +553,8 @@ def _reason() -> pl.Expr:
         .then(pl.lit("record cut off at end of file: ") + n + pl.lit(" of 5 lines"))
         .when(pl.col("n_lines") < N_LINES)
         .then(pl.lit("record has ") + n + pl.lit(" of 5 lines (header, category, title, authors, abstract)"))
+        .when(pl.col("shift_reason").is_not_null())
+        .then(pl.col("shift_reason"))
         .when(pl.col("unwrappable"))
         .then(pl.lit(WRAP_REASON))
         .when(pl.col("shifted"))

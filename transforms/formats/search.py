@@ -15,7 +15,14 @@ from __future__ import annotations
 
 import polars as pl
 
-from transforms.formats.common import as_quarantine, join_after_hyphen, on_rows, split_valid, without_marks
+from transforms.formats.common import (
+    as_quarantine,
+    join_after_hyphen,
+    on_rows,
+    split_valid,
+    without_field_label,
+    without_marks,
+)
 from transforms.formats.listing import may_be_names
 from transforms.text import PAD, clean_text, fold_key, on_rows_where
 
@@ -97,7 +104,9 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     first_marker = pl.when(is_marker).then(pl.col("line_no")).min().over("file_idx").fill_null(0)
     df = df.with_columns(before=pl.col("line_no") < first_marker, page=is_marker.cum_sum().over("file_idx"))
     content = df.filter(~pl.col("blank") & ~is_marker & ~pl.col("before"))
-    records, bad = split_valid(_group_records(_paragraphs(content)), _reason())
+    records = _group_records(_paragraphs(content))
+    records = records.with_columns(abstract=without_field_label(records["abstract"], "abstract"))
+    records, bad = split_valid(records, _reason())
     return records, pl.concat([_preamble(df.filter(pl.col("before"))), bad])
 
 
