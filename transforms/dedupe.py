@@ -64,9 +64,9 @@ def first_author_token(author_keys: pl.Expr) -> pl.Expr:
     """The first author's surname: the last word of the key ("remi munos", "r munos" → "munos"),
     before a generational suffix ("john smith jr" → "smith": with "jr", "John Smith Jr." and
     "John Smith" never met, and the same paper was loaded twice)."""
-    words = author_keys.list.first().str.split(" ")
-    suffixed = (words.list.len() >= 3) & words.list.last().is_in(NAME_SUFFIXES)
-    return pl.when(suffixed).then(words.list.get(-2, null_on_oob=True)).otherwise(words.list.last()).fill_null("")
+    first = author_keys.list.first()
+    before_suffix = first.str.extract(rf"^\S+(?: \S+)* (\S+) (?:{'|'.join(NAME_SUFFIXES)})$")
+    return pl.coalesce(before_suffix, first.str.extract(r"(\S+)$")).fill_null("")
 
 
 def longest(col: str) -> pl.Expr:
