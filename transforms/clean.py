@@ -90,6 +90,11 @@ BIBTEX_LIST = rf"^{_SURNAME}\s*,\s*{_GIVEN}(?:\s+(?i:and)\s+{_SURNAME}\s*,\s*{_G
 LAST_FIRST_PAIR = rf"({_SURNAME})\s*,\s*({_TOKEN})"
 _PAIR_GAP = r"\s*(?:,\s*(?:(?i:and)\s+|&\s*)?|\s+(?i:and)\s+|\s*&\s*)"
 LAST_FIRST_PAIRS = rf"^{LAST_FIRST_PAIR}(?:{_PAIR_GAP}{LAST_FIRST_PAIR})+\s*$"
+# "WANG Jiaxu", "ALLGEUER Philipp": the surname first in capitals, as people write it on OpenReview
+# profiles (conference search pages), the given names after it. Read as written, the key was
+# "wang jiaxu" beside the listing's "Jiaxu Wang": another person, and the paper loaded twice.
+SURNAME_FIRST = r"^(\p{Lu}{2,})((?:\s+\p{Lu}\p{Ll}+(?:-\p{Lu}?\p{Ll}+)?){1,2})$"
+SURNAME_FIRST_IN_LIST = r"(?:^|[,;，；、&]\s*)\p{Lu}{2,}\s+\p{Lu}\p{Ll}"  # a list that may hold one
 # Chinese, Japanese, Korean names are never written "Last, First" with a comma: "张伟，李娜" is two.
 CJK = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]"
 
@@ -197,13 +202,6 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
     surname_first = pl.when(shown.str.contains(SURNAME_FIRST_IN_LIST)).then(items)
     items = pl.coalesce(surname_first.list.eval(_surname_last(pl.element())), items)
     return items.list.eval(pl.element().filter((pl.element() != "") & ~pl.element().str.contains(BARE_SUFFIX)))
-
-
-# "WANG Jiaxu", "ALLGEUER Philipp": the surname first in capitals, as people write it on OpenReview
-# profiles (conference search pages), the given names after it. Read as written, the key was
-# "wang jiaxu" beside the listing's "Jiaxu Wang": another person, and the paper loaded twice.
-SURNAME_FIRST = r"^(\p{Lu}{2,})((?:\s+\p{Lu}\p{Ll}+(?:-\p{Lu}?\p{Ll}+)?){1,2})$"
-SURNAME_FIRST_IN_LIST = r"(?:^|[,;，；、&]\s*)\p{Lu}{2,}\s+\p{Lu}\p{Ll}"  # a list that may hold one
 
 
 def _surname_last(name: pl.Expr) -> pl.Expr:
