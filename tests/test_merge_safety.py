@@ -344,3 +344,24 @@ def test_an_initials_alias_a_later_namesake_makes_ambiguous_is_withdrawn(cli, tm
         ("Y. LeCunard", 2), ("Yannick LeCunard", 1), ("Yolanda LeCunard", 1)]
     persons = ("dim_author", "bridge_paper_author", "author_mention", "author_person", "author_alias")
     assert_same_tables(*({t: tables[t] for t in persons} for tables in (data_tables(fresh), data_tables(incremental))))
+
+
+def test_a_later_revision_ending_in_a_link_still_wins(cli, tmp_path):
+    """A v2 that replaces its last sentence by a link ends no sentence and is shorter than v1: it
+    lost to v1 while an abstract that ends no sentence lost whenever a longer one existed. Only a
+    cut (a version that begins the longer one) loses now."""
+    title, authors = "Learning Halfspaces under Massart Noise", "Ann Lee, Bo Chen, Carl Dee"
+    v2 = COPIED[: COPIED.index(" Experiments on")] + " Code: https://github.com/lab/halfspaces"
+    warehouse = ingest(cli, tmp_path / "link", {"day1.txt": listing([(title, authors, COPIED)]),
+                                                "day2.txt": listing([(title, authors, v2)], day="Oct 27, 2026")})
+    assert read_sql(warehouse, "SELECT abstract, n_listings FROM dim_paper").rows() == [(v2, 2)]
+
+
+def test_distinct_people_one_letter_apart_under_a_notice_are_not_one_paper(cli, tmp_path):
+    """"Xiaoyu Li" and "Xiaoyi Li", "Andrea Rossi, Lars Hansen" and "Andreas Rossi, Lars Hanson",
+    each under one withdrawn notice: the typo rule made them agree, and four papers were two."""
+    notice = "This paper has been withdrawn by the author due to a crucial error in the proof of the main theorem."
+    warehouse = ingest(cli, tmp_path / "notices", {"page.txt": search([
+        ("Xiaoyu Li", notice), ("Xiaoyi Li", notice), ("Andrea Rossi, Lars Hansen", WITHDRAWN),
+        ("Andreas Rossi, Lars Hanson", WITHDRAWN), ("Xiaoyu Li", LONG_NOTICE), ("Xiaoyi Li", LONG_NOTICE)])})
+    assert read_sql(warehouse, "SELECT count(*) FROM dim_paper").item() == 6

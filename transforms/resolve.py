@@ -365,12 +365,15 @@ def _cpdist(a: pl.Series, b: pl.Series, scorer) -> np.ndarray:
     return process.cpdist(a.fill_null("").to_list(), b.fill_null("").to_list(), scorer=scorer, workers=1) / 100.0
 
 
-def names_agree(a: pl.Expr, b: pl.Expr) -> pl.Expr:
+def names_agree(a: pl.Expr, b: pl.Expr, lenient: bool = True) -> pl.Expr:
     """Two name keys at the same position of two lists name one person: equal, equal without
-    spaces, one written with initials ("r munos" / "remi munos"), or one without the other's
-    middle names (`middle_dropped`)."""
+    spaces, or one written with initials ("r munos" / "remi munos"); `lenient`, also one without
+    the other's middle names (`middle_dropped`) or its suffix."""
+    strict = (a == b) | (a.str.replace_all(" ", "") == b.str.replace_all(" ", "")) | initials_agree(a, b)
+    if not lenient:
+        return strict
     a, b = (key.str.replace(_SUFFIXED, "$1") for key in (a, b))  # "john smith jr" / "john smith"
-    return (a == b) | (a.str.replace_all(" ", "") == b.str.replace_all(" ", "")) | initials_agree(a, b) | middle_dropped(a, b)
+    return strict | (a == b) | middle_dropped(a, b)
 
 
 _SUFFIXED = rf"^(\S+(?: \S+)+) (?:{'|'.join(NAME_SUFFIXES)})$"
@@ -406,21 +409,31 @@ def initials_agree(a: pl.Expr, b: pl.Expr) -> pl.Expr:
     return same_shape & (ta.list.len() <= MAX_GIVEN_NAMES + 1) & fits & (a != b)
 
 
-def author_agreement(pairs: pl.DataFrame) -> pl.Series:
+def author_agreement(pairs: pl.DataFrame, lenient: bool = True) -> pl.Series:
     """Share of the positions both lists show (first min(n_a, n_b)) whose names agree
-    (`names_agree`, or one letter apart in a long word: `_one_typo`)."""
+    (`names_agree`; `lenient`, also one letter apart in a long word: `_one_typo`)."""
     idx = pairs.select(
         pair=pl.int_range(pl.len(), dtype=pl.UInt32),
         a=pl.col("keys_a"),
         b=pl.col("keys_b").list.head(pl.col("keys_a").list.len()),
     ).with_columns(a=pl.col("a").list.head(pl.col("b").list.len()))
     flat = idx.explode("a", "b").filter(pl.col("a").is_not_null())
-    flat = flat.with_columns(agree=names_agree(pl.col("a"), pl.col("b")))
-    differ = flat["agree"].not_().arg_true()
-    if differ.len():
+    flat = flat.with_columns(agree=names_agree(pl.col("a"), pl.col("b"), lenient))
+    # A typo is read as one only beside a name that agrees ("Xiaoyu Li" alone is not "Xiaoyi Li")
+    differ = flat.select(~pl.col("agree") & pl.col("agree").any().over("pair")).to_series().arg_true()
+    if lenient and differ.len():
         flat = flat.with_columns(flat["agree"].scatter(differ, _one_typo(flat["a"].gather(differ), flat["b"].gather(differ))))
     per_pair = flat.group_by("pair").agg(pl.col("agree").mean())
     return idx.select("pair").join(per_pair, on="pair", how="left")["agree"].fill_null(0.0)
+
+
+def _strict_agreement(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
+    """`author_agreement` without its lenient rules, on `rows` (a mask) only; 0 elsewhere."""
+    out = np.zeros(pairs.height)
+    where = np.flatnonzero(rows)
+    if where.size:
+        out[where] = author_agreement(pairs[where], lenient=False).to_numpy()
+    return out
 
 
 TYPO_MIN_LETTERS = 6  # a letter more or less in a shorter word is another name ("Jian" / "Jiao")
@@ -544,7 +557,9 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     # A short abstract may be boilerplate ("No abstract available.") and says little: it merges
     # with two titles that agree, or, without two titles, only as the same text shown with the
     # same authors at every position both lists show (a short real abstract on a search page).
-    same_people = (authors == 1.0) & (jaccard == 1.0)
+    # (the names strictly: "Xiaoyu Li" / "Xiaoyi Li" under one withdrawn notice are two people)
+    same_people = (jaccard == 1.0) & (authors == 1.0)
+    same_people &= _strict_agreement(pairs, same_people & (short_words < BOILERPLATE_WORDS)) == 1.0
     boilerplate_ok = (short_words >= BOILERPLATE_WORDS) | np.where(has_titles, titles_ok, same_people)
     is_match = authors_ok & titles_ok & boilerplate_ok & (score >= threshold)
     rule = np.select(

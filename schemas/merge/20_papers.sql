@@ -83,13 +83,24 @@ JOIN paper_listings f USING (paper_id);
 -- winning ones: ordered aggregates over the lists sorted every abstract with its rows (3.3 s for
 -- 82k papers at 1M listings; `python -m bench.profile`). Ties as above: among the most recent
 -- (undated last) and longest abstracts the larger text; among the longest lists the larger text.
--- An abstract cut short loses first ('whole'): one that does not end a sentence ("... an adaptive
--- log-li", "...") while the paper has a longer one. A file cut off in its last abstract, listed
--- later, replaced the paper's whole abstract.
+-- An abstract cut short loses first ('whole'): one that ends no sentence ("... an adaptive log-li",
+-- "...") and begins another, longer version of the paper. A file cut off in its last abstract,
+-- listed later, replaced the paper's whole abstract. (Only a cut: a later version ending in a link
+-- is a revision, and wins.) The versions that end no sentence are few; only they are compared.
+CREATE OR REPLACE TEMP TABLE cut_versions AS
+WITH versions AS (
+    SELECT r.paper_id, v.rowid AS version_row, v.abstract
+    FROM key_recency r SEMI JOIN repeated_papers USING (paper_id) JOIN paper_version v USING (paper_key)
+), unended AS (
+    SELECT paper_id, version_row, rtrim(abstract, ' .…') AS stem FROM versions
+    WHERE NOT regexp_matches(coalesce(abstract, ''), '([^.]\.|[!?。！？])["”’)\]]*\s*$')
+)
+SELECT DISTINCT u.version_row FROM unended u JOIN versions w USING (paper_id)
+WHERE length(w.abstract) > length(u.stem) + 1 AND starts_with(w.abstract, u.stem);
+
 CREATE OR REPLACE TEMP TABLE repeated_lists AS
 SELECT r.paper_id,  -- no NULL inside the rank: its parts compare as values
-       {'whole': regexp_matches(coalesce(v.abstract, ''), '([^.]\.|[!?。！？])["”’)\]]*\s*$')
-                 OR coalesce(length(v.abstract), -1) = max(coalesce(length(v.abstract), -1)) OVER (PARTITION BY r.paper_id),
+       {'whole': v.rowid NOT IN (SELECT version_row FROM cut_versions),
         'dated': r.last_on IS NOT NULL, 'on': coalesce(r.last_on, DATE '1900-01-01'), 'n': coalesce(length(v.abstract), -1)}
            AS abstract_rank,
        len(v.authors) AS n_authors, v.rowid AS version_row
