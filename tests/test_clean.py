@@ -276,11 +276,13 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Ann Lee, Bo Chen, Others", (["Ann Lee", "Bo Chen"], 2, None, True)),
     # a name in capitals keeps a last word that spells a degree: Mba is a surname (was "JEAN")
     ("JEAN MBA, PAUL NGUEMA, Bo Chen, MBA", (["JEAN MBA", "PAUL NGUEMA", "Bo Chen"], 3, 3, False)),
+    ("JOHN SMITH PhD, JANE DOE MSc", (["JOHN SMITH", "JANE DOE"], 2, 2, False)),  # a degree not in capitals
     # the surname first in capitals, as on OpenReview profiles (was the key "wang jiaxu"), when the
     # reference knows the capitals as a surname or the next word as a given name
-    ("WANG Jiaxu, ALLGEUER Philipp, LI Siyao, ZHANG Wei-Qiang",
-     (["Jiaxu Wang", "Philipp Allgeuer", "Siyao Li", "Wei-Qiang Zhang"], 4, 4, False)),
-    ("IBM Research, AJ Smith, DJ Patil", (["IBM Research", "AJ Smith", "DJ Patil"], 3, 3, False)),
+    ("WANG Jiaxu, ALLGEUER Philipp, ZHANG Wei-Qiang", (["Jiaxu Wang", "Philipp Allgeuer", "Wei-Qiang Zhang"], 3, 3, False)),
+    # and not two capitals, which may be initials without periods ("GE Hinton" was "Hinton Ge")
+    ("IBM Research, AJ Smith, GE Hinton, JY Li, LI Siyao", (["IBM Research", "AJ Smith", "GE Hinton", "JY Li", "LI Siyao"],
+                                                          5, 5, False)),
     # an ORCID iD after a name, bare or as an address (made another person: "Ann Lee 0000-…")
     ("Ann Lee 0000-0002-1825-0097, Bo Chen https://orcid.org/0000-0002-1825-009X, Carl Dee ORCID: 0000-0001-5109-3700",
      (["Ann Lee", "Bo Chen", "Carl Dee"], 3, 3, False)),

@@ -48,8 +48,10 @@ BARE_SUFFIX = rf"^{SUFFIX}$"  # one left at the head of a list has no name to be
 # "Prof. (Dr.)", "Professor Emeritus"); the short ones only with their period ("Nat Friedman").
 HONORIFICS = (r"^(?:(?:Prof|Professor|Dr|Mr|Mrs|Ms|Mx|PROF|DR|Associate|Assistant|Emeritus|Emerita)(?:\.[\s\-]*|[\s\-]+)"
               r"|(?:Assoc|Asst|Dipl|Priv|Doz|Ing|med|habil|rer\.\s?nat|phil)\.[\s\-]*|\((?:Dr|Prof)\.?\)\s*)+")
-# A degree closes a name with a small letter in it, or stands alone: "JEAN MBA" is Jean Mba.
-DEGREES = r"^(?:(.*\p{Ll}.*?)\s*,?\s+)?(?:Ph\.?\s?D|D\.?\s?Phil|M\.?\s?Phil|M\.?\s?Sc|B\.?\s?Sc|D\.?\s?Sc|MBA|FRS)\.?$"
+# A degree closes a name or stands alone; one in capitals ("MBA", "FRS") only after a name with a
+# small letter in it: "JEAN MBA" is Jean Mba ("JOHN SMITH PhD" still holds a degree).
+_DEGREE = r"Ph\.?\s?D|D\.?\s?Phil|M\.?\s?Phil|M\.?\s?Sc|B\.?\s?Sc|D\.?\s?Sc"
+DEGREES = (rf"^(?:(.*\p{{Ll}}.*?)\s*,?\s+(?:MBA|FRS)|(.*?)\s*,?\s+(?:{_DEGREE})|(?:MBA|FRS|{_DEGREE}))\.?$")
 EMAIL = r"\s*[<(\[]?(?:mailto:)?[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+[>)\]]?"
 # An ORCID iD after a name, bare or as its address: "Ann Lee 0000-0002-1825-0097", "Ann Lee
 # https://orcid.org/0000-0002-1825-009X", "Ann Lee ORCID: 0000-…" (in parentheses it was dropped
@@ -197,7 +199,7 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
     # "Last, First" → "First Last" in a semicolon list (a lone pair has no comma left)
     items = pl.when(semicolons).then(items.list.eval(pl.element().str.replace(LAST_FIRST, "${2} ${1} ${3}"))).otherwise(items)
     # (the titles in their own pass: in the filter's, each item was read without them twice)
-    items = items.list.eval(pl.element().str.strip_chars().str.replace(HONORIFICS, "").str.replace(DEGREES, "${1}"))
+    items = items.list.eval(pl.element().str.strip_chars().str.replace(HONORIFICS, "").str.replace(DEGREES, "${1}${2}"))
     # (on the lists whose line shows such a name only: the others are null, and cost nothing)
     surname_first = pl.when(shown.str.contains(SURNAME_FIRST_IN_LIST)).then(items)
     items = pl.coalesce(surname_first.list.eval(_surname_last(pl.element())), items)
@@ -206,10 +208,15 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
 
 def _surname_last(name: pl.Expr) -> pl.Expr:
     """A SURNAME_FIRST name as "Given Surname" when the reference (transforms/name_parts.csv) knows
-    the capitals as a surname or the next word as a given name ("IBM Research" stays)."""
+    the capitals (three letters or more) as a surname, or knows the next word as a given name and
+    the capitals are four letters or more ("IBM Research" stays). Two or three capitals may be
+    initials written without periods ("GE Hinton", "JY Li", "JRR Tolkien"): two letters are never
+    read as a surname ("LI Siyao" stays as written)."""
     shaped = pl.when(name.str.contains(SURNAME_FIRST)).then(name)  # null elsewhere: the lookups cost nothing
     surname, given = shaped.str.extract(SURNAME_FIRST, 1), shaped.str.extract(SURNAME_FIRST, 2).str.strip_chars()
-    known_part = (fold_key(surname).is_in(known("surname")) | fold_key(given.str.extract(r"^(\S+)")).is_in(known("given")))
+    letters = surname.str.len_chars()
+    known_part = (((letters >= 3) & fold_key(surname).is_in(known("surname")))
+                  | ((letters >= 4) & fold_key(given.str.extract(r"^(\S+)")).is_in(known("given"))))
     return pl.when(known_part.fill_null(False)).then(pl.concat_str(given, pl.lit(" "), surname.str.to_titlecase())).otherwise(name)
 
 

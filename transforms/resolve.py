@@ -79,9 +79,10 @@ _NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve
                  "hundred|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
                  "thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|"
                  "thirtieth|fortieth|fiftieth|hundredth")
+# (not "a": "Time Series: A Survey", "Track a Moving Target")
 _LETTERED = "part|subtask|task|track|phase|stage|volume|vol|chapter|appendix|supplement|series|level|type"
 TITLE_NUMBER = (rf"\d+\p{{L}}*|\b(?:x{{1,3}}(?:ix|iv|v?i{{0,3}})|ix|iv|v?i{{1,3}}|v|{_NUMBER_WORDS})\b"
-                rf"|\b(?:{_LETTERED}) [a-z]\b")
+                rf"|\bpart a\b|\b(?:{_LETTERED}) [b-z]\b")
 # A notice about a paper, opening its title, is another document than the paper ("Erratum to:
 # Spectra of ..." was merged into "Spectra of ...", its title shown for both): two titles that
 # open with other notices are two papers, as two that hold other numbers. Only as the opening:
@@ -603,9 +604,11 @@ def _swapped_words(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
     swapped = np.zeros(pairs.height, dtype=bool)
     if not rows.size:
         return swapped
-    words = pairs[rows].select(*(fold_key(match_text(pl.col(c))).str.split(" ").alias(c)
-                                 for c in ("title_a", "title_b", "text_a", "text_b")))
+    titles = [_contractions_spelled(fold_key(match_text(pl.col(c)))).str.split(" ").alias(c) for c in ("title_a", "title_b")]
+    words = pairs[rows].select(*titles, *(fold_key(match_text(pl.col(c))).str.split(" ").alias(c) for c in ("text_a", "text_b")))
     for i, (ta, tb, xa, xb) in zip(rows, words.iter_rows()):
+        if "".join(ta or []) == "".join(tb or []):  # the same words spaced otherwise: "Non-Convex" / "Nonconvex"
+            continue
         only_a, only_b = set(ta or []) - set(tb or []), set(tb or []) - set(ta or [])
         in_a, in_b = Counter(xa or []), Counter(xb or [])
         swapped[i] = _opposite(only_a, only_b) or any(
@@ -620,6 +623,18 @@ def _swapped_words(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
 NEGATIONS = frozenset({"not", "no", "non", "without", "cannot", "never", "nor", "un", "anti"})
 NEGATING_PREFIXES = ("un", "non", "in", "im", "ir", "il", "dis", "de", "anti", "a", "an")
 _MIN_STEM = 5  # "a" + "live" is no opposite: a short word is seldom a stem
+
+
+# Contractions and shorthand spelled out, so that they are no negation of their long form.
+_CONTRACTIONS = {r"(?:^| )can t(?: |$)": " cannot ", r"(?:^| )won t(?: |$)": " will not ", r"n t(?: |$)": " not ",
+                 r"(?:^| )w o(?: |$)": " without "}
+
+
+def _contractions_spelled(title: pl.Expr) -> pl.Expr:
+    """A folded title with "don t" as "do not", "can t" as "cannot", "w o" as "without"."""
+    for pattern, spelled in _CONTRACTIONS.items():
+        title = title.str.replace_all(pattern, spelled)
+    return title.str.replace_all(" +", " ").str.strip_chars()
 
 
 def _opposite(only_a: set[str], only_b: set[str]) -> bool:

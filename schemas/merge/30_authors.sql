@@ -38,9 +38,11 @@ spellings AS (  -- (name_key, its spelling's key, the spelling): a key's own and
 ),
 names AS (  -- the rank's case and plainness, then more words and humps in capitals ("Jian Yang" over "jian Yang",
             -- "Jean-Pierre" over "Jean-pierre", "LeCun" over "Lecun" and "LECUN": the larger text won),
-            -- then the rest of the rank
+            -- a particle not counted ("van Gogh" and "Van Gogh" tie: the larger text, "van"), then the rest
     SELECT name_key, first(name ORDER BY display_rank // 500 DESC,
-                                         len(regexp_extract_all(name, '(?:^|[\s\-''’])\p{Lu}|\p{Ll}\p{Lu}')) DESC,
+                                         len(regexp_extract_all(regexp_replace(regexp_replace(name, '(\s)(?:Van|Von|Der|Den|De|Del|Della|Di|Da|Du|Dos|Das|Le|La|Ter|Ten|Zu)(\s)', '\1x\2', 'g'),
+                                                                               '(\s)(?:Van|Von|Der|Den|De|Del|Della|Di|Da|Du|Dos|Das|Le|La|Ter|Ten|Zu)(\s)', '\1x\2', 'g'),
+                                                                '(?:^|[\s\-''’])\p{Lu}|\p{Ll}\p{Lu}')) DESC,
                                          display_rank DESC, length(spelling_key) DESC, name DESC) AS name
     FROM spellings GROUP BY name_key
 )
