@@ -54,8 +54,10 @@ NUM_PERM = NUM_BANDS * ROWS_PER_BAND
 MINHASH_SEED = 4  # fixed: stored block keys must be reproducible across runs and machines
 # What the stored block keys (paper_signature) are made of: a warehouse whose keys were made
 # another way has every key signed again (flows.resolve), or new papers would miss stored ones.
-# v1: BLAKE2b-64 word hashes; v2: XXH3-64 (the same MinHash and bands; see stable_hash64).
-SIGNATURE_SCHEME = "xxh3-minhash-60x3-anchors-8-v2"
+# v1: BLAKE2b-64 word hashes; v2: XXH3-64 (the same MinHash and bands; see stable_hash64); v3: the
+# salt is the first author's surname before a generational suffix (`first_author_token`: "jr" was
+# the salt of "John Smith Jr.", so a stored paper salted so never met its own listing salted "smith").
+SIGNATURE_SCHEME = "xxh3-minhash-60x3-anchors-8-v3"
 ANCHOR_WORDS = 8
 PREFIX_BAND, SUFFIX_BAND = NUM_BANDS, NUM_BANDS + 1
 MIN_PREFIX_WORDS = 20  # a shorter text is too little evidence for "cut short"
