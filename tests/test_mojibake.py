@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from transforms import mojibake
@@ -106,3 +106,20 @@ def test_a_word_ending_in_such_a_letter_before_a_sign_is_left_as_written(words, 
     line = " ".join(words) + lead + sign + after
     repaired, changed = mojibake.repair(pl.Series("line", [line]))
     assert repaired[0] == line and not changed[0]
+
+
+# Words of Cyrillic, Hebrew and Arabic text glued to Latin letters, as scraped titles write them.
+GLUED = ["Мoсква: новые данные", "Обучение GPTмоделей", "Сравнение BERTа и GPT-2", "קוד בPython למתחילים",
+         "אימון מודלים בGPU", "تدريب نماذج الـGPU"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(GLUED), st.sampled_from(["cp1251", "cp1252"]))
+def test_a_script_glued_to_latin_letters_is_still_repaired(line, codec):
+    """The rule against a third script's letter beside a real one ("GauߖNewton") judged each
+    character alone, and left these lines garbled: the reading makes words of their script, so
+    it is text."""
+    garbled = misread(line, codec)
+    assume(garbled is not None)
+    repaired, _ = mojibake.repair(pl.Series("line", [garbled]))
+    assert repaired[0] == line

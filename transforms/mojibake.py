@@ -99,21 +99,26 @@ _WORD_SCRIPTS = {"CYRILLIC", "ARMENIAN", "HEBREW", "ARABIC", "SYRIAC", "THAANA",
 
 
 def _mixed_script(reading: str, held: set[str]) -> bool:
-    """Whether a character the reading makes (one the line did not hold) is phonetic, or of
-    `_WORD_SCRIPTS` beside a letter of another script: a real letter and a typographic sign after
-    it read as one character of a third script ("Gauß–Newton" read as "GauߖNewton", NKo; "ODTÜ’s"
-    as "ODTܒs", Syriac; "Gauß…" as "Gau߅", an NKo digit). The text a misreading garbled gives its
-    words back whole ("РїСЂРёРІРµС‚": "привет")."""
+    """Whether the reading makes a phonetic letter, or makes characters of `_WORD_SCRIPTS` only
+    alone, each beside letters of another script and none beside one of its own: a real letter
+    and a typographic sign after it read as one character of a third script ("Gauß–Newton" read as
+    "GauߖNewton", NKo; "ODTÜ’s" as "ODTܒs", Syriac; "Gauß…" as "Gau߅", an NKo digit). Text a
+    misreading garbled comes back as words of its script, even glued to Latin ones ("Мoсква",
+    "GPTмоделей", "בPython"): a reading that makes one such pair of letters is text."""
+    alone = False
     for i, ch in enumerate(reading):
         if ch.isascii() or ch in held:
             continue
         if ord(ch) in _PHONETIC:
             return True
         script = _script(ch)
-        if script in _WORD_SCRIPTS and any(_letter_script(reading[j]) not in (None, script)
-                                           for j in (i - 1, i + 1) if 0 <= j < len(reading)):
-            return True
-    return False
+        if script not in _WORD_SCRIPTS:
+            continue
+        beside = {_letter_script(reading[j]) for j in (i - 1, i + 1) if 0 <= j < len(reading)} - {None}
+        if script in beside:
+            return False
+        alone = alone or bool(beside)
+    return alone
 
 
 def _script(ch: str) -> str:
