@@ -284,6 +284,13 @@ def test_a_stray_carriage_return_in_a_file_of_line_feeds_is_no_line_end(encoding
     assert lf.listings["line_start"].to_list() == [1, 6] and lf.listings["line_end"].to_list() == [5, 10]
     mac = process_batch([SourceFile(2, "cr.txt", text.replace("\r", " ").replace("\n", "\r").encode(encoding))])
     assert mac.quarantine.height == 0 and mac.listings.height == 2
+    # a block of CR-ended records appended to a long LF file: its CRs end lines (the block was one
+    # stray line, quarantined, when a file's CRs counted only if they were many)
+    lf_records = "".join(f"#{i:02d}Oct 26, 2026\ncs.LG\nTitle {i}\nAnn Lee, Bo Chen\nWe study case {i} here.\n"
+                         for i in range(1, 21))
+    cr_block = "#21Oct 26, 2026\rcs.LG\rTitle 21\rCarl Dee\rWe study case 21.\r"
+    joined = process_batch([SourceFile(3, "joined.txt", (lf_records + cr_block).encode(encoding))])
+    assert joined.quarantine.height == 0 and joined.listings.height == 21
 
 
 # ---------------------------------------------------------------------------- discovery, no flow

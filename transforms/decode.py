@@ -316,7 +316,7 @@ def _decode_8bit(raw: bytes) -> Decoded:
         return Decoded("", "binary")
     if b"\r" in raw:  # CR is 0D in every encoding tried here (never a trail byte)
         raw = raw.replace(b"\r\n", b"\n")
-        raw = raw.replace(b"\r", _lone_cr(raw.count(b"\r"), raw.count(b"\n")).encode())
+        raw = _read_lone_crs(raw, b"\r", b"\n", b" ")
     if SEARCH_MARKER.encode("gb18030") in raw[: 1 << 16]:
         return _whole_file(raw, "gb18030", "gb18030")
     lines = raw.split(b"\n")
@@ -949,16 +949,26 @@ def _normalise_newlines(text: str) -> str:
     if "\r" not in text:  # most files: one scan instead of two copies of the whole text
         return text
     text = text.replace("\r\n", "\n")
-    return text.replace("\r", _lone_cr(text.count("\r"), text.count("\n")))
+    return _read_lone_crs(text, "\r", "\n", " ")
 
 
-def _lone_cr(n_cr: int, n_lf: int) -> str:
-    """What a CR that ends no CRLF stands for: a line end in a file of CR line ends (classic Mac)
-    or of mixed ones (edited on two systems: at least a quarter as many as LFs), else a space. A
-    stray CR in a file of LF line ends is no line end (editors, `wc -l` and git count lines by
+def _read_lone_crs(text, cr, lf, space):
+    """`text` (str or bytes, CRLF already LF) with each lone CR a line end or a space. A line end
+    in a file of CR line ends (classic Mac) or of mixed ones (edited on two systems: at least a
+    quarter as many CRs as LFs), and in a run of CR-ended lines (a block of them appended to an LF
+    file: the line break before or after it is a CR too). A space where LFs stand on both sides: a
+    stray CR inside a line of an LF file is no line end (editors, `wc -l` and git count lines by
     LF): read as one, it cut the abstract it stood in (the rest quarantined as stray lines) and
     moved every later line number by one."""
-    return "\n" if n_cr * MIXED_LINE_ENDS >= n_lf else " "
+    if text.count(cr) * MIXED_LINE_ENDS >= text.count(lf):
+        return text.replace(cr, lf)
+    pieces, start, at = [], 0, text.find(cr)
+    while at != -1:
+        next_cr, next_lf = text.find(cr, at + 1), text.find(lf, at + 1)
+        in_run = (next_cr != -1 and (next_lf == -1 or next_cr < next_lf)) or text.rfind(cr, 0, at) > text.rfind(lf, 0, at)
+        pieces += [text[start:at], lf if in_run else space]
+        start, at = at + 1, next_cr
+    return text[:0].join([*pieces, text[start:]])
 
 
 MIXED_LINE_ENDS = 4  # LFs per lone CR at most in a file whose CRs end lines
