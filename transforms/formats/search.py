@@ -24,6 +24,7 @@ from transforms.formats.common import (
     without_marks,
 )
 from transforms.formats.listing import may_be_names
+from transforms.persons import reference_name_parts as known
 from transforms.text import PAD, clean_text, fold_key, on_rows_where
 
 NAME = "search"
@@ -254,8 +255,6 @@ def _one_person(paras: pl.DataFrame) -> pl.Series:
     surname real authors wear (the reference of transforms/name_parts.csv). Such a line is never a one-level
     area: before another names line it is a record cut off before its abstract; read as an
     area, "Steve Hanneke" became the next paper's category."""
-    from transforms.persons import reference_name_parts as known
-
     words = fold_key(pl.col("text")).str.extract_groups(r"^(\S+) (?:\S+ ){0,2}(\S+)$").struct
     given, surname = words.field("1"), words.field("2")
     person = (given.is_in(known("given", 3)) | surname.is_in(known("surname", 3))
