@@ -292,6 +292,12 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Hans Anderson, Alexandra Ferrand, Sandra Andrews", (["Hans Anderson", "Alexandra Ferrand", "Sandra Andrews"],
                                                           3, 3, False)),
     ("Munos, Rémi; Valko, Michal; and Doe, John", (["Rémi Munos", "Michal Valko", "John Doe"], 3, 3, False)),
+    # full names between both separators: not "Last, First" pairs ("Bo Chen Ann Lee" was one person,
+    # "Bo Chen, Carl Wu, Dan Li" another)
+    ("Ann Lee, Bo Chen; Carl Wu", (["Ann Lee", "Bo Chen", "Carl Wu"], 3, 3, False)),
+    ("Ann Lee; Bo Chen, Carl Wu, Dan Li", (["Ann Lee", "Bo Chen", "Carl Wu", "Dan Li"], 4, 4, False)),
+    ("Munos, Rémi; Valko, Michal;", (["Rémi Munos", "Michal Valko"], 2, 2, False)),
+    ("Munos, Rémi; Plato", (["Rémi Munos", "Plato"], 2, 2, False)),  # a mononym beside pairs
 ])
 def test_author_list_forms(line, expected):
     assert split([line]) == [expected]
@@ -312,8 +318,8 @@ def person(draw) -> tuple[str, str]:
 @st.composite
 def written_list(draw):
     """(authors line, the names it shows, whether it is cut short) in one of the written forms."""
-    form = draw(st.sampled_from(["comma", "and", "amp", "oxford", "comma-and", "ideographic", "semicolon"]))
-    people = draw(st.lists(person(), min_size=1, max_size=8))
+    form = draw(st.sampled_from(["comma", "and", "amp", "oxford", "comma-and", "ideographic", "semicolon", "mixed"]))
+    people = draw(st.lists(person(), min_size=3 if form == "mixed" else 1, max_size=8))
     if form == "ideographic":
         names = draw(st.lists(st.sampled_from(CJK_NAMES), min_size=1, max_size=6))
     else:
@@ -323,6 +329,8 @@ def written_list(draw):
     shown = [n + marks for n in names]
     if form == "semicolon":
         line = "; ".join(f"{s}, {g}" for g, s in people)
+    elif form == "mixed":  # full names in groups between semicolons, commas within ("A, B; C")
+        line = _grouped(draw, shown)
     elif form == "ideographic":
         line = "、".join(shown)
     elif form == "amp":
@@ -339,6 +347,16 @@ def written_list(draw):
         line = ", ".join(shown)
     suffix = draw(st.sampled_from(["", "", "", " et al.", " 等", ", and others", ", …", "..."]))
     return line + suffix, names, bool(suffix)
+
+
+def _grouped(draw, names: list[str]) -> str:
+    """Names in groups between "; ", ", " within a group; not every group a pair (a list of
+    two-name groups, "Ann Lee, Bo Chen; Carl Wu, Dan Li", reads as "Last, First" pairs)."""
+    cuts = sorted(draw(st.sets(st.integers(1, len(names) - 1), min_size=1)))
+    groups = [names[start:end] for start, end in zip([0, *cuts], [*cuts, len(names)])]
+    if all(len(group) == 2 for group in groups):
+        groups = [groups[0] + groups[1], *groups[2:]] if len(groups) > 2 else [groups[0][:1], groups[0][1:] + groups[1]]
+    return "; ".join(", ".join(group) for group in groups)
 
 
 @given(written_list())

@@ -142,19 +142,32 @@ def _author_parts(line: pl.Expr, authors: pl.Expr) -> dict[str, pl.Expr]:
     shown = authors.str.replace(AND_MORE, "")
     et_al = shown.str.contains(ET_AL)
     shown = shown.str.replace(ET_AL, "")
+    names = (shown.str.replace(TRAILING_ELLIPSIS, "")
+             .str.replace_all(ELLIPSIS, ", ")
+             .str.replace_all(GLUED_MARKS, "${1}${2}")
+             .str.replace_all(r"\s*" + LOOSE_MARKS + r"\s*", " ")
+             .str.replace_all(EMAIL, "")
+             .str.replace_all(ORCID, "")
+             .str.replace_all(SUFFIX_ITEM, " ${1}${2}"))
     return {
         "_more": _more_count(line),
         # "A, B, ... and 3 more": the dots are the three left out
         "_unknown_total": et_al | (shown.str.contains(ELLIPSIS) & _more_count(line).is_null()),
-        "_shown": shown.str.replace(TRAILING_ELLIPSIS, "")
-        .str.replace_all(ELLIPSIS, ", ")
-        .str.replace_all(GLUED_MARKS, "${1}${2}")
-        .str.replace_all(r"\s*" + LOOSE_MARKS + r"\s*", " ")
-        .str.replace_all(EMAIL, "")
-        .str.replace_all(ORCID, "")
-        .str.replace_all(SUFFIX_ITEM, " ${1}${2}"),
-        "_semicolons": authors.str.contains(SEMICOLON_LIST) | authors.str.contains(BIBTEX_LIST),
+        "_shown": names,
+        "_semicolons": _pairs_between_semicolons(names) | authors.str.contains(BIBTEX_LIST),
     }
+
+
+def _pairs_between_semicolons(shown: pl.Expr) -> pl.Expr:
+    """A semicolon list whose every item holds one comma (or is one word, a mononym): "Munos,
+    Rémi; Valko, Michal" is two "Last, First" pairs. "Ann Lee; Bo Chen, Carl Wu" or "Ann Lee, Bo
+    Chen; Carl Wu" mixes the separators between full names: read as pairs, "Bo Chen, Carl Wu"
+    was one person."""
+    listed = pl.when(shown.str.contains(SEMICOLON_LIST)).then(shown)  # null elsewhere: no cost
+    items = listed.str.split(";").list.eval(
+        pl.element().str.split("；").explode().filter(pl.element().str.contains(r"[\p{L}\p{N}]")))
+    pair_or_mononym = (pl.element().str.count_matches("[,，]") == 1) | ~pl.element().str.strip_chars().str.contains(r"[,，\s]")
+    return items.list.eval(pair_or_mononym).list.all().fill_null(False)
 
 
 def _more_count(authors: pl.Expr) -> pl.Expr:
