@@ -55,6 +55,7 @@ COMMENT ON COLUMN dim_date.quarter IS 'Calendar quarter, 1-4.';
 COMMENT ON COLUMN dim_date.month IS 'Month, 1-12.';
 COMMENT ON COLUMN dim_date.day IS 'Day of the month.';
 COMMENT ON COLUMN dim_date.iso_week IS 'ISO 8601 week number.';
+COMMENT ON COLUMN dim_date.iso_year IS 'ISO 8601 year of the week: group weeks by (iso_year, iso_week), not (year, iso_week).';
 COMMENT ON COLUMN dim_date.weekday IS 'Day name (Monday ...).';
 
 COMMENT ON COLUMN quarantine.quarantine_id IS 'Id: hash of (file, lines, reason).';

@@ -83,7 +83,7 @@ CREATE TABLE IF NOT EXISTS paper_signature (
     bucket    BIGINT NOT NULL
 );
 COMMENT ON TABLE paper_signature IS 'Blocking keys of every matcher key (transforms/resolve.py): new papers find their candidates by joining on (band, bucket), so old papers are never re-read.';
-COMMENT ON COLUMN paper_signature.band IS '0..19: MinHash LSH bands (3 rows each, word 3-shingles of the match text); 20: the first 8 words; 21: the last 8 words.';
+COMMENT ON COLUMN paper_signature.band IS '0..19: MinHash LSH bands (3 rows each, word 3-shingles of the match text); 20: the first 8 words; 21: the last 8 words (20 and 21 twice for a list of two or more: salted with the first and with the second author).';
 COMMENT ON COLUMN paper_signature.bucket IS 'Hash of the band values salted with the first author''s surname token; fixed seed and hashes, stable across runs.';
 
 CREATE TABLE IF NOT EXISTS signature_scheme (
@@ -307,6 +307,10 @@ CREATE TABLE IF NOT EXISTS dim_date (
     iso_week INTEGER NOT NULL,
     weekday  VARCHAR NOT NULL
 );
+-- The year its ISO week belongs to: 2027-01-01 is in week 53 of 2026 (grouped by year and
+-- iso_week, that week was two rows). Filled for the rows of a warehouse made before it.
+ALTER TABLE dim_date ADD COLUMN IF NOT EXISTS iso_year INTEGER;
+UPDATE dim_date SET iso_year = isoyear(date) WHERE iso_year IS NULL;
 COMMENT ON TABLE dim_date IS 'Every calendar day from the first to the last listing date.';
 
 CREATE TABLE IF NOT EXISTS quarantine (

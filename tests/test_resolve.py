@@ -633,3 +633,61 @@ def test_one_long_abstract_word_for_word_needs_half_the_names_to_agree():
                                   pair(ABSTRACT, ABSTRACT, keys_a=keys, keys_b=["ana lopez", "wei zhang", keys[2]])).rows(named=True)
     assert same["is_match"] and not edited["is_match"] and not others["is_match"]
     assert edited["rule"] == others["rule"] == "authors_differ"
+
+
+# ----------------------------------------------------------------------------- revisions of the author list
+ADDED_FIRST = ["Dmitri Volkov", *AUTHORS]
+
+
+@pytest.mark.parametrize("first, later", [(AUTHORS, ADDED_FIRST), (ADDED_FIRST, AUTHORS),
+                                          (AUTHORS, [AUTHORS[0], "Dmitri Volkov", *AUTHORS[1:]]),
+                                          (ADDED_FIRST, [AUTHORS[0], AUTHORS[2]])])
+@pytest.mark.parametrize("abstract", [ABSTRACT, VARIANTS["v2_revision"]])
+@pytest.mark.parametrize("together", [True, False])
+def test_a_revision_that_adds_or_drops_an_author_is_the_same_paper(warehouse, first, later, abstract, together):
+    """An author added before the first, or between two, or the first dropped (with another):
+    every later name moved. (Two added before the first still split: the blocks are salted by
+    the first two authors only.) Position by position the names disagreed, and the blocks (salted by the first
+    author) never met: the revision was a second paper."""
+    texts = [listing_text([(TITLE, first, ABSTRACT)]), listing_text([(TITLE, later, abstract)], day="Oct 27, 2026")]
+    for batch in ([texts] if together else [[t] for t in texts]):
+        warehouse.ingest(batch)
+    assert warehouse.sql("SELECT n_listings FROM dim_paper") == [(2,)]
+
+
+def test_the_same_names_moved_or_one_shared_name_is_no_revision():
+    """A shifted list needs two names in the same order: one shared name, or the names reversed,
+    is another group's paper (the positions decide, as before)."""
+    keys = [n.lower().replace("-", " ") for n in AUTHORS]
+    rows = scored(pair(ABSTRACT, ABSTRACT, keys_a=keys, keys_b=["dmitri volkov", keys[0], "ana lopez"]),
+                  pair(ABSTRACT, ABSTRACT, keys_a=keys, keys_b=keys[::-1]))
+    assert rows["rule"].to_list() == ["authors_differ", "authors_differ"]
+
+
+@pytest.mark.parametrize("tag", [" (v2)", " [v3]", " (Version 2.1)", " (ver. 2)"])
+def test_a_version_tag_closing_the_title_is_no_paper_of_a_series(warehouse, tag):
+    """"... Short Ones (v2)": the "2" was read as a series number ("Part 2"), so the revision was
+    another paper at score 1.0 (rule titles_differ)."""
+    warehouse.ingest([listing_text([(TITLE, AUTHORS, ABSTRACT)]),
+                      listing_text([(TITLE + tag, AUTHORS, VARIANTS["v2_revision"])], day="Oct 27, 2026")])
+    assert warehouse.sql("SELECT n_listings FROM dim_paper") == [(2,)]
+    rows = scored(pair(ABSTRACT, ABSTRACT, title_a="Llama 2: Open Models", title_b="Llama 3: Open Models (v2)"))
+    assert rows["rule"].to_list() == ["titles_differ"]  # the numbers before the tag still count
+
+
+@pytest.mark.parametrize("order", [1, -1])
+def test_a_declared_total_above_a_full_list_makes_the_list_incomplete(warehouse, order):
+    """"A, B, C" in full one day, "A, B, C and 1 more" the next: four authors, three shown. The
+    paper was marked complete beside author_count 4 (the completeness mart contradicted itself)."""
+    texts = [listing_text([(TITLE, AUTHORS, ABSTRACT)]),
+             listing_text([(TITLE, [*AUTHORS[:2], AUTHORS[2] + " and 1 more"], ABSTRACT)], day="Oct 27, 2026")]
+    warehouse.ingest(texts[::order])
+    assert warehouse.sql("SELECT n_authors_shown, author_count, is_author_list_complete FROM dim_paper") == [(3, 4, False)]
+
+
+def test_a_week_across_new_year_is_one_iso_week(warehouse):
+    """2026-12-31 and 2027-01-01 are in ISO week 53 of 2026: grouped by (year, iso_week), the
+    week was two rows; dim_date.iso_year makes it one."""
+    warehouse.ingest([listing_text([(TITLE, AUTHORS, ABSTRACT)], day="Dec 31, 2026"),
+                      listing_text([("Improving Signals", ["Nilotpal Kakati"], OTHER)], day="Jan 1, 2027")])
+    assert warehouse.sql("SELECT iso_year, iso_week, count(*) FROM dim_date GROUP BY ALL") == [(2026, 53, 2)]

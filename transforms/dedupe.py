@@ -60,11 +60,12 @@ def match_exact_abstract(listings: pl.DataFrame) -> pl.DataFrame:
 NAME_SUFFIXES = ["jr", "sr", "ii", "iii", "iv"]
 
 
-def first_author_token(author_keys: pl.Expr) -> pl.Expr:
+def first_author_token(author_keys: pl.Expr, position: int = 0) -> pl.Expr:
     """The first author's surname: the last word of the key ("remi munos", "r munos" → "munos"),
     before a generational suffix ("john smith jr" → "smith": with "jr", "John Smith Jr." and
-    "John Smith" never met, and the same paper was loaded twice)."""
-    first = author_keys.list.first()
+    "John Smith" never met, and the same paper was loaded twice). `position`: another author's
+    ("" when the list is shorter)."""
+    first = author_keys.list.get(position, null_on_oob=True)
     before_suffix = first.str.extract(rf"^\S+(?: \S+)* (\S+) (?:{'|'.join(NAME_SUFFIXES)})$")
     return pl.coalesce(before_suffix, first.str.extract(r"(\S+)$")).fill_null("")
 

@@ -33,8 +33,11 @@ safe to alias the key everywhere.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_left
 from collections import Counter
 from functools import cache
+from itertools import groupby
+from operator import itemgetter
 
 import numpy as np
 import polars as pl
@@ -57,7 +60,8 @@ MINHASH_SEED = 4  # fixed: stored block keys must be reproducible across runs an
 # v1: BLAKE2b-64 word hashes; v2: XXH3-64 (the same MinHash and bands; see stable_hash64); v3: the
 # salt is the first author's surname before a generational suffix (`first_author_token`: "jr" was
 # the salt of "John Smith Jr.", so a stored paper salted so never met its own listing salted "smith").
-SIGNATURE_SCHEME = "xxh3-minhash-60x3-anchors-8-v3"
+# v4: the anchors also salted with the second author's surname (`block_keys`).
+SIGNATURE_SCHEME = "xxh3-minhash-60x3-anchors-8-v4"
 ANCHOR_WORDS = 8
 PREFIX_BAND, SUFFIX_BAND = NUM_BANDS, NUM_BANDS + 1
 MIN_PREFIX_WORDS = 20  # a shorter text is too little evidence for "cut short"
@@ -85,6 +89,9 @@ _NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve
 _LETTERED = "part|subtask|task|track|phase|stage|volume|vol|chapter|appendix|supplement|series|level|type"
 TITLE_NUMBER = (rf"\d+\p{{L}}*|\b(?:x{{1,3}}(?:ix|iv|v?i{{0,3}})|ix|iv|v?i{{1,3}}|v|{_NUMBER_WORDS})\b"
                 rf"|\bpart a\b|\b(?:{_LETTERED}) [b-z]\b")
+# A version tag closing a title ("... Noise (v2)", "[v3]", "(Version 2.1)") numbers a revision of
+# the paper, not a paper of a series: its number was read as another paper's.
+VERSION_TAG = r"(?i)\s*[(\[]\s*(?:v|ver\.?|version)\s*\d+(?:\.\d+)*\s*[)\]]\s*$"
 # A notice about a paper, opening its title, is another document than the paper ("Erratum to:
 # Spectra of ..." was merged into "Spectra of ...", its title shown for both): two titles that
 # open with other notices are two papers, as two that hold other numbers. Only as the opening:
@@ -303,7 +310,9 @@ _PREFIX, _SUFFIX = f"^({_ANCHOR})", f"({_ANCHOR})$"
 def block_keys(papers: pl.DataFrame, compiled: bool = False) -> pl.DataFrame:
     """papers (paper_key, abstract, author_keys) → (paper_key, band, bucket): LSH bands of the
     MinHash signature plus the prefix and suffix anchors, each salted with the first author's
-    surname token. Two papers are candidates when they share one (band, bucket). `compiled`:
+    surname token; the anchors once more salted with the second author's, so that a revision
+    with an author added before the first, or the first dropped, meets its paper (salted by one
+    name only, it never did). Two papers are candidates when they share one (band, bucket). `compiled`:
     signatures and anchors from `transforms.signatures` (the same values for ~55 % of the CPU;
     ~1.5 s to load once per process)."""
     if papers.is_empty():
@@ -320,15 +329,20 @@ def block_keys(papers: pl.DataFrame, compiled: bool = False) -> pl.DataFrame:
             for j in range(r):
                 h = _fmix64(h * np.uint64(0x100000001B3) + sig[:, band * r + j] + np.uint64(band))
             bands.append(_fmix64(h ^ salt))
-        for band, edge in ((PREFIX_BAND, prefix), (SUFFIX_BAND, suffix)):
-            anchor = stable_hash64(edge + f"\x1f{band}").to_numpy()
-            bands.append(_fmix64(anchor ^ salt))
+        anchors = [stable_hash64(edge + f"\x1f{band}").to_numpy() for band, edge in ((PREFIX_BAND, prefix), (SUFFIX_BAND, suffix))]
+        bands += [_fmix64(anchor ^ salt) for anchor in anchors]
+        second = papers.select(pl.col("author_keys").list.len() >= 2).to_series().to_numpy()
+        second_salt = stable_hash64(papers.filter(second).select(first_author_token(pl.col("author_keys"), 1))
+                                    .to_series()).to_numpy()
+        crossed = [_fmix64(anchor[second] ^ second_salt) for anchor in anchors]
     buckets = np.stack(bands, axis=1).view(np.int64)  # (n, bands): stored as BIGINT
     n_bands = buckets.shape[1]
+    keys = papers["paper_key"].to_numpy()
     return pl.DataFrame({
-        "paper_key": np.repeat(papers["paper_key"].to_numpy(), n_bands),
-        "band": np.tile(np.arange(n_bands, dtype=np.int16), papers.height),
-        "bucket": buckets.reshape(-1),
+        "paper_key": np.concatenate([np.repeat(keys, n_bands), keys[second], keys[second]]),
+        "band": np.concatenate([np.tile(np.arange(n_bands, dtype=np.int16), papers.height),
+                                np.full(second.sum(), PREFIX_BAND, np.int16), np.full(second.sum(), SUFFIX_BAND, np.int16)]),
+        "bucket": np.concatenate([buckets.reshape(-1), *(c.view(np.int64) for c in crossed)]),
     })
 
 
@@ -428,6 +442,46 @@ def author_agreement(pairs: pl.DataFrame, lenient: bool = True) -> pl.Series:
         flat = flat.with_columns(flat["agree"].scatter(differ, _one_typo(flat["a"].gather(differ), flat["b"].gather(differ))))
     per_pair = flat.group_by("pair").agg(pl.col("agree").mean())
     return idx.select("pair").join(per_pair, on="pair", how="left")["agree"].fill_null(0.0)
+
+
+ALIGNED_MIN_NAMES = 2  # one name found in the other list is no evidence of the same people
+
+
+def aligned_agreement(pairs: pl.DataFrame) -> np.ndarray:
+    """Share of the shorter list's names that the other list shows in the same order (the longest
+    common subsequence under `names_agree`), when at least ALIGNED_MIN_NAMES agree. A revision
+    that adds an author ("Dmitri Volkov, Ann Lee, Bo Chen" after "Ann Lee, Bo Chen") or drops one
+    moves every later name: position by position they disagreed, and the paper loaded twice.
+    For the few pairs the positions fail (the lists are crossed name by name)."""
+    if pairs.is_empty():
+        return np.zeros(0)
+    lists = pairs.select(pair=pl.int_range(pl.len(), dtype=pl.UInt32),
+                         a=pl.col("keys_a").list.head(MAX_ALIGNED), b=pl.col("keys_b").list.head(MAX_ALIGNED))
+    cross = (lists.with_columns(i=pl.int_ranges(pl.col("a").list.len())).explode("a", "i")
+             .with_columns(j=pl.int_ranges(pl.col("b").list.len())).explode("b", "j")
+             .filter(pl.col("a").is_not_null() & pl.col("b").is_not_null()))
+    agreeing = cross.filter(names_agree(pl.col("a"), pl.col("b"))).group_by("pair").agg("i", "j")
+    sizes = lists.select(pl.col("a").list.len(), pl.col("b").list.len()).rows()
+    out = np.zeros(pairs.height)
+    for pair, i, j in agreeing.iter_rows():
+        common = _common_subsequence(sorted(zip(i, j)))
+        if common >= ALIGNED_MIN_NAMES:
+            out[pair] = common / min(sizes[pair])
+    return out
+
+
+MAX_ALIGNED = 30  # names of a list crossed with the other's: a physics list of 500 stays cheap
+
+
+def _common_subsequence(matches: list[tuple[int, int]]) -> int:
+    """The longest chain of (i, j) matches increasing in both: the names two lists show in the
+    same order (the longest strictly increasing run of j over i, one j per i)."""
+    tails: list[int] = []  # tails[k]: the least j ending a chain of k + 1 (patience sorting)
+    for _, row in groupby(sorted(matches), key=itemgetter(0)):
+        for _, j in sorted(row, reverse=True):  # one i's js descending: never two of them chained
+            k = bisect_left(tails, j)
+            tails[k:k + 1] = [j]
+    return len(tails)
 
 
 def _strict_agreement(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
@@ -546,8 +600,10 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     # number ("T" / "T: Part II"), never its own words ("T" / "T Not Seen in Training").
     numbered = np.flatnonzero(has_titles & (written < 1.0))
     other_numbers = _other_numbers(pairs, numbered) | _swapped_words(pairs, edited)
-    authors = author_agreement(pairs).to_numpy()
+    authors = author_agreement(pairs).to_numpy(writable=True)
     text = np.maximum(jaccard, contained)
+    shifted = np.flatnonzero((authors < AUTHOR_GATE) & (text >= threshold))
+    authors[shifted] = np.maximum(authors[shifted], aligned_agreement(pairs[shifted]))
     w = WEIGHTS
     with_title = w["text"] * text + w["authors"] * authors + w["title"] * title
     without_title = (w["text"] * text + w["authors"] * authors) / (w["text"] + w["authors"])
@@ -586,7 +642,7 @@ def _other_numbers(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
     Unicode: "$O(n^2)$" and "O(n²)" hold the same numbers."""
     other = np.zeros(pairs.height, dtype=bool)
     if rows.size:
-        titles = [fold_key(match_text(pl.col(t))) for t in ("title_a", "title_b")]
+        titles = [fold_key(match_text(pl.col(t).str.replace(VERSION_TAG, ""))) for t in ("title_a", "title_b")]
         numbers = [t.str.extract_all(TITLE_NUMBER).list.unique().list.sort() for t in titles]
         notices = [t.str.extract(TITLE_NOTICE, 1).fill_null("") for t in titles]
         differ = pairs[rows].select((numbers[0] != numbers[1]) | (notices[0] != notices[1])).to_series().fill_null(False).to_numpy()

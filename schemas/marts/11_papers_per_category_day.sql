@@ -7,7 +7,7 @@ WITH listed AS (  -- one row per paper and listing day
     FROM main.fact_listing WHERE listed_on IS NOT NULL
     GROUP BY paper_id, listed_on
 )
-SELECT l.date, d.year, d.month, d.iso_week, d.weekday,
+SELECT l.date, d.year, d.month, d.iso_year, d.iso_week, d.weekday,
        c.taxonomy, c.level, c.code, c.name, c.parent_code, c.parent_name,
        count(*) AS n_papers,
        count(*) FILTER (WHERE p.first_listed_on = l.date) AS n_new_papers,
@@ -22,6 +22,7 @@ COMMENT ON VIEW marts.papers_per_category_day IS 'Papers listed per category (an
 COMMENT ON COLUMN marts.papers_per_category_day.date IS 'Listing day.';
 COMMENT ON COLUMN marts.papers_per_category_day.year IS 'Calendar year of the day (dim_date).';
 COMMENT ON COLUMN marts.papers_per_category_day.month IS 'Calendar month 1-12 (dim_date).';
+COMMENT ON COLUMN marts.papers_per_category_day.iso_year IS 'ISO year of the week (dim_date).';
 COMMENT ON COLUMN marts.papers_per_category_day.iso_week IS 'ISO week number 1-53 (dim_date).';
 COMMENT ON COLUMN marts.papers_per_category_day.weekday IS 'Day name (dim_date).';
 COMMENT ON COLUMN marts.papers_per_category_day.taxonomy IS '''arxiv'' or ''conference''.';

@@ -45,6 +45,9 @@ JOIN dim_paper p USING (paper_id);
 -- Delete and insert: an upsert rewrites the wide rows (abstracts) through the index; this does not.
 DELETE FROM dim_paper WHERE paper_id IN (SELECT paper_id FROM touched);
 
+-- The list is complete when it shows the declared total (the largest declared): a listing that
+-- showed three names in full and a later "A, B, C and 1 more" made a paper of four authors, three
+-- shown, marked complete. No total known: whether some listing showed the list in full.
 -- Title and abstract: of the most recent listing that has one (undated search pages last), ties to
 -- the longest, then the larger text; the author list: the longest. A paper with no current
 -- listing (its file superseded) has no row here and leaves dim_paper.
@@ -71,7 +74,7 @@ FROM fact_listing SEMI JOIN touched USING (paper_id) GROUP BY paper_id;
 INSERT INTO dim_paper BY NAME
 SELECT m.paper_id, m.title, m.abstract, m.authors, m.author_keys, len(m.authors) AS n_authors_shown, m.author_count,
        m.has_complete_listing,
-       m.has_complete_listing OR coalesce(m.author_count = len(m.authors), false) AS is_author_list_complete,
+       coalesce(m.author_count <= len(m.authors), m.has_complete_listing) AS is_author_list_complete,
        f.first_listed_on, f.last_listed_on, f.n_listings
 FROM (SELECT k.paper_id, v.title, v.abstract, v.authors, v.author_keys, v.author_total AS author_count,
              v.has_complete_listing
@@ -123,7 +126,7 @@ WITH chosen AS (
 )
 SELECT c.paper_id, c.title, c.abstract, a.authors, a.author_keys, len(a.authors) AS n_authors_shown, c.author_count,
        c.has_complete_listing,
-       c.has_complete_listing OR coalesce(c.author_count = len(a.authors), false) AS is_author_list_complete,
+       coalesce(c.author_count <= len(a.authors), c.has_complete_listing) AS is_author_list_complete,
        f.first_listed_on, f.last_listed_on, f.n_listings
 FROM chosen c JOIN paper_version a ON a.rowid = c.authors_row JOIN paper_listings f USING (paper_id);
 
@@ -139,7 +142,7 @@ SELECT * FROM legacy_lists;
 INSERT INTO dim_paper BY NAME
 SELECT m.paper_id, m.title, m.abstract, m.authors, m.author_keys, len(m.authors) AS n_authors_shown, m.author_count,
        m.has_complete_listing,
-       m.has_complete_listing OR coalesce(m.author_count = len(m.authors), false) AS is_author_list_complete,
+       coalesce(m.author_count <= len(m.authors), m.has_complete_listing) AS is_author_list_complete,
        f.first_listed_on, f.last_listed_on, f.n_listings
 FROM (
     SELECT paper_id,
@@ -166,7 +169,7 @@ SELECT DISTINCT paper_id, category_id FROM (
 
 INSERT INTO dim_date BY NAME
 SELECT d::DATE AS date, year(d) AS year, quarter(d) AS quarter, month(d) AS month, day(d) AS day,
-       weekofyear(d) AS iso_week, dayname(d) AS weekday
+       weekofyear(d) AS iso_week, dayname(d) AS weekday, isoyear(d) AS iso_year
 FROM (SELECT min(listed_on) AS lo, max(listed_on) AS hi FROM fact_listing) r,
      range(r.lo::TIMESTAMP, r.hi::TIMESTAMP + INTERVAL 1 DAY, INTERVAL 1 DAY) t(d)
 WHERE r.lo IS NOT NULL
