@@ -17,6 +17,7 @@ none is changed into a third text."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import polars as pl
@@ -58,25 +59,53 @@ def repair(line: pl.Series) -> tuple[pl.Series, pl.Series]:
 def _fixed(text: str) -> str:
     # Unrepaired if code pages disagree. A reading stays one line: code pages keep ASCII as it is.
     readings = _read_back(text)
-    return readings.pop() if len(readings) == 1 else text
+    return next(iter(readings)) if len(readings) == 1 else text
 
 
-def _read_back(text: str) -> set[str]:
+def _read_back(text: str) -> dict[str, bytes]:
     """The line's characters as the bytes each code page gives them, read as UTF-8, where they
     all have one and the bytes are valid UTF-8: text that was never garbled does not make valid
     UTF-8 that way ("Tomáš": E1 9A). More than one reading is a real ambiguity: "GrĂĄfico" is
-    "Gråfico" misread through Windows-1250 and "Gráfico" through Latin-2."""
+    "Gråfico" misread through Windows-1250 and "Gráfico" through Latin-2. A reading counts only
+    where the line tells of a misreading through that code page (`_telling`). Each reading with
+    its bytes."""
     import ftfy.bad_codecs  # noqa: F401 - the sloppy codecs of _READ_THROUGH
 
-    readings = set()
+    readings: dict[str, bytes] = {}
     for codec in _READ_THROUGH:
         try:
-            reading = text.encode(codec).decode("utf-8")
+            raw = text.encode(codec)
+            reading = raw.decode("utf-8")
         except UnicodeError:
             continue
-        if _plausible(reading, text):
-            readings.add(reading)
+        if reading not in readings and _telling(text, raw) and _plausible(reading, text):
+            readings[reading] = raw
     return readings
+
+
+# What follows a word in clean text: a no-break space, quotes, dashes, an ellipsis, a bullet.
+# A capital closing an upper-case word and one of these are the bytes of a UTF-8 character in
+# Windows-1252 ("AMANHÃ—A" is C3 97, "×"; "Per Å\u00a0Nilsson" is C5 A0, "Š").
+_AFTER_WORD = set("\u00a0’‘‚“”„–—…•«»‹›")
+_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
+
+
+def _telling(text: str, raw: bytes) -> bool:
+    """Whether one of the UTF-8 sequences that `raw` (the line through a single-byte code page:
+    one byte a character) holds cannot be clean text. Clean text makes such a sequence only as a
+    letter ending or opening a word, in its case, then a sign that follows words ("AMANHÃ—A",
+    "1.9 Å\u00a0resolution"); mojibake also makes a symbol or a letter after the lead ("JosÃ©",
+    "MÃœLLER", "â€œ"), a capital inside a small-letter word ("JoÃ«l") or after a digit ("3Ã—3")."""
+    for m in _SEQUENCE.finditer(raw):
+        lead, after = text[m.start()], text[m.start() + 1:m.end()]
+        before = text[m.start() - 1] if m.start() else " "
+        if not lead.isalpha() or not set(after) <= _AFTER_WORD:
+            return True
+        if before.isdigit() or (before.isalpha() and before.islower() and lead.isupper()):
+            return True
+        if after[-1] == "\u00a0" and not text[m.end():m.end() + 1].isalnum():
+            return True  # a no-break space binds two words: "Learning Ã\u00a0 la carte" is "à la"
+    return False
 
 
 def _plausible(reading: str, text: str) -> bool:
