@@ -161,6 +161,19 @@ def test_mojibake_of_such_signs_is_still_repaired(line):
     assert repaired[0] == line
 
 
+# ---------------------------------------------------------------------------- two readings, one far likelier
+@pytest.mark.parametrize("line,codec", [("João Silva", "cp1252"), ("Data were collected in São Paulo.", "cp1252"),
+                                        ("Luís Gonçalves, Conceição Lima", "cp1252"),
+                                        ("Jürgen Müller, Gašper Beguš", "cp1250"), ("Gašper Beguš", "cp1250")])
+def test_a_misreading_with_a_far_less_likely_second_reading_is_repaired(line, codec):
+    """Before: "JoÃ£o" stayed (Mac Roman reads it "Jọo": Ã is CC there, a combining mark's
+    lead byte), and "JĂĽrgen MĂĽller, GaĹˇper BeguĹˇ" too (Latin-2 reads it "Jårgen Måller, Gaŷper
+    Beguŷ"); the garbled copy was loaded as a second author and a second paper."""
+    garbled = line.encode("utf-8").decode("sloppy-windows-1252" if codec == "cp1252" else codec)
+    repaired, changed = mojibake.repair(pl.Series("line", [garbled]))
+    assert repaired.to_list() == [line] and changed.all()
+
+
 def _real_names() -> list[str]:
     """Real author names with a non-ASCII letter (DIGEST_REALDATA), else the ones above."""
     import json

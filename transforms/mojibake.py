@@ -17,6 +17,7 @@ none is changed into a third text."""
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 
@@ -59,6 +60,10 @@ def repair(line: pl.Series) -> tuple[pl.Series, pl.Series]:
 def _fixed(text: str) -> str:
     # Unrepaired if code pages disagree. A reading stays one line: code pages keep ASCII as it is.
     readings = _read_back(text)
+    if len(readings) > 1:
+        readings = _without_new_marks(readings, text)
+    if len(readings) > 1:
+        readings = _likeliest(readings)
     return next(iter(readings)) if len(readings) == 1 else text
 
 
@@ -106,6 +111,42 @@ def _telling(text: str, raw: bytes) -> bool:
         if after[-1] == "\u00a0" and not text[m.end():m.end() + 1].isalnum():
             return True  # a no-break space binds two words: "Learning Ã\u00a0 la carte" is "à la"
     return False
+
+
+def _without_new_marks(readings: dict[str, bytes], text: str) -> dict[str, bytes]:
+    """The readings that make no combining mark, when there are some: Mac Roman reads "Ã" and
+    "Õ" as CC and CD, the lead bytes of combining marks, so its reading of Windows-1252 mojibake
+    composes a letter of its own ("JoÃ£o": "João" and "Jọo"). Decomposed text misread is rare."""
+    unmarked = {r: raw for r, raw in readings.items()
+                if not any(unicodedata.category(ch) == "Mn" and ch not in text for ch in r)}
+    return unmarked or readings
+
+
+# A reading must be this many times likelier than every other (the letters of real author
+# names, as decoding weighs code pages) to be chosen: "JĂĽrgen MĂĽller, GaĹˇper BeguĹˇ" is
+# "Jürgen Müller, Gašper Beguš" through Windows-1250, "Jårgen Måller, Gaŷper Beguŷ" through
+# Latin-2 (~60,000 times less likely); one letter apart ("Gráfico" or "Gråfico": 12 times) stays.
+_LIKELIER = math.log(32.0)
+
+
+def _likeliest(readings: dict[str, bytes]) -> dict[str, bytes]:
+    """The reading far likelier than the others, else all of them. Readings compare sequence by
+    sequence (the same characters of the line), and only where both make a letter: a sign for a
+    letter ("10 µm" or "10 ¾m") is no evidence either way."""
+    from transforms.decode import _name_letter_log_p
+
+    log_p, unseen = _name_letter_log_p()
+    made = {r: [m.group().decode("utf-8").lower() for m in _SEQUENCE.finditer(raw)] for r, raw in readings.items()}
+
+    def odds(a: str, b: str) -> float:
+        if len(made[a]) != len(made[b]):
+            return 0.0  # the code pages cut the line into other sequences: nothing to compare
+        return sum(log_p.get(x, unseen) - log_p.get(y, unseen)
+                   for x, y in zip(made[a], made[b]) if x.isalpha() and y.isalpha())
+    for r in readings:
+        if all(odds(r, other) > _LIKELIER for other in readings if other != r):
+            return {r: readings[r]}
+    return readings
 
 
 def _plausible(reading: str, text: str) -> bool:
