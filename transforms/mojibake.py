@@ -61,8 +61,6 @@ def _fixed(text: str) -> str:
     # Unrepaired if code pages disagree. A reading stays one line: code pages keep ASCII as it is.
     readings = _read_back(text)
     if len(readings) > 1:
-        readings = _without_new_marks(readings, text)
-    if len(readings) > 1:
         readings = _likeliest(readings)
     return next(iter(readings)) if len(readings) == 1 else text
 
@@ -88,38 +86,35 @@ def _read_back(text: str) -> dict[str, bytes]:
     return readings
 
 
-# What follows a word in clean text: a no-break space, quotes, dashes, an ellipsis, a bullet.
-# A capital closing an upper-case word and one of these are the bytes of a UTF-8 character in
-# Windows-1252 ("AMANHÃ—A" is C3 97, "×"; "Per Å\u00a0Nilsson" is C5 A0, "Š").
-_AFTER_WORD = set("\u00a0’‘‚“”„–—…•«»‹›")
+# What follows a word in clean text: a no-break space, a dash, an apostrophe, a closing quote or
+# an ellipsis. A capital ending an upper-case word and one of these are the bytes of a UTF-8
+# character in Windows-1252 ("AMANHÃ—A" is C3 97, "×"; "Per Å\u00a0Nilsson" is C5 A0, "Š").
+_AFTER_WORD = set("\u00a0–—’”…»›")
+_CLOSING = set("”…»›")  # never followed by a letter
 _SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
 
 
 def _telling(text: str, raw: bytes) -> bool:
     """Whether one of the UTF-8 sequences that `raw` (the line through a single-byte code page:
-    one byte a character) holds cannot be clean text. Clean text makes such a sequence only as a
-    letter ending or opening a word, in its case, then a sign that follows words ("AMANHÃ—A",
-    "1.9 Å\u00a0resolution"); mojibake also makes a symbol or a letter after the lead ("JosÃ©",
-    "MÃœLLER", "â€œ"), a capital inside a small-letter word ("JoÃ«l") or after a digit ("3Ã—3")."""
+    one byte a character) holds cannot be clean text. Clean text makes one only as a letter
+    ending a word in its case, then a sign that follows words ("AMANHÃ—A", "IRMÃ’s"), or as a
+    one-letter word bound to the next by a no-break space ("1.9 Å\u00a0resolution"). Mojibake
+    also makes a symbol or a letter after the lead ("JosÃ©", "â€œ", "MÃœLLER"), a lead glued to
+    a sign or digit ("$Î”$", ",Â\u00a0and", "3Ã—3"), a capital inside a small-letter word
+    ("JoÃ«l"), a lone capital before a dash ("Ã–zgür"), an ellipsis inside a word ("WÄ…s")."""
     for m in _SEQUENCE.finditer(raw):
-        lead, after = text[m.start()], text[m.start() + 1:m.end()]
+        lead, signs = text[m.start()], text[m.start() + 1:m.end()]
         before = text[m.start() - 1] if m.start() else " "
-        if not lead.isalpha() or not set(after) <= _AFTER_WORD:
+        after = text[m.end():m.end() + 1]
+        if not lead.isalpha() or not set(signs) <= _AFTER_WORD:
             return True
-        if before.isdigit() or (before.isalpha() and before.islower() and lead.isupper()):
+        if signs[-1] in _CLOSING and after.isalpha():
             return True
-        if after[-1] == "\u00a0" and not text[m.end():m.end() + 1].isalnum():
-            return True  # a no-break space binds two words: "Learning Ã\u00a0 la carte" is "à la"
+        ends_word = before.isalpha() and before.isupper() == lead.isupper()
+        bound = before == " " and signs == "\u00a0" and after.isalnum()
+        if not (ends_word or bound):
+            return True
     return False
-
-
-def _without_new_marks(readings: dict[str, bytes], text: str) -> dict[str, bytes]:
-    """The readings that make no combining mark, when there are some: Mac Roman reads "Ã" and
-    "Õ" as CC and CD, the lead bytes of combining marks, so its reading of Windows-1252 mojibake
-    composes a letter of its own ("JoÃ£o": "João" and "Jọo"). Decomposed text misread is rare."""
-    unmarked = {r: raw for r, raw in readings.items()
-                if not any(unicodedata.category(ch) == "Mn" and ch not in text for ch in r)}
-    return unmarked or readings
 
 
 # A reading must be this many times likelier than every other (the letters of real author
