@@ -649,3 +649,13 @@ def test_a_utf16_file_whose_characters_make_a_line_end_and_a_bom_is_not_cut():
     BOM: cut there, both halves read worse, so the file is read whole."""
     text = "中文＊þ\n" + LISTING_TEXT
     assert decode_bytes(text.encode("utf-16-le")).text == text
+
+
+@pytest.mark.parametrize("authors", [["Άννα Οικονόμου, Άγγελος Ξενάκης"], ["Άννα Μαρία"],
+                                     ["Άννα Οικονόμου", "Γιώργος Παπαδόπουλος"]])
+def test_iso_8859_7_greek_is_not_read_as_windows_1253(authors):
+    """Before: Windows-1253 was taken for a superset of ISO-8859-7; it is not (B6 is "Ά" in
+    ISO-8859-7, "¶" in Windows-1253), and "Άννα" loaded as "¶ννα" (then "ννα")."""
+    text = digest(authors)
+    decoded = decode_bytes(text.encode("iso8859_7"))
+    assert (decoded.encoding, decoded.text, decoded.n_bad_bytes) == ("iso-8859-7", text, 0)

@@ -123,3 +123,88 @@ def test_a_script_glued_to_latin_letters_is_still_repaired(line, codec):
     assume(garbled is not None)
     repaired, _ = mojibake.repair(pl.Series("line", [garbled]))
     assert repaired[0] == line
+
+
+# ---------------------------------------------------------------------------- clean text that looks garbled
+# An upper-case word ending in a capital whose Windows-1252 byte leads a UTF-8 sequence, then a
+# sign that follows words (a dash, a quote, a no-break space, an ellipsis): its bytes read back
+# as one character ("AMANHÃ—A" is C3 97, "×"), yet it is how the word is written.
+_CAPITAL_LEADS = "ÂÃÄÅÆÇÈÉÊËÌÍÎÏÐÑÒÓÔÕÖØÙÚÛÜÝÞ"
+_AFTER_WORD = ["–", "—", "’", "”", "…", "»", "›"]
+
+
+@pytest.mark.parametrize("line", ["AMANHÃ—A Portuguese Benchmark for Temporal Reasoning", "Per Å\u00a0Nilsson",
+                                  "The structure was solved at 1.9 Å\u00a0resolution.", "IRMÃ’s Archive",
+                                  "MALMÅ… Study", "Å\u00a0Nilsson, Ivo Lee"])
+def test_clean_text_with_a_capital_before_a_sign_is_left_as_written(line):
+    """Before: "AMANHÃ—A" became "AMANH×A" and "Per Å\u00a0Nilsson" "Per ŠNilsson" (labelled
+    "+mojibake-repaired"): any reading that made a Latin-1 character counted as a repair."""
+    repaired, changed = mojibake.repair(pl.Series("line", [line]))
+    assert repaired.to_list() == [line] and not changed.any()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.from_regex(r"[A-Z]{1,6}", fullmatch=True), st.sampled_from(_CAPITAL_LEADS), st.sampled_from(_AFTER_WORD),
+       st.sampled_from(["", " A Study", "s", " and", "Newton", "LEE", ", Ivo Lee"]),
+       st.sampled_from(["", "On ", "Ivo Lee, "]))
+def test_any_upper_case_word_ending_in_such_a_capital_before_a_sign_is_left_as_written(word, lead, sign, after, before):
+    assume(sign not in "”…»›" or not after[:1].isalpha())  # a closing sign ends the word
+    line = f"{before}{word}{lead}{sign}{after}"
+    repaired, changed = mojibake.repair(pl.Series("line", [line]))
+    assert repaired[0] == line and not changed[0]
+
+
+@given(st.sampled_from(_CAPITAL_LEADS), st.sampled_from(["Nilsson", "resolution", "3"]), st.sampled_from(["", "At 1.9 "]))
+def test_a_one_letter_word_bound_by_a_no_break_space_is_left_as_written(lead, word, before):
+    line = f"{before}{lead}\u00a0{word}"
+    repaired, changed = mojibake.repair(pl.Series("line", [line]))
+    assert repaired[0] == line and not changed[0]
+
+
+@pytest.mark.parametrize("line", ["at 3×3 and 25 °C", "A 224×224 Image", "MÜLLER and ÉCOLE", "Joël Noël",
+                                  "Tomáš Šimon", "Learning à la carte", "$Δ$ and $Γ$", "a,\u00a0b", "Özgür Şimşek",
+                                  "Wąsik and Tīk", "a 3 × 3 grid"])
+def test_mojibake_of_such_signs_is_still_repaired(line):
+    garbled = misread(line, "cp1252")
+    repaired, _ = mojibake.repair(pl.Series("line", [garbled]))
+    assert repaired[0] == line
+
+
+# ---------------------------------------------------------------------------- two readings, one far likelier
+@pytest.mark.parametrize("line,codec", [("Luís Gonçalves, Conceição Lima", "cp1252"),
+                                        ("Jürgen Müller, Gašper Beguš", "cp1250"), ("Gašper Beguš", "cp1250")])
+def test_a_misreading_with_a_far_less_likely_second_reading_is_repaired(line, codec):
+    """Before: "JĂĽrgen MĂĽller, GaĹˇper BeguĹˇ" stayed (Latin-2 reads it "Jårgen Måller, Gaŷper
+    Beguŷ"); the garbled copy was loaded as a second author and a second paper."""
+    garbled = line.encode("utf-8").decode("sloppy-windows-1252" if codec == "cp1252" else codec)
+    repaired, changed = mojibake.repair(pl.Series("line", [garbled]))
+    assert repaired.to_list() == [line] and changed.all()
+
+
+def _real_names() -> list[str]:
+    """Real author names with a non-ASCII letter (DIGEST_REALDATA), else the ones above."""
+    import json
+
+    from bench.corpus import default_realdata
+
+    path = default_realdata() / "arxiv_daily_listings_dwdengwei.jsonl"
+    if not path.is_file():
+        return NAMES
+    with path.open(encoding="utf-8") as f:
+        names = {a for line in f for a in json.loads(line)["authors"] if not a.isascii()}
+    return sorted(n for n in names if all(ord(ch) < 0x2000 for ch in n))
+
+
+REAL_NAMES = _real_names()
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(REAL_NAMES), min_size=1, max_size=3), st.sampled_from(mojibake.CODE_PAGES))
+def test_real_names_misread_through_any_code_page_come_back_or_stay_never_a_third_text(names, codec):
+    import ftfy.bad_codecs  # noqa: F401
+
+    line = ", ".join(names)
+    garbled = line.encode("utf-8").decode("sloppy-windows-1252" if codec == "cp1252" else codec, errors="ignore")
+    assume(garbled.encode("sloppy-windows-1252" if codec == "cp1252" else codec).decode("utf-8", "ignore") == line)
+    repaired, _ = mojibake.repair(pl.Series("line", [line, garbled]))
+    assert repaired[0] == line and repaired[1] in (line, garbled)

@@ -666,8 +666,10 @@ def _line_is_nonsense(text: str) -> bool:
 
 
 _JOINERS = set("'’‘ʼ·-‐‑–—")
-# Signs that Western text glues to a word: quotes, currency, ©, °, superscripts, ordinals.
-_GLUED_SIGNS = set("“”„‚«»‹›…•†‡©®™£¥€¢$§¶°±×÷µ¹²³ªº¿¡½¼¾\u00a0\u2009\u202f%‰′″")
+# Signs that Western text glues to a word: quotes, currency, ©, °, superscripts, ordinals. Not
+# "¶": it opens a paragraph number ("¶3"), never a word, and it is Windows-1253's reading of
+# ISO-8859-7's "Ά" (B6): "¶ννα" for "Άννα" read as sensible, and the file lost its Ά.
+_GLUED_SIGNS = set("“”„‚«»‹›…•†‡©®™£¥€¢$§°±×÷µ¹²³ªº¿¡½¼¾\u00a0\u2009\u202f%‰′″")
 
 
 def _script(ch: str) -> str:

@@ -17,6 +17,8 @@ none is changed into a third text."""
 
 from __future__ import annotations
 
+import math
+import re
 import unicodedata
 
 import polars as pl
@@ -58,24 +60,87 @@ def repair(line: pl.Series) -> tuple[pl.Series, pl.Series]:
 def _fixed(text: str) -> str:
     # Unrepaired if code pages disagree. A reading stays one line: code pages keep ASCII as it is.
     readings = _read_back(text)
-    return readings.pop() if len(readings) == 1 else text
+    if len(readings) > 1:
+        readings = _likeliest(readings)
+    return next(iter(readings)) if len(readings) == 1 else text
 
 
-def _read_back(text: str) -> set[str]:
+def _read_back(text: str) -> dict[str, bytes]:
     """The line's characters as the bytes each code page gives them, read as UTF-8, where they
     all have one and the bytes are valid UTF-8: text that was never garbled does not make valid
     UTF-8 that way ("Tomáš": E1 9A). More than one reading is a real ambiguity: "GrĂĄfico" is
-    "Gråfico" misread through Windows-1250 and "Gráfico" through Latin-2."""
+    "Gråfico" misread through Windows-1250 and "Gráfico" through Latin-2. A reading counts only
+    where the line tells of a misreading through that code page (`_telling`). Each reading with
+    its bytes."""
     import ftfy.bad_codecs  # noqa: F401 - the sloppy codecs of _READ_THROUGH
 
-    readings = set()
+    readings: dict[str, bytes] = {}
     for codec in _READ_THROUGH:
         try:
-            reading = text.encode(codec).decode("utf-8")
+            raw = text.encode(codec)
+            reading = raw.decode("utf-8")
         except UnicodeError:
             continue
-        if _plausible(reading, text):
-            readings.add(reading)
+        if reading not in readings and _telling(text, raw) and _plausible(reading, text):
+            readings[reading] = raw
+    return readings
+
+
+# What follows a word in clean text: a no-break space, a dash, an apostrophe, a closing quote or
+# an ellipsis. A capital ending an upper-case word and one of these are the bytes of a UTF-8
+# character in Windows-1252 ("AMANHÃ—A" is C3 97, "×"; "Per Å\u00a0Nilsson" is C5 A0, "Š").
+_AFTER_WORD = set("\u00a0–—’”…»›")
+_CLOSING = set("”…»›")  # never followed by a letter
+_SEQUENCE = re.compile(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}")
+
+
+def _telling(text: str, raw: bytes) -> bool:
+    """Whether one of the UTF-8 sequences that `raw` (the line through a single-byte code page:
+    one byte a character) holds cannot be clean text. Clean text makes one only as a letter
+    ending a word in its case, then a sign that follows words ("AMANHÃ—A", "IRMÃ’s"), or as a
+    one-letter word bound to the next by a no-break space ("1.9 Å\u00a0resolution"). Mojibake
+    also makes a symbol or a letter after the lead ("JosÃ©", "â€œ", "MÃœLLER"), a lead glued to
+    a sign or digit ("$Î”$", ",Â\u00a0and", "3Ã—3"), a capital inside a small-letter word
+    ("JoÃ«l"), a lone capital before a dash ("Ã–zgür"), an ellipsis inside a word ("WÄ…s")."""
+    for m in _SEQUENCE.finditer(raw):
+        lead, signs = text[m.start()], text[m.start() + 1:m.end()]
+        before = text[m.start() - 1] if m.start() else " "
+        after = text[m.end():m.end() + 1]
+        if not lead.isalpha() or not set(signs) <= _AFTER_WORD:
+            return True
+        if signs[-1] in _CLOSING and after.isalpha():
+            return True
+        ends_word = before.isalpha() and before.isupper() == lead.isupper()
+        bound = before == " " and signs == "\u00a0" and after.isalnum()
+        if not (ends_word or bound):
+            return True
+    return False
+
+
+# A reading must be this many times likelier than every other (the letters of real author
+# names, as decoding weighs code pages) to be chosen: "JĂĽrgen MĂĽller, GaĹˇper BeguĹˇ" is
+# "Jürgen Müller, Gašper Beguš" through Windows-1250, "Jårgen Måller, Gaŷper Beguŷ" through
+# Latin-2 (~60,000 times less likely); one letter apart ("Gráfico" or "Gråfico": 12 times) stays.
+_LIKELIER = math.log(32.0)
+
+
+def _likeliest(readings: dict[str, bytes]) -> dict[str, bytes]:
+    """The reading far likelier than the others, else all of them. Readings compare sequence by
+    sequence (the same characters of the line), and only where both make a letter: a sign for a
+    letter ("10 µm" or "10 ¾m") is no evidence either way."""
+    from transforms.decode import _name_letter_log_p
+
+    log_p, unseen = _name_letter_log_p()
+    made = {r: [m.group().decode("utf-8").lower() for m in _SEQUENCE.finditer(raw)] for r, raw in readings.items()}
+
+    def odds(a: str, b: str) -> float:
+        if len(made[a]) != len(made[b]):
+            return 0.0  # the code pages cut the line into other sequences: nothing to compare
+        return sum(log_p.get(x, unseen) - log_p.get(y, unseen)
+                   for x, y in zip(made[a], made[b]) if x.isalpha() and y.isalpha())
+    for r in readings:
+        if all(odds(r, other) > _LIKELIER for other in readings if other != r):
+            return {r: readings[r]}
     return readings
 
 
