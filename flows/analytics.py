@@ -7,6 +7,7 @@ user text into SQL: values are bound parameters, identifiers come from DuckDB's 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sys
@@ -57,6 +58,9 @@ LOCKED_DOWN = {
 # SHOW, SUMMARIZE, FROM-first and VALUES parse as SELECT too. Not EXPLAIN: EXPLAIN ANALYZE runs
 # the statement it explains, COPY TO included.
 READ_STATEMENTS = {duckdb.StatementType.SELECT}
+# The query nodes a SELECT may hold. DuckDB parses "WITH x AS (COPY ... TO 'f') SELECT ..." (or
+# INSERT, UPDATE, DELETE in the WITH) as a SELECT: the statement's type let it write a file.
+READ_NODES = {"SELECT_NODE", "SET_OPERATION_NODE", "RECURSIVE_CTE_NODE", "CTE_NODE"}
 _NOT_DUCKDB = "not a valid DuckDB database file"
 
 
@@ -105,6 +109,31 @@ def check_read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
     kind = statements[0].type
     if kind not in READ_STATEMENTS:
         raise StatementRefused(f"only SELECT queries are allowed here, not {kind.name}")
+    inside = _query_nodes(con, sql) - READ_NODES
+    if inside:
+        names = ", ".join(sorted(node.removesuffix("_NODE").removesuffix("_QUERY") for node in inside))
+        raise StatementRefused(f"only SELECT queries are allowed here, not {names} inside one")
+
+
+def _query_nodes(con: duckdb.DuckDBPyConnection, sql: str) -> set[str]:
+    """The kinds of query node in a SELECT's syntax tree (DuckDB's own parse, as JSON), at any
+    depth: its CTEs, subqueries and set operations. A SELECT DuckDB cannot write as JSON is
+    refused rather than run unseen."""
+    tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [sql]).fetchall()[0][0])
+    if tree.get("error"):
+        raise StatementRefused(f"this SELECT cannot be checked: {tree.get('error_message')}")
+    found: set[str] = set()
+    stack = [tree]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            kind = item.get("type")
+            if isinstance(kind, str) and kind.endswith("_NODE"):
+                found.add(kind)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
 
 
 def query(path: Path, sql: str, params: Sequence | dict | None = None, allow_files: bool = False) -> pl.DataFrame:

@@ -130,6 +130,30 @@ def test_query_still_answers_selects_and_files_need_the_opt_in(warehouse, tmp_pa
     assert still.exit_code == 2 and not (tmp_path / "out.csv").exists()
 
 
+# Writes inside a SELECT: DuckDB parses a WITH holding COPY, INSERT, UPDATE or DELETE as a
+# SELECT statement, so the statement's type let `--allow-files` write a file.
+WRITES_INSIDE = {
+    "copy_in_with": "WITH x AS (COPY (SELECT * FROM dim_paper) TO '{out}/leak.csv') SELECT * FROM x",
+    "copy_parquet_in_with": "WITH x AS (COPY dim_paper TO '{out}/leak.parquet') SELECT * FROM x",
+    "insert_in_with": "WITH x AS (INSERT INTO dim_date (date) VALUES (DATE '2000-01-01') RETURNING *) SELECT * FROM x",
+    "delete_in_subquery": "SELECT * FROM (WITH y AS (DELETE FROM fact_listing RETURNING *) SELECT * FROM y)",
+    "update_in_union": "SELECT 1 UNION ALL (WITH z AS (UPDATE dim_paper SET title = 'x' RETURNING 1) SELECT * FROM z)",
+}
+
+
+@pytest.mark.parametrize("allow_files", [False, True])
+def test_query_refuses_writes_inside_a_select(warehouse, tmp_path, allow_files):
+    before = checksum(warehouse)
+    for name, attack in WRITES_INSIDE.items():
+        result = cli("query", attack.format(out=tmp_path), "-w", warehouse, *(["--allow-files"] if allow_files else []))
+        assert result.exit_code == 2, (name, result.output)
+        assert "inside one" in one_line_error(result), (name, result.output)
+    assert not list(tmp_path.iterdir()), "a query wrote a file"
+    assert checksum(warehouse) == before
+    recursive = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3) SELECT * FROM r"
+    assert cli("query", recursive, "-w", warehouse, "-f", "csv").stdout == "n\n1\n2\n3\n"
+
+
 # Values of every DuckDB type a SELECT can return, as each output shows them. Each of these
 # crashed `digest query` with a traceback in one output or more (Polars could not take an interval
 # or a union from Arrow, CSV could not write a blob, a bit string, a varint or a variant, no output
