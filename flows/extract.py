@@ -173,7 +173,7 @@ class _Walk:
             self.skip(path, rel, f"{CANNOT_READ}: {err.strerror or err}")
             return []
         # Real entries before links, so a folder reached both ways is read under its own name.
-        prefix = "" if rel == "." else rel + "/"
+        prefix = "" if rel == "." else (rel + "/").replace(MEMBER_SEPARATOR, "\\x21/")  # rel is shown already
         return [(child, prefix + _display_name(name), is_link) for is_link, name, child in sorted(children)]
 
     def _link_problem(self, path: Path) -> str | None:
@@ -210,8 +210,11 @@ def _display_path(rel: Path) -> str:
 
 
 def _display_name(text: str) -> str:
-    """`_display_path` of a name or a posix path (it maps each character on its own)."""
-    return text.replace("\\", "\\\\").encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    """`_display_path` of a name or a posix path (it maps each character on its own, and "!/"
+    as "\\x21/": a folder "a.zip!" beside "a.zip" made the path of an archive member, "a.zip!/m.txt",
+    and one file was taken for a new version of the other, whose listings left the warehouse)."""
+    escaped = text.replace("\\", "\\\\").encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return escaped.replace(MEMBER_SEPARATOR, "\\x21/")
 
 
 def _is_link(entry: os.DirEntry) -> bool:

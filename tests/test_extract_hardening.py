@@ -179,6 +179,23 @@ def test_names_that_look_alike_once_escaped_stay_distinct(tmp_path):
     assert sorted(found_by_path(inbox)) == ["inbox/caf\\\\xe9.txt", "inbox/caf\\xe9.txt", "inbox/café.txt"]
 
 
+def test_a_folder_named_like_an_archive_member_keeps_its_own_path(tmp_path):
+    """A folder "a.zip!" beside the archive "a.zip": its file's path was the member's, "a.zip!/m.txt",
+    and a later run took it for a new version of the member (the member's listings left the
+    warehouse); in one run, two current versions of one path failed the run."""
+    inbox = tmp_path / "in"
+    (inbox / "a.zip!" / "sub!").mkdir(parents=True)
+    with zipfile.ZipFile(inbox / "a.zip", "w") as archive:
+        archive.writestr("m.txt", b"member")
+    (inbox / "a.zip!" / "m.txt").write_text("folder")
+    (inbox / "a.zip!" / "sub!" / "n.txt").write_text("deeper")
+    sources, _, _ = extract.read_sources(list(found_by_path(inbox).values()), LIMITS)
+    assert sorted((s.path, s.data) for s in sources) == [
+        ("in/a.zip!/m.txt", b"member"), ("in/a.zip\\x21/m.txt", b"folder"), ("in/a.zip\\x21/sub\\x21/n.txt", b"deeper")]
+    named = found_by_path(inbox / "a.zip!" / "m.txt")  # a file named on the command line
+    assert list(named) == ["a.zip\\x21/m.txt"]
+
+
 def test_archives_unpack_within_the_limit_in_all(tmp_path):
     inbox = tmp_path / "inbox"
     inbox.mkdir()
