@@ -208,3 +208,46 @@ def test_real_names_misread_through_any_code_page_come_back_or_stay_never_a_thir
     assume(garbled.encode("sloppy-windows-1252" if codec == "cp1252" else codec).decode("utf-8", "ignore") == line)
     repaired, _ = mojibake.repair(pl.Series("line", [line, garbled]))
     assert repaired[0] == line and repaired[1] in (line, garbled)
+
+
+def _batch(record: str) -> list[str]:
+    """The author names a garbled file's listing loads (through the pipeline)."""
+    result = process_batch([SourceFile(1, "garbled.txt", record.encode("utf-8"))])
+    return sorted(result.authors["name"].unique().to_list())
+
+
+_RECORD = "#01Oct 26, 2026\ncs.LG\n{title}\n{authors}\nWe study naive approaches and their limits.\n"
+
+
+@pytest.mark.parametrize("title", ["Learning \u00c3\u00a0 la carte", "A Study of Caf\u00c3\u00a9s"])
+def test_a_line_two_code_pages_read_is_repaired_through_the_code_page_of_its_file(title):
+    """Before: "JoÃ£o" is "João" through Windows-1252 and decomposed "Jọo" through Mac Roman, so
+    it loaded garbled beside the file's repaired title. Now the title, misread only through
+    Windows-1252, decides."""
+    assert _batch(_RECORD.format(title=title, authors="Jo\u00c3\u00a3o Silva, Ann Lee")) == ["Ann Lee", "João Silva"]
+
+
+def test_a_line_two_code_pages_read_is_decided_by_its_files_composed_letters():
+    """A clean composed "é" elsewhere in the file: it was not decomposed text misread."""
+    record = _RECORD.format(title="Caf\u00e9 Studies", authors="Jo\u00c3\u00a3o Silva, Ann Lee")
+    assert _batch(record) == ["Ann Lee", "João Silva"]
+
+
+def test_a_decomposed_line_misread_through_mac_roman_is_decided_by_its_file():
+    """"ZajaÃ®c" is "Zajaîc" through Windows-1252 and decomposed "Zając" through Mac Roman: a
+    file whose other lines were misread through Mac Roman ("≈Åukasz") reads it through Mac
+    Roman; alone it stays as written, never a third text."""
+    nfd = "Zaja\u0328c".encode().decode("mac_roman")
+    lines, files = pl.Series("line", [nfd, "≈Åukasz Kaiser", nfd]), pl.Series("file", [1, 1, 2])
+    repaired, changed = mojibake.repair(lines, files)
+    assert repaired.to_list() == ["Zaja\u0328c", "Łukasz Kaiser", nfd] and changed.to_list() == [True, True, False]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(NAMES + TEXT + REAL_NAMES), min_size=2, max_size=5), st.sampled_from(mojibake.CODE_PAGES))
+def test_a_file_misread_through_one_code_page_comes_back_or_stays_never_a_third_text(lines, codec):
+    """A file's lines decide each other's ambiguous readings: only ever towards the truth."""
+    garbled = [misread(line, codec) for line in lines]
+    assume(all(g is not None for g in garbled))
+    repaired, _ = mojibake.repair(pl.Series("line", garbled), pl.Series("file", [7] * len(lines)))
+    assert all(r in (line, g) for r, line, g in zip(repaired.to_list(), lines, garbled))

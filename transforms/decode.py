@@ -539,7 +539,8 @@ def _pick_single_byte(sample: list[bytes]) -> tuple[str | None, str]:
     Readings with nonsense words (`_word_is_nonsense`) or a high mess ratio are out. Among the
     rest, equally sensible readings that differ ("Yıldız" in Windows-1254, "Yýldýz" in
     Windows-1252: both only letters) are told apart by their likelihood (`_log_odds`: the
-    letters of real author names, and chardet's byte models run on the non-ASCII words alone,
+    letters of real author names, whether each word's letters are one language's, and chardet's
+    byte models run on the non-ASCII words alone,
     as the English around them drowns the few letters that tell a Turkish name from an
     Icelandic one). The code page listed first wins unless another is `_LIKELY_FACTOR` times
     likelier (`_WINDOWS_1252_FACTOR` against Windows-1252); then the likeliest of those does."""
@@ -624,12 +625,61 @@ def _log_odds(words: bytes, codecs_: list[str]) -> Callable[[str, str], float]:
         # both readings have case (Hebrew has none: KOI8-R's capitals of its bytes are no likelier).
         case_odds = sum(_CAPITAL_START_LOG_ODDS * (readings[a][i].isupper() - readings[b][i].isupper())
                         for i in starts.intersection(both) if _cased(readings[a][i]) and _cased(readings[b][i]))
-        return chardet_odds + case_odds + sum(letter_log_p.get(x, unseen) - letter_log_p.get(y, unseen) for x, y in letters)
+        language_odds = sum(map(_language_log_p, split[a])) - sum(map(_language_log_p, split[b]))
+        return chardet_odds + case_odds + language_odds + sum(
+            letter_log_p.get(x, unseen) - letter_log_p.get(y, unseen) for x, y in letters)
+    split = {codec: _NAME_PARTS.split(text) for codec, text in readings.items()}
     return odds
 
 
 def _cased(ch: str) -> bool:
     return ch.isupper() or ch.islower()
+
+
+# The non-ASCII letters each Latin-script language writes names with. A name part holds the
+# letters of one language: a code page that turns some letters of a word into another language's
+# while others of the first remain reads no one's name ("Guðrún" in Windows-1254 is "Guğrún",
+# Turkish ğ beside Icelandic ú; Latvian "Bērziņš" in Windows-1252 is "Bçrziòð"). The letter
+# frequencies above cannot see it: they weigh letters one by one, and ğ is commoner than ð.
+_ALPHABETS = {
+    "german": "äöüß", "french": "àâæçéèêëîïôœùûüÿ", "spanish": "áéíñóúü", "portuguese": "áâãàçéêíóôõúü",
+    "italian": "àèéìíîòóùú", "catalan": "àçèéíïòóúüŀ", "dutch": "áéèëíïóöüú", "danish_norwegian": "æøåéó",
+    "swedish_finnish": "åäöéšž", "icelandic": "áðéíóúýþæö", "polish": "ąćęłńóśźż", "czech": "áčďéěíňóřšťúůýž",
+    "slovak": "áäčďéíĺľňóôŕšťúýž", "south_slavic": "čćđšž", "hungarian": "áéíóöőúüű", "romanian": "ăâîșțşţ",
+    "turkish": "çğıöşüâ",  # no î, û: a few Turkish loanwords have them, names do not
+    "azerbaijani": "çəğıöşü", "lithuanian": "ąčęėįšųūž", "latvian": "āčēģīķļņšūž",
+    "estonian": "äöõüšž", "albanian": "çë", "maltese": "ċġħżàèìòù", "welsh": "ŵŷâêîôûäëïöüáéíóúàèìòù",
+    "vietnamese": "àáâãèéêìíòóôõùúýăđĩũơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹ",
+    "pinyin_romaji_maori": "āáǎàēéěèīíǐìōóǒòūúǔùǖǘǚǜüôû",
+    "faroese": "áðíóúýæø",
+}
+# A language few authors write in: a word only it could write ("Dvoøák": Czech "Dvořák" read in
+# Windows-1252, ø with á as only Faroese has them) is that much less likely than one of the others
+# (some 50,000 speakers of Faroese, 10 million of Czech).
+_RARE_LANGUAGES = {"faroese": math.log(1 / 1000)}
+# A word no one language writes. None of the 486 non-ASCII name parts of the real corpus is
+# (../shared/realdata); it outweighs the letter frequencies of a word or two, which know few
+# names of the smaller languages ("Bērziņš": ē and ņ unseen, so "Bçrziòð" read likelier).
+_MIXED_LANGUAGES = math.log(1 / 10_000)
+# Letters no word opens with: Icelandic and Faroese ð, German ß ("Šimkus" in Windows-1252: "Ðimkus").
+_NEVER_FIRST = {"ð", "ß"}
+_NAME_PARTS = re.compile(r"[\s\-‐‑–—,;/()]+")  # "Müller-Šimić" is two name parts of two languages
+
+
+@lru_cache(maxsize=1 << 16)
+def _language_log_p(word: str) -> float:
+    """log P that a name part holds its non-ASCII Latin letters together (`_ALPHABETS`): 0 when a
+    common language writes them all, less for a rare one, `_MIXED_LANGUAGES` for none. Words of
+    other scripts, or no accented letter, say nothing here."""
+    letters = {ch for ch in word.lower() if ch.isalpha() and not ch.isascii() and _script(ch) == "LATIN"}
+    if not letters:
+        return 0.0
+    if any(unicodedata.category(ch) == "Mn" and _script(ch) != "COMBINING" for ch in word):
+        return _MIXED_LANGUAGES  # an Arabic or Hebrew point on a Latin letter ("Bērziņš" in Windows-1256: "Bçrziًٍ")
+    fits = [lang for lang, alphabet in _ALPHABETS.items() if letters.issubset(alphabet)]
+    if not fits or word[:1].lower() in _NEVER_FIRST:
+        return _MIXED_LANGUAGES
+    return max(_RARE_LANGUAGES.get(lang, 0.0) for lang in fits)
 
 
 @lru_cache(maxsize=1)

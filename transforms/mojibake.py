@@ -44,28 +44,69 @@ SIGN = _sign(CODE_PAGES)
 _READ_THROUGH = ("sloppy-windows-1252", *CODE_PAGES[1:])
 
 
-def repair(line: pl.Series) -> tuple[pl.Series, pl.Series]:
-    """The lines with their mojibake repaired, and which lines changed."""
+def repair(line: pl.Series, file: pl.Series | None = None) -> tuple[pl.Series, pl.Series]:
+    """The lines with their mojibake repaired, and which lines changed. `file` (a file id per line)
+    lets a line that two code pages read plausibly be decided by the rest of its file
+    (`_decided_by_file`); without it each line stands alone."""
     unchanged = pl.repeat(False, line.len(), dtype=pl.Boolean, eager=True).alias(line.name)
     non_ascii = (line.str.len_bytes() != line.str.len_chars()).fill_null(False).arg_true()
     rows = non_ascii.filter(line.gather(non_ascii).str.contains(SIGN).fill_null(False))  # 5x faster than over every line
     if rows.is_empty():
         return line, unchanged
-    before = line.gather(rows)
-    after = pl.Series(line.name, [_fixed(text) for text in before.to_list()], dtype=pl.String)
-    changed = unchanged.scatter(rows, after != before)
+    before = line.gather(rows).to_list()
+    readings = [_readings(text) for text in before]
+    fixed = [next(iter(r)) if len(r) == 1 else text for r, text in zip(readings, before)]
+    if file is not None and any(len(r) > 1 for r in readings):
+        fixed = _decided_by_file(line, file, non_ascii, rows, readings, fixed)
+    after = pl.Series(line.name, fixed, dtype=pl.String)
+    changed = unchanged.scatter(rows, after != pl.Series(before, dtype=pl.String))
     return line.clone().scatter(rows, after), changed
 
 
-def _fixed(text: str) -> str:
-    # Unrepaired if code pages disagree. A reading stays one line: code pages keep ASCII as it is.
+def _readings(text: str) -> dict[str, set[str]]:
+    """The plausible readings of a line (one: repair it; none or several: leave it), each with the
+    code pages that give it. A reading stays one line: code pages keep ASCII as it is."""
     readings = _read_back(text)
     if len(readings) > 1:
         readings = _likeliest(readings)
-    return next(iter(readings)) if len(readings) == 1 else text
+    return {r: codecs for r, (_, codecs) in readings.items()}
 
 
-def _read_back(text: str) -> dict[str, bytes]:
+def _decided_by_file(line: pl.Series, file: pl.Series, non_ascii: pl.Series, rows: pl.Series,
+                     readings: list[dict[str, set[str]]], fixed: list[str]) -> list[str]:
+    """Lines two code pages read plausibly ("JoÃ£o" is "João" misread through Windows-1252, or
+    "Jọo", decomposed "ọ", through Mac Roman; "ZajaÃ®c" is "Zajaîc" or decomposed "Zając")
+    decided by their file, as the line alone cannot be: the reading of a code page the file's
+    unambiguous lines were misread through, else the reading whose normal form (combining marks
+    or not) the file's other non-ASCII text has. Still several: left as written."""
+    files = file.gather(rows).to_list()
+    used: dict[object, set[str]] = {}  # file -> code pages its unambiguous lines were read through
+    for f, r in zip(files, readings):
+        if len(r) == 1:
+            used.setdefault(f, set()).update(*r.values())
+    # The other non-ASCII lines of those files, as they will stand (as written, or repaired).
+    undecided = {f for f, r in zip(files, readings) if len(r) > 1}
+    ambiguous = {row for row, r in zip(rows.to_list(), readings) if len(r) > 1}
+    repaired = dict(zip(rows.to_list(), fixed))
+    near = non_ascii.filter(file.gather(non_ascii).is_in(list(undecided)))
+    forms: dict[object, set[bool]] = {}  # file -> decomposed (True) / composed (False) letters seen
+    for row, f, text in zip(near.to_list(), file.gather(near).to_list(), line.gather(near).to_list()):
+        if row not in ambiguous:
+            forms.setdefault(f, set()).update(_normal_forms(repaired.get(row, text)))
+    out = list(fixed)
+    for i, (f, r) in enumerate(zip(files, readings)):
+        if len(r) < 2:
+            continue
+        pick = [x for x, codecs in r.items() if codecs & used.get(f, set())]
+        if len(pick) != 1 and len(forms.get(f, ())) == 1:
+            decomposed = next(iter(forms[f]))
+            pick = [x for x in r if _has_combining(x) == decomposed]
+        if len(pick) == 1:
+            out[i] = pick[0]
+    return out
+
+
+def _read_back(text: str) -> dict[str, tuple[bytes, set[str]]]:
     """The line's characters as the bytes each code page gives them, read as UTF-8, where they
     all have one and the bytes are valid UTF-8: text that was never garbled does not make valid
     UTF-8 that way ("Tomáš": E1 9A). More than one reading is a real ambiguity: "GrĂĄfico" is
@@ -74,16 +115,22 @@ def _read_back(text: str) -> dict[str, bytes]:
     its bytes."""
     import ftfy.bad_codecs  # noqa: F401 - the sloppy codecs of _READ_THROUGH
 
-    readings: dict[str, bytes] = {}
+    readings: dict[str, tuple[bytes, set[str]]] = {}
     for codec in _READ_THROUGH:
         try:
             raw = text.encode(codec)
             reading = raw.decode("utf-8")
         except UnicodeError:
             continue
-        if reading not in readings and _telling(text, raw) and _plausible(reading, text):
-            readings[reading] = raw
+        if reading in readings:
+            readings[reading][1].add(_FAMILY.get(codec, codec))
+        elif _telling(text, raw) and _plausible(reading, text):
+            readings[reading] = (raw, {_FAMILY.get(codec, codec)})
     return readings
+
+
+# Latin-1 and Windows-1252 misread the same UTF-8 bytes alike: one evidence for a file.
+_FAMILY = {"sloppy-windows-1252": "cp1252", "latin-1": "cp1252"}
 
 
 # What follows a word in clean text: a no-break space, a dash, an apostrophe, a closing quote or
@@ -124,14 +171,14 @@ def _telling(text: str, raw: bytes) -> bool:
 _LIKELIER = math.log(32.0)
 
 
-def _likeliest(readings: dict[str, bytes]) -> dict[str, bytes]:
+def _likeliest(readings: dict[str, tuple[bytes, set[str]]]) -> dict[str, tuple[bytes, set[str]]]:
     """The reading far likelier than the others, else all of them. Readings compare sequence by
     sequence (the same characters of the line), and only where both make a letter: a sign for a
     letter ("10 µm" or "10 ¾m") is no evidence either way."""
     from transforms.decode import _name_letter_log_p
 
     log_p, unseen = _name_letter_log_p()
-    made = {r: [m.group().decode("utf-8").lower() for m in _SEQUENCE.finditer(raw)] for r, raw in readings.items()}
+    made = {r: [m.group().decode("utf-8").lower() for m in _SEQUENCE.finditer(raw)] for r, (raw, _) in readings.items()}
 
     def odds(a: str, b: str) -> float:
         if len(made[a]) != len(made[b]):
@@ -193,3 +240,19 @@ def _script(ch: str) -> str:
 
 def _letter_script(ch: str) -> str | None:
     return _script(ch) if unicodedata.category(ch).startswith("L") else None
+
+
+def _has_combining(text: str) -> bool:
+    return any(unicodedata.combining(ch) for ch in text)
+
+
+def _normal_forms(text: str) -> set[bool]:
+    """Whether a line's accented letters are decomposed (a letter, then a combining mark: True),
+    composed (a letter that has a decomposition: False), or both; empty when it holds neither."""
+    forms = set()
+    for ch in text:
+        if unicodedata.combining(ch):
+            forms.add(True)
+        elif not ch.isascii() and ch.isalpha() and unicodedata.decomposition(ch)[:1] not in ("", "<"):
+            forms.add(False)
+    return forms

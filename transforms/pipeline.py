@@ -164,7 +164,7 @@ def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.D
 def _repaired(lines: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Mojibake repaired in the lines (`transforms.mojibake`); a file with a repaired line says so
     in its encoding ("utf-8+mojibake-repaired")."""
-    repaired, changed = mojibake.repair(lines["line"])
+    repaired, changed = mojibake.repair(lines["line"], lines["file_idx"])  # a file's lines decide ambiguous ones
     if not changed.any():
         return lines, files
     fixed = lines.filter(changed)["file_idx"].unique()

@@ -1,0 +1,75 @@
+"""Legacy single-byte code pages whose readings are all letters in another code page too: told
+apart by whether each name part holds the letters of one language (transforms/decode.py,
+`_language_log_p`), besides how often real names use each letter."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from transforms.decode import decode_bytes
+
+
+def digest(authors: list[str]) -> str:
+    return "".join(f"#{i:02d}Oct 26, 2026\ncs.LG\nA Study of Problem {i}\n{a}\nWe study problem {i} and solve it well.\n"
+                   for i, a in enumerate(authors, 1))
+
+
+@pytest.mark.parametrize("authors", [["Guðrún Sigurðardóttir, Þórður Ægisson"], ["Guðrún Sigurðardóttir"],
+                                     ["Þórður Ægisson, Ann Lee", "Sigríður Þorsteinsdóttir"]])
+def test_icelandic_in_windows_1252_is_not_read_as_turkish(authors):
+    """Before: Windows-1254 ("Guğrún", "Şórğur") won, as real names hold more ğ and ş than ð
+    and þ; those readings put Turkish letters beside Icelandic ú, ó and Æ, no one's name."""
+    text = digest(authors)
+    decoded = decode_bytes(text.encode("cp1252"))
+    assert (decoded.encoding, decoded.text, decoded.n_bad_bytes) == ("windows-1252", text, 0)
+
+
+@pytest.mark.parametrize("authors", [["Šarūnas Kęstutis, Jānis Bērziņš"], ["Jānis Bērziņš", "Rūta Meilutytė"],
+                                     ["Kęstutis Šimkus, Ann Lee"]])
+def test_baltic_windows_1257_is_read_as_windows_1257(authors):
+    """Before: read as Windows-1252 ("Ðarûnas Kæstutis, Jânis Bçrziòð"), whose letters of one
+    word no language writes together."""
+    text = digest(authors)
+    decoded = decode_bytes(text.encode("cp1257"))
+    assert (decoded.encoding, decoded.text, decoded.n_bad_bytes) == ("windows-1257", text, 0)
+
+
+def test_a_czech_name_alone_in_windows_1250():
+    """Before: "Antonín Dvoøák": a word only Faroese writes, against Czech "Dvořák"."""
+    text = digest(["Antonín Dvořák"])
+    assert decode_bytes(text.encode("cp1250")).text == text
+
+
+def test_a_windows_1250_line_in_a_utf8_file():
+    """Before: the stray line read as Windows-1252, "Antonín Dvoøák, Jiøí Matas": ø beside á
+    and í is only Faroese."""
+    text = digest(["Zoë Müller", "Antonín Dvořák, Jiří Matas", "Ana Núñez"])
+    lines = text.split("\n")
+    raw = b"\n".join(line.encode("cp1250" if "Dvořák" in line else "utf-8") for line in lines)
+    decoded = decode_bytes(raw)
+    assert (decoded.encoding, decoded.text, decoded.n_bad_bytes) == ("utf-8+windows-1250", text, 0)
+
+
+# Real names of each language, three or more written as a listing through its code page. Not
+# Windows-1257: Baltic names whose letters read as one language's in Windows-1252 too ("Līga
+# Ozoliņa": "Lîga Ozoliòa") outweigh a mixed word, as real names use ī, ņ, ē less than î, ò, ë.
+LANGUAGES = {
+    "cp1250": ["Antonín Dvořák", "Jiří Matas", "Tomáš Mikolov", "Łukasz Kaiser", "Paweł Dąbrowski",
+               "Ondřej Čertík", "Ľubomír Šťastný", "Miloš Forman", "Bartłomiej Żak", "Zdeněk Kalal"],
+    "cp1254": ["Çağlar Gülçehre", "Özgür Şimşek", "Ayşe Kaya", "Işıl Güler", "Gökhan Yıldız", "Şükrü Öztürk"],
+    "cp1252": ["Guðrún Sigurðardóttir", "Þórður Ægisson", "Søren Hauberg", "José García", "Jürgen Müller",
+               "François Chollet", "Bjørn Østman", "Håvard Rue", "Anna Ólafsdóttir", "Zoë Brontë"],
+}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(sorted(LANGUAGES)).flatmap(
+    lambda cp: st.tuples(st.just(cp), st.lists(st.sampled_from(LANGUAGES[cp]), min_size=3, max_size=6, unique=True))))
+def test_real_names_of_a_language_come_back_through_its_code_page(case):
+    codec, names = case
+    text = digest([", ".join(names[i:i + 2]) for i in range(0, len(names), 2)])
+    label = {"cp1250": "windows-1250", "cp1254": "windows-1254", "cp1252": "windows-1252"}[codec]
+    decoded = decode_bytes(text.encode(codec))
+    assert (decoded.encoding, decoded.text) == (label, text)
