@@ -118,10 +118,11 @@ class Settings(BaseSettings):
     max_batches_in_flight: int = Field(default_factory=default_batches_in_flight, gt=0)
     # The warehouse's memory budget (DuckDB spills to disk beyond it): a twelfth of this machine's
     # memory by default (default_memory_limit), not a figure fitted to one corpus.
-    # a size as DuckDB reads one ("600MB", "2 GiB", "1.5GB"): another value ("lots") failed only
-    # when the load began, with DuckDB's parser error
+    # a size as DuckDB reads one ("600MB", "2 GiB", "1.5GB"), its unit written: another value
+    # ("lots", or "2000000000" without a unit) failed only when the load began, with DuckDB's
+    # parser error
     duckdb_memory_limit: str = Field(default_factory=lambda: default_memory_limit(),
-                                     pattern=r"(?i)^\s*\d+(\.\d+)?\s*(b|bytes?|[kmgt]i?b?)?\s*$")
+                                     pattern=r"(?i)^\s*\d+(\.\d+)?\s*(b|bytes?|[kmgt]i?b?)\s*$")
     match_threshold: float = Field(default=0.8, ge=0, le=1)  # near-duplicate papers: score at or above which two abstracts are one paper
     # namesakes: log-odds a mention needs to join a known person of its name (higher: more persons);
     # finite: at NaN no score reaches it, and every mention of a common name was a person of its own

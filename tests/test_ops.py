@@ -137,6 +137,7 @@ def test_errors_are_one_line_with_documented_exit_codes(tmp_path):
     ("DIGEST_LOCK_TIMEOUT_S", "-1", "greater than or equal to 0"),
     ("DIGEST_TASK_RUNNER", "spark", "'threads' or 'dask'"),
     ("DIGEST_DUCKDB_MEMORY_LIMIT", "lots", "should match pattern"),  # was taken: the load failed in DuckDB's parser
+    ("DIGEST_DUCKDB_MEMORY_LIMIT", "2000000000", "should match pattern"),  # no unit: the same
     ("DIGEST_TIMEZONE", "Mars/Base", "not an IANA time zone"),  # was taken: `digest serve` failed with a traceback
 ])
 def test_a_bad_setting_is_one_line_naming_it_before_any_command_runs(tmp_path, monkeypatch, variable, value, says):
