@@ -390,7 +390,17 @@ def names_agree(a: pl.Expr, b: pl.Expr, lenient: bool = True) -> pl.Expr:
     if not lenient:
         return strict
     a, b = (key.str.replace(_SUFFIXED, "$1") for key in (a, b))  # "john smith jr" / "john smith"
-    return strict | (a == b) | middle_dropped(a, b)
+    return strict | (a == b) | middle_dropped(a, b) | reordered(a, b)
+
+
+def reordered(a: pl.Expr, b: pl.Expr) -> pl.Expr:
+    """The same words in another order, at the same position of one paper's lists: "Qiuhao Zeng"
+    and "Zeng Qiuhao", "YUNFAN Marina" (read surname first: "Marina Yunfan") and "YUNFAN MARINA"."""
+    return (a != b) & (_sorted_words(a) == _sorted_words(b)) & a.str.contains(" ")
+
+
+def _sorted_words(key: pl.Expr) -> pl.Expr:
+    return key.str.split(" ").list.sort().list.join(" ")
 
 
 _SUFFIXED = rf"^(\S+(?: \S+)+) (?:{'|'.join(NAME_SUFFIXES)})$"
@@ -442,6 +452,19 @@ def author_agreement(pairs: pl.DataFrame, lenient: bool = True) -> pl.Series:
         flat = flat.with_columns(flat["agree"].scatter(differ, _one_typo(flat["a"].gather(differ), flat["b"].gather(differ))))
     per_pair = flat.group_by("pair").agg(pl.col("agree").mean())
     return idx.select("pair").join(per_pair, on="pair", how="left")["agree"].fill_null(0.0)
+
+
+def _same_first_author(pairs: pl.DataFrame) -> np.ndarray:
+    """Whether the two lists open with one surname (the blocks' salt), or one opens with the
+    other's second (an author added before the first, or the first dropped). The anchor blocks
+    salted by the second author also pair two papers whose second authors alone agree: a paper of
+    the same three co-authors under another first author, with a near-same abstract, is another
+    paper (it merged at 3 of 4 positions). A first author's words in another order are one name."""
+    first = [first_author_token(pl.col(c)) for c in ("keys_a", "keys_b")]
+    second = [first_author_token(pl.col(c), 1) for c in ("keys_a", "keys_b")]
+    same = (first[0] == first[1]) | ((first[0] == second[1]) & (first[0] != "")) | ((second[0] == first[1]) & (first[1] != ""))
+    swapped = reordered(*(pl.col(c).list.first() for c in ("keys_a", "keys_b"))).fill_null(False)  # "Zeng Qiuhao"
+    return pairs.select(same | swapped).to_series().to_numpy()
 
 
 ALIGNED_MIN_NAMES = 2  # one name found in the other list is no evidence of the same people
@@ -616,6 +639,7 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     # at a third of the positions ("Aleksandr"/"Alexander", "Jeff"/"Jeffrey", "Seyed Iman"/"Iman").
     same_long_text = (jaccard == 1.0) & (short_words >= SAME_TEXT_WORDS)
     authors_ok = (authors >= AUTHOR_GATE) | (same_long_text & (authors >= SAME_TEXT_AUTHOR_GATE))
+    authors_ok &= _same_first_author(pairs)
     titles_ok = ~has_titles | ((title >= TITLE_GATE) & ~other_numbers)
     # A short abstract may be boilerplate ("No abstract available.") and says little: it merges
     # with two titles that agree, or, without two titles, only as the same text shown with the
