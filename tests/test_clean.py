@@ -298,6 +298,9 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Ann Lee; Bo Chen, Carl Wu, Dan Li", (["Ann Lee", "Bo Chen", "Carl Wu", "Dan Li"], 4, 4, False)),
     ("Munos, Rémi; Valko, Michal;", (["Rémi Munos", "Michal Valko"], 2, 2, False)),
     ("Munos, Rémi; Plato", (["Rémi Munos", "Plato"], 2, 2, False)),  # a mononym beside pairs
+    # the last pair joined by "and" or "&" (read as one item of two commas, the list was six words)
+    ("Munos, Rémi; Valko, Michal and Lazaric, Alessandro", (["Rémi Munos", "Michal Valko", "Alessandro Lazaric"], 3, 3, False)),
+    ("Munos, Rémi; Valko, Michal & Lazaric, Alessandro", (["Rémi Munos", "Michal Valko", "Alessandro Lazaric"], 3, 3, False)),
 ])
 def test_author_list_forms(line, expected):
     assert split([line]) == [expected]
@@ -328,7 +331,9 @@ def written_list(draw):
     marks = draw(st.sampled_from(["", "", "1", "¹", "*", "†", "1,2"])) if form != "semicolon" else ""
     shown = [n + marks for n in names]
     if form == "semicolon":
-        line = "; ".join(f"{s}, {g}" for g, s in people)
+        pairs = [f"{s}, {g}" for g, s in people]
+        last = draw(st.sampled_from(["; ", f" {joiner} ", " & ", f"; {joiner} "]))  # "...; Valko, M and Lazaric, A"
+        line = "; ".join(pairs[:-1]) + last + pairs[-1] if len(pairs) > 1 else pairs[0]
     elif form == "mixed":  # full names in groups between semicolons, commas within ("A, B; C")
         line = _grouped(draw, shown)
     elif form == "ideographic":

@@ -85,7 +85,7 @@ INITIALS_PAIRS = rf"^{INITIALS_PAIR}(?:\s*(?:,\s*(?:(?i:and)\s+|&\s*)?|\s+(?i:an
 # names after a comma, between "and"s. Read as a list, it was four people; read as a semicolon list
 # (which splits at "and" too), each item is a "Last, First".
 _GIVEN = _TOKEN + r"(?:\s+" + _TOKEN + r"){0,2}"
-BIBTEX_LIST = rf"^{_SURNAME}\s*,\s*{_GIVEN}(?:\s+(?i:and)\s+{_SURNAME}\s*,\s*{_GIVEN})+$"
+BIBTEX_LIST = rf"^{_SURNAME}\s*,\s*{_GIVEN}(?:(?:\s+(?i:and)\s+|\s*&\s*){_SURNAME}\s*,\s*{_GIVEN})+$"  # or "&"
 # "Smith, John, Doe, Jane": one-word items in pairs, each a "Surname, Given". Read as a list, it
 # was four people ("Smith", "John", ...). Four one-word names are rare in a listing, but the
 # pairs are read only when the reference confirms them (`_confirmed_pairs`): mononyms stay a list.
@@ -164,8 +164,9 @@ def _pairs_between_semicolons(shown: pl.Expr) -> pl.Expr:
     Chen; Carl Wu" mixes the separators between full names: read as pairs, "Bo Chen, Carl Wu"
     was one person."""
     listed = pl.when(shown.str.contains(SEMICOLON_LIST)).then(shown)  # null elsewhere: no cost
-    items = listed.str.split(";").list.eval(
-        pl.element().str.split("；").explode().filter(pl.element().str.contains(r"[\p{L}\p{N}]")))
+    # (cut as such a list is read: at "and", "&" and "、" too, "Valko, Michal and Lazaric, Alessandro")
+    items = listed.str.replace_all(SEMICOLON_SEPARATORS, "\x1f").str.split("\x1f").list.eval(
+        pl.element().filter(pl.element().str.contains(r"[\p{L}\p{N}]")))
     pair_or_mononym = (pl.element().str.count_matches("[,，]") == 1) | ~pl.element().str.strip_chars().str.contains(r"[,，\s]")
     return items.list.eval(pair_or_mononym).list.all().fill_null(False)
 

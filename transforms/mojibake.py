@@ -153,15 +153,24 @@ def _telling(text: str, raw: bytes) -> bool:
         lead, signs = text[m.start()], text[m.start() + 1:m.end()]
         before = text[m.start() - 1] if m.start() else " "
         after = text[m.end():m.end() + 1]
+        goes_on = text[m.end():m.end() + 2]
         if not lead.isalpha() or not set(signs) <= _AFTER_WORD:
             return True
         if signs[-1] in _CLOSING and after.isalpha():
             return True
         ends_word = before.isalpha() and before.isupper() == lead.isupper()
         bound = before == " " and signs == "\u00a0" and after.isalnum()
-        if not (ends_word or bound):
+        if not (ends_word or bound) or (ends_word and _word_goes_on(m.group(), lead, goes_on)):
             return True
     return False
+
+
+def _word_goes_on(sequence: bytes, lead: str, after: str) -> bool:
+    """A capital word that goes on in capitals (`after`: its next two characters) past the
+    sequence, which reads as a letter: "GÃ–TZE" is "GÖTZE", "SÃ–DERBERG" "SÖDERBERG" (taken for
+    a word ending before a dash, the surname-first capitals of "GÃ–TZE Mario" stayed garbled).
+    Not "AMANHÃ—A" ("×" is no letter), "IRMÃ’s" or "Ã–Newton" (a small letter follows)."""
+    return lead.isupper() and len(after) == 2 and after.isupper() and after.isalpha() and sequence.decode("utf-8").isalpha()
 
 
 # A reading must be this many times likelier than every other (the letters of real author
