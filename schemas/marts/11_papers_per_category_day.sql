@@ -7,11 +7,12 @@ WITH listed AS (  -- one row per paper and listing day
     FROM main.fact_listing WHERE listed_on IS NOT NULL
     GROUP BY paper_id, listed_on
 )
-SELECT l.date, d.year, d.month, d.iso_year, d.iso_week, d.weekday,
+SELECT l.date, d.year, d.month, d.iso_week, d.weekday,
        c.taxonomy, c.level, c.code, c.name, c.parent_code, c.parent_name,
        count(*) AS n_papers,
        count(*) FILTER (WHERE p.first_listed_on = l.date) AS n_new_papers,
-       sum(l.n_listings)::BIGINT AS n_listings
+       sum(l.n_listings)::BIGINT AS n_listings,
+       d.iso_year  -- last: readers by position keep their columns
 FROM listed l
 JOIN main.dim_date d ON d.date = l.date
 JOIN main.dim_paper p USING (paper_id)
