@@ -471,9 +471,10 @@ ALIGNED_MIN_NAMES = 2  # one name found in the other list is no evidence of the 
 
 
 def aligned_agreement(pairs: pl.DataFrame) -> np.ndarray:
-    """Share of the shorter list's names that the other list shows in the same order (the longest
-    common subsequence under `names_agree`), when at least ALIGNED_MIN_NAMES agree. A revision
-    that adds an author ("Dmitri Volkov, Ann Lee, Bo Chen" after "Ann Lee, Bo Chen") or drops one
+    """1 when the other list shows every name of the shorter one in the same order (the longest
+    common subsequence under `names_agree`), at least ALIGNED_MIN_NAMES of them; else 0. A part
+    is no evidence: companion papers whose co-first authors swap places ("Lee, Chen, Wu, Li" /
+    "Chen, Lee, Wu, Li") share 3 of 4 in order, and merged. A revision that adds an author ("Dmitri Volkov, Ann Lee, Bo Chen" after "Ann Lee, Bo Chen") or drops one
     moves every later name: position by position they disagreed, and the paper loaded twice.
     For the few pairs the positions fail (the lists are crossed name by name)."""
     if pairs.is_empty():
@@ -492,8 +493,7 @@ def aligned_agreement(pairs: pl.DataFrame) -> np.ndarray:
     out = np.zeros(pairs.height)
     for pair, i, j in agreeing.iter_rows():
         common = _common_subsequence(sorted(zip(i, j)))
-        if common >= ALIGNED_MIN_NAMES:
-            out[pair] = common / min(sizes[pair])
+        out[pair] = float(common >= ALIGNED_MIN_NAMES and common == min(sizes[pair]))
     return out
 
 
@@ -670,7 +670,11 @@ def _other_numbers(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
     Unicode: "$O(n^2)$" and "O(n²)" hold the same numbers."""
     other = np.zeros(pairs.height, dtype=bool)
     if rows.size:
-        titles = [fold_key(match_text(pl.col(t).str.replace(VERSION_TAG, ""))) for t in ("title_a", "title_b")]
+        # (the tag left out only beside a title without one: "(Version 2)" / "(Version 3)" may be
+        # two papers of a series, as "Part 2" / "Part 3")
+        one_tagged = pl.col("title_a").str.contains(VERSION_TAG) != pl.col("title_b").str.contains(VERSION_TAG)
+        titles = [fold_key(match_text(pl.when(one_tagged).then(pl.col(t).str.replace(VERSION_TAG, "")).otherwise(pl.col(t))))
+                  for t in ("title_a", "title_b")]
         numbers = [t.str.extract_all(TITLE_NUMBER).list.unique().list.sort() for t in titles]
         notices = [t.str.extract(TITLE_NOTICE, 1).fill_null("") for t in titles]
         differ = pairs[rows].select((numbers[0] != numbers[1]) | (notices[0] != notices[1])).to_series().fill_null(False).to_numpy()
