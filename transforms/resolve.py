@@ -474,9 +474,10 @@ def aligned_agreement(pairs: pl.DataFrame) -> np.ndarray:
     """1 when the other list shows every name of the shorter one in the same order (the longest
     common subsequence under `names_agree`), at least ALIGNED_MIN_NAMES of them; else 0. A part
     is no evidence: companion papers whose co-first authors swap places ("Lee, Chen, Wu, Li" /
-    "Chen, Lee, Wu, Li") share 3 of 4 in order, and merged. A revision that adds an author ("Dmitri Volkov, Ann Lee, Bo Chen" after "Ann Lee, Bo Chen") or drops one
-    moves every later name: position by position they disagreed, and the paper loaded twice.
-    For the few pairs the positions fail (the lists are crossed name by name)."""
+    "Chen, Lee, Wu, Li") share 3 of 4 in order, and merged. A revision that adds an author
+    ("Dmitri Volkov, Ann Lee, Bo Chen" after "Ann Lee, Bo Chen") or drops one moves every later
+    name: position by position they disagreed, and the paper loaded twice. For the few pairs the
+    positions fail (the lists are crossed name by name)."""
     if pairs.is_empty():
         return np.zeros(0)
     lists = pairs.select(pair=pl.int_range(pl.len(), dtype=pl.UInt32),
