@@ -194,9 +194,9 @@ def _likeliest(readings: dict[str, tuple[bytes, set[str]]]) -> dict[str, tuple[b
             return 0.0  # the code pages cut the line into other sequences: nothing to compare
         return sum(log_p.get(x, unseen) - log_p.get(y, unseen)
                    for x, y in zip(made[a], made[b]) if x.isalpha() and y.isalpha())
-    for r in readings:
+    for r, read in readings.items():
         if all(odds(r, other) > _LIKELIER for other in readings if other != r):
-            return {r: readings[r]}
+            return {r: read}
     return readings
 
 
