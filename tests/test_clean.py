@@ -298,6 +298,10 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Ann Lee; Bo Chen, Carl Wu, Dan Li", (["Ann Lee", "Bo Chen", "Carl Wu", "Dan Li"], 4, 4, False)),
     ("Munos, Rémi; Valko, Michal;", (["Rémi Munos", "Michal Valko"], 2, 2, False)),
     ("Munos, Rémi; Plato", (["Rémi Munos", "Plato"], 2, 2, False)),  # a mononym beside pairs
+    # "Etc" as a surname (hypothesis's find: "Aa Etc" was "Aa", the list cut short); "etc" in small letters or after a comma ends it
+    ("Aa Etc, Bo Etc", (["Aa Etc", "Bo Etc"], 2, 2, False)),
+    ("Ann Lee, Bo Chen etc", (["Ann Lee", "Bo Chen"], 2, None, True)),
+    ("Ann Lee, Bo Chen, ETC", (["Ann Lee", "Bo Chen"], 2, None, True)),
     # the last pair joined by "and" or "&" (read as one item of two commas, the list was six words)
     ("Munos, Rémi; Valko, Michal and Lazaric, Alessandro", (["Rémi Munos", "Michal Valko", "Alessandro Lazaric"], 3, 3, False)),
     ("Munos, Rémi; Valko, Michal & Lazaric, Alessandro", (["Rémi Munos", "Michal Valko", "Alessandro Lazaric"], 3, 3, False)),

@@ -225,7 +225,8 @@ AND_MORE = (r"(?i)(?:(?:^|\s*,\s*|\s+)(?:(?:and|&|plus|und)\s+)?" + _MORE_COUNT 
 # More names exist, how many is not said: "et al.", "and others", "and colleagues", "among others",
 # ", Others" too: as an item, "Others" was loaded as a person and the list as complete.
 _UNSAID_MORE = r"(?:and\s+|&\s*|,\s*)(?:others|colleagues|co-?workers)|among\s+others"
-ET_AL = rf"(?i)\s*(?:,\s*)?(?:等人?|et\.?\s*al\.?|{_UNSAID_MORE}|etc\.?)\s*$"
+# "etc" without its period only after a comma or in small letters: "Aa Etc" is a person.
+ET_AL = rf"(?i)\s*(?:(?:,\s*)?(?:等人?|et\.?\s*al\.?|{_UNSAID_MORE}|etc\.)|,\s*etc|(?-i:\s+etc))\s*$"
 LIST_ENDING = rf"(?i)\s*(?:,\s*)?(?:et\s+al\.?|{_UNSAID_MORE}|etc\.|等人?|…|\.{{3,}})\s*$|" + AND_MORE[4:]
 # A names line cut by a wrap: it ends in a separator ("Döring and", "ANN LEE AND", "Lee &", "Lee,")
 # or inside its ending ("Bo Chen and 2" of "and 2 more": not a name "2" after "and", since a bare
