@@ -545,7 +545,7 @@ def bench_size(n: int, args: argparse.Namespace, servers: Servers, shape: str = 
     baseline = run_baseline(corpus, runs / "baseline.duckdb", args.baseline_timeout, answer)
     log(f"{tag} ours: full run (running server; files read first in {warm_cache(corpus)} s)")
     warehouse = runs / "ours.duckdb"
-    digest = shlex.split(args.digest) if args.digest else [digest_cli()]
+    digest = shlex.split(args.digest) if args.digest else checkout_cli(args.code) if args.code else [digest_cli()]
     ours = run_ours(digest, corpus_dirs(corpus), warehouse, args.timeout, running, servers)
     log(f"{tag} ours: no new files (running server)")
     noop = run_ours(digest, corpus_dirs(corpus), warehouse, args.timeout, running, servers)
@@ -983,6 +983,15 @@ def log(message: str) -> None:
 
 
 # ----------------------------------------------------------------------------- entry point
+def checkout_cli(code: Path) -> list[str]:
+    """The CLI of another checkout. Not `PYTHONPATH=DIR python -m flows.cli`: the runs start in
+    this repo's folder, which `-m` puts before PYTHONPATH, so that ran this checkout's code (the
+    session 33 "side by side" timed this code twice)."""
+    folder = str(code.resolve())
+    return [sys.executable, "-c", f"import sys; sys.path.insert(0, {folder!r}); sys.argv[0] = 'digest'; "
+                                  "from flows.cli import app; app()"]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.split("\n\n")[0])
     ap.add_argument("--listings", type=int, action="append", help="corpus size (repeatable); default 100000")
@@ -996,6 +1005,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clean", action="store_true", help="delete the corpora when done")
     ap.add_argument("--digest", default=None,
                     help="command that runs the CLI (default: the digest script beside this Python)")
+    ap.add_argument("--code", type=Path, default=None,
+                    help="run the CLI of another checkout (e.g. `git worktree add DIR REV`), its folder first on the path")
     ap.add_argument("--report", type=Path, default=None, help="only print the tables of saved results in this folder")
     ap.add_argument("--shapes", default="repeats",
                     help="corpus shapes, comma-separated: repeats (~1/3 distinct papers), distinct (~80 %%)")
