@@ -192,8 +192,12 @@ def _likeliest(readings: dict[str, tuple[bytes, set[str]]]) -> dict[str, tuple[b
     def odds(a: str, b: str) -> float:
         if len(made[a]) != len(made[b]):
             return 0.0  # the code pages cut the line into other sequences: nothing to compare
-        return sum(log_p.get(x, unseen) - log_p.get(y, unseen)
-                   for x, y in zip(made[a], made[b]) if x.isalpha() and y.isalpha())
+        letters = [(x, y) for x, y in zip(made[a], made[b]) if x.isalpha() and y.isalpha()]
+        # Only a letter no real name holds decides ("Gaŷper"): two that names hold are both
+        # possible, however unequal ("Nießner" / "Nieüner": ü is 9 times commoner, twice 81).
+        if not any(x in log_p and y not in log_p for x, y in letters):
+            return 0.0
+        return sum(log_p.get(x, unseen) - log_p.get(y, unseen) for x, y in letters)
     for r, read in readings.items():
         if all(odds(r, other) > _LIKELIER for other in readings if other != r):
             return {r: read}
