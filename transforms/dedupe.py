@@ -65,9 +65,13 @@ def first_author_token(author_keys: pl.Expr, position: int = 0) -> pl.Expr:
     before a generational suffix ("john smith jr" → "smith": with "jr", "John Smith Jr." and
     "John Smith" never met, and the same paper was loaded twice). `position`: another author's
     ("" when the list is shorter)."""
-    first = author_keys.list.get(position, null_on_oob=True)
-    before_suffix = first.str.extract(rf"^\S+(?: \S+)* (\S+) (?:{'|'.join(NAME_SUFFIXES)})$")
-    return pl.coalesce(before_suffix, first.str.extract(r"(\S+)$")).fill_null("")
+    return surname_token(author_keys.list.get(position, null_on_oob=True)).fill_null("")
+
+
+def surname_token(name_key: pl.Expr) -> pl.Expr:
+    """A name key's surname: its last word before a generational suffix (`first_author_token`)."""
+    before_suffix = name_key.str.extract(rf"^\S+(?: \S+)* (\S+) (?:{'|'.join(NAME_SUFFIXES)})$")
+    return pl.coalesce(before_suffix, name_key.str.extract(r"(\S+)$"))
 
 
 def longest(col: str) -> pl.Expr:
