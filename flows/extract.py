@@ -484,7 +484,7 @@ def _unpack(path: str, data: bytes, budget: int, depth: int) -> list[tuple[str, 
         raise Unreadable(f"{CANNOT_READ}: a corrupt or unsupported .{packing} archive ({_first_line(err)})") from err
     unpacked: list[tuple[str, bytes]] = []
     for name, member in members:  # together within the budget: a packed member's text counts, not its bytes
-        inner = _unpack(f"{path}{MEMBER_SEPARATOR}{name}", member, budget, depth + 1)
+        inner = _unpack(f"{path}{MEMBER_SEPARATOR}{_display_name(name)}", member, budget, depth + 1)  # its own "!/" too
         budget -= sum(len(text) for _, text in inner)
         unpacked += inner
     return unpacked

@@ -196,6 +196,22 @@ def test_a_folder_named_like_an_archive_member_keeps_its_own_path(tmp_path):
     assert list(named) == ["a.zip\\x21/m.txt"]
 
 
+def test_an_archive_member_named_like_a_nested_archives_member_keeps_its_own_path(tmp_path):
+    """Inside one zip, a folder "a.zip!" beside a nested "a.zip": the members' names were joined
+    as they were, and both were "outer.zip!/a.zip!/m.txt"."""
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as archive:
+        archive.writestr("m.txt", b"nested")
+    inbox = tmp_path / "in"
+    inbox.mkdir()
+    with zipfile.ZipFile(inbox / "outer.zip", "w") as archive:
+        archive.writestr("a.zip", inner.getvalue())
+        archive.writestr("a.zip!/m.txt", b"folder")
+    sources, _, _ = extract.read_sources(list(found_by_path(inbox).values()), LIMITS)
+    assert sorted((s.path, s.data) for s in sources) == [
+        ("in/outer.zip!/a.zip!/m.txt", b"nested"), ("in/outer.zip!/a.zip\\x21/m.txt", b"folder")]
+
+
 def test_archives_unpack_within_the_limit_in_all(tmp_path):
     inbox = tmp_path / "inbox"
     inbox.mkdir()
