@@ -664,7 +664,7 @@ def test_the_same_names_moved_or_one_shared_name_is_no_revision():
     assert rows["rule"].to_list() == ["authors_differ", "authors_differ"]
 
 
-@pytest.mark.parametrize("tag", [" (v2)", " [v3]", " (Version 2.1)", " (ver. 2)"])
+@pytest.mark.parametrize("tag", [" (v2)", " [v3]", " (Version 2.1)", " (ver. 2)", " v2", " - Version 2", ": v3.1"])
 def test_a_version_tag_closing_the_title_is_no_paper_of_a_series(warehouse, tag):
     """"... Short Ones (v2)": the "2" was read as a series number ("Part 2"), so the revision was
     another paper at score 1.0 (rule titles_differ)."""

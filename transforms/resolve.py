@@ -46,7 +46,7 @@ import pyarrow as pa
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel, Levenshtein
 
-from transforms.dedupe import BOILERPLATE_WORDS, NAME_SUFFIXES, first_author_token
+from transforms.dedupe import BOILERPLATE_WORDS, NAME_SUFFIXES, first_author_token, surname_token
 from transforms.text import _on_non_ascii_rows, fold_key
 
 # ----------------------------------------------------------------------------- settings of the method
@@ -89,9 +89,11 @@ _NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve
 _LETTERED = "part|subtask|task|track|phase|stage|volume|vol|chapter|appendix|supplement|series|level|type"
 TITLE_NUMBER = (rf"\d+\p{{L}}*|\b(?:x{{1,3}}(?:ix|iv|v?i{{0,3}})|ix|iv|v?i{{1,3}}|v|{_NUMBER_WORDS})\b"
                 rf"|\bpart a\b|\b(?:{_LETTERED}) [b-z]\b")
-# A version tag closing a title ("... Noise (v2)", "[v3]", "(Version 2.1)") numbers a revision of
+# A version tag closing a title ("... Noise (v2)", "[v3]", "(Version 2.1)", "... Noise v2", "- Version 2";
+# a bare "v" in small letters: "YOLO V8" names a model) numbers a revision of
 # the paper, not a paper of a series: its number was read as another paper's.
-VERSION_TAG = r"(?i)\s*[(\[]\s*(?:v|ver\.?|version)\s*\d+(?:\.\d+)*\s*[)\]]\s*$"
+VERSION_TAG = (r"(?i)\s*(?:[(\[]\s*(?:v|ver\.?|version)\s*\d+(?:\.\d+)*\s*[)\]]"
+               r"|[-–—:,]?\s+(?:(?-i:v)|version\s)\s*\d+(?:\.\d+)*)\s*$")  # or bare: "... Noise v2", "- Version 2"
 # A notice about a paper, opening its title, is another document than the paper ("Erratum to:
 # Spectra of ..." was merged into "Spectra of ...", its title shown for both): two titles that
 # open with other notices are two papers, as two that hold other numbers. Only as the opening:
@@ -486,7 +488,7 @@ def aligned_agreement(pairs: pl.DataFrame) -> np.ndarray:
     # all, 20k pairs of 40 names took a minute.
     a, b = (lists.select("pair", pl.col(side).alias(side[0]), pl.int_ranges(pl.col(side).list.len()).alias(index))
             .explode(side[0], index).filter(pl.col(side[0]).is_not_null())
-            .with_columns(surname=pl.col(side[0]).str.replace(_SUFFIXED, "$1").str.extract(r"(\S+)$"))
+            .with_columns(surname=surname_token(pl.col(side[0])))
             for side, index in (("a", "i"), ("b", "j")))
     cross = a.join(b, on=["pair", "surname"])
     agreeing = cross.filter(names_agree(pl.col("a"), pl.col("b"))).group_by("pair").agg("i", "j")
