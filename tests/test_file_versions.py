@@ -106,6 +106,47 @@ def test_a_copy_of_the_replaced_content_is_ingested_in_its_own_right(cli, tmp_pa
                                                                                    "Tokenizers Matter"]
 
 
+@pytest.mark.parametrize("across_runs", [False, True], ids=["one run", "two runs"])
+def test_a_copy_in_other_line_ends_or_encoding_is_content_already_ingested(cli, tmp_path, across_runs):
+    """The same digest saved again as CRLF, with a BOM, or in UTF-16 or Windows-1252 holds the
+    same listings: skipped as a duplicate (as a byte-identical copy is), not counted twice."""
+    folder, warehouse = tmp_path / "digests", tmp_path / "w.duckdb"
+    folder.mkdir()
+    text = listing([("Tokenizers Matter", "Carla Díaz, Jürgen Müller", ABSTRACT_2),
+                    ("Sparse Solvers on GPUs", "Dan Wu", ABSTRACT_3)], "Oct 26, 2026")
+    (folder / "a.txt").write_text(text, encoding="utf-8")
+    if across_runs:
+        cli("ingest", folder, "-w", warehouse)
+    copies = {"b-crlf.txt": text.replace("\n", "\r\n").encode(), "c-bom.txt": b"\xef\xbb\xbf" + text.encode(),
+              "d-utf16.txt": text.encode("utf-16"), "e-1252.txt": text.encode("windows-1252")}
+    for name, data in copies.items():
+        (folder / name).write_bytes(data)
+    cli("ingest", folder, "-w", warehouse)
+    assert read_sql(warehouse, "SELECT count(*) AS n FROM fact_listing")["n"].item() == 2
+    assert read_sql(warehouse, "SELECT sum(n_listings) AS n FROM dim_paper")["n"].item() == 2
+    files = read_sql(warehouse, "SELECT path FROM dim_source_file")["path"].to_list()
+    assert [p.rsplit("/", 1)[-1] for p in files] == ["a.txt"]
+    skipped = read_sql(warehouse, "SELECT s.path, s.reason, d.path AS same_as FROM skipped_file s "
+                                  "JOIN dim_source_file d ON d.source_file_id = s.same_as_source_file_id")
+    assert sorted(p.rsplit("/", 1)[-1] for p in skipped["path"]) == sorted(copies)
+    assert set(skipped["reason"]) == {"content already ingested"}
+    assert {p.rsplit("/", 1)[-1] for p in skipped["same_as"]} == {"a.txt"}
+
+
+def test_a_file_resaved_in_other_line_ends_at_its_path_keeps_its_listings(cli, tmp_path):
+    """An editor re-saving a.txt with CRLF: the path's next version, with the same listings once."""
+    folder, warehouse = tmp_path / "digests", tmp_path / "w.duckdb"
+    folder.mkdir()
+    text = listing([("Tokenizers Matter", "Carla Diaz", ABSTRACT_2)], "Oct 26, 2026")
+    (folder / "a.txt").write_text(text)
+    cli("ingest", folder, "-w", warehouse)
+    (folder / "a.txt").write_bytes(text.replace("\n", "\r\n").encode())
+    cli("ingest", folder, "-w", warehouse)
+    assert read_sql(warehouse, "SELECT sum(n_listings) AS n FROM dim_paper")["n"].item() == 1
+    assert read_sql(warehouse, "SELECT count(*) AS n FROM fact_listing")["n"].item() == 1
+    assert "0 files with problems" in cli("audit", "-w", warehouse).output
+
+
 def test_a_member_gone_from_a_new_version_of_its_archive_leaves_the_facts(cli, tmp_path):
     """Another member of the kind "a new version supersedes the old": a zip re-saved without one
     of its digests. The member's listings leave the facts (kept as history)."""

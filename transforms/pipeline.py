@@ -3,6 +3,8 @@ validate → match → merge. Pure: the caller reads the files and loads the res
 
 from __future__ import annotations
 
+import codecs
+import hashlib
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,7 +17,7 @@ from transforms import mojibake
 from transforms.accounting import account_lines
 from transforms.categories import listed_codes, resolve_categories, with_secondary_ids
 from transforms.clean import clean_listings
-from transforms.decode import decode_bytes
+from transforms.decode import Decoded, decode_bytes
 from transforms.dedupe import PaperMatcher, author_variants, match_exact_abstract, merge_papers
 from transforms.formats import FORMATS, UNKNOWN, detect_format, joined
 from transforms.formats.common import QUARANTINE_SCHEMA, RECORD_SCHEMA
@@ -91,7 +93,7 @@ def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
 
 
 _FILE_SCHEMA = {"file_idx": pl.Int64, "source_file_id": pl.Int64, "path": pl.String, "encoding": pl.String,
-                "format": pl.String, "text": pl.String, "n_padding_bytes": pl.Int64}
+                "format": pl.String, "text": pl.String, "n_padding_bytes": pl.Int64, "text_sha256": pl.String}
 NO_LINES = ("binary", "empty")  # encodings of files that hold no text lines
 
 
@@ -110,7 +112,8 @@ def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.D
         text = decoded.text
         fmt = detect_format(text) if text and not text.isspace() else UNKNOWN
         for name, value in zip(_FILE_SCHEMA, (idx, src.source_file_id, src.path, decoded.encoding, fmt,
-                                              text if fmt == UNKNOWN else None, decoded.n_padding_bytes)):
+                                              text if fmt == UNKNOWN else None, decoded.n_padding_bytes,
+                                              _text_sha256(src.data, decoded))):
             columns[name].append(value)
         if decoded.encoding in NO_LINES:
             n_lines.append(0)
@@ -159,6 +162,19 @@ def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.D
         reason=pl.format("trailing NUL padding: {} bytes removed", "n_padding_bytes"), raw_text=pl.lit(""),
     )
     return files.drop("n_padding_bytes", "text"), lines, pl.concat([rejected, padding])
+
+
+def _text_sha256(data: bytes, decoded: Decoded) -> str | None:
+    """The decoded text's own checksum: a copy of a file saved with other line ends, a BOM or in
+    another encoding holds the same digest, and is skipped as content already ingested
+    (merge/10_files.sql) rather than counting every listing twice. None when the text is the
+    bytes themselves (plain UTF-8: the loader takes the bytes' sha256, already computed) or when
+    there is no text; encoding a 2 GB corpus again cost ~2x the hashing."""
+    plain = decoded.encoding == "utf-8" and not decoded.n_padding_bytes and b"\r" not in data \
+        and codecs.BOM_UTF8 not in data
+    if plain or decoded.encoding in NO_LINES:
+        return None
+    return hashlib.sha256(decoded.text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _repaired(lines: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
