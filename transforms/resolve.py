@@ -693,7 +693,12 @@ def _swapped_words(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
     abstracts differing in the language and a count: merged at 0.84). A revision that renames its
     title's word seldom renames it all through its abstract too. The abstracts swap a word when
     each says it more often than the other (a sibling may name the other's word once: "unlike
-    earlier work on Spanish"). Looked at in `rows` only (titles that differ)."""
+    earlier work on Spanish"). Two words spelled alike but for their opening letters (fuzz ratio
+    TITLE_GATE or more, `_other_opening`: "encoder" / "decoder", "minimization" / "maximization")
+    are no spelling fix either: such companions merged at 0.95-0.98. They are swapped when the
+    abstracts say each word otherwise often (a sibling may say both, as "encoder-decoder" does); a
+    title's typo fixed ("Grpahs") is in neither abstract. Looked at in `rows` only (titles that
+    differ)."""
     swapped = np.zeros(pairs.height, dtype=bool)
     if not rows.size:
         return swapped
@@ -705,9 +710,19 @@ def _swapped_words(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
         only_a, only_b = set(ta or []) - set(tb or []), set(tb or []) - set(ta or [])
         in_a, in_b = Counter(xa or []), Counter(xb or [])
         swapped[i] = _opposite(only_a, only_b) or any(
-            in_a[a] > in_b[a] and in_b[b] > in_a[b] and fuzz.ratio(a, b) < TITLE_GATE * 100
+            (in_a[a] > in_b[a] and in_b[b] > in_a[b]) if fuzz.ratio(a, b) < TITLE_GATE * 100
+            else (_other_opening(a, b) and in_a[a] != in_b[a] and in_a[b] != in_b[b])
             for a in only_a for b in only_b)
     return swapped
+
+
+OPENING_LETTERS = 3  # a spelling (US/UK, a typo fixed) keeps a word's opening: "optimi[sz]ation", "colo(u)r"
+
+
+def _other_opening(a: str, b: str) -> bool:
+    """Two words that differ within their first OPENING_LETTERS letters: another word, however
+    alike the rest ("encoder" / "decoder", "maximization" / "minimization")."""
+    return a[:OPENING_LETTERS] != b[:OPENING_LETTERS] and len(a) > OPENING_LETTERS and len(b) > OPENING_LETTERS
 
 
 # Words that turn a title's claim around ("Why X Works" / "Why X Does Not Work"), and prefixes
