@@ -73,3 +73,29 @@ def test_real_names_of_a_language_come_back_through_its_code_page(case):
     label = {"cp1250": "windows-1250", "cp1254": "windows-1254", "cp1252": "windows-1252"}[codec]
     decoded = decode_bytes(text.encode(codec))
     assert (decoded.encoding, decoded.text) == (label, text)
+
+
+# Signs Western abstracts glue to words; "µ", "ª" and "º" are letters to Unicode.
+WESTERN_SIGNS = ["50 µm", "12 µs", "the nº of cases", "the 1ª edition", "±3 %", "37 °C", "½ of them", "3×3 grids",
+                 "£20", "©IEEE", "“quoted”", "1.5 µg/mL"]
+
+
+@pytest.mark.parametrize("authors,sign", [(["François Lefèvre, Jürgen Müller", "René Dupré, Bo Chen"], "50 µm"),
+                                          (["José García, Inés López"], "the nº of households")])
+def test_a_micro_or_ordinal_sign_keeps_a_windows_1252_file_western(authors, sign):
+    """Before: "50 µm" read as nonsense (the micro sign, a letter of its own "script") and as no
+    language's letter, so the file was read as Latin-2 ("50 ľm", "Lefčvre"); "nº" made it
+    Windows-1250 ("nş")."""
+    text = digest(authors).replace("solve it well", f"solve it well at {sign}", 1)
+    decoded = decode_bytes(text.encode("cp1252"))
+    assert (decoded.encoding, decoded.text, decoded.n_bad_bytes) == ("windows-1252", text, 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(LANGUAGES["cp1252"]), min_size=1, max_size=4, unique=True),
+       st.lists(st.sampled_from(WESTERN_SIGNS), min_size=1, max_size=3))
+def test_western_names_and_signs_come_back_through_windows_1252(names, signs):
+    text = digest([", ".join(names[i:i + 2]) for i in range(0, len(names), 2)])
+    text = text.replace("solve it well.", "solve it well, " + ", ".join(signs) + ".")
+    decoded = decode_bytes(text.encode("cp1252"))
+    assert (decoded.encoding, decoded.text) == ("windows-1252", text)

@@ -617,7 +617,7 @@ def _log_odds(words: bytes, codecs_: list[str]) -> Callable[[str, str], float]:
     letter_log_p, unseen = _name_letter_log_p()
 
     def odds(a: str, b: str) -> float:
-        both = [i for i in high if readings[a][i].isalpha() and readings[b][i].isalpha()]
+        both = [i for i in high if _is_letter(readings[a][i]) and _is_letter(readings[b][i])]
         letters = [(readings[a][i].lower(), readings[b][i].lower()) for i in both]
         chardet_odds = math.log(max(confidence.get(a, 0.0), _NO_CONFIDENCE) / max(confidence.get(b, 0.0), _NO_CONFIDENCE))
         # A word of English text that opens with a non-ASCII letter is a name: a capital ("Žižek",
@@ -630,6 +630,11 @@ def _log_odds(words: bytes, codecs_: list[str]) -> Callable[[str, str], float]:
             letter_log_p.get(x, unseen) - letter_log_p.get(y, unseen) for x, y in letters)
     split = {codec: _NAME_PARTS.split(text) for codec, text in readings.items()}
     return odds
+
+
+def _is_letter(ch: str) -> bool:
+    """A letter of a name: not a sign Unicode files as a letter ("µ", "º": `_LATIN_SIGNS`)."""
+    return ch.isalpha() and ch not in _LATIN_SIGNS
 
 
 def _cased(ch: str) -> bool:
@@ -671,7 +676,7 @@ def _language_log_p(word: str) -> float:
     """log P that a name part holds its non-ASCII Latin letters together (`_ALPHABETS`): 0 when a
     common language writes them all, less for a rare one, `_MIXED_LANGUAGES` for none. Words of
     other scripts, or no accented letter, say nothing here."""
-    letters = {ch for ch in word.lower() if ch.isalpha() and not ch.isascii() and _script(ch) == "LATIN"}
+    letters = {ch for ch in word.lower() if _is_letter(ch) and not ch.isascii() and _script(ch) == "LATIN"}
     if not letters:
         return 0.0
     if any(unicodedata.category(ch) == "Mn" and _script(ch) != "COMBINING" for ch in word):
@@ -722,8 +727,14 @@ _JOINERS = set("'’‘ʼ·-‐‑–—")
 _GLUED_SIGNS = set("“”„‚«»‹›…•†‡©®™£¥€¢$§°±×÷µ¹²³ªº¿¡½¼¾\u00a0\u2009\u202f%‰′″")
 
 
+# Letters by Unicode's category that Western text writes beside Latin ones: the micro sign ("50 µm")
+# and the ordinal indicators ("nº 3", "1ª"). Named for themselves, they were a second script: a
+# Windows-1252 file saying "µm" was read as Latin-2 ("ľm"), and every "è" in it became "č".
+_LATIN_SIGNS = frozenset("µªº")
+
+
 def _script(ch: str) -> str:
-    if ch.isascii():
+    if ch.isascii() or ch in _LATIN_SIGNS:
         return "LATIN"
     try:
         return unicodedata.name(ch).split(" ", 1)[0]
