@@ -305,6 +305,9 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     # the last pair joined by "and" or "&" (read as one item of two commas, the list was six words)
     ("Munos, Rémi; Valko, Michal and Lazaric, Alessandro", (["Rémi Munos", "Michal Valko", "Alessandro Lazaric"], 3, 3, False)),
     ("Munos, Rémi; Valko, Michal & Lazaric, Alessandro", (["Rémi Munos", "Michal Valko", "Alessandro Lazaric"], 3, 3, False)),
+    # a middle dot or bullet between spaces, as conference sites print lists (was one author)
+    ("Kevin Wang · Hongqian Niu · Didong Li", (["Kevin Wang", "Hongqian Niu", "Didong Li"], 3, 3, False)),
+    ("Kevin Wang • Hongqian Niu", (["Kevin Wang", "Hongqian Niu"], 2, 2, False)),
 ])
 def test_author_list_forms(line, expected):
     assert split([line]) == [expected]
@@ -325,7 +328,8 @@ def person(draw) -> tuple[str, str]:
 @st.composite
 def written_list(draw):
     """(authors line, the names it shows, whether it is cut short) in one of the written forms."""
-    form = draw(st.sampled_from(["comma", "and", "amp", "oxford", "comma-and", "ideographic", "semicolon", "mixed"]))
+    form = draw(st.sampled_from(["comma", "and", "amp", "oxford", "comma-and", "ideographic", "semicolon", "mixed",
+                                 "dot"]))
     people = draw(st.lists(person(), min_size=3 if form == "mixed" else 1, max_size=8))
     if form == "ideographic":
         names = draw(st.lists(st.sampled_from(CJK_NAMES), min_size=1, max_size=6))
@@ -344,6 +348,8 @@ def written_list(draw):
         line = "、".join(shown)
     elif form == "amp":
         line = " & ".join(shown)
+    elif form == "dot":
+        line = draw(st.sampled_from([" · ", " • ", " ∙ "])).join(shown)
     elif len(shown) == 1:
         line = shown[0]
     elif form == "and":

@@ -32,7 +32,9 @@ TRAILING_ELLIPSIS = r"\s*[,，;；、]?\s*(?:…|\.{3})\s*$"  # the last three d
 # Only as whole words between spaces: never inside a name (Anderson, Alexandra, Ferrand).
 JOINERS = r"and|und|et"
 # Between names: , ， 、(ideographic comma) ; ； and the joiners, ", and" as one separator.
-NAME_SEPARATORS = rf"(?i)\s*[,，、;；]\s*(?:(?:{JOINERS})\s+|&\s*)?|\s+(?:{JOINERS})\s+|\s*&\s*"
+# And a middle dot or bullet between spaces, as conference sites print lists ("Kevin Wang · Hongqian
+# Niu · Didong Li" was one author); not one inside a name ("Jean·Pierre").
+NAME_SEPARATORS = rf"(?i)\s*[,，、;；]\s*(?:(?:{JOINERS})\s+|&\s*)?|\s+(?:{JOINERS})\s+|\s*&\s*|\s+[·•∙⋅]\s+"
 # Generational suffixes: "John Smith, Jr." is one person. Not "Junior" or "Senior" (a given name,
 # a surname: Andrew Senior), not "I" or "V" (initials), not lower-case numerals ("Ii" is a surname).
 SUFFIX = r"(?:(?i:jr|sr)\.?|II|III|IV)"
