@@ -60,10 +60,11 @@ MINHASH_SEED = 4  # fixed: stored block keys must be reproducible across runs an
 # v1: BLAKE2b-64 word hashes; v2: XXH3-64 (the same MinHash and bands; see stable_hash64); v3: the
 # salt is the first author's surname before a generational suffix (`first_author_token`: "jr" was
 # the salt of "John Smith Jr.", so a stored paper salted so never met its own listing salted "smith").
-# v4: the anchors also salted with the second author's surname (`block_keys`).
-SIGNATURE_SCHEME = "xxh3-minhash-60x3-anchors-8-v4"
+# v4: the anchors also salted with the second author's surname (`block_keys`). v5: a long
+# abstract's whole signature, unsalted (EXACT_BAND).
+SIGNATURE_SCHEME = "xxh3-minhash-60x3-anchors-8-v5"
 ANCHOR_WORDS = 8
-PREFIX_BAND, SUFFIX_BAND = NUM_BANDS, NUM_BANDS + 1
+PREFIX_BAND, SUFFIX_BAND, EXACT_BAND = NUM_BANDS, NUM_BANDS + 1, NUM_BANDS + 2
 MIN_PREFIX_WORDS = 20  # a shorter text is too little evidence for "cut short"
 CONTAINED_MARGIN = 0.2  # containment this far above Jaccard: one abstract holds the other
 DEFAULT_THRESHOLD = 0.8  # chosen on the tuning corpus of eval/ (seed 11)
@@ -314,7 +315,10 @@ def block_keys(papers: pl.DataFrame, compiled: bool = False) -> pl.DataFrame:
     MinHash signature plus the prefix and suffix anchors, each salted with the first author's
     surname token; the anchors once more salted with the second author's, so that a revision
     with an author added before the first, or the first dropped, meets its paper (salted by one
-    name only, it never did). Two papers are candidates when they share one (band, bucket). `compiled`:
+    name only, it never did). And a long abstract's whole signature unsalted (EXACT_BAND): one
+    abstract word for word under a first author spelled otherwise ("Müller" / "Mueller", a typo),
+    the authors in another order, or written surname first on a search page, never met its
+    paper. Two papers are candidates when they share one (band, bucket). `compiled`:
     signatures and anchors from `transforms.signatures` (the same values for ~55 % of the CPU;
     ~1.5 s to load once per process)."""
     if papers.is_empty():
@@ -325,12 +329,14 @@ def block_keys(papers: pl.DataFrame, compiled: bool = False) -> pl.DataFrame:
     salt = stable_hash64(papers.select(first_author_token(pl.col("author_keys"))).to_series()).to_numpy()
     r = ROWS_PER_BAND
     bands = []
+    whole = np.full(papers.height, np.uint64(EXACT_BAND), dtype=np.uint64)  # every band's values, unsalted
     with np.errstate(over="ignore"):
         for band in range(NUM_BANDS):
             h = np.zeros(papers.height, dtype=np.uint64)
             for j in range(r):
                 h = _fmix64(h * np.uint64(0x100000001B3) + sig[:, band * r + j] + np.uint64(band))
             bands.append(_fmix64(h ^ salt))
+            whole = _fmix64(whole * np.uint64(0x100000001B3) + h)
         anchors = [stable_hash64(edge + f"\x1f{band}").to_numpy() for band, edge in ((PREFIX_BAND, prefix), (SUFFIX_BAND, suffix))]
         bands += [_fmix64(anchor ^ salt) for anchor in anchors]
         second = papers.select(pl.col("author_keys").list.len() >= 2).to_series().to_numpy()
@@ -340,11 +346,13 @@ def block_keys(papers: pl.DataFrame, compiled: bool = False) -> pl.DataFrame:
     buckets = np.stack(bands, axis=1).view(np.int64)  # (n, bands): stored as BIGINT
     n_bands = buckets.shape[1]
     keys = papers["paper_key"].to_numpy()
+    long = papers.select(pl.col("abstract").str.count_matches(" ") + 1 >= SAME_TEXT_WORDS).to_series().to_numpy()
     return pl.DataFrame({
-        "paper_key": np.concatenate([np.repeat(keys, n_bands), keys[second], keys[second]]),
+        "paper_key": np.concatenate([np.repeat(keys, n_bands), keys[second], keys[second], keys[long]]),
         "band": np.concatenate([np.tile(np.arange(n_bands, dtype=np.int16), papers.height),
-                                np.full(second.sum(), PREFIX_BAND, np.int16), np.full(second.sum(), SUFFIX_BAND, np.int16)]),
-        "bucket": np.concatenate([buckets.reshape(-1), *(c.view(np.int64) for c in crossed)]),
+                                np.full(second.sum(), PREFIX_BAND, np.int16), np.full(second.sum(), SUFFIX_BAND, np.int16),
+                                np.full(long.sum(), EXACT_BAND, np.int16)]),
+        "bucket": np.concatenate([buckets.reshape(-1), *(c.view(np.int64) for c in crossed), whole[long].view(np.int64)]),
     })
 
 
@@ -469,19 +477,40 @@ def _same_first_author(pairs: pl.DataFrame) -> np.ndarray:
     return pairs.select(same | swapped).to_series().to_numpy()
 
 
+def _one_paper_however_listed(pairs: pl.DataFrame) -> np.ndarray:
+    """For pairs of one long abstract under one title: whether the lists name the same people in
+    any order (ALIGNED_MIN_NAMES names of one in the other, all of a shorter list; sorted by
+    surname, the longest common subsequence is the names shared), or open with the same person
+    spelled otherwise (fuzz ratio of the first names' keys FIRST_NAME_SPELLED or more)."""
+    by_surname = [pl.col(c).list.eval(pl.element().sort_by(surname_token(pl.element()), pl.element())) for c in ("keys_a", "keys_b")]
+    common, sizes = _names_in_order(pairs.with_columns(keys_a=by_surname[0], keys_b=by_surname[1]))
+    spelled = _cpdist(pairs["keys_a"].list.first(), pairs["keys_b"].list.first(), fuzz.ratio) >= FIRST_NAME_SPELLED
+    return (common >= np.minimum(sizes, ALIGNED_MIN_NAMES)) & (sizes > 0) | spelled
+
+
+FIRST_NAME_SPELLED = 0.9  # "gautam reddy nallamala" / "gautam reddy nalamala", "suha kose" / "sueha koese"
+
+
 ALIGNED_MIN_NAMES = 2  # one name found in the other list is no evidence of the same people
 
 
 def aligned_agreement(pairs: pl.DataFrame) -> np.ndarray:
-    """1 when the other list shows every name of the shorter one in the same order (the longest
-    common subsequence under `names_agree`), at least ALIGNED_MIN_NAMES of them; else 0. A part
-    is no evidence: companion papers whose co-first authors swap places ("Lee, Chen, Wu, Li" /
+    """1 when the other list shows every name of the shorter one in the same order, at least
+    ALIGNED_MIN_NAMES of them; else 0 (`_names_in_order`)."""
+    if pairs.is_empty():
+        return np.zeros(0)
+    common, sizes = _names_in_order(pairs)
+    return ((common >= ALIGNED_MIN_NAMES) & (common == sizes)).astype(float)
+
+
+def _names_in_order(pairs: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """(names the two lists show in the same order: the longest common subsequence under
+    `names_agree`; names of the shorter list) per pair. For `aligned_agreement`, a part is no
+    evidence: companion papers whose co-first authors swap places ("Lee, Chen, Wu, Li" /
     "Chen, Lee, Wu, Li") share 3 of 4 in order, and merged. A revision that adds an author
     ("Dmitri Volkov, Ann Lee, Bo Chen" after "Ann Lee, Bo Chen") or drops one moves every later
     name: position by position they disagreed, and the paper loaded twice. For the few pairs the
     positions fail (the lists are crossed name by name)."""
-    if pairs.is_empty():
-        return np.zeros(0)
     lists = pairs.select(pair=pl.int_range(pl.len(), dtype=pl.UInt32),
                          a=pl.col("keys_a").list.head(MAX_ALIGNED), b=pl.col("keys_b").list.head(MAX_ALIGNED))
     # Names are crossed within a surname only (the names that agree share it): crossed all with
@@ -492,12 +521,11 @@ def aligned_agreement(pairs: pl.DataFrame) -> np.ndarray:
             for side, index in (("a", "i"), ("b", "j")))
     cross = a.join(b, on=["pair", "surname"])
     agreeing = cross.filter(names_agree(pl.col("a"), pl.col("b"))).group_by("pair").agg("i", "j")
-    sizes = lists.select(pl.col("a").list.len(), pl.col("b").list.len()).rows()
-    out = np.zeros(pairs.height)
+    sizes = lists.select(pl.min_horizontal(pl.col("a").list.len(), pl.col("b").list.len())).to_series().to_numpy()
+    common = np.zeros(pairs.height, dtype=np.int64)
     for pair, i, j in agreeing.iter_rows():
-        common = _common_subsequence(sorted(zip(i, j)))
-        out[pair] = float(common >= ALIGNED_MIN_NAMES and common == min(sizes[pair]))
-    return out
+        common[pair] = _common_subsequence(sorted(zip(i, j)))
+    return common, sizes
 
 
 MAX_ALIGNED = 30  # the names of a list compared in order: a physics list of 500 stays cheap
@@ -643,6 +671,13 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     same_long_text = (jaccard == 1.0) & (short_words >= SAME_TEXT_WORDS)
     authors_ok = (authors >= AUTHOR_GATE) | (same_long_text & (authors >= SAME_TEXT_AUTHOR_GATE))
     authors_ok &= _same_first_author(pairs)
+    # One long abstract word for word under one title (or beside none) is one paper however its
+    # list is written: the first surname spelled otherwise ("Wisadwongsa" / "Wizadwongsa",
+    # "Müller" / "Mueller": the positions agree, the gate's surnames do not), or the names in
+    # another order (swapped, reversed).
+    copied = np.flatnonzero(same_long_text & (~has_titles | (title == 1.0)) & ~authors_ok)
+    if copied.size:
+        authors_ok[copied] = (authors[copied] >= AUTHOR_GATE) | _one_paper_however_listed(pairs[copied])
     titles_ok = ~has_titles | ((title >= TITLE_GATE) & ~other_numbers)
     # A short abstract may be boilerplate ("No abstract available.") and says little: it merges
     # with two titles that agree, or, without two titles, only as the same text shown with the
