@@ -9,6 +9,7 @@ from __future__ import annotations
 import codecs
 import datetime as dt
 import json
+import textwrap
 import unicodedata
 
 import polars as pl
@@ -951,22 +952,35 @@ def test_a_short_search_abstract_with_semicolons_stays_an_abstract():
     assert quarantine.is_empty() and records["abstract"][0].startswith("No abstract given")
 
 
-_WRAP_TEXT = st.one_of(st.none(), st.text(alphabet="aZé1٣-– _.,\u0301张", max_size=8))
+_WRAP_TEXT = st.one_of(st.none(), st.text(alphabet="aZé1٣-– _.,\u0301张", max_size=8), st.sampled_from(["and x", "or", "und y"]))
 
 
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.tuples(_WRAP_TEXT, _WRAP_TEXT), max_size=12))
 def test_join_after_hyphen_is_its_patterns(pairs):
     """join_after_hyphen compares the two ends a character at a time; it answers as the patterns
-    that define it: "[letter/digit]-+" ending the previous line and a letter opening this one, or
+    that define it: "[letter/digit]-+" ending the previous line and a letter opening this one (not
+    "and " or "or ": a hyphen left hanging), or
     the previous line ending in a letter/digit and this one opening with "--" and one."""
     from transforms.formats.common import join_after_hyphen
 
     frame = pl.DataFrame({"p": [a for a, _ in pairs], "l": [b for _, b in pairs]}, schema={"p": pl.String, "l": pl.String})
     prev, line = pl.col("p"), pl.col("l")
-    spec = ((prev.str.contains(r"[\p{L}\p{N}]-+$") & line.str.contains(r"^\p{L}"))
+    spec = ((prev.str.contains(r"[\p{L}\p{N}]-+$") & line.str.contains(r"^\p{L}") & ~line.str.contains(r"^(?:and|or|nor|und|oder)\s"))
             | (prev.str.contains(r"[\p{L}\p{N}]$") & line.str.contains(r"^-{2,}[\p{L}\p{N}]"))).fill_null(False)
     assert frame.select(join_after_hyphen(prev, line)).to_series().to_list() == frame.select(spec).to_series().to_list()
+
+
+@pytest.mark.parametrize("width", [24, 34])  # lines ending "of pre-" (24), "the hard-" (34)
+def test_a_hyphen_left_hanging_before_and_keeps_its_space_when_wrapped(width):
+    """"hard- and software" wrapped after "hard-" was glued into "hard-and software"."""
+    abstract = ("We give an overview of the hard- and software stack of a new accelerator for sparse attention, and of "
+                "pre- or post-training quantisation of large language models on it, with measurements on six tasks.")
+    lines = textwrap.wrap(abstract, width=width)
+    assert any(line.endswith(("hard-", "pre-")) for line in lines)
+    text = "#01Oct 26, 2026\ncs.LG\nA Study of Accelerators\nAnn Lee, Bo Chen\n" + "\n".join(lines) + "\n"
+    records, quarantine = parse_text(text)
+    assert quarantine.is_empty() and records["abstract"].to_list() == [abstract]
 
 
 def test_wrapped_abstract_whose_first_line_looked_full_is_never_cut():

@@ -58,16 +58,20 @@ def first_in_group(col: str, offset: int) -> pl.Expr:
     return pl.col(col).slice(offset, 1).first()
 
 
+SUSPENDED_BEFORE = r"^(?:and|or|nor|und|oder)\s"  # words a hyphen is left hanging before
+
+
 def join_after_hyphen(previous: pl.Expr, line: pl.Expr) -> pl.Expr:
     """Whether `line` continues `previous` without a space: a wrapper (e-mail clients and
     Python's textwrap both may) broke a hyphenated word after its hyphen, "Multi-" / "Layer",
-    or before a dash run, "linear" / "---highlighting".
-    (A text that really had "pre- and" at a break loses that space: the rarer case.)"""
+    or before a dash run, "linear" / "---highlighting". Not before "and", "or", "nor" (and German
+    "und", "oder") and a space: a hyphen left hanging before them is the text's own ("hard- and
+    software", "pre- or post-training"), glued it was "hard-and software"."""
     # The ends compared one character at a time: an end-anchored pattern ("[\p{L}\p{N}]-+$") was
     # tried along every whole line of a search page (a sixth of its parse).
     last = previous.str.slice(-1)
     word_end = previous.str.strip_chars_end("-").str.slice(-1).str.contains(r"^[\p{L}\p{N}]$")
-    after_hyphen = (last == "-") & word_end & line.str.contains(r"^\p{L}")
+    after_hyphen = (last == "-") & word_end & line.str.contains(r"^\p{L}") & ~line.str.contains(SUSPENDED_BEFORE)
     # textwrap also breaks before a dash run glued to words: "linear" / "---highlighting"
     before_dashes = last.str.contains(r"^[\p{L}\p{N}]$") & line.str.contains(r"^-{2,}[\p{L}\p{N}]")
     return (after_hyphen | before_dashes).fill_null(False)
