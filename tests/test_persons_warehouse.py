@@ -102,6 +102,31 @@ def test_older_files_loaded_later_give_the_persons_of_a_fresh_load(run_ingest, t
     assert incremental == fresh and len(fresh["wei wang"]) == 2
 
 
+VERIFY = ("Large language models generate promising reasoning paths but remain weak at verifying them. We train one "
+          "model to generate and to verify its own solutions, and the verifier improves the generator in turn.")
+BUDGET = ("Reinforcement learning with verifiable rewards improves reasoning, but group policy optimisation spends "
+          "the same budget on every prompt. We allocate rollouts by the capability of the model on each prompt.")
+TEAM = ["Qi Gu", "Hui Su", "Xunliang Cai"]
+
+
+def test_co_authors_shown_later_give_the_persons_of_a_fresh_load(run_ingest, tmp_path):
+    """A listing shows three names "and 9 more"; a later run's search page shows ten, among them
+    the co-authors the common name shares with its other paper. The stored decision at the
+    unchanged position was never taken again (two persons), a fresh load joins them (one)."""
+    first, later = tmp_path / "first", tmp_path / "later"
+    write(first, "2026-02-04.txt", _listing("Feb 04, 2026", [("cs.LG", "Budgets for Reinforcement Learning",
+                                                              ["Zhiyuan Yao", "Wei Wang", *TEAM], BUDGET)]))
+    write(first, "2026-02-10.txt", _listing("Feb 10, 2026", [("cs.CL", "Learning to Self-Verify",
+                                                              ["Wei Wang", "Ziang Ye", "Yaorui Shi and 9 more"], VERIFY)]))
+    shown = ", ".join(["Wei Wang", "Ziang Ye", "Yaorui Shi", "Zhengzhou Cai", "Lin Xu", "Jie Fu", *TEAM, "Xiang Wang"])
+    write(later, "search.txt", f"论文检索\n\n{shown} 等\n\n{VERIFY}\n")
+    run_ingest([first], tmp_path / "incremental.duckdb")
+    run_ingest([later], tmp_path / "incremental.duckdb")
+    run_ingest([first, later], tmp_path / "fresh.duckdb")
+    incremental, fresh = persons(tmp_path / "incremental.duckdb"), persons(tmp_path / "fresh.duckdb")
+    assert incremental == fresh and len(fresh["wei wang"]) == 1
+
+
 def test_a_warehouse_from_before_persons_is_upgraded_without_moving_an_id(run_ingest, tmp_path):
     folder = tmp_path / "corpus"
     shutil.copytree(corpus.SAMPLES, folder / "samples")
@@ -417,7 +442,8 @@ def test_every_name_is_as_common_whenever_the_step_reads_it(run_ingest, tmp_path
 
     def watched(con, *args, **kwargs):  # when the model has read every commonness it reads
         seen.append((read_frame(con, "SELECT name_key, lam FROM name_lam"), read_frame(
-            con, "SELECT name_key FROM author_person WHERE first_of_name UNION SELECT name_key FROM new_name_keys")))
+            con, "SELECT name_key FROM author_person WHERE first_of_name UNION SELECT name_key FROM new_name_keys "
+                 "UNION SELECT name_key FROM taken_back_keys")))  # (a name taken back is still a name)
         return write_group(con, *args, **kwargs)
 
     monkeypatch.setattr(person_step, "_write_group", watched)

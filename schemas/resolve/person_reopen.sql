@@ -5,7 +5,7 @@
 -- and a fresh load decides every mention on evidence), or that this run mentions earlier in the canonical order
 -- (listing date, undated last, then paper id and position) than a stored mention (older files
 -- loaded later); and a name several persons wear that is rare by today's statistics
--- (rare_again_keys). Their persons are dropped (a name's first person is founded again with the
+-- (rare_again_keys); and a name decided on evidence on a paper that gained names. Their persons are dropped (a name's first person is founded again with the
 -- same id), so are their merges (person_alias: made again if the evidence still says so), and
 -- their papers' bridge rows are rebuilt.
 -- The first new mention of each common name: batch_keys holds it (person_names.sql, grouped over
@@ -23,7 +23,11 @@ SELECT name_key FROM rare_again_keys
 UNION  -- decided on evidence, on a paper an older listing loaded now moved earlier in that order
 SELECT DISTINCT m.name_key FROM author_mention m JOIN paper_dates_before b USING (paper_id) JOIN dim_paper p USING (paper_id)
 WHERE coalesce(p.first_listed_on, DATE '9999-12-31') < coalesce(b.first_listed_on, DATE '9999-12-31')
-  AND m.rule NOT IN ('rare_name', 'one_name_one_person');
+  AND m.rule NOT IN ('rare_name', 'one_name_one_person')
+UNION  -- decided on evidence, on a paper this run shows other names of (a search page's ten after a
+       -- listing's three): those names are the mention's co-authors, as a fresh load reads them
+SELECT DISTINCT m.name_key FROM author_mention m SEMI JOIN (SELECT DISTINCT paper_id FROM new_mentions) n USING (paper_id)
+WHERE m.rule NOT IN ('rare_name', 'one_name_one_person');
 INSERT INTO taken_back_keys SELECT name_key FROM reopened_keys;
 CREATE OR REPLACE TEMP TABLE reopened_mentions AS
 SELECT paper_id, author_position, name_key, mention_key FROM author_mention SEMI JOIN reopened_keys USING (name_key);
