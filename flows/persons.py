@@ -163,7 +163,7 @@ def _reference_shares(con: duckdb.DuckDBPyConnection) -> None:
 
 def _read_name_parts_again(con: duckdb.DuckDBPyConnection) -> None:
     """Stored persons' given names and surnames read as this code reads them, once after
-    NAME_PARTS_SCHEME changed (a hyphenated given name was its first word; a Han name one word)."""
+    NAME_PARTS_SCHEME changed (a name in Han characters was one word)."""
     schemes = [s for (s,) in con.execute("SELECT scheme FROM name_parts_scheme").fetchall()]
     if schemes == [NAME_PARTS_SCHEME]:
         return

@@ -11,8 +11,9 @@ paper), categories (arXiv codes, conference areas), the first content words of t
 abstract, listing dates, and how common the name is. **Commonness** `lam` is the expected number
 of other people wearing the name among 100,000 distinct names: ``n_given / N * n_surname / N *
 1e5`` over the distinct name keys known (warehouse + batch; given = first word, surname = last
-word; a Han or Hangul name's first character is its surname: `name_parts`). A frequency, so it does not grow with the warehouse: "wei wang" ~9, "yang hu" ~1.4,
-"tongliang liu" ~0.08 on the real corpus of ../shared/realdata (26k two-word keys).
+word; a Han or Hangul name's first character is its surname: `name_parts`). A frequency, so it
+does not grow with the warehouse: "wei wang" ~9, "yang hu" ~1.4, "tongliang liu" ~0.08 on the
+real corpus of ../shared/realdata (26k two-word keys).
 
 The model (Fellegi–Sunter style additive log-odds; weights in `WEIGHTS`, chosen on the tuning
 corpus of `eval.namesakes`, seed 11; the held-out seed 29 was not used for tuning):

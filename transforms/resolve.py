@@ -482,9 +482,11 @@ def _one_paper_however_listed(pairs: pl.DataFrame) -> np.ndarray:
     any order (ALIGNED_MIN_NAMES names of one in the other, all of a shorter list; sorted by
     surname, the longest common subsequence is the names shared), or open with the same person
     spelled otherwise (fuzz ratio of the first names' keys FIRST_NAME_SPELLED or more)."""
-    by_surname = [pl.col(c).list.eval(pl.element().sort_by(surname_token(pl.element()), pl.element())) for c in ("keys_a", "keys_b")]
+    by_surname = [pl.col(c).list.eval(pl.element().sort_by(surname_token(pl.element()), pl.element()))
+                  for c in ("keys_a", "keys_b")]
     common, sizes = _names_in_order(pairs.with_columns(keys_a=by_surname[0], keys_b=by_surname[1]))
-    spelled = _cpdist(pairs["keys_a"].list.first(), pairs["keys_b"].list.first(), fuzz.ratio) >= FIRST_NAME_SPELLED
+    firsts = [pairs[c].list.first() for c in ("keys_a", "keys_b")]
+    spelled = (_cpdist(*firsts, fuzz.ratio) >= FIRST_NAME_SPELLED) & (firsts[0].is_not_null() & firsts[1].is_not_null()).to_numpy()
     return (common >= np.minimum(sizes, ALIGNED_MIN_NAMES)) & (sizes > 0) | spelled
 
 

@@ -5,8 +5,8 @@
 -- and a fresh load decides every mention on evidence), or that this run mentions earlier in the canonical order
 -- (listing date, undated last, then paper id and position) than a stored mention (older files
 -- loaded later); and a name several persons wear that is rare by today's statistics
--- (rare_again_keys); and a name decided on evidence on a paper that gained names. Their persons are dropped (a name's first person is founded again with the
--- same id), so are their merges (person_alias: made again if the evidence still says so), and
+-- (rare_again_keys); and a name decided on evidence on a paper that gained names. Their persons
+-- are dropped (a name's first person is founded again with the same id), so are their merges (person_alias: made again if the evidence still says so), and
 -- their papers' bridge rows are rebuilt.
 -- The first new mention of each common name: batch_keys holds it (person_names.sql, grouped over
 -- new_mentions as they still are: nothing is taken back yet).
