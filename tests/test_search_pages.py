@@ -127,3 +127,17 @@ def test_a_persons_name_cut_off_before_its_abstract_is_no_area(person):
     assert listed["listed_code"].to_list() == [None, "Social Aspects", "Theory"]
     assert [a[0] for a in listed["authors"].to_list()] == ["Carol White", "Steve Hanneke", "Joy Buolamwini"]
     assert result.quarantine["reason"].to_list() == ["record has no abstract"]
+
+
+@pytest.mark.parametrize("area", ["", "Theory · Learning Theory\n\n"])
+def test_a_record_of_several_names_cut_off_before_its_abstract_leaves_the_next_record_whole(area):
+    """A record cut off after its names line ("Ann Lee, Bo Chen"), then a record without an area:
+    the two names lines and the abstract were one record of unexpected paragraphs, both lost."""
+    text = ("论文检索\n\nTheory · Learning Theory\n\nAlice Smith, Bob Jones\n\nWe prove sharp bounds for agnostic "
+            f"learning of halfspaces.\n\n{area}Ann Lee, Bo Chen\n\nCarol White, Dan Brown\n\nWe show that linear "
+            "attention fails on associative recall.\n")
+    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    listed = result.listings.sort("position")
+    assert [a[0] for a in listed["authors"].to_list()] == ["Alice Smith", "Carol White"]
+    assert listed["listed_code"].to_list() == ["Theory · Learning Theory", None]
+    assert result.quarantine.select("line_start", "reason").rows() == [(9, "record has no abstract")]

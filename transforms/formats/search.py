@@ -272,8 +272,13 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
     prev_kind = pl.col("kind").shift(1).over("file_idx")
     new_page = pl.col("page") != pl.col("page").shift(1).over("file_idx")
     after_person = (pl.col("kind") == "N") & (prev_kind == "N") & pl.col("person").shift(1).over("file_idx")
+    # A names line of several names is no area either: before another names line and an abstract
+    # it is a record cut off before its abstract (it took the next record down with it, both
+    # quarantined as "unexpected paragraphs").
+    after_names = ((pl.col("kind") == "N") & (prev_kind == "N") & ~pl.col("single_item").shift(1).over("file_idx")
+                   & (pl.col("kind").shift(-1).over("file_idx") == "P"))
     starts = ((pl.col("kind") == "C") | (prev_kind == "P") | prev_kind.is_null() | new_page.fill_null(False)
-              | after_person.fill_null(False))
+              | after_person.fill_null(False) | after_names.fill_null(False))
     paras = paras.with_columns(position=starts.cum_sum().over("file_idx"))
     recs = paras.group_by("file_idx", "position", maintain_order=True).agg(
         line_start=pl.col("line_start").first(),
