@@ -141,3 +141,16 @@ def test_a_record_of_several_names_cut_off_before_its_abstract_leaves_the_next_r
     assert [a[0] for a in listed["authors"].to_list()] == ["Alice Smith", "Carol White"]
     assert listed["listed_code"].to_list() == ["Theory · Learning Theory", None]
     assert result.quarantine.select("line_start", "reason").rows() == [(9, "record has no abstract")]
+
+
+def test_a_parent_area_before_an_abstract_is_no_author():
+    """"Social Aspects" then an abstract (a record without its names line), on a page that shows
+    "Social Aspects · Trustworthy Machine Learning": it was loaded as the paper's one author."""
+    text = ("论文检索\n\nSocial Aspects · Trustworthy Machine Learning\n\nAlice Smith, Bob Jones\n\nWe audit deception "
+            "in language agents.\n\nSocial Aspects\n\nWe show that linear attention fails on associative recall.\n\n"
+            "Social Aspects\n\nShawn Im, Sharon Li\n\nWe align language models with human feedback.\n")
+    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    listed = result.listings.sort("position")
+    assert [a[0] for a in listed["authors"].to_list()] == ["Alice Smith", "Shawn Im"]
+    assert listed["listed_code"].to_list() == ["Social Aspects · Trustworthy Machine Learning", "Social Aspects"]
+    assert result.quarantine["reason"].to_list() == ["abstract without an authors line"]

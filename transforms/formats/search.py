@@ -203,7 +203,22 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     after_names = (pl.col("kind").shift(1).over("file_idx") == "N") & ~pl.col("single_item").shift(1).over("file_idx")
     keywords = pl.col("semicolons") & (pl.col("kind") == "N") & after_names.fill_null(False)
     paras = paras.with_columns(kind=pl.when(keywords).then(pl.lit("P")).otherwise("kind"), text=_canonical_areas(paras))
+    paras = paras.with_columns(kind=pl.when(_a_parent_area(paras)).then(pl.lit("C")).otherwise("kind"))
     return paras.drop("names_shape", "prose_hint", "area", "semicolons", "unmarked")
+
+
+def _a_parent_area(paras: pl.DataFrame) -> pl.Series:
+    """One-name lines that are the parent of an area line of the same file ("Social Aspects" beside
+    "Social Aspects · Trustworthy Machine Learning"): a one-level area, whatever follows it. Before
+    an abstract with no names line between, "Social Aspects" was loaded as the paper's author."""
+    parents = paras.filter(pl.col("kind") == "C").select(
+        "file_idx", text=pl.col("text").str.split(AREA_SEPARATOR).list.first()).unique()
+    if parents.is_empty():
+        return pl.repeat(False, paras.height, dtype=pl.Boolean, eager=True)
+    one_name = (pl.col("kind") == "N") & pl.col("single_item") & ~pl.col("person").fill_null(False)
+    return paras.select("file_idx", "text", one_name.alias("one")).join(
+        parents.with_columns(parent=pl.lit(True)), on=["file_idx", "text"], how="left", maintain_order="left"
+    ).select(pl.col("one") & pl.col("parent").fill_null(False)).to_series()
 
 
 def _canonical_areas(paras: pl.DataFrame) -> pl.Series:
