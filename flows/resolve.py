@@ -143,7 +143,7 @@ def _score_chunk(chunk: pl.DataFrame, threshold: float) -> pl.DataFrame:
 
 PAIR_SCHEMA = {"paper_key": pl.Int64, "other": pl.Int64, "other_is_paper": pl.Boolean, "other_key": pl.Int64,
                "text_a": pl.String, "text_b": pl.String, "title_a": pl.String, "title_b": pl.String,
-               "keys_a": pl.List(pl.String), "keys_b": pl.List(pl.String)}
+               "keys_a": pl.List(pl.String), "keys_b": pl.List(pl.String), "total_a": pl.Int32, "total_b": pl.Int32}
 
 
 def _record_matches(con, scored: pl.DataFrame, key_map: pl.DataFrame, outcome: dict, run_id: str | None) -> None:

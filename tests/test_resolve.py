@@ -658,6 +658,31 @@ def test_a_revision_that_adds_or_drops_an_author_is_the_same_paper(warehouse, fi
     assert warehouse.sql("SELECT n_listings FROM dim_paper") == [(2,)]
 
 
+@pytest.mark.parametrize("together", [True, False])
+def test_a_revision_that_adds_a_first_author_to_a_list_cut_short_is_the_same_paper(warehouse, together):
+    """"Chentao Shen, Chen Jia, Mingjie Huang and 3 more", then "Tongliang Liu, Chentao Shen,
+    Chen Jia and 4 more" (and its search page in full): the added name pushed Mingjie Huang past
+    the cut, two of three names agreed, and the revision was a second paper (the full search
+    record, fitting both, a third)."""
+    v1, v2 = ["Chentao Shen", "Chen Jia", "Mingjie Huang and 3 more"], ["Tongliang Liu", "Chentao Shen", "Chen Jia and 4 more"]
+    full = ["Tongliang Liu", "Chentao Shen", "Chen Jia", "Mingjie Huang", "Zhuang Zhang", "Haisen Zhao", "Xiangru Huang"]
+    texts = [listing_text([(TITLE, v1, ABSTRACT)]), listing_text([(TITLE, v2, VARIANTS["v2_revision"])], day="Oct 27, 2026"),
+             search_text([(full, VARIANTS["v2_revision"])])]
+    for batch in ([texts] if together else [[t] for t in texts]):
+        warehouse.ingest(batch)
+    assert warehouse.sql("SELECT n_listings FROM dim_paper") == [(3,)]
+
+
+def test_names_pushed_past_the_cut_are_forgiven_only_as_the_totals_differ():
+    """Co-first authors swapped in lists cut short with the same totals: no name was pushed past
+    the cut, and two of three in order is no revision; unknown totals forgive nothing."""
+    v1, v2 = ["chentao shen", "chen jia", "mingjie huang"], ["tongliang liu", "chentao shen", "chen jia"]
+    lee, chen = ["ann lee", "bo chen", "carl wu"], ["bo chen", "ann lee", "carl wu"]
+    pairs = pl.DataFrame({"keys_a": [v1, v1, lee], "keys_b": [v2, v2, chen], "total_a": [6, None, 6], "total_b": [7, None, 6]},
+                         schema_overrides={"total_a": pl.Int32, "total_b": pl.Int32})
+    assert list(resolve.aligned_agreement(pairs)) == [1, 0, 0]
+
+
 def test_the_same_names_moved_or_one_shared_name_is_no_revision():
     """A shifted list needs two names in the same order: one shared name, or the names reversed
     under an edited abstract, is another group's paper (the positions decide, as before)."""

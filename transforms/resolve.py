@@ -498,11 +498,24 @@ ALIGNED_MIN_NAMES = 2  # one name found in the other list is no evidence of the 
 
 def aligned_agreement(pairs: pl.DataFrame) -> np.ndarray:
     """1 when the other list shows every name of the shorter one in the same order, at least
-    ALIGNED_MIN_NAMES of them; else 0 (`_names_in_order`)."""
+    ALIGNED_MIN_NAMES of them; else 0 (`_names_in_order`). Lists cut short ("and 3 more") may
+    hide as many of those names as the declared totals differ (total_a, total_b when the pairs
+    have them): "Tongliang Liu, Chentao Shen, Chen Jia and 4 more" shows two of "Chentao Shen,
+    Chen Jia, Mingjie Huang and 3 more", its third pushed past the cut."""
     if pairs.is_empty():
         return np.zeros(0)
     common, sizes = _names_in_order(pairs)
-    return ((common >= ALIGNED_MIN_NAMES) & (common == sizes)).astype(float)
+    return ((common >= ALIGNED_MIN_NAMES) & (common >= sizes - _pushed_past_the_cut(pairs))).astype(float)
+
+
+def _pushed_past_the_cut(pairs: pl.DataFrame) -> np.ndarray:
+    """Names of the shorter list the other may hide: the difference of the declared totals when
+    both are known and a list is cut short (shows fewer names than its total); else 0."""
+    if "total_a" not in pairs.columns or "total_b" not in pairs.columns:
+        return np.zeros(pairs.height, dtype=np.int64)
+    cut = (pl.col("keys_a").list.len() < pl.col("total_a")) | (pl.col("keys_b").list.len() < pl.col("total_b"))
+    added = (pl.col("total_a") - pl.col("total_b")).abs()
+    return pairs.select(pl.when(cut).then(added).otherwise(0).fill_null(0).cast(pl.Int64)).to_series().to_numpy()
 
 
 def _names_in_order(pairs: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
