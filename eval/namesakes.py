@@ -94,18 +94,11 @@ def real_corpus(realdata: Path | None = None) -> tuple[pl.DataFrame, pl.DataFram
     return mentions, papers, cats
 
 
-def words_reading(keys: pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
-    """The harness's own reading of a name key (first word, last word, words), fixed: the corpus
-    drawn and the names left out stay the same whatever the model reads (a Han name is a surname
-    and a given name to the model since session 35; the seeds' corpora were drawn before)."""
-    return keys.str.extract(r"^(\S+)"), keys.str.extract(r"(\S+)$"), keys.str.count_matches(" ") + 1
-
-
 def common_names(mentions: pl.DataFrame) -> tuple[list[str], set[str]]:
     """The injected names (a frequent given name + a frequent surname whose commonness is at
     least COMMON_LAMBDA) and the real name keys that are common by the same measure, over the
     corpus before injection."""
-    lam = name_commonness(mentions["truth"].unique(), read_parts=words_reading)
+    lam = name_commonness(mentions["truth"].unique())
     two = lam.filter(pl.col("name_key").str.contains(" "))
     n = two.height
     given = two.group_by("given").len().filter(pl.col("given").str.len_chars() >= 2).sort(
@@ -181,7 +174,7 @@ def inject_namesakes(mentions: pl.DataFrame, cats: pl.DataFrame, seed: int, n_gr
     out = mentions.with_columns(name_key=pl.col("truth").replace_strict(rename, default=pl.col("truth")),
                                 injected=pl.col("truth").is_in(list(rename)))
     # common in the warehouse that holds the injected names (the corpus the model sees)
-    lam = name_commonness(out["name_key"].unique(), read_parts=words_reading)
+    lam = name_commonness(out["name_key"].unique())
     common = lam.filter(pl.col("lam") >= COMMON_LAMBDA)["name_key"]
     out = out.with_columns(excluded=~pl.col("injected") & pl.col("name_key").is_in(common.implode()))
     return out, groups

@@ -36,7 +36,6 @@ from bench.corpus import render_corpus
 from eval.inject import inject_variants
 from eval.metrics import cluster_scores
 from eval.namesakes import COMMON_LAMBDA
-from eval.namesakes import words_reading
 from transforms.persons import name_commonness
 from transforms.text import fold_key
 
@@ -128,8 +127,7 @@ def evaluate(out: Path, warehouse: Path, answer: pl.DataFrame, papers: pl.DataFr
     # The truth is the real name, so a real common name ("Wei Zhang") counts as one person even
     # where it is several; the persons model splits such names on evidence. As in
     # eval.namesakes, their mentions are left out of these scores (and counted).
-    lam = name_commonness(mentions["truth"].unique(), read_parts=words_reading)
-    common = lam.filter(pl.col("lam") >= COMMON_LAMBDA)["name_key"]
+    common = name_commonness(mentions["truth"].unique()).filter(pl.col("lam") >= COMMON_LAMBDA)["name_key"]
     is_common = pl.col("truth").is_in(common.implode())
     result["authors_uncommon"] = cluster_scores(mentions.filter(~is_common), "truth", "pred")
     result["authors_uncommon"]["left_out"] = {"mentions": mentions.filter(is_common).height, "names": common.len()}

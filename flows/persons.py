@@ -22,8 +22,8 @@ import duckdb
 import polars as pl
 
 from flows.sql import insert_frame, memory_limit_bytes, on_threads, read_frame, run_sql_file, write_frame
-from transforms.persons import (NAME_PARTS_SCHEME, PERSON_SCHEMA, WORDS_FROM, PersonSettings, PersonsResult,
-                                assign_persons, name_parts, person_profiles, reference_shares)
+from transforms.persons import (PERSON_SCHEMA, WORDS_FROM, PersonSettings, PersonsResult, assign_persons, name_parts,
+                                person_profiles, reference_shares)
 
 EVIDENCE = [c for c in PERSON_SCHEMA if c not in ("person_id", "name_key", "founded_key")]
 # Mentions decided and written at a time follow DuckDB's budget: the group's frames sit beside it
@@ -47,7 +47,6 @@ def decide_persons(con: duckdb.DuckDBPyConnection, run_id: str, settings: Person
     set it, cut while large frames are in Python (`beside_python`); None: never cut."""
     lap = _Laps(timings, "persons.")
     run_sql_file(con, "resolve/person_mentions.sql")
-    _read_name_parts_again(con)
     run_sql_file(con, "resolve/person_marks.sql")
     n_new = con.execute("SELECT count(*) FROM new_mentions").fetchall()[0][0]
     lap("mentions")
@@ -109,7 +108,7 @@ def _decide_common(con: duckdb.DuckDBPyConnection, run_id: str, new: pl.DataFram
     # table again (20 s of the step at 1M distinct listings, 21 groups; py-spy)
     con.execute(f"CREATE OR REPLACE TEMP TABLE person_papers AS {_papers_sql('decide_papers')}")
     # the N of a name's commonness computed on demand: the names the step has read (name_lam)
-    n_two_word = con.execute("SELECT greatest(count(*), 1) FROM name_lam WHERE given <> name_key").fetchall()[0][0]
+    n_two_word = con.execute("SELECT greatest(count(*), 1) FROM name_lam WHERE contains(name_key, ' ')").fetchall()[0][0]
     lap("read")
     held = sum(f.estimated_size() for f in (new, stored, co_authors, lam))
 
@@ -159,18 +158,6 @@ def _reference_shares(con: duckdb.DuckDBPyConnection) -> None:
     given_ref, surname_ref = reference_shares()
     write_frame(con, "CREATE OR REPLACE TEMP TABLE ref_given AS SELECT * FROM frame", given_ref)
     write_frame(con, "CREATE OR REPLACE TEMP TABLE ref_surname AS SELECT * FROM frame", surname_ref)
-
-
-def _read_name_parts_again(con: duckdb.DuckDBPyConnection) -> None:
-    """Stored persons' given names and surnames read as this code reads them, once after
-    NAME_PARTS_SCHEME changed (a name in Han characters was one word)."""
-    schemes = [s for (s,) in con.execute("SELECT scheme FROM name_parts_scheme").fetchall()]
-    if schemes == [NAME_PARTS_SCHEME]:
-        return
-    con.execute("UPDATE author_person SET given = given_name(name_key), surname = surname_of(name_key) "
-                "WHERE given IS DISTINCT FROM given_name(name_key) OR surname IS DISTINCT FROM surname_of(name_key)")
-    con.execute("DELETE FROM name_parts_scheme")
-    con.execute("INSERT INTO name_parts_scheme VALUES (?)", [NAME_PARTS_SCHEME])
 
 
 def _add_commonness(con: duckdb.DuckDBPyConnection, keys_table: str, n_keys: int) -> None:

@@ -15,7 +15,7 @@ import polars as pl
 
 from flows.settings import QUIET, usable_cpus
 from transforms.ids import ID_SQL
-from transforms.persons import CJK_NAME, GIVEN_RE, ONE_WORD_LAMBDA, REF_NAMES, REFERENCE_WEIGHT, SURNAME_RE
+from transforms.persons import GIVEN_RE, ONE_WORD_LAMBDA, REF_NAMES, REFERENCE_WEIGHT, SURNAME_RE
 
 
 def schema_sql(name: str) -> str:
@@ -39,14 +39,9 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     con.execute(QUIET)
     con.execute(f"CREATE OR REPLACE TEMP MACRO stable_id(k) AS {ID_SQL.format('k')}")
     # a name key's given name and surname, as transforms.persons.name_parts reads them
-    cut = "CASE WHEN length(k) = 4 THEN 2 ELSE 1 END"
-    cjk = f"regexp_matches(k, '{CJK_NAME}')"
-    con.execute(f"CREATE OR REPLACE TEMP MACRO given_name(k) AS CASE WHEN {cjk} THEN substr(k, {cut} + 1) "
-                f"ELSE regexp_extract(k, '{GIVEN_RE}', 1) END")
-    con.execute(f"CREATE OR REPLACE TEMP MACRO surname_of(k) AS CASE WHEN {cjk} THEN substr(k, 1, {cut}) "
-                f"ELSE regexp_extract(k, '{SURNAME_RE}', 1) END")
-    con.execute(f"CREATE OR REPLACE TEMP MACRO n_words(k) AS CASE WHEN {cjk} THEN 2 "
-                "ELSE length(k) - length(replace(k, ' ', '')) + 1 END")
+    con.execute(f"CREATE OR REPLACE TEMP MACRO given_name(k) AS regexp_extract(k, '{GIVEN_RE}', 1)")
+    con.execute(f"CREATE OR REPLACE TEMP MACRO surname_of(k) AS regexp_extract(k, '{SURNAME_RE}', 1)")
+    con.execute("CREATE OR REPLACE TEMP MACRO n_words(k) AS length(k) - length(replace(k, ' ', '')) + 1")
     # how common a name is (transforms.persons.commonness_from_counts): the same double operations
     # in the same order (times the reciprocal, not a division), so SQL and Polars agree to the last bit
     weight = f"{float(REFERENCE_WEIGHT)!r}::DOUBLE"

@@ -258,7 +258,7 @@ CREATE TABLE IF NOT EXISTS author_person (  -- no PRIMARY KEY: see fact_listing
     categories  VARCHAR[],
     words       VARCHAR[]
 );
--- A name's given name and surname (transforms.persons.name_parts), for name statistics without a scan.
+-- A name's given name and surname (first and last word), for name statistics without a scan.
 ALTER TABLE author_person ADD COLUMN IF NOT EXISTS given VARCHAR USING COMPRESSION uncompressed;
 ALTER TABLE author_person ADD COLUMN IF NOT EXISTS surname VARCHAR USING COMPRESSION uncompressed;
 ALTER TABLE author_person ADD COLUMN IF NOT EXISTS name_lambda DOUBLE;
@@ -266,10 +266,6 @@ ALTER TABLE author_person ADD COLUMN IF NOT EXISTS first_of_name BOOLEAN;
 COMMENT ON COLUMN author_person.first_of_name IS 'One row per name key is marked (its first person, or another of its persons when that one is gone): name statistics count names by it, without a DISTINCT over every person.';
 COMMENT ON COLUMN author_person.name_lambda IS 'How common the name was when its mentions were last decided (author_mention.name_lambda); every run re-checks each stored name against the rare/common line.';
 COMMENT ON TABLE author_person IS 'What the person model knows of each person: when it was founded, and for persons of common names the evidence later mentions are scored against (co-authors, categories, words, dates); null evidence is read again from author_mention when needed.';
-CREATE TABLE IF NOT EXISTS name_parts_scheme (
-    scheme INTEGER NOT NULL
-);
-COMMENT ON TABLE name_parts_scheme IS 'How author_person.given and surname were read from the name key (transforms.persons.NAME_PARTS_SCHEME, one row): stored persons read another way are read again before a run counts names by them.';
 
 CREATE TABLE IF NOT EXISTS person_alias (
     from_author_id  BIGINT PRIMARY KEY,

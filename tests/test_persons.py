@@ -6,7 +6,6 @@ import datetime as dt
 import time
 
 import polars as pl
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -65,9 +64,9 @@ def test_commonness_is_a_frequency():
     lam = dict(name_commonness(pl.concat([KNOWN, pl.Series(["wei wang", "tongliang liu"])]), reference_weight=0)
                .select("name_key", "lam").iter_rows())
     assert lam["wei wang"] > 100 and lam["tongliang liu"] < 0.1
-    # doubling a warehouse with the same given-name and surname distribution (other keys: "wei
-    # w7x", "g7x wang") leaves commonness where it was
-    doubled = pl.concat([KNOWN, KNOWN.str.replace_all(r"(\d+)", "${1}x"), pl.Series(["wei wang", "tongliang liu"])])
+    # doubling a warehouse with the same given-name and surname distribution (other keys: a
+    # middle name) leaves commonness where it was
+    doubled = pl.concat([KNOWN, KNOWN.str.replace(" ", " m "), pl.Series(["wei wang", "tongliang liu"])])
     lam2 = dict(name_commonness(doubled, reference_weight=0).select("name_key", "lam").iter_rows())
     assert abs(lam2["wei wang"] / lam["wei wang"] - 1) < 0.05
     smoothed = dict(name_commonness(pl.concat([KNOWN, pl.Series(["wei wang", "tongliang liu"])]))
@@ -89,38 +88,6 @@ def test_a_small_warehouse_does_not_make_every_name_common():
     m, p, cats = c.frames()
     r = assign_persons(m, p, cats, known_name_keys=keys)
     assert len(set(person_of(r, 1, "julia kempe") + person_of(r, 2, "julia kempe"))) == 1
-
-
-@pytest.mark.parametrize("key,common_parts", [
-    ("周志华", ["周", "志华"]),  # surname 周, given name 志华; read as a mononym it was common
-    ("김민수", ["김", "민수"]),
-])
-def test_a_han_or_hangul_name_is_a_surname_and_a_given_name(key, common_parts):
-    """A name in Han or Hangul characters was a mononym to commonness: common, so one real person
-    in three areas with no co-author in common was three people."""
-    surname, given = common_parts
-    other = [f"{surname}{chr(0x4E00 + i)}" for i in range(5)] + [f"{chr(0x4E00 + i)}{given}" for i in range(5)]
-    keys = pl.concat([KNOWN, pl.Series(other + [key])])
-    lam = dict(name_commonness(keys).select("name_key", "lam").iter_rows())
-    assert lam[key] < 1
-    c = Corpus()
-    for pid, (coauthor, cat) in enumerate([("alice smith", "cs.CV"), ("bob jones", "cs.LG"), ("carol king", "stat.ML")], 1):
-        c.paper(pid, [key, coauthor], cat, pid, f"study {pid}")
-    m, p, cats = c.frames()
-    r = assign_persons(m, p, cats, known_name_keys=keys)
-    assert len({x for pid in (1, 2, 3) for x in person_of(r, pid, key)}) == 1
-
-
-def test_name_parts_are_read_alike_in_sql_and_polars(tmp_path):
-    from flows.sql import connect
-    from transforms.persons import name_parts, name_tokens
-    keys = ["ming hsuan yang", "wei wang", "plato", "周志华", "张伟", "欧阳娜娜", "김민수", "hao jun michael shi", "周"]
-    given, surname = name_parts(pl.col("k"))
-    polars = pl.DataFrame({"k": keys}).select("k", given.alias("g"), surname.alias("s"), name_tokens(pl.col("k")).alias("n"))
-    with connect(tmp_path / "w.duckdb") as con:
-        sql = con.execute("SELECT k, given_name(k), surname_of(k), n_words(k) FROM unnest(?) t(k)", [keys]).fetchall()
-    assert [tuple(r) for r in polars.iter_rows()] == sql
-    assert polars.row(3) == ("周志华", "志华", "周", 2) and polars.row(0)[1:] == ("ming", "yang", 3)
 
 
 def test_namesakes_split_each_whole():

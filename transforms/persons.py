@@ -11,9 +11,8 @@ paper), categories (arXiv codes, conference areas), the first content words of t
 abstract, listing dates, and how common the name is. **Commonness** `lam` is the expected number
 of other people wearing the name among 100,000 distinct names: ``n_given / N * n_surname / N *
 1e5`` over the distinct name keys known (warehouse + batch; given = first word, surname = last
-word; a Han or Hangul name's first character is its surname: `name_parts`). A frequency, so it
-does not grow with the warehouse: "wei wang" ~9, "yang hu" ~1.4, "tongliang liu" ~0.08 on the
-real corpus of ../shared/realdata (26k two-word keys).
+word). A frequency, so it does not grow with the warehouse: "wei wang" ~9, "yang hu" ~1.4,
+"tongliang liu" ~0.08 on the real corpus of ../shared/realdata (26k two-word keys).
 
 The model (Fellegi–Sunter style additive log-odds; weights in `WEIGHTS`, chosen on the tuning
 corpus of `eval.namesakes`, seed 11; the held-out seed 29 was not used for tuning):
@@ -91,7 +90,6 @@ import math
 import re
 import time
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -186,46 +184,15 @@ def empty_persons() -> pl.DataFrame:
 
 
 # ----------------------------------------------------------------------------- name commonness
-# A name key's given name is its first word and its surname its last. A name in Han or Hangul
-# characters is one word: its first character is the surname (its first two of four: "欧阳娜娜",
-# "山田太郎"), the rest the given name; read as a mononym, "周志华" was common and never joined
-# without a shared co-author. The SQL macros given_name / surname_of / n_words (flows/sql.py) are
-# built from these. (Reading "ming hsuan yang" as given name "ming hsuan" kept a hyphenated name
-# whole, but counted "yu", "wei" less often as given names: seed 29's pairwise precision fell from
-# 0.9949 to 0.9915; not done.)
-CJK_NAME = r"^[\p{Han}\p{Hangul}]{2,4}$"
-GIVEN_RE, SURNAME_RE = r"^(\S+)", r"(\S+)$"
-NAME_PARTS_SCHEME = 2  # author_person.given/surname of stored persons are read again when it changes
+GIVEN_RE, SURNAME_RE = r"^(\S+)", r"(\S+)$"  # the SQL macros given_name / surname_of (flows.sql) use these too
 
 
 def name_parts(keys: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
-    """(given name, surname) of a name key (see CJK_NAME)."""
-    cjk = keys.str.contains(CJK_NAME)
-    cut = pl.when(keys.str.len_chars() == 4).then(2).otherwise(1)
-    given = pl.when(cjk).then(keys.str.slice(cut)).otherwise(keys.str.extract(GIVEN_RE))
-    surname = pl.when(cjk).then(keys.str.slice(0, cut)).otherwise(keys.str.extract(SURNAME_RE))
-    return given, surname
+    """(given name, surname) of a name key: its first and its last word."""
+    return keys.str.extract(GIVEN_RE), keys.str.extract(SURNAME_RE)
 
 
-def _parts_and_tokens(keys: pl.Expr) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
-    return (*name_parts(keys), name_tokens(keys))
-
-
-def _parts_of(keys: pl.Series) -> dict[str, tuple[str, str, int]]:
-    """name key → (given name, surname, number of parts), for the distinct keys given."""
-    given, surname = name_parts(pl.col("k"))
-    frame = keys.drop_nulls().unique().to_frame("k").select("k", given.alias("g"), surname.alias("s"),
-                                                             name_tokens(pl.col("k")).alias("n"))
-    return {k: (g, s, n) for k, g, s, n in frame.iter_rows()}
-
-
-def name_tokens(keys: pl.Expr) -> pl.Expr:
-    """How many parts a name key has: its words; two for a name in Han or Hangul characters."""
-    return pl.when(keys.str.contains(CJK_NAME)).then(2).otherwise(keys.str.count_matches(" ") + 1)
-
-
-def name_commonness(keys: pl.Series, reference_weight: float | None = None,
-                    read_parts: Callable[[pl.Expr], tuple[pl.Expr, pl.Expr, pl.Expr]] | None = None) -> pl.DataFrame:
+def name_commonness(keys: pl.Series, reference_weight: float | None = None) -> pl.DataFrame:
     """lam per distinct name key: the expected number of other people wearing it in a population
     of REF_NAMES distinct names, from given-name and surname frequencies (f_given * f_surname *
     REF_NAMES). A frequency, not a count: it does not grow as the warehouse grows, so a name is
@@ -236,11 +203,10 @@ def name_commonness(keys: pl.Series, reference_weight: float | None = None,
     transforms/name_parts.csv (`eval.name_reference`), which count as `reference_weight`
     keys: f = (n_part + W * ref_share) / (N + W). A small warehouse cannot tell a rare name from a
     common one by its own counts (in 200 names every name is 1/200): the reference decides
-    there, and the warehouse's own counts take over as it grows. `read_parts`: (given, surname,
-    number of parts) of a key, `name_parts` and `name_tokens` unless given (the evaluation's
-    corpus is drawn by a fixed reading, whatever the model's)."""
-    given, surname, n_tokens = (read_parts or _parts_and_tokens)(pl.col("name_key"))
-    k = pl.DataFrame({"name_key": keys}).unique().with_columns(given=given, surname=surname, n_tokens=n_tokens)
+    there, and the warehouse's own counts take over as it grows."""
+    k = pl.DataFrame({"name_key": keys}).unique().with_columns(
+        given=name_parts(pl.col("name_key"))[0], surname=name_parts(pl.col("name_key"))[1],
+        n_tokens=pl.col("name_key").str.count_matches(" ") + 1)
     n = k.filter(pl.col("n_tokens") >= 2).height
     k = (k.join(k.group_by("given").agg(n_given=pl.len()), on="given")
          .join(k.group_by("surname").agg(n_surname=pl.len()), on="surname"))
@@ -696,24 +662,22 @@ def assign_persons(
     lam = dict(common_tbl.join(needed.unique(), on="name_key", how="semi").select("name_key", "lam").iter_rows())
     tokens = common_tbl.select("name_key", "given", "surname")
     counts: list[dict] = []
-    parts: dict[str, tuple[str, str, int]] = {}
 
     def lam_of(key: str) -> float:  # commonness of a co-author's name, on demand (as name_commonness)
         v = lam.get(key)
         if v is None:
             if not counts:
-                two = tokens.filter(pl.col("given") != pl.col("name_key"))
+                two = tokens.filter(pl.col("name_key").str.contains(" "))
                 counts.append(dict(two.group_by("given").len().iter_rows()))
                 counts.append(dict(two.group_by("surname").len().iter_rows()))
                 counts.extend(dict(ref.iter_rows()) for ref in reference_shares())
-                parts.update(_parts_of(ev["coauthors"].explode()))  # every co-author at once
-            given, surname, n_parts = parts.get(key) or _parts_of(pl.Series([key]))[key]
-            if n_parts < 2:
+            t = key.split(" ")
+            if len(t) < 2:
                 v = ONE_WORD_LAMBDA
             else:
                 w, n = REFERENCE_WEIGHT, n_keys
-                v = ((counts[0].get(given, 1) + w * counts[2].get(given, 0.0)) / (n + w)
-                     * (counts[1].get(surname, 1) + w * counts[3].get(surname, 0.0)) / (n + w) * REF_NAMES)
+                v = ((counts[0].get(t[0], 1) + w * counts[2].get(t[0], 0.0)) / (n + w)
+                     * (counts[1].get(t[-1], 1) + w * counts[3].get(t[-1], 0.0)) / (n + w) * REF_NAMES)
             lam[key] = v
         return v
 
@@ -773,8 +737,8 @@ def _classes(batch_keys: pl.Series, stored: pl.DataFrame, common_tbl: pl.DataFra
 
 
 def two_word_keys(commonness: pl.DataFrame) -> int:
-    """The N of a name's on-demand commonness: the table's keys of two parts or more (at least 1)."""
-    return max(commonness.filter(pl.col("given") != pl.col("name_key")).height, 1)
+    """The N of a name's on-demand commonness: the table's keys of two words or more (at least 1)."""
+    return max(commonness.filter(pl.col("name_key").str.contains(" ", literal=True)).height, 1)
 
 
 def name_classes(batch_keys: pl.Series, stored: pl.DataFrame, known_name_keys: pl.Series | None = None,

@@ -23,7 +23,7 @@ decided AS (
 ),
 now AS (
     SELECT d.name_key, d.several, d.below,
-           name_commonness(d.given <> d.name_key, g.n, rg.share, s.n, rs.share, $n_keys) AS lam
+           name_commonness(contains(d.name_key, ' '), g.n, rg.share, s.n, rs.share, $n_keys) AS lam
     FROM decided d JOIN n_given g USING (given) JOIN n_surname s USING (surname)
     LEFT JOIN ref_given rg ON rg.part = d.given LEFT JOIN ref_surname rs ON rs.part = d.surname
 )

@@ -1,8 +1,7 @@
 -- The run's name keys (batch_keys: the new mentions' names, with given name, surname, number of
 -- words and whether the warehouse holds no person of it yet, is_new, as person_name_stats.sql
 -- reads them), those new to the warehouse (new_name_keys) and the
--- number of distinct name keys of two parts or more (a given name apart from the key: two words,
--- or a Han or Hangul name), stored or new (n_name_keys), before any
+-- number of distinct name keys of two words or more, stored or new (n_name_keys), before any
 -- name is taken back to be decided again. Names are counted by their marked row (person_marks.sql).
 -- first_rank: the name's first new mention in the canonical order (canonical_rank), read by
 -- person_rare.sql through name_lam and name_class: one grouping of the run's mentions, not two.
@@ -17,8 +16,8 @@ SELECT k.name_key, given_name(k.name_key) AS given, surname_of(k.name_key) AS su
 FROM run_keys k LEFT JOIN stored s USING (name_key);
 CREATE OR REPLACE TEMP TABLE new_name_keys AS SELECT name_key, given, surname FROM batch_keys WHERE is_new;
 CREATE OR REPLACE TEMP TABLE n_name_keys AS
-SELECT (SELECT count(*) FROM author_person WHERE first_of_name AND given <> name_key)
-     + (SELECT count(*) FROM new_name_keys WHERE given <> name_key) AS n;
+SELECT (SELECT count(*) FROM author_person WHERE first_of_name AND contains(name_key, ' '))
+     + (SELECT count(*) FROM new_name_keys WHERE contains(name_key, ' ')) AS n;
 -- Names person_reopen.sql takes back to decide again (their stored persons are dropped): still
 -- names of the warehouse for the statistics of this run.
 CREATE OR REPLACE TEMP TABLE taken_back_keys (name_key VARCHAR);
