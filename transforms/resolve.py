@@ -477,17 +477,25 @@ def _same_first_author(pairs: pl.DataFrame) -> np.ndarray:
     return pairs.select(same | swapped).to_series().to_numpy()
 
 
-def _one_paper_however_listed(pairs: pl.DataFrame) -> np.ndarray:
-    """For pairs of one long abstract under one title: whether the lists name the same people in
-    any order (ALIGNED_MIN_NAMES names of one in the other, all of a shorter list; sorted by
-    surname, the longest common subsequence is the names shared), or open with the same person
-    spelled otherwise (fuzz ratio of the first names' keys FIRST_NAME_SPELLED or more)."""
+def _one_paper_however_listed(pairs: pl.DataFrame, titled: np.ndarray) -> np.ndarray:
+    """For pairs of one long abstract under one title (`titled`: both show it) or beside none:
+    whether the lists name the same people in another order (ALIGNED_MIN_NAMES names of one in
+    the other, all of a shorter list; sorted by surname, the longest common subsequence is the
+    names shared), under one title only: an untitled record with the first two authors swapped
+    may be a companion's ("Part II" under Part I's abstract); or open with one name spelled alike
+    (fuzz ratio FIRST_NAME_SPELLED or more: "Nallamala" / "Nalamala", "Juergen Mueller" / "Jurgen
+    Muller"), the other names agreeing at their positions (`author_agreement`): "Yang Liu" /
+    "Yang Li" with other co-authors are other people."""
     by_surname = [pl.col(c).list.eval(pl.element().sort_by(surname_token(pl.element()), pl.element()))
                   for c in ("keys_a", "keys_b")]
     common, sizes = _names_in_order(pairs.with_columns(keys_a=by_surname[0], keys_b=by_surname[1]))
+    reordered = titled & (common >= np.minimum(sizes, ALIGNED_MIN_NAMES)) & (sizes > 0)
     firsts = [pairs[c].list.first() for c in ("keys_a", "keys_b")]
-    spelled = (_cpdist(*firsts, fuzz.ratio) >= FIRST_NAME_SPELLED) & (firsts[0].is_not_null() & firsts[1].is_not_null()).to_numpy()
-    return (common >= np.minimum(sizes, ALIGNED_MIN_NAMES)) & (sizes > 0) | spelled
+    rest = pairs.with_columns(keys_a=pl.col("keys_a").list.slice(1), keys_b=pl.col("keys_b").list.slice(1))
+    alone = rest.select((pl.col("keys_a").list.len() == 0) | (pl.col("keys_b").list.len() == 0)).to_series().to_numpy()
+    rest_agree = alone | (author_agreement(rest).fill_null(0.0).to_numpy() >= AUTHOR_GATE)
+    spelled = rest_agree & (_cpdist(*firsts, fuzz.ratio) >= FIRST_NAME_SPELLED)
+    return reordered | spelled
 
 
 FIRST_NAME_SPELLED = 0.9  # "gautam reddy nallamala" / "gautam reddy nalamala", "suha kose" / "sueha koese"
@@ -688,11 +696,11 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     authors_ok &= _same_first_author(pairs)
     # One long abstract word for word under one title (or beside none) is one paper however its
     # list is written: the first surname spelled otherwise ("Wisadwongsa" / "Wizadwongsa",
-    # "Müller" / "Mueller": the positions agree, the gate's surnames do not), or the names in
-    # another order (swapped, reversed).
+    # "Müller" / "Mueller": the positions agree, the gate's surnames do not), or, under one title,
+    # the names in another order (swapped, reversed).
     copied = np.flatnonzero(same_long_text & (~has_titles | (title == 1.0)) & ~authors_ok)
     if copied.size:
-        authors_ok[copied] = (authors[copied] >= AUTHOR_GATE) | _one_paper_however_listed(pairs[copied])
+        authors_ok[copied] = (authors[copied] >= AUTHOR_GATE) | _one_paper_however_listed(pairs[copied], has_titles[copied])
     titles_ok = ~has_titles | ((title >= TITLE_GATE) & ~other_numbers)
     # A short abstract may be boilerplate ("No abstract available.") and says little: it merges
     # with two titles that agree, or, without two titles, only as the same text shown with the
