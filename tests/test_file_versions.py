@@ -168,3 +168,20 @@ def test_a_member_gone_from_a_new_version_of_its_archive_leaves_the_facts(cli, t
     assert [p.rsplit("!/", 1)[-1] for p in current] == ["daily-26.txt"]
     assert read_sql(warehouse, "SELECT title FROM dim_paper")["title"].to_list() == ["Tokenizers Matter"]
     assert "0 files with problems" in cli("audit", "-w", warehouse).output
+
+
+def test_files_whose_bytes_were_lost_alike_are_not_one_content():
+    """A UTF-8 file with a stray Latin-1 byte is read with U+FFFD where its non-ASCII bytes were:
+    two such files differing only in those bytes ("Padülla" / "Padölla") had one text checksum,
+    and the second was skipped as content already ingested."""
+    import hashlib
+
+    from transforms.decode import decode_bytes
+    from transforms.pipeline import _text_sha256
+
+    text = listing([("Tokenizers Matter", "Rafaël Padilla, Carla Diaz", ABSTRACT_2)], "Oct 26, 2026").encode()
+    variants = [text.replace(b"Padilla", b"Pad" + byte + b"lla") for byte in (b"\xfc", b"\xf6")]
+    decoded = [decode_bytes(v) for v in variants]
+    assert all(d.n_bad_bytes for d in decoded)
+    contents = {_text_sha256(v, d) or hashlib.sha256(v).hexdigest() for v, d in zip(variants, decoded)}
+    assert len(contents) == 2  # what merge/10_files.sql compares: the text's checksum, else the bytes'

@@ -168,11 +168,12 @@ def _text_sha256(data: bytes, decoded: Decoded) -> str | None:
     """The decoded text's own checksum: a copy of a file saved with other line ends, a BOM or in
     another encoding holds the same digest, and is skipped as content already ingested
     (merge/10_files.sql) rather than counting every listing twice. None when the text is the
-    bytes themselves (plain UTF-8: the loader takes the bytes' sha256, already computed) or when
-    there is no text; encoding a 2 GB corpus again cost ~2x the hashing."""
+    bytes themselves (plain UTF-8: the loader takes the bytes' sha256, already computed), when
+    there is no text, or when bytes were lost to U+FFFD ("Padülla" and "Padölla" read alike);
+    encoding a 2 GB corpus again cost ~2x the hashing."""
     plain = decoded.encoding == "utf-8" and not decoded.n_padding_bytes and b"\r" not in data \
         and codecs.BOM_UTF8 not in data
-    if plain or decoded.encoding in NO_LINES:
+    if plain or decoded.encoding in NO_LINES or decoded.n_bad_bytes:  # (bytes read as U+FFFD: two texts alike)
         return None
     return hashlib.sha256(decoded.text.encode("utf-8", "surrogatepass")).hexdigest()
 
