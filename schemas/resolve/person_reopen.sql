@@ -24,9 +24,11 @@ UNION  -- decided on evidence, on a paper an older listing loaded now moved earl
 SELECT DISTINCT m.name_key FROM author_mention m JOIN paper_dates_before b USING (paper_id) JOIN dim_paper p USING (paper_id)
 WHERE coalesce(p.first_listed_on, DATE '9999-12-31') < coalesce(b.first_listed_on, DATE '9999-12-31')
   AND m.rule NOT IN ('rare_name', 'one_name_one_person')
-UNION  -- decided on evidence, on a paper this run shows other names of (a search page's ten after a
-       -- listing's three): those names are the mention's co-authors, as a fresh load reads them
+UNION  -- worn by several persons and decided on evidence on a paper this run shows other names of
+       -- (a search page's ten after a listing's three): those names are the mention's co-authors, as
+       -- a fresh load reads them, and may join two of its persons (one person gains nothing by them)
 SELECT DISTINCT m.name_key FROM author_mention m SEMI JOIN (SELECT DISTINCT paper_id FROM new_mentions) n USING (paper_id)
+SEMI JOIN (SELECT name_key FROM author_person GROUP BY name_key HAVING count(*) > 1) USING (name_key)
 WHERE m.rule NOT IN ('rare_name', 'one_name_one_person');
 INSERT INTO taken_back_keys SELECT name_key FROM reopened_keys;
 CREATE OR REPLACE TEMP TABLE reopened_mentions AS
