@@ -359,7 +359,7 @@ def read_sources(batch: list[FoundFile], limits: ReadLimits = ReadLimits()
     meta = with_stable_ids(meta, {"source_file_id": ["path", "sha256"]})
     from transforms.pipeline import SourceFile
 
-    sources = [SourceFile(fid, f.path, d) for (f, d), fid in zip(read, meta["source_file_id"])]
+    sources = [SourceFile(fid, f.path, d, sha) for (f, d), fid, sha in zip(read, meta["source_file_id"], meta["sha256"])]
     return sources, meta, pl.DataFrame(skipped, schema={"path": pl.String, "reason": pl.String})
 
 

@@ -33,7 +33,9 @@ ALTER TABLE dim_source_file ADD COLUMN IF NOT EXISTS superseded_by_source_file_i
 COMMENT ON COLUMN dim_source_file.is_current IS 'True for the version whose listings count (fact_listing); false once a newer version of the path was ingested (its listings are in fact_listing_history).';
 COMMENT ON COLUMN dim_source_file.superseded_by_source_file_id IS 'The version that replaced this one.';
 ALTER TABLE dim_source_file ADD COLUMN IF NOT EXISTS text_sha256 VARCHAR;
-COMMENT ON COLUMN dim_source_file.text_sha256 IS 'SHA-256 of the decoded text (UTF-8, LF line ends, no BOM): a copy of a file in other line ends or another encoding is content already ingested. For a file of no text, the sha256 of its bytes; null for versions ingested before this column.';
+-- (versions stored before the column: their bytes' checksum, what decided "already ingested" then)
+UPDATE dim_source_file SET text_sha256 = sha256 WHERE text_sha256 IS NULL;
+COMMENT ON COLUMN dim_source_file.text_sha256 IS 'SHA-256 of the decoded text (UTF-8, LF line ends, no BOM): a copy of a file in other line ends or another encoding is content already ingested. The sha256 of the bytes where the text is them (plain UTF-8), where there is no text or bytes were unreadable, and for versions ingested before this column.';
 
 CREATE TABLE IF NOT EXISTS skipped_file (
     run_id     VARCHAR NOT NULL,

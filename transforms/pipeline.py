@@ -31,6 +31,7 @@ class SourceFile:
     source_file_id: int
     path: str
     data: bytes
+    sha256: str | None = None  # of the bytes, when the reader computed it (else computed here)
 
 
 @dataclass
@@ -113,7 +114,7 @@ def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.D
         fmt = detect_format(text) if text and not text.isspace() else UNKNOWN
         for name, value in zip(_FILE_SCHEMA, (idx, src.source_file_id, src.path, decoded.encoding, fmt,
                                               text if fmt == UNKNOWN else None, decoded.n_padding_bytes,
-                                              _text_sha256(src.data, decoded))):
+                                              _text_sha256(src, decoded))):
             columns[name].append(value)
         if decoded.encoding in NO_LINES:
             n_lines.append(0)
@@ -164,17 +165,17 @@ def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.D
     return files.drop("n_padding_bytes", "text"), lines, pl.concat([rejected, padding])
 
 
-def _text_sha256(data: bytes, decoded: Decoded) -> str | None:
-    """The decoded text's own checksum: a copy of a file saved with other line ends, a BOM or in
-    another encoding holds the same digest, and is skipped as content already ingested
-    (merge/10_files.sql) rather than counting every listing twice. None when the text is the
-    bytes themselves (plain UTF-8: the loader takes the bytes' sha256, already computed), when
-    there is no text, or when bytes were lost to U+FFFD ("Padülla" and "Padölla" read alike);
-    encoding a 2 GB corpus again cost ~2x the hashing."""
+def _text_sha256(src: SourceFile, decoded: Decoded) -> str:
+    """The checksum of the digest a file holds, its decoded text's: a copy saved with other line
+    ends, a BOM or in another encoding is the same digest, skipped as content already ingested
+    (merge/10_files.sql) rather than counting every listing twice. The bytes' checksum where the
+    text is the bytes themselves (plain UTF-8: not encoded again), where there is no text, or
+    where bytes were lost to U+FFFD ("Padülla" and "Padölla" read alike)."""
+    data = src.data
     plain = decoded.encoding == "utf-8" and not decoded.n_padding_bytes and b"\r" not in data \
         and codecs.BOM_UTF8 not in data
-    if plain or decoded.encoding in NO_LINES or decoded.n_bad_bytes:  # (bytes read as U+FFFD: two texts alike)
-        return None
+    if plain or decoded.encoding in NO_LINES or decoded.n_bad_bytes:
+        return src.sha256 or hashlib.sha256(data).hexdigest()
     return hashlib.sha256(decoded.text.encode("utf-8", "surrogatepass")).hexdigest()
 
 

@@ -8,25 +8,24 @@
 
 -- Current versions that stay current: not at a path this run brings another content for (a copy
 -- of the replaced content elsewhere is then ingested in its own right, not skipped as a duplicate).
--- Content is the decoded text (text_sha256): a copy with other line ends, a BOM or another
--- encoding is the same digest. Staged, it is null where the text is the bytes (plain UTF-8) or
--- there is none: the bytes' sha256 is the content then (and for versions stored before the column).
+-- Content is the decoded text (text_sha256, transforms.pipeline): a copy with other line ends, a
+-- BOM or another encoding is the same digest.
 CREATE OR REPLACE TEMP TABLE kept_current AS
-SELECT d.source_file_id, coalesce(d.text_sha256, d.sha256) AS content FROM dim_source_file d
+SELECT d.source_file_id, d.text_sha256 AS content FROM dim_source_file d
 WHERE d.is_current AND NOT EXISTS (SELECT 1 FROM stg_files s WHERE s.path = d.path AND s.sha256 <> d.sha256);
 
 CREATE OR REPLACE TEMP TABLE new_files AS
 SELECT * FROM stg_files
-WHERE coalesce(text_sha256, sha256) NOT IN (SELECT content FROM kept_current)
-QUALIFY row_number() OVER (PARTITION BY coalesce(text_sha256, sha256) ORDER BY path) = 1;
+WHERE text_sha256 NOT IN (SELECT content FROM kept_current)
+QUALIFY row_number() OVER (PARTITION BY text_sha256 ORDER BY path) = 1;
 
 INSERT INTO skipped_file BY NAME
 SELECT $run_id AS run_id, s.path, 'content already ingested' AS reason, s.sha256,
        coalesce(d.source_file_id, n.source_file_id) AS same_as_source_file_id
 FROM stg_files s
 LEFT JOIN (SELECT content, min(source_file_id) AS source_file_id FROM kept_current GROUP BY content) d
-       ON d.content = coalesce(s.text_sha256, s.sha256)
-LEFT JOIN new_files n ON coalesce(n.text_sha256, n.sha256) = coalesce(s.text_sha256, s.sha256)
+       ON d.content = s.text_sha256
+LEFT JOIN new_files n ON n.text_sha256 = s.text_sha256
 WHERE s.source_file_id NOT IN (SELECT source_file_id FROM new_files)
 ON CONFLICT DO NOTHING;
 
@@ -81,8 +80,7 @@ UPDATE dim_source_file SET is_current = false, superseded_by_source_file_id = s.
 FROM superseded s WHERE dim_source_file.source_file_id = s.source_file_id;
 
 INSERT INTO dim_source_file BY NAME
-SELECT n.source_file_id, n.path, n.sha256, coalesce(n.text_sha256, n.sha256) AS text_sha256, n.format, n.encoding,
-       n.size_bytes, n.mtime_ns, n.ctime_ns, n.inode, n.n_lines,
+SELECT n.source_file_id, n.path, n.sha256, n.text_sha256, n.format, n.encoding, n.size_bytes, n.mtime_ns, n.ctime_ns, n.inode, n.n_lines,
        n.n_separator_lines, f.version, true AS is_current,
        $ingested_at AS ingested_at, $run_id AS run_id,
        (SELECT count(*) FROM stg_listings l WHERE l.source_file_id = n.source_file_id) AS n_listings,
