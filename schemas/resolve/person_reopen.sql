@@ -5,9 +5,10 @@
 -- and a fresh load decides every mention on evidence), or that this run mentions earlier in the canonical order
 -- (listing date, undated last, then paper id and position) than a stored mention (older files
 -- loaded later); and a name several persons wear that is rare by today's statistics
--- (rare_again_keys); and a name decided on evidence on a paper that gained names. Their persons
--- are dropped (a name's first person is founded again with the same id), so are their merges (person_alias: made again if the evidence still says so), and
--- their papers' bridge rows are rebuilt.
+-- (rare_again_keys); and a name several persons wear, decided on evidence on a paper that gained
+-- names. Their persons are dropped (a name's first person is founded again with the same id), so
+-- are their merges (person_alias: made again if the evidence still says so), and their papers'
+-- bridge rows are rebuilt.
 -- The first new mention of each common name: batch_keys holds it (person_names.sql, grouped over
 -- new_mentions as they still are: nothing is taken back yet).
 CREATE OR REPLACE TEMP TABLE canonical_new AS
@@ -27,8 +28,9 @@ WHERE coalesce(p.first_listed_on, DATE '9999-12-31') < coalesce(b.first_listed_o
 UNION  -- worn by several persons and decided on evidence on a paper this run shows other names of
        -- (a search page's ten after a listing's three): those names are the mention's co-authors, as
        -- a fresh load reads them, and may join two of its persons (one person gains nothing by them)
+-- (a name's persons beyond its marked one, person_marks.sql: a few rows, not a count over every person)
 SELECT DISTINCT m.name_key FROM author_mention m SEMI JOIN (SELECT DISTINCT paper_id FROM new_mentions) n USING (paper_id)
-SEMI JOIN (SELECT name_key FROM author_person GROUP BY name_key HAVING count(*) > 1) USING (name_key)
+SEMI JOIN (SELECT name_key FROM author_person WHERE NOT first_of_name) USING (name_key)
 WHERE m.rule NOT IN ('rare_name', 'one_name_one_person');
 INSERT INTO taken_back_keys SELECT name_key FROM reopened_keys;
 CREATE OR REPLACE TEMP TABLE reopened_mentions AS
