@@ -75,17 +75,18 @@ def test_real_names_of_a_language_come_back_through_its_code_page(case):
     assert (decoded.encoding, decoded.text) == (label, text)
 
 
-# Signs Western abstracts glue to words; "µ", "ª" and "º" are letters to Unicode.
+# Signs Western abstracts glue to words; "µ", "ª", "º", "ƒ" and "ˆ" are letters to Unicode.
 WESTERN_SIGNS = ["50 µm", "12 µs", "the nº of cases", "the 1ª edition", "±3 %", "37 °C", "½ of them", "3×3 grids",
-                 "£20", "©IEEE", "“quoted”", "1.5 µg/mL"]
+                 "£20", "©IEEE", "“quoted”", "1.5 µg/mL", "the ƒ-divergence", "xˆ estimates"]
 
 
 @pytest.mark.parametrize("authors,sign", [(["François Lefèvre, Jürgen Müller", "René Dupré, Bo Chen"], "50 µm"),
-                                          (["José García, Inés López"], "the nº of households")])
+                                          (["José García, Inés López"], "the nº of households"),
+                                          (["Ann Lee"], "the ƒ-divergence"), (["Ann Lee"], "xˆ estimates")])
 def test_a_micro_or_ordinal_sign_keeps_a_windows_1252_file_western(authors, sign):
     """Before: "50 µm" read as nonsense (the micro sign, a letter of its own "script") and as no
     language's letter, so the file was read as Latin-2 ("50 ľm", "Lefčvre"); "nº" made it
-    Windows-1250 ("nş")."""
+    Windows-1250 ("nş"); "ƒ-divergence" made it Mac Roman ("É-divergence"), "xˆ" Windows-1251."""
     text = digest(authors).replace("solve it well", f"solve it well at {sign}", 1)
     decoded = decode_bytes(text.encode("cp1252"))
     assert (decoded.encoding, decoded.text, decoded.n_bad_bytes) == ("windows-1252", text, 0)

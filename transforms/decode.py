@@ -727,10 +727,12 @@ _JOINERS = set("'’‘ʼ·-‐‑–—")
 _GLUED_SIGNS = set("“”„‚«»‹›…•†‡©®™£¥€¢$§°±×÷µ¹²³ªº¿¡½¼¾\u00a0\u2009\u202f%‰′″")
 
 
-# Letters by Unicode's category that Western text writes beside Latin ones: the micro sign ("50 µm")
-# and the ordinal indicators ("nº 3", "1ª"). Named for themselves, they were a second script: a
-# Windows-1252 file saying "µm" was read as Latin-2 ("ľm"), and every "è" in it became "č".
-_LATIN_SIGNS = frozenset("µªº")
+# Letters by Unicode's category that Western text writes as signs beside Latin ones, every such
+# one of Windows-1252: the micro sign ("50 µm"), the ordinal indicators ("nº 3", "1ª"), the florin
+# ("ƒ-divergence") and the circumflex ("xˆ"). Named for themselves, they were a second script or
+# no language's letter: a Windows-1252 file saying "µm" was read as Latin-2 ("ľm", every "è" a
+# "č"), one saying "ƒ-divergence" as Mac Roman ("É-divergence").
+_LATIN_SIGNS = frozenset("µªºƒˆ")
 
 
 def _script(ch: str) -> str:
