@@ -727,12 +727,13 @@ _JOINERS = set("'’‘ʼ·-‐‑–—")
 _GLUED_SIGNS = set("“”„‚«»‹›…•†‡©®™£¥€¢$§°±×÷µ¹²³ªº¿¡½¼¾\u00a0\u2009\u202f%‰′″")
 
 
-# Letters by Unicode's category that Western text writes as signs beside Latin ones, every such
-# one of Windows-1252: the micro sign ("50 µm"), the ordinal indicators ("nº 3", "1ª"), the florin
-# ("ƒ-divergence") and the circumflex ("xˆ"). Named for themselves, they were a second script or
-# no language's letter: a Windows-1252 file saying "µm" was read as Latin-2 ("ľm", every "è" a
-# "č"), one saying "ƒ-divergence" as Mac Roman ("É-divergence").
-_LATIN_SIGNS = frozenset("µªºƒˆ")
+# Letters by Unicode's category that Western text writes as signs beside Latin ones, and no
+# language's alphabet (`_ALPHABETS`) holds: the micro sign ("50 µm"), the ordinal indicators
+# ("nº 3", "1ª"), the florin ("ƒ-divergence"), the circumflex ("xˆ"), the caron (Windows-1250's
+# "ˇ"). Named for themselves, they were a second script or no language's letter: a Windows-1252
+# file saying "µm" was read as Latin-2 ("ľm", every "è" a "č"), one saying "ƒ-divergence" as
+# Mac Roman ("É-divergence").
+_LATIN_SIGNS = frozenset("µªºƒˆˇ")
 
 
 def _script(ch: str) -> str:
