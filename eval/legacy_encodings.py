@@ -24,24 +24,53 @@ import unicodedata
 import zlib
 from collections import Counter
 
+from eval.name_letters import lone_letters, name_letters
 from eval.namesakes import real_corpus
 from transforms import decode
 
 CODE_PAGES = ["cp1252", "iso8859_15", "mac_roman", "cp1250", "iso8859_2", "cp1254", "cp1257"]
+TEXT_CODE_PAGES = CODE_PAGES + ["cp1253", "iso8859_7"]  # abstracts write Greek symbols
 WESTERN = {"cp1252", "iso8859_15", "mac_roman"}  # their writers write every name they can
 SIZES = [1, 2, 3, 5, 10, 20]
 FILES_PER_SIZE = 25
 
 
+def _held_out(texts: set[str]) -> tuple[list[str], list[str]]:
+    """(train, test) halves of the texts, by a hash of each."""
+    train = sorted(t for t in texts if zlib.crc32(t.encode()) % 2 == 0)
+    return train, sorted(t for t in texts if zlib.crc32(t.encode()) % 2 == 1)
+
+
+def _smoothed(letters: Counter) -> tuple[dict[str, float], float]:
+    total = sum(letters.values()) + len(letters) + 1
+    return {ch: math.log((k + 1) / total) for ch, k in letters.items()}, math.log(1 / total)
+
+
+def held_out_texts() -> list[str]:
+    """The test half of the real titles and abstracts holding a non-ASCII letter; `decode`'s
+    lone-letter table is set from the other half."""
+    papers = real_corpus()[1]
+    texts = {unicodedata.normalize("NFC", " ".join(t.split())) for col in ("title", "abstract")
+             for t in papers[col].drop_nulls().to_list()}
+    train, test = _held_out(texts)
+    decode._read_letter_counts = _counts_with(decode.LONE_LETTERS_PATH, lone_letters(train))
+    decode._lone_letter_log_p.cache_clear()
+    return [t for t in test if any(not ch.isascii() and ch.isalpha() for ch in t)]
+
+
+def _counts_with(path, counts: Counter):
+    """`decode._read_letter_counts`, answering `counts` for `path`."""
+    read = decode._read_letter_counts
+    return lambda p: dict(counts) if p == path else read(p)
+
+
 def held_out_names() -> list[str]:
     """The test half of the real names; `decode`'s letter table is set from the other half."""
     names = {unicodedata.normalize("NFC", n) for n in real_corpus()[0]["name"].to_list()}
-    train = [n for n in names if zlib.crc32(n.encode()) % 2 == 0]
-    letters = Counter(ch for n in train for ch in n.lower() if not ch.isascii() and ch.isalpha())
-    total = sum(letters.values()) + len(letters) + 1
-    table = ({ch: math.log((k + 1) / total) for ch, k in letters.items()}, math.log(1 / total))
+    train, test = _held_out(names)
+    table = _smoothed(name_letters(set(train)))
     decode._name_letter_log_p = lambda: table
-    return sorted(n for n in names if zlib.crc32(n.encode()) % 2 == 1 and not n.isascii())
+    return [n for n in test if not n.isascii()]
 
 
 def pool(names: list[str], code_page: str) -> list[str]:
@@ -54,13 +83,14 @@ def pool(names: list[str], code_page: str) -> list[str]:
     return [n for n in names if fits(n, code_page) and (code_page in WESTERN or not fits(n, "cp1252"))]
 
 
-def listing(names: list[str]) -> str:
-    return "".join(f"#{i:02d}Oct 26, 2026\ncs.LG\nA study of problem {i}\n{n}, Ann Lee\nWe study problem {i} in depth.\n"
-                   for i, n in enumerate(names, 1))
+def listing(names: list[str], abstracts: list[str] | None = None) -> str:
+    abstracts = abstracts or [f"We study problem {i} in depth." for i in range(1, len(names) + 1)]
+    return "".join(f"#{i:02d}Oct 26, 2026\ncs.LG\nA study of problem {i}\n{n}, Ann Lee\n{a}\n"
+                   for i, (n, a) in enumerate(zip(names, abstracts), 1))
 
 
-def outcome(names: list[str], page: str) -> str:
-    text = listing(names)
+def outcome(names: list[str], page: str, abstracts: list[str] | None = None) -> str:
+    text = listing(names, abstracts)
     got = decode.decode_bytes(text.encode(page)).text
     return "exact" if got == text else "loud" if decode.REPLACEMENT in got else "silent"
 
@@ -78,6 +108,27 @@ def run(seed: int) -> dict[str, tuple[Counter, Counter]]:
     return outcomes
 
 
+def run_texts(seed: int) -> dict[str, tuple[Counter, Counter]]:
+    """code page -> (files of 1-20 random real abstracts, each alone), as `run` for names."""
+    rng = random.Random(seed)
+    texts = held_out_texts()
+    outcomes = {}
+    for page in TEXT_CODE_PAGES:
+        candidates = pool(texts, page)
+        mixed = Counter(outcome(["Ann Lee"] * k, page, rng.sample(candidates, k))
+                        for k in SIZES for _ in range(FILES_PER_SIZE) if k <= len(candidates))
+        outcomes[page] = (mixed, Counter(outcome(["Ann Lee"], page, [t]) for t in candidates))
+    return outcomes
+
+
+def print_table(what: str, outcomes: dict[str, tuple[Counter, Counter]]) -> None:
+    print(f"| code page | {what} | 1-20 {what}: exact / loud / silently wrong | one alone: exact / loud / silently wrong |")
+    print("|---|---:|---|---|")
+    for page, (mixed, alone) in outcomes.items():
+        shown = [" / ".join(str(c[k]) for k in ("exact", "loud", "silent")) for c in (mixed, alone)]
+        print(f"| {page} | {sum(alone.values())} | {shown[0]} | {shown[1]} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=1)
@@ -87,11 +138,9 @@ def main() -> None:
     if args.windows_1252_factor is not None:
         decode._WINDOWS_1252_FACTOR = args.windows_1252_factor
     print(f"seed {args.seed}: files of 1-20 held-out real names ({FILES_PER_SIZE} per size), and each name alone\n")
-    print("| code page | names | 1-20 names: exact / loud / silently wrong | one name: exact / loud / silently wrong |")
-    print("|---|---:|---|---|")
-    for page, (mixed, alone) in run(args.seed).items():
-        shown = [" / ".join(str(c[k]) for k in ("exact", "loud", "silent")) for c in (mixed, alone)]
-        print(f"| {page} | {sum(alone.values())} | {shown[0]} | {shown[1]} |")
+    print_table("names", run(args.seed))
+    print(f"\nfiles of 1-20 held-out real abstracts and titles with a non-ASCII letter, and each alone\n")
+    print_table("texts", run_texts(args.seed))
 
 
 if __name__ == "__main__":

@@ -1,38 +1,56 @@
-"""Build how often real author names use each non-ASCII letter (transforms/name_letters.csv):
+"""Build how often real digests use each non-ASCII letter, for `transforms.decode`:
 
     .venv/bin/python -m eval.name_letters
 
-From the distinct author names of the real corpus in ../shared/realdata (arXiv listings, ICLR
-2024, ICML 2025), NFC and lower-cased. `transforms.decode` weighs legacy readings with it: a
-file's bytes that read "Yiğit" in Windows-1254 read "Yiðit" in Windows-1252, and real names
-carry "ğ" far more often than "ð". The first line is the number of names.
+- transforms/name_letters.csv: the letters of the distinct author names of the real corpus in
+  ../shared/realdata (arXiv listings, ICLR 2024, ICML 2025), NFC and lower-cased. A file's bytes
+  that read "Yiğit" in Windows-1254 read "Yiðit" in Windows-1252, and real names carry "ğ" far
+  more often than "ð".
+- transforms/lone_letters.csv: the letters that stand alone (no letter beside them) in the same
+  papers' titles and abstracts, as written (case kept). Alone, a letter is a symbol, not a
+  name's: nearly always Greek ("$α$-tilted", "($σ$)", "Δ"). The bytes of Windows-1253's "α" read
+  "á" in Windows-1252, which names carry far more often than "α".
+The first line of each is the number of names or texts counted.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from collections import Counter
+from pathlib import Path
 
 from eval.namesakes import real_corpus
-from transforms.decode import NAME_LETTERS_PATH
+from transforms.decode import LONE_LETTERS_PATH, NAME_LETTERS_PATH
 
 
-def build() -> tuple[Counter, int]:
-    mentions, _papers, _cats = real_corpus()
-    names = set(mentions["name"].to_list())
+def name_letters(names: set[str]) -> Counter:
+    return Counter(ch for name in names for ch in unicodedata.normalize("NFC", name).lower()
+                   if not ch.isascii() and ch.isalpha())
+
+
+def lone_letters(texts: list[str]) -> Counter:
     letters: Counter = Counter()
-    for name in names:
-        letters.update(ch for ch in unicodedata.normalize("NFC", name).lower() if not ch.isascii() and ch.isalpha())
-    return letters, len(names)
+    for text in texts:
+        text = f" {unicodedata.normalize('NFC', text)} "
+        letters.update(ch for before, ch, after in zip(text, text[1:], text[2:])
+                       if not ch.isascii() and ch.isalpha() and not before.isalpha() and not after.isalpha())
+    return letters
+
+
+def write(path: Path, counted: str, n: int, letters: Counter) -> None:
+    with path.open("w", encoding="utf-8") as f:
+        f.write(f"# {counted}: {n}\nletter,n\n")
+        for letter, k in sorted(letters.items(), key=lambda kv: (-kv[1], kv[0])):
+            f.write(f"{letter},{k}\n")
+    print(f"{path}: {len(letters)} letters from {n} {counted}")
 
 
 def main() -> None:
-    letters, n_names = build()
-    with NAME_LETTERS_PATH.open("w", encoding="utf-8") as f:
-        f.write(f"# names: {n_names}\nletter,n\n")
-        for letter, n in sorted(letters.items(), key=lambda kv: (-kv[1], kv[0])):
-            f.write(f"{letter},{n}\n")
-    print(f"{NAME_LETTERS_PATH}: {len(letters)} letters from {n_names} names")
+    mentions, papers, _cats = real_corpus()
+    names = set(mentions["name"].to_list())
+    texts = [t for col in ("title", "abstract") for t in papers[col].drop_nulls().to_list()]
+    write(NAME_LETTERS_PATH, "names", len(names), name_letters(names))
+    write(LONE_LETTERS_PATH, "texts", len(texts), lone_letters(texts))
 
 
 if __name__ == "__main__":

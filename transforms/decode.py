@@ -307,6 +307,7 @@ _WINDOWS_1252_FACTOR = 32.0
 _NO_CONFIDENCE = 0.01  # chardet's confidence below this (a word or two of evidence) tells nothing
 _CAPITAL_START_LOG_ODDS = math.log(50)  # a word opening with a non-ASCII capital, against a small letter
 NAME_LETTERS_PATH = Path(__file__).with_name("name_letters.csv")  # python -m eval.name_letters
+LONE_LETTERS_PATH = Path(__file__).with_name("lone_letters.csv")  # the same command
 
 
 def _decode_8bit(raw: bytes) -> Decoded:
@@ -583,10 +584,9 @@ _LONE_SIGN = re.compile(rb"[^A-Za-z\x80-\xff]*[\x80-\xff][^A-Za-z\x80-\xff]*")
 
 
 def _word_bytes(sample: list[bytes], codecs_: list[str]) -> bytes:
-    """The sample's words that hold a non-ASCII byte, space-separated; not a lone byte among
-    digits and signs ("£5", "§3"), nor a word that reads as nonsense in every code page: no
-    language is read in them."""
-    words = {w for line in sample for w in line.split() if not w.isascii() and not _LONE_SIGN.fullmatch(w)}
+    """The sample's words that hold a non-ASCII byte, space-separated; not a word that reads as
+    nonsense in every code page."""
+    words = {w for line in sample for w in line.split() if not w.isascii()}
     sensible = (w for w in words if not all(_word_is_nonsense(w.decode(c, errors="replace")) for c in codecs_))
     return b" ".join(sorted(sensible))[:200_000]
 
@@ -599,10 +599,13 @@ def _log_odds(words: bytes, codecs_: list[str]) -> Callable[[str, str], float]:
     import chardet
 
     names = {codecs.lookup(c).name: c for c in codecs_}
+    # chardet reads no language in a lone byte among digits and signs ("£5", "§3", "(α)"):
+    # the letter tables weigh those where they read letters.
+    in_words = b" ".join(w for w in words.split(b" ") if not _LONE_SIGN.fullmatch(w))
     confidence: dict[str, float] = {}
     with warnings.catch_warnings():  # no code page fits the bytes: no confidence in any (not a problem)
         warnings.filterwarnings("ignore", message="no_match_encoding", category=UserWarning)
-        found = chardet.detect_all(words, include_encodings=list(names), compat_names=False) if words else []
+        found = chardet.detect_all(in_words, include_encodings=list(names), compat_names=False) if in_words else []
     for guess in found:
         try:
             codec = names.get(codecs.lookup(guess["encoding"] or "").name)
@@ -610,15 +613,15 @@ def _log_odds(words: bytes, codecs_: list[str]) -> Callable[[str, str], float]:
             continue
         if codec and codec not in confidence:
             confidence[codec] = guess["confidence"]
-    # One byte is one character in each code page: readings compare position by position.
-    readings = {codec: words.decode(codec, errors="replace") for codec in codecs_}
+    # One byte is one character in each code page: readings compare position by position. A TeX
+    # command's letters are masked: the "Ξ" of "\mathbfΞ" stands alone, a symbol.
+    masked = _TEX_COMMAND_BYTES.sub(lambda m: b"\\" * len(m.group()), words)
+    readings = {codec: masked.decode(codec, errors="replace") for codec in codecs_}
     high = [i for i, byte in enumerate(words) if byte > 0x7F]
     starts = {i for i in high if i == 0 or words[i - 1] == 0x20}
-    letter_log_p, unseen = _name_letter_log_p()
 
     def odds(a: str, b: str) -> float:
         both = [i for i in high if _is_letter(readings[a][i]) and _is_letter(readings[b][i])]
-        letters = [(readings[a][i].lower(), readings[b][i].lower()) for i in both]
         chardet_odds = math.log(max(confidence.get(a, 0.0), _NO_CONFIDENCE) / max(confidence.get(b, 0.0), _NO_CONFIDENCE))
         # A word of English text that opens with a non-ASCII letter is a name: a capital ("Žižek",
         # "Øksendal"), seldom a small letter (Mac Roman's "éiûek" of the same bytes). Only where
@@ -627,7 +630,7 @@ def _log_odds(words: bytes, codecs_: list[str]) -> Callable[[str, str], float]:
                         for i in starts.intersection(both) if _cased(readings[a][i]) and _cased(readings[b][i]))
         language_odds = sum(map(_language_log_p, split[a])) - sum(map(_language_log_p, split[b]))
         return chardet_odds + case_odds + language_odds + sum(
-            letter_log_p.get(x, unseen) - letter_log_p.get(y, unseen) for x, y in letters)
+            _letter_log_p(readings[a], i) - _letter_log_p(readings[b], i) for i in both)
     split = {codec: _NAME_PARTS.split(text) for codec, text in readings.items()}
     return odds
 
@@ -687,15 +690,54 @@ def _language_log_p(word: str) -> float:
     return max(_RARE_LANGUAGES.get(lang, 0.0) for lang in fits)
 
 
+def _letter_log_p(text: str, i: int) -> float:
+    """log P of the letter at text[i] among the non-ASCII letters real digests write there: a
+    letter with a letter beside it is a name's (`_name_letter_log_p`), one standing alone a
+    symbol of a title or abstract (`_lone_letter_log_p`: Greek, nearly always), unless a full
+    stop closes it: an initial ("É. Moulines")."""
+    after = text[i + 1] if i + 1 < len(text) else ""
+    if (i > 0 and text[i - 1].isalpha()) or after.isalpha() or after == ".":
+        log_p, unseen = _name_letter_log_p()
+        return log_p.get(text[i].lower(), unseen)
+    log_p, unseen = _lone_letter_log_p()
+    return log_p.get(text[i], unseen)
+
+
+def _read_letter_counts(path: Path) -> dict[str, int]:
+    """A table of `eval.name_letters`: letter -> times counted."""
+    with path.open(encoding="utf-8") as f:
+        next(f)  # "# names: N"
+        return {row["letter"]: int(row["n"]) for row in csv.DictReader(f)}
+
+
 @lru_cache(maxsize=1)
 def _name_letter_log_p() -> tuple[dict[str, float], float]:
-    """log P(letter) among the non-ASCII letters of real author names, add-one smoothed, and
-    the log P of a letter they never use."""
-    with NAME_LETTERS_PATH.open(encoding="utf-8") as f:
-        next(f)  # "# names: N"
-        counts = {row["letter"]: int(row["n"]) for row in csv.DictReader(f)}
+    """log P(letter) among the non-ASCII letters of real author names (lower-cased), add-one
+    smoothed, and the log P of a letter they never use."""
+    counts = _read_letter_counts(NAME_LETTERS_PATH)
     total = sum(counts.values()) + len(counts) + 1
     return {letter: math.log((n + 1) / total) for letter, n in counts.items()}, math.log(1 / total)
+
+
+@lru_cache(maxsize=1)
+def _lone_letter_log_p() -> tuple[dict[str, float], float]:
+    """log P(letter) among the non-ASCII letters that stand alone in real titles and abstracts
+    (case kept), for every letter the code pages read: P(its script) × P(the letter | script),
+    each add-one smoothed, the letters of a script being those the code pages can read. By
+    script first, as the counts are few: a lone "σ" seen 4 times is a Greek symbol, as lone
+    letters nearly always are, not one of the Latin letters never seen alone ("ó")."""
+    counts = _read_letter_counts(LONE_LETTERS_PATH)
+    readable = {ch for codec, _label in _SINGLE_BYTE for ch in bytes(range(0x80, 0x100)).decode(codec, "ignore")
+                if _is_letter(ch)} | set(counts)
+    by_script: dict[str, set[str]] = {}
+    for ch in readable:
+        by_script.setdefault(_script(ch), set()).add(ch)
+    n_script = {script: sum(counts.get(ch, 0) for ch in letters) for script, letters in by_script.items()}
+    total = sum(n_script.values()) + len(by_script)
+    log_p = {ch: math.log((n_script[script] + 1) / total)
+             + math.log((counts.get(ch, 0) + 1) / (n_script[script] + len(letters)))
+             for script, letters in by_script.items() for ch in letters}
+    return log_p, min(log_p.values())
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
@@ -745,10 +787,15 @@ def _script(ch: str) -> str:
         return "?"
 
 
+_TEX_COMMAND = re.compile(r"\\[A-Za-z]+")
+_TEX_COMMAND_BYTES = re.compile(rb"\\[A-Za-z]+")
+
+
 @lru_cache(maxsize=1 << 16)
 def _word_is_nonsense(word: str) -> bool:
     """A word (no spaces) with non-ASCII characters that no language writes this way."""
-    scripts = set()
+    word = _TEX_COMMAND.sub("\\\\", word)  # "\mathbfΞ": a command, then a symbol; not a word "mathbfΞ"
+    scripts = set()  # of the letters since the last sign: "$α$-tilted" is math, "Mьller" nonsense
     run = 0  # consecutive non-ASCII letters
     prev = ""
     for i, ch in enumerate(word):
@@ -768,6 +815,10 @@ def _word_is_nonsense(word: str) -> bool:
                 return True  # "Ïåòðîâ": Cyrillic read as Latin accents
         else:
             run = 0
+            if len(scripts) > 1:
+                return True
+            if ch not in _JOINERS:  # not "vis-ΰ-vis" (Windows-1253's "vis-à-vis"), nor "α-helix"
+                scripts.clear()
             nxt = word[i + 1] if i + 1 < len(word) else ""
             if not ch.isascii() and ch not in _JOINERS and (nxt.isalpha() or prev.isalpha()):
                 if prev.isalpha() and nxt.isalpha():
