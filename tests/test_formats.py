@@ -194,6 +194,21 @@ def test_one_level_area_is_a_category_and_one_author_is_an_author():
     assert "Erdem Koyuncu" not in records["category_raw"].drop_nulls().to_list()
 
 
+@pytest.mark.parametrize("abstract", ["No abstract available.", "Withdrawn by the authors.", "Abstract not given.",
+                                      "To appear.", "See the paper for details!"])
+def test_a_one_line_abstract_is_not_a_names_line(abstract):
+    """A titles-only search page ("No abstract available." under each record, as ICML's): the
+    sentence was shaped like one name, so each record read as names after names, and records took
+    their neighbours into quarantine (a page without areas lost every record)."""
+    records_in = [("Deep Learning · Algorithms", "Yuchen Wang, Hongjue Zhao"), (None, "Junshu Wang"),
+                  (None, "Bokun Wang, Tianbao Yang"), ("Theory", "Steve Hanneke"), (None, "Wei Wang")]
+    paragraphs = ["论文检索"] + [p for area, names in records_in for p in ([area] if area else []) + [names, abstract]]
+    records, quarantine = parse_text("\n\n".join(paragraphs) + "\n")
+    assert quarantine.is_empty()
+    assert records.select("category_raw", "authors_raw", "abstract").rows() == [
+        (area, names, abstract) for area, names in records_in]
+
+
 def test_one_level_area_followed_by_a_one_author_line():
     """"Social Aspects" then "Steve Hanneke": both short, no comma; the first is the area."""
     text = "\n\n".join([
