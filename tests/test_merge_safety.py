@@ -228,7 +228,8 @@ def test_one_template_filled_in_twice_stays_two_papers(cli, tmp_path):
 
 
 @pytest.mark.parametrize("notice", ["Erratum to:", "Expression of Concern:", "Commentary on", "Notice of Withdrawal:",
-                                    "Rebuttal to"])
+                                    "Rebuttal to", "Author Correction:", "Publisher Correction to:", "A Comment on",
+                                    "Editor's Note:", "A Reply to Comments on", "Supplementary Material for", "Note on"])
 def test_a_notice_is_not_the_paper_it_concerns(cli, tmp_path, notice):
     """Same people, same abstract and a sentence more, a notice before the title: merged, the
     paper took the notice's title. A word of the kind inside a title is no notice: "Heavy Tail

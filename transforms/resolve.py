@@ -98,10 +98,13 @@ VERSION_TAG = (r"(?i)\s*(?:[(\[]\s*(?:v|ver\.?|version)\s*\d+(?:\.\d+)*\s*[)\]]"
 # A notice about a paper, opening its title, is another document than the paper ("Erratum to:
 # Spectra of ..." was merged into "Spectra of ...", its title shown for both): two titles that
 # open with other notices are two papers, as two that hold other numbers. Only as the opening:
-# "Immune Response Dynamics" is no response to a paper.
-TITLE_NOTICE = ("^(errat(?:um|a)|corrigend(?:um|a)|corrections?|retraction|retracted|addend(?:um|a)|reply|replies|"
-                "response|rejoinder|rebuttal|comments?|commentary|discussion|expression of concern|"
-                "notice of (?:retraction|withdrawal)|withdrawal|withdrawn)(?: |$)")
+# "Immune Response Dynamics" is no response to a paper. An article or a publisher's word may come
+# first, as journal feeds print them ("Author Correction:", "A Comment on", "Editor's Note:").
+TITLE_NOTICE = ("^(?:(?:a|an|the|authors?|publishers?|editors?|editor s|editorial) )?"
+                "(errat(?:um|a)|corrigend(?:um|a)|corrections?|retraction|retracted|addend(?:um|a)|reply|replies|"
+                "response|rejoinder|rebuttal|comments?|commentary|critique|discussion|remarks|clarification|"
+                "notes?|expression of concern|notice of (?:retraction|withdrawal)|notice|withdrawal|withdrawn|"
+                "update (?:to|on)|supplementary material)(?: |$)")
 
 
 @cache
