@@ -1,9 +1,11 @@
 -- Candidate pairs of the resolver (flows/resolve.py): new × new (each pair once) and new × stored
 -- (one stored key per paper), from the blocks (band, bucket) new keys share. A block of more than
 -- {max_block} papers (one author's template, a boilerplate abstract) would give quadratic pairs:
--- its members are ranked by text (reversed for the suffix band) and each is paired with its next
--- {window} neighbours only, so the pairs per paper stay bounded whatever the input; such blocks are
--- listed in resolve_capped_block. Parameters: $run_id.
+-- its members are ranked by text (reversed for the suffix band), then by author list and title
+-- (a boilerplate abstract, "No abstract available.", says nothing: ranked by key hash, a paper's
+-- copies fell out of each other's windows), and each is paired with its next {window} neighbours
+-- only, so the pairs per paper stay bounded whatever the input; such blocks are listed in
+-- resolve_capped_block. Parameters: $run_id.
 CREATE OR REPLACE TEMP TABLE new_blocks AS
 SELECT band, bucket, count(*) AS n_new FROM new_signature GROUP BY band, bucket;
 
@@ -17,17 +19,19 @@ WHERE b.n_new + coalesce(s.n_stored, 0) > {max_block};
 
 CREATE OR REPLACE TEMP TABLE big_members AS
 WITH members AS (
-    SELECT n.band, n.bucket, false AS is_paper, n.paper_key AS node, n.paper_key AS node_key, p.abstract
+    SELECT n.band, n.bucket, false AS is_paper, n.paper_key AS node, n.paper_key AS node_key, p.abstract,
+           array_to_string(p.author_keys, ';') AS authors, lower(p.title) AS title
     FROM new_signature n SEMI JOIN big_blocks USING (band, bucket) JOIN stg_fullest p USING (paper_key)  -- new keys
     UNION ALL
-    SELECT s.band, s.bucket, true, m.paper_id, min(s.paper_key), any_value(d.abstract)
+    SELECT s.band, s.bucket, true, m.paper_id, min(s.paper_key), any_value(d.abstract),
+           any_value(array_to_string(d.author_keys, ';')), any_value(lower(d.title))
     FROM paper_signature s SEMI JOIN big_blocks USING (band, bucket)
     JOIN paper_key_map m ON m.paper_key = s.paper_key JOIN dim_paper d ON d.paper_id = m.paper_id
     GROUP BY s.band, s.bucket, m.paper_id
 )
 SELECT band, bucket, is_paper, node, node_key, row_number() OVER (
     PARTITION BY band, bucket
-    ORDER BY CASE WHEN band = {suffix_band} THEN reverse(lower(abstract)) ELSE lower(abstract) END, node
+    ORDER BY CASE WHEN band = {suffix_band} THEN reverse(lower(abstract)) ELSE lower(abstract) END, authors, title, node
 ) AS rank_in_block
 FROM members;
 
