@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 import duckdb
@@ -61,6 +62,13 @@ READ_STATEMENTS = {duckdb.StatementType.SELECT}
 # The query nodes a SELECT may hold. DuckDB parses "WITH x AS (COPY ... TO 'f') SELECT ..." (or
 # INSERT, UPDATE, DELETE in the WITH) as a SELECT: the statement's type let it write a file.
 READ_NODES = {"SELECT_NODE", "SET_OPERATION_NODE", "RECURSIVE_CTE_NODE", "CTE_NODE"}
+# Functions that run or plan SQL handed to them as text: the syntax-tree check sees only a string,
+# so `json_execute_serialized_sql(json_serialize_sql('WITH x AS (COPY … TO …) SELECT 1'))`, or
+# query() holding it, wrote a file under --allow-files. json_serialize_plan only plans its text,
+# but binds SQL the check never saw. Refused by name: DuckDB 2.0.1 has no setting that disables a
+# function, nor one that lets files be read but not written (allowed_directories and allowed_paths
+# let COPY TO write there too). tests/test_query_hardening.py keeps this list in step with DuckDB.
+SQL_TEXT_FUNCTIONS = {"query", "json_execute_serialized_sql", "json_serialize_plan"}
 _NOT_DUCKDB = "not a valid DuckDB database file"
 
 
@@ -109,31 +117,45 @@ def check_read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
     kind = statements[0].type
     if kind not in READ_STATEMENTS:
         raise StatementRefused(f"only SELECT queries are allowed here, not {kind.name}")
-    inside = _query_nodes(con, sql) - READ_NODES
+    tree = _syntax_tree(con, sql)
+    inside = _query_nodes(tree) - READ_NODES
     if inside:
         names = ", ".join(sorted(node.removesuffix("_NODE").removesuffix("_QUERY") for node in inside))
         raise StatementRefused(f"only SELECT queries are allowed here, not {names} inside one")
+    hidden = _function_names(tree) & SQL_TEXT_FUNCTIONS
+    if hidden:
+        names = ", ".join(f"{name}()" for name in sorted(hidden))
+        raise StatementRefused(f"{names} takes SQL as text, which this check cannot see: write that SQL in the query itself")
 
 
-def _query_nodes(con: duckdb.DuckDBPyConnection, sql: str) -> set[str]:
-    """The kinds of query node in a SELECT's syntax tree (DuckDB's own parse, as JSON), at any
-    depth: its CTEs, subqueries and set operations. A SELECT DuckDB cannot write as JSON is
+def _syntax_tree(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict]:
+    """Every object in a SELECT's syntax tree (DuckDB's own parse, as JSON), at any depth: its
+    CTEs, subqueries, set operations and expressions. A SELECT DuckDB cannot write as JSON is
     refused rather than run unseen."""
     tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [sql]).fetchall()[0][0])
     if tree.get("error"):
         raise StatementRefused(f"this SELECT cannot be checked: {tree.get('error_message')}")
-    found: set[str] = set()
+    found: list[dict] = []
     stack = [tree]
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
-            kind = item.get("type")
-            if isinstance(kind, str) and kind.endswith("_NODE"):
-                found.add(kind)
+            found.append(item)
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
     return found
+
+
+def _query_nodes(tree: list[dict]) -> set[str]:
+    """The kinds of query node in a syntax tree."""
+    return {item["type"] for item in tree if isinstance(item.get("type"), str) and item["type"].endswith("_NODE")}
+
+
+def _function_names(tree: list[dict]) -> set[str]:
+    """The functions a syntax tree calls, scalar and table ones, without their schema."""
+    return {item["function_name"].lower() for item in tree
+            if item.get("class") == "FUNCTION" and isinstance(item.get("function_name"), str)}
 
 
 def query(path: Path, sql: str, params: Sequence | dict | None = None, allow_files: bool = False) -> pl.DataFrame:
@@ -144,14 +166,19 @@ def query(path: Path, sql: str, params: Sequence | dict | None = None, allow_fil
 
 
 # DuckDB types that Polars cannot take from Arrow (an interval, a union: `.pl()` raised), alone or
-# inside a list or struct, and TIMESTAMP_S (its 'infinity' came out of Arrow as 1969-12-31
-# 23:59:59): such a column comes as DuckDB's own text ("1 day").
-_AS_TEXT = {"interval", "union", "timestamp_s"}
-# Dates and times Polars holds but cannot print (its calendar ends near year 262,000), or holds as
-# a date that is not one (a TIMESTAMP_NS 'infinity' is the largest integer: "2262-04-11"): physical
-# values past these, per unit, come as DuckDB's text too ("infinity").
-_CALENDAR_BOUND = {"d": 91_000_000, "ms": 7_800_000_000_000_000 // 1000, "us": 7_800_000_000_000_000,
-                   "ns": 2**63 - 2}
+# inside a list or struct, TIMESTAMP_S (its 'infinity' came out of Arrow as 1969-12-31 23:59:59)
+# and TIMETZ (Arrow has no time with an offset: '12:00:00+03' came out as 12:00:00): such a
+# column comes as DuckDB's own text ("1 day").
+_AS_TEXT = {"interval", "union", "timestamp_s", "time with time zone"}
+# Dates Python cannot hold (JSON goes through `to_dicts`: a BC date or DATE '10000-01-01' raised
+# "year out of range"), timestamps past years 1723 to 2217 (inside both Polars' and Python's
+# calendars), and a date Polars holds that is not one (a TIMESTAMP_NS 'infinity' is the largest
+# integer: "2262-04-11"): physical values outside these, per unit, come as DuckDB's text
+# ("infinity", "0044-03-15 (BC)").
+_EPOCH = date(1970, 1, 1)
+_CALENDAR_BOUND = {"d": ((date.min - _EPOCH).days, (date.max - _EPOCH).days),
+                   "ms": (-7_800_000_000_000, 7_800_000_000_000),
+                   "us": (-7_800_000_000_000_000, 7_800_000_000_000_000), "ns": (-(2**63 - 2), 2**63 - 2)}
 _DECIMAL_BOUND = 10**38 - 1
 _PLAIN = (pl.String, pl.Boolean, pl.Null, pl.Categorical, pl.Enum, pl.Decimal)
 
@@ -160,7 +187,7 @@ def result_frame(result: duckdb.DuckDBPyRelation) -> pl.DataFrame:
     """A query's result as a Polars frame that every output (table, CSV, JSON) can show: columns
     of the types above, of types Polars holds as bytes or as an extension (a BLOB, a BIT string,
     a BIGNUM, a VARIANT, a GEOMETRY: CSV raised), and date or time columns holding values past
-    Polars' calendar, as DuckDB's text."""
+    the bounds above, as DuckDB's text."""
     as_text = {i for i, dtype in enumerate(result.types) if _AS_TEXT & _type_ids(dtype)}
     frame = _as_text(result, as_text).pl()
     redo = {i for i, (column, dtype) in enumerate(zip(frame.iter_columns(), result.types))
@@ -208,15 +235,17 @@ def _leaves(column: pl.Series) -> Iterator[pl.Series]:
 
 
 def _unshowable(column: pl.Series, unsigned: bool) -> bool:
-    """Values Polars holds wrongly or cannot print: dates and times past its calendar, and
+    """Values Polars holds wrongly or Python cannot hold: dates and times past `_CALENDAR_BOUND`, and
     (U)HUGEINTs past its 38-digit decimal (a UHUGEINT past 2^127 wraps to a negative number;
     a 39-digit HUGEINT loses its last digits when printed)."""
     if isinstance(column.dtype, pl.Decimal):
         physical = column.to_physical()
         return bool(((physical > _DECIMAL_BOUND) | (physical < (0 if unsigned else -_DECIMAL_BOUND))).any())
-    unit = "d" if column.dtype == pl.Date else getattr(column.dtype, "time_unit", None)
-    bound = _CALENDAR_BOUND.get(unit) if column.dtype.is_temporal() else None
-    return bound is not None and bool(column.to_physical().abs().gt(bound).any())
+    if not isinstance(column.dtype, (pl.Date, pl.Datetime)):
+        return False
+    low, high = _CALENDAR_BOUND["d" if column.dtype == pl.Date else column.dtype.time_unit]
+    physical = column.to_physical()
+    return bool(((physical < low) | (physical > high)).any())
 
 
 def snapshot_version(path: Path) -> tuple[int, int, int]:

@@ -68,8 +68,10 @@ def _json_ready(value):
 
 
 def _explain(message: str) -> str:
+    # Not "reading needs --allow-files": the statement refused may be one that writes, which
+    # --allow-files never permits either.
     if "disabled by configuration" in message and "file" in message:
-        return f"{message} (reading other files needs --allow-files)"
+        return f"{message} (other files are off limits; --allow-files lets a query read them, never write)"
     return message
 
 

@@ -1,0 +1,148 @@
+"""`digest query` hardening, second round: SQL hidden in a function's text argument (it wrote a
+file under --allow-files), dates Python cannot hold (a traceback in JSON), TIMETZ offsets (lost
+in every output).
+
+The warehouse is a small DuckDB file made here: `digest query` needs nothing of the real schema
+but a table to read, and an ingest would only slow these tests down.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+
+def cli(*args):
+    from flows.cli import app
+
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def one_line_error(result) -> str:
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:"), result.output
+    assert "Traceback" not in result.output
+    return lines[0]
+
+
+def digest_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def warehouse(tmp_path_factory) -> Path:
+    target = tmp_path_factory.mktemp("query_wh") / "w.duckdb"
+    with duckdb.connect(str(target)) as con:
+        con.execute("CREATE TABLE dim_paper AS SELECT 1 AS paper_id, 'A title' AS title")
+    return target
+
+
+# ---------------------------------------------------------------------------- SQL given as text
+# Each hides a write from the syntax-tree check in a string: the first wrote w5.parquet under
+# --allow-files (the tester's report), the second wrote through query() holding it.
+HIDDEN_WRITES = {
+    "serialized_copy_in_with": (
+        "json_execute_serialized_sql",
+        "SELECT * FROM json_execute_serialized_sql(json_serialize_sql("
+        "'WITH x AS (COPY (SELECT * FROM dim_paper) TO ''{out}/w5.parquet'') SELECT 1'))"),
+    "query_holding_serialized_copy": (
+        "query",
+        "SELECT * FROM query('SELECT * FROM json_execute_serialized_sql(json_serialize_sql("
+        "''WITH x AS (COPY (SELECT * FROM dim_paper) TO ''''{out}/w6.csv'''') SELECT 1''))')"),
+    "serialized_in_serialized": (
+        "json_execute_serialized_sql",
+        "SELECT * FROM json_execute_serialized_sql(json_serialize_sql('SELECT * FROM json_execute_serialized_sql("
+        "json_serialize_sql(''WITH x AS (COPY dim_paper TO ''''{out}/w7.csv'''') SELECT 1''))'))"),
+    "serialized_in_scalar_subquery": (
+        "json_execute_serialized_sql",
+        "SELECT (SELECT count(*) FROM json_execute_serialized_sql(json_serialize_sql("
+        "'WITH x AS (COPY dim_paper TO ''{out}/w8.csv'') SELECT 1'))) AS n"),
+    "qualified_upper_case_name": (
+        "json_execute_serialized_sql",
+        'FROM system.main."JSON_EXECUTE_SERIALIZED_SQL"(json_serialize_sql('
+        "'WITH x AS (COPY dim_paper TO ''{out}/w9.csv'') SELECT 1'))"),
+    "serialized_export": (
+        "json_execute_serialized_sql",
+        "SELECT * FROM json_execute_serialized_sql(json_serialize_sql('EXPORT DATABASE ''{out}/exported'''))"),
+    "query_copy": ("query", "SELECT * FROM query('COPY (SELECT * FROM dim_paper) TO ''{out}/w10.csv''')"),
+    "plan_of_copy": ("json_serialize_plan", "SELECT 'WITH x AS (COPY dim_paper TO ''{out}/w11.csv'') SELECT 1'.json_serialize_plan() AS p"),
+}
+
+
+@pytest.mark.parametrize("allow_files", [False, True])
+def test_query_refuses_functions_that_take_sql_as_text(warehouse, tmp_path, allow_files):
+    before = digest_of(warehouse)
+    for name, (function, attack) in HIDDEN_WRITES.items():
+        result = cli("query", attack.format(out=tmp_path), "-w", warehouse, *(["--allow-files"] if allow_files else []))
+        assert result.exit_code == 2, (name, result.output)
+        error = one_line_error(result)
+        # Said for what it is, not as a file read that --allow-files would let through.
+        assert error.startswith("error: refused:") and f"{function}()" in error, (name, error)
+        assert "reading other files" not in error, (name, error)
+    assert not list(tmp_path.iterdir()), "a query wrote a file"
+    assert digest_of(warehouse) == before
+
+
+def test_allow_files_still_reads_local_files_and_sql_text_helpers_that_run_nothing(warehouse, tmp_path):
+    table = tmp_path / "own.csv"
+    table.write_text("a,b\n1,2\n")
+    allowed = cli("query", f"SELECT * FROM read_csv('{table}')", "-w", warehouse, "--allow-files", "-f", "csv")
+    assert allowed.exit_code == 0 and allowed.stdout == "a,b\n1,2\n", allowed.output
+    for query in ("SELECT json_deserialize_sql(json_serialize_sql('SELECT 1')) AS s", "FROM query_table('dim_paper')"):
+        assert cli("query", query, "-w", warehouse, "-f", "csv").exit_code == 0, query
+    refused = cli("query", f"SELECT * FROM read_csv('{table}')", "-w", warehouse)
+    error = one_line_error(refused)
+    assert refused.exit_code == 2 and "--allow-files" in error and "never write" in error, error
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["own.csv"]
+
+
+# Functions reviewed as taking SQL (or a query) as text but running none: parse or print only,
+# name tables, or report on the session.
+RUN_NOTHING = {"json_serialize_sql", "json_deserialize_sql", "query_table", "current_query", "current_query_id",
+               "duckdb_live_query_metrics", "duckdb_prepared_statements"}
+
+
+def test_every_function_of_duckdb_that_takes_sql_text_is_refused_or_reviewed():
+    """A DuckDB upgrade that adds a function running SQL text fails here until it is refused."""
+    from flows.analytics import SQL_TEXT_FUNCTIONS
+
+    with duckdb.connect() as con:
+        names = {row[0] for row in con.execute(
+            "SELECT DISTINCT function_name FROM duckdb_functions() WHERE function_name ~ '(?i)(sql|query|statement)' "
+            "OR list_has_any(list_transform(parameters, lambda p: regexp_matches(p, '(?i)(sql|query|statement)')), [true])"
+        ).fetchall()}
+    assert SQL_TEXT_FUNCTIONS <= names  # still DuckDB's names
+    assert names - SQL_TEXT_FUNCTIONS - RUN_NOTHING == set()
+
+
+# ---------------------------------------------------------------------------- dates and TIMETZ
+# Dates Python cannot hold raised "year ... is out of range" in JSON (`to_dicts`); a TIMETZ lost
+# its offset in every output (Arrow has no time with an offset). Each comes as DuckDB's text.
+ODD_TIMES = {
+    "DATE '10000-01-01'": "10000-01-01",
+    "DATE '0044-03-15 (BC)'": "0044-03-15 (BC)",
+    "make_date(-1, 1, 1)": "0002-01-01 (BC)",
+    "TIMESTAMP '10000-01-01 12:30:00'": "10000-01-01 12:30:00",
+    "'0044-03-15 (BC)'::TIMESTAMP_MS": "0044-03-15 (BC) 00:00:00",
+    "[DATE '10000-01-01']": "[10000-01-01]",
+    "TIMETZ '12:00:00+03'": "12:00:00+03",
+    "[TIMETZ '08:15:00-05:30']": "['08:15:00-05:30']",
+    "{'at': TIMETZ '12:00:00+03'}": "{'at': '12:00:00+03'}",
+}
+
+
+@pytest.mark.parametrize("expression", list(ODD_TIMES))
+def test_query_shows_dates_python_cannot_hold_and_time_offsets_in_every_output(warehouse, expression):
+    expected = ODD_TIMES[expression]
+    sql = f"SELECT {expression} AS v, DATE '2020-02-29' AS d"
+    for output in ("table", "csv"):
+        result = cli("query", sql, "-w", warehouse, "-f", output)
+        assert result.exit_code == 0 and expected in result.stdout, (output, result.output)
+    result = cli("query", sql, "-w", warehouse, "-f", "json")
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    assert json.loads(result.stdout) == [{"v": expected, "d": "2020-02-29"}]
