@@ -17,6 +17,9 @@ RANK_MAX = 1_000_000
 # collaborations list 5,154 names (~100,000 characters in full): 50,000 quarantined them; more
 # would let a broken line of short names through (the co-author pairs view is quadratic in a list).
 TITLE_MAX, AUTHORS_MAX, ABSTRACT_MAX = 2_000, 120_000, 100_000
+# A declared total ("and 99999999999999999999 more") beyond twenty times those 5,154: a broken
+# line, not a paper (read past Int64, it was dropped and the list of two loaded as complete).
+AUTHOR_TOTAL_MAX = 100_000
 EARLIEST_DATE = dt.date(1991, 1, 1)  # arXiv opened in August 1991
 
 
@@ -61,6 +64,10 @@ class CleanListing(Lineage):
     author_total: Optional[int] = pa.Field(nullable=True, ge=1)
     is_truncated: bool
     paper_key: int
+
+    @pa.dataframe_check(error=f"declared author total over {AUTHOR_TOTAL_MAX:,} (a broken line)")
+    def total_plausible(cls, data) -> pl.LazyFrame:
+        return data.lazyframe.select(pl.col("author_total").is_null() | (pl.col("author_total") <= AUTHOR_TOTAL_MAX))
 
     @pa.dataframe_check(error="declared author total below the names shown")
     def total_covers_shown(cls, data) -> pl.LazyFrame:

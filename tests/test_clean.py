@@ -429,6 +429,21 @@ def test_secondary_category_ids_through_the_pipeline():
     assert rows == [(ids["cs.LG"], [ids["stat.ML"]]), (ids["stat.ML"], [])]
 
 
+@pytest.mark.parametrize("count", ["99999999999999999999", "9223372036854775807", "2000000"])
+def test_an_impossible_declared_total_is_quarantined_not_dropped(count):
+    """"and 99999999999999999999 more" overflowed Int64 to null: the list of two loaded as
+    complete; 2^63-1 wrapped below zero (quarantined for a misleading reason); two million
+    loaded. The largest real lists hold ~5,000 names."""
+    from transforms.pipeline import SourceFile, process_batch
+
+    text = (f"#01Oct 26, 2026\ncs.LG\nA Title\nAnn Lee, Bo Chen and {count} more\nWe study bridges.\n"
+            "#02Oct 26, 2026\ncs.LG\nB Title\nAnn Lee, Bo Chen and 5154 more\nWe study tunnels.\n")
+    result = process_batch([SourceFile(1, "x.txt", text.encode())])
+    assert result.listings.select("position", "author_total").rows() == [(2, 5156)]
+    assert result.quarantine.select("line_start", "reason").rows() == [
+        (1, "failed CleanListing: declared author total over 100,000 (a broken line)")]
+
+
 # ---------------------------------------------------------------------------- name suffixes
 # "John Smith, Jr., Ann Lee" loaded three authors (John Smith | Jr. | Ann Lee): a generational
 # suffix standing alone between separators belongs to the name before it.

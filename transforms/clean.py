@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from schemas.frames import AUTHOR_TOTAL_MAX
 from transforms.categories import ARXIV, CONFERENCE
 from transforms.decode import REPLACEMENT
 from transforms.formats import listing
@@ -174,10 +175,13 @@ def _pairs_between_semicolons(shown: pl.Expr) -> pl.Expr:
 
 
 def _more_count(authors: pl.Expr) -> pl.Expr:
-    """The count of AND_MORE (whichever of its groups holds it), a word read as its number."""
+    """The count of AND_MORE (whichever of its groups holds it), a word read as its number. A
+    count past any real list is kept just past AUTHOR_TOTAL_MAX, for the check to quarantine:
+    read as Int64 it overflowed to null (the list loaded as complete) or wrapped below zero."""
     groups = authors.str.extract_groups(AND_MORE).struct
     count = pl.coalesce(*(groups.field(str(group)) for group in (1, 2, 3, 4))).str.to_lowercase()
-    return count.replace(MORE_COUNT_WORDS).cast(pl.Int64, strict=False)
+    as_number = count.replace(MORE_COUNT_WORDS).cast(pl.Float64, strict=False)
+    return as_number.clip(upper_bound=AUTHOR_TOTAL_MAX + 1).cast(pl.Int64)
 
 
 def _initials_pairs(shown: pl.Expr) -> pl.Expr:
