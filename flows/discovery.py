@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import asdict, dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import duckdb
@@ -32,12 +35,39 @@ class Look:
     stored: tuple[int, int] | None  # papers and authors held, read when nothing is left to read
 
 
+# Set by a landing run (flows/landing.py) around its ingest flow: the name each landed file is
+# recorded under (its archive path), by the file's absolute path.
+_RECORDED_AS: ContextVar[dict[str, str] | None] = ContextVar("recorded_as", default=None)
+
+
+@contextmanager
+def recorded_as(names: dict[str, str]) -> Iterator[None]:
+    """Within it, `look` records each file found at a path of `names` under its name there, and
+    reads no other file: one that arrived after the landing run looked has no name yet (the
+    next run takes it). Files not to be read keep their own path in `skipped_file`."""
+    token = _RECORDED_AS.set(names)
+    try:
+        yield
+    finally:
+        _RECORDED_AS.reset(token)
+
+
+def _renamed(found: list[extract.FoundFile]) -> list[extract.FoundFile]:
+    names = _RECORDED_AS.get()
+    if names is None:
+        return found
+    kept = [replace(f, path=names[f.abs_path]) if f.abs_path in names else f
+            for f in found if f.abs_path in names or f.skip_reason]
+    return sorted(kept, key=lambda f: f.path)
+
+
 def look(paths: list[Path], warehouse: Path, settings: Settings) -> Look:
     """Files to read (or to record as skipped, with their reason) and how many were skipped
     unread; when nothing is left to read, the warehouse's totals (read in the same look at it).
     The warehouse's own files are left out wherever they are."""
     _, found = extract.discover(paths, settings.ingest_root, read_limits(settings),
                                 exclude=extract.warehouse_files(warehouse))
+    found = _renamed(found)
     if not found:
         raise NothingFound(f"no files found in {', '.join(str(p) for p in paths)} "
                            "(hidden entries inside a folder and warehouse files are not read)")

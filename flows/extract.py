@@ -26,7 +26,9 @@ import threading
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -128,7 +130,7 @@ class _Walk:
 
     def entry(self, path: Path, named: bool = False) -> None:
         if not _ignored(path.name, named):
-            self.visit(str(path), _display_path(path.relative_to(self.root)), path.is_symlink())
+            self.visit(str(path), display_path(path.relative_to(self.root)), path.is_symlink())
 
     def visit(self, path: str, rel: str, is_link: bool) -> None:
         """Depth first, folders' entries in order, on a stack of its own: a walk that called
@@ -202,7 +204,7 @@ def _too_large(limits: ReadLimits) -> str:
             "split the file, or raise the limit)")
 
 
-def _display_path(rel: Path) -> str:
+def display_path(rel: Path) -> str:
     """Posix path as valid text that keeps two different names different: bytes of a non-UTF-8
     file name are shown as \\xNN escapes, and a literal backslash is doubled, so a name holding
     the text "\\xe9" cannot meet one holding the byte 0xE9."""
@@ -210,7 +212,7 @@ def _display_path(rel: Path) -> str:
 
 
 def _display_name(text: str) -> str:
-    """`_display_path` of a name or a posix path (it maps each character on its own, and "!/"
+    """`display_path` of a name or a posix path (it maps each character on its own, and "!/"
     as "\\x21/": a folder "a.zip!" beside "a.zip" made the path of an archive member, "a.zip!/m.txt",
     and one file was taken for a new version of the other, whose listings left the warehouse)."""
     escaped = text.replace("\\", "\\\\").encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
@@ -343,10 +345,13 @@ def read_sources(batch: list[FoundFile], limits: ReadLimits = ReadLimits()
     skipped: list[dict[str, str]] = []
     read: list[tuple[FoundFile, bytes]] = []
     for f, data in _read_files(batch, limits.max_file_bytes, skipped):
+        members_skipped: list[dict[str, str]] = []  # kept only when the rest of the archive is read
         try:
-            read += _unpacked(f, data, limits.max_file_bytes)
+            read += _unpacked(f, data, limits.max_file_bytes, members_skipped)
         except Unreadable as why:
             skipped.append({"path": f.path, "reason": str(why)})
+        else:
+            skipped += members_skipped
     meta = pl.DataFrame({
         "path": [f.path for f, _ in read],
         "sha256": [hashlib.sha256(d).hexdigest() for _, d in read],
@@ -459,20 +464,23 @@ def _read_to_end(fd: int, limit: int, size_hint: int) -> bytes:
     return b"".join(parts)  # one part (the common case) is returned as it is, not copied
 
 
-def _unpacked(f: FoundFile, data: bytes, limit: int) -> list[tuple[FoundFile, bytes]]:
+def _unpacked(f: FoundFile, data: bytes, limit: int, skipped: list[dict[str, str]]) -> list[tuple[FoundFile, bytes]]:
     """A plain file as it is; a .gz/.bz2/.xz as one member named after it without the suffix
     (`x.txt.gz!/x.txt`, `x.tgz!/x.tar`); a .zip or .tar as each of its files (hidden ones, folders
-    and links left out); a member that is packed again, unpacked in turn (MAX_NESTING levels).
-    Decompression stops past `limit` bytes in all (zip bombs); a corrupt archive is skipped."""
+    and links left out; unsafe and duplicate paths into `skipped`, `_chosen`); a member that is
+    packed again, unpacked in turn (MAX_NESTING levels). Decompression stops past `limit` bytes in
+    all (zip bombs); a corrupt archive is skipped."""
     return [(f if path == f.path else replace(f, path=path), text)
-            for path, text in _unpack(f.path, data, limit, depth=0)]
+            for path, text in _unpack(f.path, data, limit, depth=0, skipped=skipped)]
 
 
 _ARCHIVE_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile, tarfile.TarError,
                    RuntimeError, NotImplementedError, ValueError)
 
 
-def _unpack(path: str, data: bytes, budget: int, depth: int) -> list[tuple[str, bytes]]:
+def _unpack(path: str, data: bytes, budget: int, depth: int,
+            skipped: list[dict[str, str]] | None = None) -> list[tuple[str, bytes]]:
+    skipped = [] if skipped is None else skipped
     packing = _packing(path, data)
     if not packing:
         return [(path, data)]
@@ -483,8 +491,12 @@ def _unpack(path: str, data: bytes, budget: int, depth: int) -> list[tuple[str, 
     except _ARCHIVE_ERRORS as err:
         raise Unreadable(f"{CANNOT_READ}: a corrupt or unsupported .{packing} archive ({_first_line(err)})") from err
     unpacked: list[tuple[str, bytes]] = []
-    for name, member in members:  # together within the budget: a packed member's text counts, not its bytes
-        inner = _unpack(f"{path}{MEMBER_SEPARATOR}{_display_name(name)}", member, budget, depth + 1)  # its own "!/" too
+    for name, member, reason in members:  # together within the budget: a packed member's text counts, not its bytes
+        member_path = f"{path}{MEMBER_SEPARATOR}{_display_name(name)}"  # its own "!/" too
+        if reason:
+            skipped.append({"path": member_path, "reason": reason})
+            continue
+        inner = _unpack(member_path, member, budget, depth + 1, skipped)
         budget -= sum(len(text) for _, text in inner)
         unpacked += inner
     return unpacked
@@ -512,20 +524,51 @@ _STREAM_NAMES = {"gz": {"gz": "", "tgz": ".tar"}, "bz2": {"bz2": "", "tbz": ".ta
                  "xz": {"xz": "", "txz": ".tar"}}
 
 
-def _members(packing: str, name: str, data: bytes, limit: int) -> Iterator[tuple[str, bytes]]:
+def _members(packing: str, name: str, data: bytes, limit: int) -> Iterator[tuple[str, bytes, str | None]]:
+    """(name, bytes, None) for each member read, (name, b"", reason) for one that is not."""
     if packing in _STREAMS:
         with _STREAMS[packing](io.BytesIO(data)) as stream:
-            yield _stream_member_name(packing, name), _bounded(stream, limit, size_hint=4 * len(data))
+            yield _stream_member_name(packing, name), _bounded(stream, limit, size_hint=4 * len(data)), None
         return
     budget = limit
-    for member_name, size, open_member in (_zip_members if packing == "zip" else _tar_members)(data):
-        member_name = member_name.removeprefix("./")  # `tar -C dir -czf x.tgz .` names them so
-        if any(part.startswith(".") for part in member_name.split("/")):  # hidden: .DS_Store, __MACOSX/._x
-            continue
-        with open_member() as stream:
-            content = _bounded(stream, budget, size_hint=size)  # as the archive claims it
-        budget -= len(content)
-        yield member_name.replace("\\", "\\\\"), content  # escaped as file names are
+    with (_zip_entries if packing == "zip" else _tar_entries)(data) as entries:
+        for member_name, entry, reason in _chosen(entries):
+            escaped = member_name.replace("\\", "\\\\")  # escaped as file names are
+            if reason:
+                yield escaped, b"", reason
+                continue
+            size, open_member = entry
+            with open_member() as stream:
+                content = _bounded(stream, budget, size_hint=size)  # as the archive claims it
+            budget -= len(content)
+            yield escaped, content, None
+
+
+UNSAFE_MEMBER = "unsafe member path (a '..' part): not read, as tar refuses it"
+DUPLICATE_MEMBER = ("duplicate member path: {n} earlier member(s) of the archive at this path not read "
+                    "(the last one is, as extracting the archive keeps it)")
+
+
+def _chosen(entries: list[tuple[str, int, Callable]]) -> list[tuple[str, tuple[int, Callable] | None, str | None]]:
+    """The members to read, by name: (name, (size, opener), None); and those not read with their
+    reason: (name, None, reason). Hidden ones (.DS_Store, __MACOSX/._x) are left out. A path is
+    normalised as extraction does ("./x", "/x", "a//x" are "x", "a/x"), and one that climbs out
+    ("b/../../x") is refused: its ".." looked hidden and it vanished without a word. Of two
+    members at one path (a tar appended to with `tar rf`, a zip written twice) the last is read,
+    as extraction keeps it: both were read and failed the whole run ("one current version per
+    path"). `entries` are in the archive's order."""
+    last: dict[str, tuple[int, Callable]] = {}
+    copies: dict[str, int] = {}
+    refused: list[tuple[str, None, str]] = []
+    for raw, size, opener in entries:
+        parts = [part for part in raw.split("/") if part not in ("", ".")]
+        if ".." in raw.replace("\\", "/").split("/"):  # a backslash is a separator to Windows' unzip
+            refused.append((raw, None, UNSAFE_MEMBER))
+        elif parts and not any(part.startswith(".") for part in parts):
+            name = "/".join(parts)
+            last[name], copies[name] = (size, opener), copies.get(name, 0) + 1
+    duplicates = [(name, None, DUPLICATE_MEMBER.format(n=copies[name] - 1)) for name in last if copies[name] > 1]
+    return sorted(refused + duplicates, key=lambda m: m[0]) + [(name, last[name], None) for name in sorted(last)]
 
 
 def _stream_member_name(packing: str, name: str) -> str:
@@ -536,20 +579,21 @@ def _stream_member_name(packing: str, name: str) -> str:
     return name if replacement is None else stem + replacement
 
 
-def _zip_members(data: bytes) -> Iterator[tuple[str, int, Callable]]:
+@contextmanager
+def _zip_entries(data: bytes) -> Iterator[list[tuple[str, int, Callable]]]:
+    """Its files in the archive's order (name, size, opener), openable while the archive is open."""
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        for info in sorted(archive.infolist(), key=lambda i: i.filename):
-            if not info.is_dir():
-                yield info.filename, info.file_size, lambda info=info: archive.open(info)
+        yield [(info.filename, info.file_size, partial(archive.open, info))
+               for info in archive.infolist() if not info.is_dir()]
 
 
-def _tar_members(data: bytes) -> Iterator[tuple[str, int, Callable]]:
+@contextmanager
+def _tar_entries(data: bytes) -> Iterator[list[tuple[str, int, Callable]]]:
     """Regular files only: a link, folder or device in a tar is not a digest (and a link is not
     followed: nothing is written to disk or read outside the archive's bytes)."""
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as archive:
-        for info in sorted(archive.getmembers(), key=lambda i: i.name):
-            if info.isfile():
-                yield info.name, info.size, lambda info=info: archive.extractfile(info)
+        yield [(info.name, info.size, partial(archive.extractfile, info))
+               for info in archive.getmembers() if info.isfile()]
 
 
 def _bounded(stream, limit: int, size_hint: int) -> bytes:
