@@ -334,18 +334,19 @@ def _stage_batches(open_loader: Callable[[], load.RunLoader], batches: list[list
     counts as five, and is parsed alone when it outweighs them all). The loader is opened when the
     first batch is ready to stage (`open_loader`: the copy of the warehouse may still be under
     way). Adds each stage's seconds to `timings`."""
-    pending: deque = deque()  # (parse task, its batch's slots), oldest first
+    pending: deque = deque()  # (parse task, its batch's slots, its files), oldest first
     n_files = sum(len(b) for b in batches)
     done = 0
     loader = None
 
     def stage_oldest() -> None:
         nonlocal done, loader
-        result = pending.popleft()[0].result()
+        task, _slots, n_batch_files = pending.popleft()
+        result = task.result()
         loader = loader or open_loader()
         begun = time.perf_counter()
         loader.stage(result)
-        done += result.files.height
+        done += n_batch_files  # files found, as n_files counts them: an archive's members are one file
         # Prefect holds every task's return value until the flow ends: empty it, or memory grows
         # with the corpus, not with the batch size (tests/test_memory.py).
         result.release()
@@ -358,9 +359,9 @@ def _stage_batches(open_loader: Callable[[], load.RunLoader], batches: list[list
     progress.report("parse", 0, n_files)
     for batch in batches:
         slots = batch_slots(batch, batch_bytes)
-        while pending and sum(held for _, held in pending) + slots > in_flight:
+        while pending and sum(held for _, held, _ in pending) + slots > in_flight:
             stage_oldest()
-        pending.append((parse_batch.submit(extract.FileBatch(batch), limits), slots))
+        pending.append((parse_batch.submit(extract.FileBatch(batch), limits), slots, len(batch)))
     while pending:
         stage_oldest()
     return loader or open_loader()
