@@ -340,12 +340,16 @@ def serve() -> None:
 
     Example: DIGEST_SCHEDULE="0 6 * * *" digest serve
     """
-    from flows.landing import landing_deployment, serve_deployment
+    from flows.landing import landing_deployment, refuse_archive_inside_landing, serve_deployment
 
     if not os.environ.get("PREFECT_API_URL"):
         _fail("digest serve needs a Prefect server: run `prefect server start` and set "
               "PREFECT_API_URL=http://127.0.0.1:4200/api (the temporary server cannot schedule)", 2)
     settings = Settings()
+    try:  # at start, not at the first scheduled run
+        refuse_archive_inside_landing(settings.landing, settings.archive)
+    except ValueError as err:
+        _fail(str(err), 2)
     try:
         deployment = landing_deployment(settings)
     except ValueError as err:  # Prefect's check of the cron string (a pydantic error is one too)

@@ -162,6 +162,17 @@ def test_serve_with_a_bad_schedule_says_so_in_one_line(tmp_path, monkeypatch, sc
     assert result.output.strip() == f'error: DIGEST_SCHEDULE={schedule!r}: Invalid cron string: "{schedule}"'
 
 
+def test_serve_with_the_archive_inside_the_landing_folder_says_so_at_start(tmp_path, monkeypatch):
+    # each scheduled run would ingest the archive and move it into itself, one level deeper
+    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:9/api")  # never reached
+    monkeypatch.setenv("DIGEST_LANDING", str(tmp_path / "landing"))
+    monkeypatch.setenv("DIGEST_ARCHIVE", str(tmp_path / "landing" / "archive"))
+    result = CliRunner().invoke(app, ["serve"])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "is inside the landing folder" in lines[0] and "DIGEST_ARCHIVE" in lines[0]
+
+
 def test_batch_mb_must_be_positive(tmp_path):
     result = CliRunner().invoke(app, ["ingest", str(tmp_path), "--batch-mb", "-3"])
     assert result.exit_code == 2 and "--batch-mb" in result.output
