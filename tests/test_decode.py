@@ -691,3 +691,17 @@ def test_lone_western_letters_and_signs_stay_windows_1252(abstract):
     text = digest(["Ann Lee"]).replace("We study problem 1 and solve it well.", abstract)
     decoded = decode_bytes(text.encode("cp1252"))
     assert (decoded.encoding, decoded.text, decoded.n_bad_bytes) == ("windows-1252", text, 0)
+
+
+@pytest.mark.parametrize("authors,codec", [
+    (["Łukasz Kaiser, Paweł Śliwiński, Michał Żółtowski, Grzegorz Chrupała"], "cp1250"),
+    (["Jan Říčný, Tomáš Mikolov", "Ann Lee"], "iso8859_2"),
+    (["Michał Żółtowski"], "iso8859_2"),
+])
+def test_names_with_three_accented_letters_in_a_row_are_read(authors, codec):
+    """"Żółtowski" was nonsense to the rule for Cyrillic read as Latin accents (three non-ASCII
+    Latin letters in a row, "Ïåòðîâ"): the line kept only its ASCII and its record was
+    quarantined. Letters one language writes together are a word of it."""
+    text = digest(authors)
+    decoded = decode_bytes(text.encode(codec))
+    assert (decoded.text, decoded.n_bad_bytes) == (text, 0)

@@ -710,6 +710,12 @@ def _read_letter_counts(path: Path) -> dict[str, int]:
         return {row["letter"]: int(row["n"]) for row in csv.DictReader(f)}
 
 
+def _one_alphabet(letters: str) -> bool:
+    """Whether one language (`_ALPHABETS`) writes all these letters."""
+    folded = set(letters.lower())
+    return any(folded.issubset(alphabet) for alphabet in _ALPHABETS.values())
+
+
 @lru_cache(maxsize=1)
 def _name_letter_log_p() -> tuple[dict[str, float], float]:
     """log P(letter) among the non-ASCII letters of real author names (lower-cased), add-one
@@ -811,8 +817,8 @@ def _word_is_nonsense(word: str) -> bool:
             if not ch.isascii() and ch.isupper() and prev.isalpha() and nxt.isalpha() and nxt.islower():
                 return True  # "MŸller"
             run = run + 1 if not ch.isascii() else 0
-            if run >= 3 and _script(ch) == "LATIN":
-                return True  # "Ïåòðîâ": Cyrillic read as Latin accents
+            if run >= 3 and _script(ch) == "LATIN" and not _one_alphabet(word[i - run + 1:i + 1]):
+                return True  # "Ïåòðîâ": Cyrillic read as Latin accents (not Polish "Żółtowski")
         else:
             run = 0
             if len(scripts) > 1:
