@@ -697,6 +697,8 @@ def test_lone_western_letters_and_signs_stay_windows_1252(abstract):
     (["Łukasz Kaiser, Paweł Śliwiński, Michał Żółtowski, Grzegorz Chrupała"], "cp1250"),
     (["Jan Říčný, Tomáš Mikolov", "Ann Lee"], "iso8859_2"),
     (["Michał Żółtowski"], "iso8859_2"),
+    (["Hande Küçük McGinty, Ann Lee"], "cp1252"),  # a real author; "K���k", quarantined
+    (["Hande Küçük McGinty"], "mac_roman"),
 ])
 def test_names_with_three_accented_letters_in_a_row_are_read(authors, codec):
     """"Żółtowski" was nonsense to the rule for Cyrillic read as Latin accents (three non-ASCII
