@@ -89,7 +89,7 @@ def listing(names: list[str], abstracts: list[str] | None = None) -> str:
                    for i, (n, a) in enumerate(zip(names, abstracts), 1))
 
 
-def outcome(names: list[str], page: str, abstracts: list[str] | None = None) -> str:
+def outcome(names: list[str], abstracts: list[str] | None, page: str) -> str:
     text = listing(names, abstracts)
     got = decode.decode_bytes(text.encode(page)).text
     return "exact" if got == text else "loud" if decode.REPLACEMENT in got else "silent"
@@ -97,27 +97,24 @@ def outcome(names: list[str], page: str, abstracts: list[str] | None = None) -> 
 
 def run(seed: int) -> dict[str, tuple[Counter, Counter]]:
     """code page -> (files of 1-20 random names, each name alone in a file)."""
-    rng = random.Random(seed)
-    names = held_out_names()
-    outcomes = {}
-    for page in CODE_PAGES:
-        candidates = pool(names, page)
-        mixed = Counter(outcome(rng.sample(candidates, min(k, len(candidates))), page)
-                        for k in SIZES for _ in range(FILES_PER_SIZE if candidates else 0))
-        outcomes[page] = (mixed, Counter(outcome([name], page) for name in candidates))
-    return outcomes
+    return _outcomes(random.Random(seed), held_out_names(), CODE_PAGES, lambda names: (names, None))
 
 
 def run_texts(seed: int) -> dict[str, tuple[Counter, Counter]]:
-    """code page -> (files of 1-20 random real abstracts, each alone), as `run` for names."""
-    rng = random.Random(seed)
-    texts = held_out_texts()
+    """code page -> (files of 1-20 random real abstracts, each alone), under one name."""
+    return _outcomes(random.Random(seed), held_out_texts(), TEXT_CODE_PAGES,
+                     lambda texts: (["Ann Lee"] * len(texts), texts))
+
+
+def _outcomes(rng: random.Random, items: list[str], pages: list[str], as_file) -> dict[str, tuple[Counter, Counter]]:
+    """code page -> (files of 1-20 random items that need it, each item alone): `as_file` makes
+    an item list the names and abstracts of a listing."""
     outcomes = {}
-    for page in TEXT_CODE_PAGES:
-        candidates = pool(texts, page)
-        mixed = Counter(outcome(["Ann Lee"] * k, page, rng.sample(candidates, k))
-                        for k in SIZES for _ in range(FILES_PER_SIZE) if k <= len(candidates))
-        outcomes[page] = (mixed, Counter(outcome(["Ann Lee"], page, [t]) for t in candidates))
+    for page in pages:
+        candidates = pool(items, page)
+        mixed = Counter(outcome(*as_file(rng.sample(candidates, min(k, len(candidates)))), page)
+                        for k in SIZES for _ in range(FILES_PER_SIZE if candidates else 0))
+        outcomes[page] = (mixed, Counter(outcome(*as_file([item]), page) for item in candidates))
     return outcomes
 
 
