@@ -195,7 +195,8 @@ def test_one_level_area_is_a_category_and_one_author_is_an_author():
 
 
 @pytest.mark.parametrize("abstract", ["No abstract available.", "Withdrawn by the authors.", "Abstract not given.",
-                                      "To appear.", "See the paper for details!"])
+                                      "To appear.", "See the paper for details!", "Withdrawn.", "Withdrawn", "TBD",
+                                      "N/A", "No abstract available", "暂无摘要", "Abstract not available"])
 def test_a_one_line_abstract_is_not_a_names_line(abstract):
     """A titles-only search page ("No abstract available." under each record, as ICML's): the
     sentence was shaped like one name, so each record read as names after names, and records took
@@ -207,6 +208,23 @@ def test_a_one_line_abstract_is_not_a_names_line(abstract):
     assert quarantine.is_empty()
     assert records.select("category_raw", "authors_raw", "abstract").rows() == [
         (area, names, abstract) for area, names in records_in]
+
+
+def test_an_area_line_with_its_names_below_it_and_no_blank_line_between():
+    """Joined as one paragraph, "Deep Learning · Robustness" and the names under it loaded as
+    the authors ["Deep Learning", "Robustness Runqi Lin", ...], the paper without its area."""
+    text = "\n\n".join([
+        "论文检索",
+        "Deep Learning · Robustness\nRunqi Lin, Chaojian Yu, Bo Han, Tongliang Liu",
+        "Adversarial training is widely used to improve the robustness of deep networks.",
+        "Theory · Learning Theory\nSteve Hanneke",
+        "We sharply characterize the optimal query complexity of agnostic active learning.",
+    ]) + "\n"
+    records, quarantine = parse_text(text)
+    assert quarantine.is_empty()
+    assert records.select("category_raw", "authors_raw").rows() == [
+        ("Deep Learning · Robustness", "Runqi Lin, Chaojian Yu, Bo Han, Tongliang Liu"),
+        ("Theory · Learning Theory", "Steve Hanneke")]
 
 
 def test_one_level_area_followed_by_a_one_author_line():

@@ -77,6 +77,11 @@ _NOT_AREA = (
 # "et al." are capitals or short). Read as a names line, each such record took its neighbours
 # into quarantine: a titles-only page lost them all.
 _SENTENCE_OF_WORDS = r"(?:^|\s)\p{Ll}{3,}[.!?]$"
+# ... and a placeholder without such an ending ("Withdrawn", "TBD", "No abstract available",
+# "暂无摘要"): before a record without an area, it was the next paper's category.
+_PLACEHOLDER = (r"(?i)^(?:no abstracts?(?: (?:is )?(?:yet )?(?:available|provided|given))?|(?:abstract )?(?:is )?"
+                r"not (?:yet )?(?:available|provided)|n/?a|tb[ad]|withdrawn|retracted|erratum|coming soon|"
+                r"see (?:the )?(?:pdf|paper)|abstract|摘要|暂无摘要|无摘要|暂无|無|なし|없음)\W*$")
 # The end of an abstract's last sentence (before an area line glued to it).
 _SENTENCE_END = r"[.!?:][\"'”’)\]]?$"
 
@@ -154,13 +159,19 @@ def canonical_area(text: pl.Expr) -> pl.Expr:
 
 
 def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
-    return _kinds(_joined(content.with_columns(glued_area=_glued_area_lines(content["text"]))))
+    area = area_shaped(content["text"])
+    return _kinds(_joined(content.with_columns(area_line=area, glued_area=_glued_area_lines(content["text"], area))))
 
 
 def _joined(content: pl.DataFrame) -> pl.DataFrame:
-    """Lines into paragraphs: a blank line, or a glued area line, opens one."""
+    """Lines into paragraphs: a blank line, or a glued area line, opens one; so does the line
+    after an area line that opened one (the names below it, their blank line missing: joined,
+    "Deep Learning · Robustness" and "Runqi Lin, Chaojian Yu" loaded "Robustness Runqi Lin" as
+    an author)."""
     gap = pl.col("line_no") - pl.col("line_no").shift(1).over("file_idx")
-    opens = (gap != 1) | pl.col("glued_area")
+    opened = (gap != 1).fill_null(True) | pl.col("glued_area")
+    after_area = (pl.col("area_line") & opened).shift(1).over("file_idx").fill_null(False)
+    opens = (gap != 1) | pl.col("glued_area") | after_area
     content = content.with_columns(para=opens.fill_null(True).cum_sum().over("file_idx"))
     # A hard-wrapped paragraph (e-mail, 72 columns) is one field: its lines join with a space,
     # or with none after a hyphen the wrapper broke at ("Rizvi-" / "Martel").
@@ -194,7 +205,8 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     kind = (
         pl.when(pl.col("area"))
         .then(pl.lit("C"))
-        .when(pl.col("names_shape") & ~pl.col("prose_hint") & ~pl.col("text").str.contains(_SENTENCE_OF_WORDS))
+        .when(pl.col("names_shape") & ~pl.col("prose_hint") & ~pl.col("text").str.contains(_SENTENCE_OF_WORDS)
+              & ~pl.col("text").str.contains(_PLACEHOLDER))
         .then(pl.lit("N"))
         .when(pl.col("text").str.contains(r",.* ?等$") & (pl.col("text").str.len_chars() < NAMES_LINE_CHARS))
         .then(pl.lit("N"))  # ten names and "等" (et al.): a names line, whatever the names look like
@@ -249,13 +261,13 @@ def _semicolon_names(paras: pl.DataFrame) -> pl.Series:
     return on_rows(paras, shaped, may_be_names(as_commas, lists_only=True))
 
 
-def _glued_area_lines(texts: pl.Series) -> pl.Series:
+def _glued_area_lines(texts: pl.Series, area: pl.Series) -> pl.Series:
     """Area lines right after a line that ends a sentence: they open a paragraph even with their
     blank line missing. They are the next record's area, not the end of the abstract (a
     hard-wrapped abstract does not put a line of " · "-joined capitalised names after a
     sentence); glued, the abstract loaded whole as a category. The first line of a file has no
     line before it here, and opens a paragraph anyway."""
-    rows = area_shaped(texts).arg_true()
+    rows = area.arg_true()
     glued = pl.repeat(False, texts.len(), dtype=pl.Boolean, eager=True)
     if rows.len():
         before = texts.shift(1).gather(rows).str.contains(_SENTENCE_END).fill_null(False)
