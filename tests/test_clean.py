@@ -25,6 +25,17 @@ def test_and_more_shows_three_of_six():
         (["Zhengping Jiang", "William Jurayj", "Liaoyaqi Wang"], 3, 6, True)]
 
 
+@pytest.mark.parametrize("line,names", [
+    ("Jan van der Berg, Hans von und zu Liechtenstein", ["Jan van der Berg", "Hans von und zu Liechtenstein"]),
+    ("Karl-Theodor von und zu Guttenberg und Anna Schmidt", ["Karl-Theodor von und zu Guttenberg", "Anna Schmidt"]),
+    ("Anna Schmidt und Hans Müller", ["Anna Schmidt", "Hans Müller"]),
+])
+def test_von_und_zu_is_inside_a_name(line, names):
+    """"und" joined two names everywhere: "Hans von und zu Liechtenstein" was "Hans von" and
+    "zu Liechtenstein"."""
+    assert split([line]) == [(names, len(names), len(names), False)]
+
+
 @pytest.mark.parametrize("line", [
     "A. Smith, B. Jones, C. Wu and 12 more",
     "A. Smith, B. Jones, C. Wu, and 12 more",

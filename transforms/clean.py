@@ -32,6 +32,9 @@ TRAILING_ELLIPSIS = r"\s*[,，;；、]?\s*(?:…|\.{3})\s*$"  # the last three d
 # Words that join two names: "A and B", "A & B", "A, B, and C", German "und", French "et".
 # Only as whole words between spaces: never inside a name (Anderson, Alexandra, Ferrand).
 JOINERS = r"and|und|et"
+# German nobility's "von und zu" ("Hans von und zu Liechtenstein"): "und" inside a name, not
+# between two (it was split into "Hans von" and "zu Liechtenstein").
+VON_UND_ZU = r"(?i)\b(von)\s+und\s+(zu)\b"
 # Between names: , ， 、(ideographic comma) ; ； and the joiners, ", and" as one separator.
 # And a middle dot or bullet between spaces, as conference sites print lists ("Kevin Wang · Hongqian
 # Niu · Didong Li" was one author); not one inside a name ("Jean·Pierre").
@@ -208,6 +211,7 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
     """The list's items in order (empty ones and bare suffixes dropped)."""
     pair = shown.str.strip_chars(", ")
     cjk = shown.str.contains(CJK)  # of the names: "Anderson, Ann 等" is a Last, First
+    shown = shown.str.replace_all(VON_UND_ZU, "${1}\x1eund\x1e${2}")  # not a joiner there: kept from the split
     separated = (
         pl.when(pair.str.contains(SINGLE_LAST_FIRST) & ~cjk)
         .then(pair.str.replace(SINGLE_LAST_FIRST, "${3} ${1} ${2}${4}"))
@@ -215,7 +219,7 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
         .then(shown.str.replace_all(SEMICOLON_SEPARATORS, "\x1f"))
         .otherwise(shown.str.replace_all(NAME_SEPARATORS, "\x1f"))
     )
-    items = separated.str.split("\x1f")
+    items = separated.str.split("\x1f").list.eval(pl.element().str.replace_all("\x1e", " ", literal=True))
     # "Last, First" → "First Last" in a semicolon list (a lone pair has no comma left)
     items = pl.when(semicolons).then(items.list.eval(pl.element().str.replace(LAST_FIRST, "${2} ${1} ${3}"))).otherwise(items)
     # (the titles in their own pass: in the filter's, each item was read without them twice)
