@@ -210,6 +210,18 @@ def test_a_one_line_abstract_is_not_a_names_line(abstract):
         (area, names, abstract) for area, names in records_in]
 
 
+@pytest.mark.parametrize("abstract", ["Withdrawn", "TBD", "暂无摘要", "Withdrawn by the authors."])
+def test_a_listing_of_lower_case_names_above_a_placeholder_abstract_loads(abstract):
+    """"Withdrawn" reads as a name while "yu chen, Jing Lian" (lower case) does not: the record was
+    taken for a shifted one (abstract as names) and quarantined; 175 of ICML's 3,340 papers as a
+    titles-only listing (`python -m eval.titles_only --placeholder Withdrawn`)."""
+    text = "\n".join(["#01Jul 13, 2025", "cs.LG", "A Chaotic Dynamics Framework for Event Signal Processing",
+                      "yu chen, Jing Lian, Zhaofei Yu", abstract]) + "\n"
+    records, quarantine = parse_text(text)
+    assert quarantine.is_empty()
+    assert records.select("authors_raw", "abstract").rows() == [("yu chen, Jing Lian, Zhaofei Yu", abstract)]
+
+
 def test_an_area_line_with_its_names_below_it_and_no_blank_line_between():
     """Joined as one paragraph, "Deep Learning · Robustness" and the names under it loaded as
     the authors ["Deep Learning", "Robustness Runqi Lin", ...], the paper without its area."""

@@ -60,6 +60,19 @@ def first_in_group(col: str, offset: int) -> pl.Expr:
 
 SUSPENDED_BEFORE = r"^(?:and|or|nor|und|oder)\s"  # words a hyphen is left hanging before
 
+# An abstract of one line that a names line can look like, in either format: a sentence that a
+# small word of three letters or more ends ("No abstract available.", "Withdrawn by the
+# authors.": no name of the 26,478 real ones ends so; "Jr.", "M.", "et al." are capitals or
+# short), or a placeholder ("Withdrawn", "TBD", "N/A", "暂无摘要"). Read as names, a search
+# page's records took their neighbours into quarantine or their placeholder became the next
+# paper's category, and a listing of lower-case names above "Withdrawn" was taken for a shifted
+# record (`python -m eval.titles_only`).
+ONE_LINE_ABSTRACT = (
+    r"(?:^|\s)\p{Ll}{3,}[.!?]$"
+    r"|(?i)^(?:no abstracts?(?: (?:is )?(?:yet )?(?:available|provided|given))?|(?:abstract )?(?:is )?"
+    r"not (?:yet )?(?:available|provided)|n/?a|tb[ad]|withdrawn|retracted|erratum|coming soon|"
+    r"see (?:the )?(?:pdf|paper)|abstract|摘要|暂无摘要|无摘要|暂无|無|なし|없음)\W*$")
+
 
 def join_after_hyphen(previous: pl.Expr, line: pl.Expr) -> pl.Expr:
     """Whether `line` continues `previous` without a space: a wrapper (e-mail clients and

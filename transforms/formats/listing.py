@@ -36,6 +36,7 @@ from transforms.formats.common import (
     LIST_ENDING,
     LIST_SEPARATOR,
     NAME_ITEM,
+    ONE_LINE_ABSTRACT,
     QUARANTINE_SCHEMA,
     UNFINISHED_ENDING,
     as_quarantine,
@@ -506,7 +507,8 @@ def _shifted(authors: pl.Expr) -> pl.Expr:
     short_abstract = abstract.str.count_matches(rf"{_CJK_CHAR}|\S+") < PROSE_ITEM_WORDS
     # (authors with no word at all, "—, ...", are no names and no shift: cleaning says so)
     prose_authors = ~may_be_names(authors) & authors.str.contains(r"\p{L}{2}") & (_reads_as_prose(authors) | short_abstract)
-    names_abstract = may_be_names(abstract, lists_only=True) | (is_names_text(abstract) & ~is_names_text(authors))
+    names_abstract = (may_be_names(abstract, lists_only=True) | (is_names_text(abstract) & ~is_names_text(authors))) & (
+        ~abstract.str.contains(ONE_LINE_ABSTRACT))  # "Withdrawn" under "yu chen, Jing Lian" is no shift
     return (prose_authors | names_abstract).fill_null(False)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import polars as pl
 
 from transforms.formats.common import (
+    ONE_LINE_ABSTRACT,
     as_quarantine,
     join_after_hyphen,
     on_rows,
@@ -72,16 +73,6 @@ _NOT_AREA = (
     r"|(?:^| · )[^\p{Lu}\p{Lt}\p{N}]"  # a name opening in lower case: prose cut at the dot
     r"|(?:^|\s)[^\s·]+(?: [^\s·]+){" + str(_AREA_NAME_WORDS) + r"}"  # a name of too many words
 )
-# A one-line abstract ("No abstract available.", "Withdrawn by the authors."): a sentence that a
-# small word of three letters or more ends (no name of the 26,478 real ones does: "Jr.", "M.",
-# "et al." are capitals or short). Read as a names line, each such record took its neighbours
-# into quarantine: a titles-only page lost them all.
-_SENTENCE_OF_WORDS = r"(?:^|\s)\p{Ll}{3,}[.!?]$"
-# ... and a placeholder without such an ending ("Withdrawn", "TBD", "No abstract available",
-# "暂无摘要"): before a record without an area, it was the next paper's category.
-_PLACEHOLDER = (r"(?i)^(?:no abstracts?(?: (?:is )?(?:yet )?(?:available|provided|given))?|(?:abstract )?(?:is )?"
-                r"not (?:yet )?(?:available|provided)|n/?a|tb[ad]|withdrawn|retracted|erratum|coming soon|"
-                r"see (?:the )?(?:pdf|paper)|abstract|摘要|暂无摘要|无摘要|暂无|無|なし|없음)\W*$")
 # The end of an abstract's last sentence (before an area line glued to it).
 _SENTENCE_END = r"[.!?:][\"'”’)\]]?$"
 
@@ -205,8 +196,7 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     kind = (
         pl.when(pl.col("area"))
         .then(pl.lit("C"))
-        .when(pl.col("names_shape") & ~pl.col("prose_hint") & ~pl.col("text").str.contains(_SENTENCE_OF_WORDS)
-              & ~pl.col("text").str.contains(_PLACEHOLDER))
+        .when(pl.col("names_shape") & ~pl.col("prose_hint") & ~pl.col("text").str.contains(ONE_LINE_ABSTRACT))
         .then(pl.lit("N"))
         .when(pl.col("text").str.contains(r",.* ?等$") & (pl.col("text").str.len_chars() < NAMES_LINE_CHARS))
         .then(pl.lit("N"))  # ten names and "等" (et al.): a names line, whatever the names look like
