@@ -1,0 +1,70 @@
+"""A titles-only feed: `python -m eval.titles_only [--placeholder TEXT] [--papers N]`.
+
+ICML 2025's 3,340 real papers (../shared/realdata: titles and author lists, no abstract) as a
+listing and again as a search page, every abstract one placeholder ("No abstract available."):
+one boilerplate text, so the resolver's blocks hold hundreds of papers each (common first
+surnames) and the search parser must read the placeholder as an abstract, not as names. Loaded
+by `digest ingest`; each listing is traced back to its paper by its file and first line.
+Reports papers stored against the truth, papers split and merged, untitled papers (a search
+record that met no listing) and quarantined spans. Another checkout: `PYTHONPATH=<checkout>`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import tempfile
+from pathlib import Path
+
+import duckdb
+
+from bench.corpus import default_realdata
+from eval.inject import _listing_text, _search_text
+from eval.run import cli_ingest
+
+
+def records(n: int | None, placeholder: str) -> list[dict]:
+    with (default_realdata() / "icml2025_titles_authors_papercopilot.json").open(encoding="utf-8") as f:
+        rows = json.load(f)[:n]
+    return [{"id": r["id"], "title": r["title"], "author_line": ", ".join(a.strip() for a in r["author"].split(",")),
+             "abstract": placeholder, "category": "cs.LG", "listed_on": dt.date(2025, 7, 13)} for r in rows]
+
+
+def evaluate(recs: list[dict], work: Path) -> dict:
+    listing, listing_spans = _listing_text(recs)
+    search, search_spans = _search_text([{**r, "category": None} for r in recs])
+    (work / "list.txt").write_text(listing + "\n", encoding="utf-8")
+    (work / "search.txt").write_text(search + "\n", encoding="utf-8")
+    truth = {("list.txt", start): r["id"] for r, (start, _) in zip(recs, listing_spans)}
+    truth |= {("search.txt", start): r["id"] for r, (start, _) in zip(recs, search_spans)}
+    warehouse = work / "w.duckdb"
+    cli_ingest([work / "list.txt", work / "search.txt"], warehouse)
+    with duckdb.connect(str(warehouse), read_only=True) as con:
+        rows = con.execute("SELECT s.path, l.line_start, l.paper_id FROM fact_listing l "
+                           "JOIN dim_source_file s USING (source_file_id)").fetchall()
+        untitled, quarantined = con.execute(
+            "SELECT (SELECT count(*) FROM dim_paper WHERE title IS NULL), (SELECT count(*) FROM quarantine)").fetchone()
+    papers_of: dict[str, set[int]] = {}
+    truths_of: dict[int, set[str]] = {}
+    for path, line, paper in rows:
+        tid = truth[(Path(path).name, line)]
+        papers_of.setdefault(tid, set()).add(paper)
+        truths_of.setdefault(paper, set()).add(tid)
+    return {"papers_true": len(recs), "listings": len(rows), "papers_stored": len(truths_of),
+            "split": sum(len(p) > 1 for p in papers_of.values()), "merged": sum(len(t) > 1 for t in truths_of.values()),
+            "untitled": untitled, "quarantined_spans": quarantined}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--placeholder", default="No abstract available.")
+    parser.add_argument("--papers", type=int, default=None, help="the first N papers only (default: all 3,340)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        res = evaluate(records(args.papers, args.placeholder), Path(tmp))
+    print(f"titles-only ({args.placeholder!r}): " + ", ".join(f"{k} {v:,}" for k, v in res.items()))
+
+
+if __name__ == "__main__":
+    main()
