@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -35,39 +32,24 @@ class Look:
     stored: tuple[int, int] | None  # papers and authors held, read when nothing is left to read
 
 
-# Set by a landing run (flows/landing.py) around its ingest flow: the name each landed file is
-# recorded under (its archive path), by the file's absolute path.
-_RECORDED_AS: ContextVar[dict[str, str] | None] = ContextVar("recorded_as", default=None)
-
-
-@contextmanager
-def recorded_as(names: dict[str, str]) -> Iterator[None]:
-    """Within it, `look` records each file found at a path of `names` under its name there, and
-    reads no other file: one that arrived after the landing run looked has no name yet (the
-    next run takes it). Files not to be read keep their own path in `skipped_file`."""
-    token = _RECORDED_AS.set(names)
-    try:
-        yield
-    finally:
-        _RECORDED_AS.reset(token)
-
-
-def _renamed(found: list[extract.FoundFile]) -> list[extract.FoundFile]:
-    names = _RECORDED_AS.get()
-    if names is None:
-        return found
+def _renamed(found: list[extract.FoundFile], names: dict[str, str]) -> list[extract.FoundFile]:
+    """Each file found at a path of `names` under its name there, and no other file to read: one
+    that arrived after the landing run looked has no name yet (the next run takes it). Files not
+    to be read keep their own path in `skipped_file`."""
     kept = [replace(f, path=names[f.abs_path]) if f.abs_path in names else f
             for f in found if f.abs_path in names or f.skip_reason]
     return sorted(kept, key=lambda f: f.path)
 
 
-def look(paths: list[Path], warehouse: Path, settings: Settings) -> Look:
+def look(paths: list[Path], warehouse: Path, settings: Settings, recorded_as: dict[str, str] | None = None) -> Look:
     """Files to read (or to record as skipped, with their reason) and how many were skipped
     unread; when nothing is left to read, the warehouse's totals (read in the same look at it).
-    The warehouse's own files are left out wherever they are."""
+    The warehouse's own files are left out wherever they are. `recorded_as`: a landing run's
+    names of its files (their archive paths, by absolute path; `_renamed`)."""
     _, found = extract.discover(paths, settings.ingest_root, read_limits(settings),
                                 exclude=extract.warehouse_files(warehouse))
-    found = _renamed(found)
+    if recorded_as is not None:
+        found = _renamed(found, recorded_as)
     if not found:
         raise NothingFound(f"no files found in {', '.join(str(p) for p in paths)} "
                            "(hidden entries inside a folder and warehouse files are not read)")

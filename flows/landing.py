@@ -21,7 +21,7 @@ from prefect import flow, get_run_logger  # noqa: E402
 from prefect.deployments.runner import RunnerDeployment  # noqa: E402
 from prefect.schedules import Cron  # noqa: E402
 
-from flows import discovery, extract, load  # noqa: E402
+from flows import extract, load  # noqa: E402
 from flows.ingest import ingest  # noqa: E402
 
 DEPLOYMENT = "daily-landing"
@@ -45,8 +45,8 @@ def ingest_landing(landing: Path | None = None, archive: Path | None = None,
     # Each file is recorded under its archive name, not its landing one: landing/ is emptied by
     # every run, so `daily.txt` today is another file than `daily.txt` yesterday, not its next
     # version (which moved yesterday's listings to fact_listing_history).
-    with discovery.recorded_as({source: recorded_name(target, archive) for source, target in targets.items()}):
-        summary = ingest(paths=[landing], warehouse=warehouse)  # raises on failure: nothing is moved
+    names = {source: recorded_name(target, archive) for source, target in targets.items()}
+    summary = ingest(paths=[landing], warehouse=warehouse, recorded_as=names)  # raises on failure: nothing is moved
     left = _unreadable(warehouse, summary["run_id"])
     moved = archive_files([f for f in arrived if recorded_name(targets.get(f.abs_path), archive) not in left],
                           targets)
