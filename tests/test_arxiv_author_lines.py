@@ -23,7 +23,7 @@ KAGGLE = default_realdata() / KAGGLE_FILE
 
 
 def names(line: str) -> list[str]:
-    return pl.DataFrame({"a": [line]}).select(**split_authors(pl.col("a")))["authors"][0].to_list()
+    return split_authors(pl.DataFrame({"a": [line]}), "a")["authors"][0].to_list()
 
 
 @pytest.mark.parametrize(("line", "expected"), [

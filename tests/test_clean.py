@@ -15,7 +15,7 @@ from transforms.clean import clean_listings, split_authors
 
 
 def split(lines: list[str]) -> list[tuple]:
-    df = pl.DataFrame({"a": lines}).select(**split_authors(pl.col("a")))
+    df = split_authors(pl.DataFrame({"a": lines}), "a")
     return df.select("authors", "n_authors_shown", "author_total", "is_truncated").rows()
 
 

@@ -18,7 +18,7 @@ ABSTRACT = "We study the robust training of deep networks under distribution shi
 
 
 def _names(authors_raw: str) -> list[str]:
-    return pl.select(**split_authors(pl.lit(authors_raw))).to_series(0).to_list()[0]
+    return split_authors(pl.DataFrame({"a": [authors_raw]}), "a")["authors"].to_list()[0]
 
 
 def _listing(title: str, authors: str, abstract: str = ABSTRACT) -> str:
@@ -76,5 +76,5 @@ _LABELS = ["Authors: ", "Author(s): ", "authors:", "By: ", "作者：", "Autores
 def test_any_authors_line_reads_the_same_with_a_label_before_it(cases):
     lines = [clean([authors_line(names, 3, "and")])[0] for names, _ in cases]
     labelled = [label + line for line, (_, label) in zip(lines, cases)]
-    split = pl.DataFrame({"a": lines + labelled}).select(**split_authors(pl.col("a"))).to_series(0).to_list()
+    split = split_authors(pl.DataFrame({"a": lines + labelled}), "a")["authors"].to_list()
     assert split[len(lines):] == split[:len(lines)]

@@ -259,7 +259,7 @@ def test_ten_names_and_et_al_sign():
     records, _ = parse_text(seed_text(SEARCH_SEEDS[0]))
     first = records.row(0, named=True)
     assert first["authors_raw"].endswith("Mingyang Geng 等")
-    parts = pl.DataFrame({"a": [first["authors_raw"]]}).select(**split_authors(pl.col("a")))
+    parts = split_authors(pl.DataFrame({"a": [first["authors_raw"]]}), "a")
     assert parts["authors"].to_list()[0][0] == "Xinpeng Lv" and parts["authors"].list.len().item() == 10
     assert (parts["author_total"].item(), parts["is_truncated"].item()) == (None, True)
 
@@ -569,7 +569,7 @@ def check_round_trip(records: pl.DataFrame, quarantine: pl.DataFrame, expected: 
         if "title" in exp:
             assert row["title"] == clean([exp["title"]])[0]
     # the authors line splits back into the names shown, with the right totals
-    split = records.select(**split_authors(pl.col("authors_raw")))
+    split = split_authors(records).select("authors", "n_authors_shown", "author_total", "is_truncated")
     for (names, n_shown, total, truncated), exp in zip(split.iter_rows(), expected):
         all_names = exp["names"]
         assert names == clean(all_names[:shown])

@@ -134,14 +134,14 @@ def check_lineage(facts: pl.DataFrame, folder: Path) -> int:
         code_line = span[1] if is_listing else span[0] if row["listed_code"] else None
         records.append((where, span[0] if is_listing else None, code_line, span[-2], span[-1]))
     read = pl.DataFrame(records, schema=["where", "rank_line", "code_line", "names_line", "abstract_line"], orient="row")
-    shown = split_authors(clean_text(pl.col("names_line")))["authors"]
+    read = split_authors(read.with_columns(names_line=clean_text(pl.col("names_line"))), "names_line")
     compared = pl.concat([read, facts.select("rank", "listed_code", "abstract", "author_keys")], how="horizontal").with_columns(
         rank_ok=pl.col("rank_line").is_null() | clean_text(pl.col("rank_line")).str.starts_with(
             pl.format("#{}", pl.col("rank").cast(pl.String).str.zfill(2))),
         code_ok=clean_text(pl.col("code_line")).eq_missing(pl.col("listed_code")),
         # the abstract is the record's last line; the names shown are the paper's first authors
         abstract_ok=fold_key(clean_text(pl.col("abstract_line"))).eq_missing(fold_key(clean_text(pl.col("abstract")))),
-        shown=shown.list.eval(fold_key(clean_text(pl.element()))))
+        shown=pl.col("authors").list.eval(fold_key(clean_text(pl.element()))))
     compared = compared.with_columns(
         names_ok=pl.col("shown").eq_missing(pl.col("author_keys").list.head(pl.col("shown").list.len())))
     for check in ("rank_ok", "code_ok", "abstract_ok", "names_ok"):
