@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_formats import AREAS, GIVEN, SURNAME, abstract
+from test_formats import AREAS, GIVEN, SURNAME, abstract, author_name
 
 from transforms.pipeline import SourceFile, process_batch
 
@@ -154,3 +154,67 @@ def test_a_parent_area_before_an_abstract_is_no_author():
     assert [a[0] for a in listed["authors"].to_list()] == ["Alice Smith", "Shawn Im"]
     assert listed["listed_code"].to_list() == ["Social Aspects · Trustworthy Machine Learning", "Social Aspects"]
     assert result.quarantine["reason"].to_list() == ["abstract without an authors line"]
+
+
+# ---------------------------------------------------------------------------- blank lines missing or added
+ABSTRACT_A = "We study compute reduction in neural networks through one-shot magnitude pruning."
+ABSTRACT_B = "Accurate zeroth-order Hessian estimation is a cornerstone of derivative-free methods."
+NAMES_B = "Junbin Qiu, Zhaowei Hong, Renzhe Xu, Yao Shu"
+
+
+def test_names_glued_under_the_abstract_above_open_their_record():
+    # the names were read into the abstract above (silently) and their record quarantined
+    text = f"论文检索\n\nTheory · Deep Learning\n\nErdem Koyuncu, Maria Schmidt\n\n{ABSTRACT_A}\n{NAMES_B}\n\n{ABSTRACT_B}\n"
+    assert loaded(text) == [(["Erdem Koyuncu", "Maria Schmidt"], ABSTRACT_A), (NAMES_B.split(", "), ABSTRACT_B)]
+
+
+def test_a_list_closing_an_abstract_stays_in_it():
+    # "MNIST, CIFAR-10, ImageNet" after a sentence, before the next record's area or names
+    for after in ("Optimization · Zero-order", NAMES_B):
+        text = f"论文检索\n\nErdem Koyuncu, Maria Schmidt\n\n{ABSTRACT_A}\nMNIST, CIFAR-10, ImageNet\n\n{after}\n\n"
+        text += f"{NAMES_B}\n\n{ABSTRACT_B}\n" if after != NAMES_B else f"{ABSTRACT_B}\n"
+        assert loaded(text)[0] == (["Erdem Koyuncu", "Maria Schmidt"], ABSTRACT_A + " MNIST, CIFAR-10, ImageNet")
+
+
+def test_a_one_level_area_glued_under_the_abstract_above_is_the_next_records():
+    text = (f"论文检索\n\nErdem Koyuncu, Maria Schmidt\n\n{ABSTRACT_A}\nSocial Aspects\n\n{NAMES_B}\n\n{ABSTRACT_B}\n"
+            f"\nSocial Aspects · Privacy\n\n{NAMES_B}\n\n{ABSTRACT_A}\n")
+    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    assert result.quarantine.is_empty()
+    assert result.listings.sort("position")["listed_code"].to_list() == [None, "Social Aspects", "Social Aspects · Privacy"]
+    assert loaded(text)[0] == (["Erdem Koyuncu", "Maria Schmidt"], ABSTRACT_A)
+
+
+def test_a_blank_line_inside_a_names_list_keeps_every_name_and_the_area():
+    # "Junbin Qiu, Zhaowei Hong," was read as an abstract (quarantined with the area) and the paper
+    # loaded as "Renzhe Xu, Yao Shu" without its area
+    text = f"论文检索\n\nOptimization · Zero-order\n\nJunbin Qiu, Zhaowei Hong,\n\nRenzhe Xu, Yao Shu\n\n{ABSTRACT_B}\n"
+    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    assert result.quarantine.is_empty()
+    assert result.listings.select("authors", "listed_code").rows() == [(NAMES_B.split(", "), "Optimization · Zero-order")]
+
+
+@st.composite
+def page_with_blank_lines_lost_and_added(draw) -> tuple[str, str]:
+    """A page, and the same page with the blank line under some abstracts missing (the next
+    record's area or names glued to it) and a blank line after a comma inside some names lists."""
+    whole, damaged = ["论文检索"], ["论文检索"]
+    for i in range(draw(st.integers(2, 6))):
+        area = draw(st.sampled_from(AREAS)) if draw(st.booleans()) else None
+        names = ", ".join(draw(st.lists(author_name(), min_size=2, max_size=8, unique=True)))
+        text = f"{draw(abstract)} Case {i}."
+        broken = names.replace(", ", ",\n\n", 1) if draw(st.booleans()) else names
+        glue = i > 0 and broken == names and draw(st.booleans())  # one fault a record
+        for out, line in ((whole, names), (damaged, broken)):
+            paras = [p for p in (area, line, text) if p]
+            if out is damaged and glue:
+                out[-1] += "\n" + paras.pop(0)
+            out.extend(paras)
+    return "\n\n".join(whole) + "\n", "\n\n".join(damaged) + "\n"
+
+
+@settings(max_examples=40, deadline=None)
+@given(page_with_blank_lines_lost_and_added())
+def test_blank_lines_lost_under_abstracts_or_added_inside_names_change_nothing(case):
+    whole, damaged = case
+    assert loaded(damaged) == loaded(whole)

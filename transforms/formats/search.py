@@ -75,6 +75,11 @@ _NOT_AREA = (
 )
 # The end of an abstract's last sentence (before an area line glued to it).
 _SENTENCE_END = r"[.!?:][\"'”’)\]]?$"
+# A one-level area line ("Social Aspects", "Miscellaneous Aspects of Machine Learning"): capitalised
+# words, small words between them.
+_ONE_LEVEL_AREA = r"^\p{Lu}[\p{L}\-']*(?: (?:and|of|for|in|the|\p{Lu}[\p{L}\-']*)){0,7}$"
+# The end of a names line whose list goes on ("Junbin Qiu, Zhaowei Hong,").
+_LIST_GOES_ON = r"(?:[,，;；、&]|\s(?i:and))$"
 
 
 
@@ -151,7 +156,9 @@ def canonical_area(text: pl.Expr) -> pl.Expr:
 
 def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
     area = area_shaped(content["text"])
-    return _kinds(_joined(content.with_columns(area_line=area, glued_area=_glued_area_lines(content["text"], area))))
+    return _kinds(_joined(content.with_columns(area_line=area, glued_area=_glued_area_lines(content["text"], area),
+                                               glued_names=_glued_names_lines(content, area),
+                                               names_go_on=_names_going_on(content))))
 
 
 def _joined(content: pl.DataFrame) -> pl.DataFrame:
@@ -160,9 +167,9 @@ def _joined(content: pl.DataFrame) -> pl.DataFrame:
     "Deep Learning · Robustness" and "Runqi Lin, Chaojian Yu" loaded "Robustness Runqi Lin" as
     an author)."""
     gap = pl.col("line_no") - pl.col("line_no").shift(1).over("file_idx")
-    opened = (gap != 1).fill_null(True) | pl.col("glued_area")
+    opened = ((gap != 1) & ~pl.col("names_go_on")).fill_null(True) | pl.col("glued_area") | pl.col("glued_names")
     after_area = (pl.col("area_line") & opened).shift(1).over("file_idx").fill_null(False)
-    opens = (gap != 1) | pl.col("glued_area") | after_area
+    opens = opened | after_area
     content = content.with_columns(para=opens.fill_null(True).cum_sum().over("file_idx"))
     # A hard-wrapped paragraph (e-mail, 72 columns) is one field: its lines join with a space,
     # or with none after a hyphen the wrapper broke at ("Rizvi-" / "Martel").
@@ -263,6 +270,58 @@ def _glued_area_lines(texts: pl.Series, area: pl.Series) -> pl.Series:
         before = texts.shift(1).gather(rows).str.contains(_SENTENCE_END).fill_null(False)
         glued = glued.scatter(rows, before)
     return glued
+
+
+def _glued_names_lines(content: pl.DataFrame, area: pl.Series) -> pl.Series:
+    """Lines glued under an abstract's last line, their blank line missing, that open the next
+    record: names of two or more before prose (its abstract), or a one-level area ("Social
+    Aspects") before names. Glued, they were read into the abstract above (a wrong abstract,
+    silently) and their record was quarantined or lost its area. Only a line that closes its
+    block, after a line that ends a sentence and is no names line itself (a names list
+    hard-wrapped after "Jr." stays one); an abstract's last line listing "MNIST, CIFAR-10,
+    ImageNet" is followed by the next record's area or names, and stays in it."""
+    line_no, text = pl.col("line_no"), pl.col("text")
+    glued = (line_no - line_no.shift(1).over("file_idx")) == 1
+    closes = ((line_no.shift(-1).over("file_idx") - line_no) != 1).fill_null(True)
+    after_sentence = text.shift(1).over("file_idx").str.contains(_SENTENCE_END)
+    several = text.str.contains(r"[,，、]|等$") & (text.str.len_chars() < NAMES_LINE_CHARS)
+    look = content.select((glued & closes & after_sentence & (several | text.str.contains(_ONE_LEVEL_AREA)))
+                          .fill_null(False)).to_series()
+    rows = look.arg_true()  # few: in a page of one-line paragraphs, none
+    if not rows.len():
+        return look
+    texts = content["text"]
+    line, after = texts.gather(rows), texts.shift(-1).gather(rows)
+    before_names = _names_shaped(after)
+    before_prose = after.is_not_null() & ~area.shift(-1).gather(rows).fill_null(False) & ~before_names
+    opens = _names_shaped(line) & ~_names_shaped(texts.shift(1).gather(rows)) & pl.select(
+        pl.when(line.str.contains(_ONE_LEVEL_AREA)).then(before_names).otherwise(before_prose)).to_series()
+    return look.scatter(rows, opens)
+
+
+def _names_going_on(content: pl.DataFrame) -> pl.Series:
+    """Lines after a blank line that go on with a names list: the line before ends with a list
+    separator ("Junbin Qiu, Zhaowei Hong,") and both are names. Read apart, the first names were
+    taken for an abstract (quarantined with the record's area) and the paper loaded without
+    them or its area."""
+    line_no, text = pl.col("line_no"), pl.col("text")
+    before = text.shift(1).over("file_idx")
+    look = content.select(((line_no - line_no.shift(1).over("file_idx") > 1) & before.str.contains(_LIST_GOES_ON)
+                           & (text.str.len_chars() < NAMES_LINE_CHARS)).fill_null(False)).to_series()
+    rows = look.arg_true()
+    if not rows.len():
+        return look
+    first_part = content["text"].shift(1).gather(rows).str.replace(_LIST_GOES_ON, "")
+    return look.scatter(rows, _names_shaped(content["text"].gather(rows)) & _names_shaped(first_part))
+
+
+def _names_shaped(texts: pl.Series) -> pl.Series:
+    """Lines a names paragraph could be, as `_kinds` reads one (marks aside, " & " as a comma, no
+    prose, not a one-line abstract)."""
+    frame = pl.DataFrame({"text": texts, "unmarked": without_marks(texts)})
+    as_commas = pl.col("unmarked").str.replace_all(r"\s+&\s+", ", ")
+    return frame.select((as_commas.str.contains(NAMES_LINE) & ~_prose_hint(pl.col("text"))
+                         & ~pl.col("text").str.contains(ONE_LINE_ABSTRACT)).fill_null(False)).to_series()
 
 
 def _prose_hint_of_names_shaped(paras: pl.DataFrame) -> pl.Series:
