@@ -181,3 +181,27 @@ def test_files_whose_bytes_were_lost_alike_are_not_one_content():
     files = process_batch([SourceFile(i, f"{i}.txt", v) for i, v in enumerate(variants)]).files
     assert files["encoding"].to_list() == ["unknown-8bit"] * 2  # (the lossy reading the test is about)
     assert files["text_sha256"].n_unique() == 2
+
+
+@pytest.mark.parametrize("corrected", ["Ana Silva, Bo Chen, Yuxin Dong", "Ana Silva, Bo Chen"],
+                         ids=["a name replaced", "a name removed"])
+def test_an_author_list_corrected_in_an_edited_file_replaces_the_old_one(cli, tmp_path, corrected):
+    """The paper kept the replaced file's list ("Zebulon Quartermaine" stayed its author, with his
+    co-author pairs): its key's stored version was merged with the new one, and the longer list, or
+    the larger text of two, won. Now it is what a fresh load of the current file gives."""
+    folder = tmp_path / "digests"
+    folder.mkdir()
+    day = folder / "daily-26.txt"
+    day.write_text(listing([("Learning on Graphs with Attention", "Ana Silva, Bo Chen, Zebulon Quartermaine", ABSTRACT_1),
+                            ("Tokenizers Matter", "Carla Diaz", ABSTRACT_2)], "Oct 26, 2026"), encoding="utf-8")
+    cli("ingest", folder, "-w", tmp_path / "w.duckdb")
+    day.write_text(day.read_text(encoding="utf-8").replace("Ana Silva, Bo Chen, Zebulon Quartermaine", corrected))
+    cli("ingest", folder, "-w", tmp_path / "w.duckdb")
+    cli("ingest", folder, "-w", tmp_path / "fresh.duckdb")
+    for warehouse in ("w.duckdb", "fresh.duckdb"):
+        papers = dict(read_sql(tmp_path / warehouse, "SELECT title, authors FROM dim_paper").rows())
+        assert papers["Learning on Graphs with Attention"] == corrected.split(", ")
+        authors = set(read_sql(tmp_path / warehouse, "SELECT name FROM dim_author")["name"])
+        assert authors == {*corrected.split(", "), "Carla Diaz"}
+        pairs = read_sql(tmp_path / warehouse, "SELECT name_a, name_b FROM marts.coauthor_pairs")
+        assert "Zebulon Quartermaine" not in {*pairs["name_a"], *pairs["name_b"]}
