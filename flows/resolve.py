@@ -252,10 +252,11 @@ def _withdraw_ambiguous_aliases(con: duckdb.DuckDBPyConnection) -> None:
     files would never have made them; the short form's mentions are decided again by the person
     step (`withdrawn_aliases`, schemas/resolve/person_mentions.sql). Kept, the later "Y. LeCunard"
     papers went to Yannick, and the answer depended on the order the files were loaded in."""
-    candidates = read_frame(con, schema_sql("resolve/alias_withdrawals.sql"))["short_key"]
-    withdrawn = _ambiguous_short_keys(con, candidates) if candidates.len() else candidates
-    write_frame(con, "CREATE OR REPLACE TEMP TABLE withdrawn_aliases AS SELECT short_key AS name_key FROM frame",
-                withdrawn.to_frame("short_key"))
+    candidates = read_frame(con, schema_sql("resolve/alias_withdrawals.sql"))
+    ambiguous = _ambiguous_short_keys(con, candidates["short_key"]) if candidates.height else candidates["short_key"]
+    withdrawn = candidates.filter(pl.col("short_key").is_in(ambiguous.implode()))["alias_key"].unique()
+    write_frame(con, "CREATE OR REPLACE TEMP TABLE withdrawn_aliases AS SELECT alias_key AS name_key FROM frame",
+                withdrawn.to_frame("alias_key"))
     con.execute("DELETE FROM author_alias WHERE name_key IN (SELECT name_key FROM withdrawn_aliases)")
 
 

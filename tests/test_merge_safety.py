@@ -209,6 +209,33 @@ def test_initials_then_the_full_name_in_a_later_run_are_one_person(cli, tmp_path
     assert read_sql(fresh, people).rows() == read_sql(incremental, people).rows() == [("John Smith", 2)]
 
 
+def test_initials_loaded_before_the_full_name_are_withdrawn_when_a_namesake_arrives(cli, tmp_path):
+    """"C. Shen" (run 1), the same paper as "Chentao Shen" (run 2): the stored id was kept, so the
+    alias pointed the full name at the initials' key. A later "Chao Shen" makes the initials fit two
+    people, but only aliases whose own key was the short one were checked: this one stayed, and the
+    next "C. Shen" paper went to Chentao Shen (2 papers; a fresh load gives each name one)."""
+    assets = ("Appearance-Preserving Refinement of Generated 3D Assets", "{}, Chen Jia, Mingjie Huang",
+              "Recent advances in 3D mesh generation have enabled the creation of visually realistic assets. However, "
+              "much of their visual appeal comes from colour textures that fabrication cannot reproduce faithfully.")
+    sycophancy = ("Detecting and Controlling Sycophancy with Cascading Linear Features", "Chao Shen, Rishub Jain",
+                  "Interpreting and controlling model behaviors through activation steering methods requires many "
+                  "pairs of contrasting prompts, which we replace with features learned from a sparse dictionary.")
+    satellites = ("SpaceRipple: Lightweight Semantic Delivery for Earth Observation", "C. Shen, Chen Jia, Yunxiang Yi",
+                  "Earth observation satellite networks generate massive volumes of high-resolution imagery, whereas "
+                  "intermittent links to ground stations leave little of it delivered in time for the mission.")
+    days = [listing([(assets[0], assets[1].format("C. Shen"), assets[2])], day="Jun 27, 2026"),
+            listing([(assets[0], assets[1].format("Chentao Shen"), assets[2])], day="Jun 28, 2026"),
+            listing([sycophancy, satellites], day="Jun 29, 2026")]
+    files = {f"day{i}.txt": text for i, text in enumerate(days, 1)}
+    fresh = ingest(cli, tmp_path / "fresh", files)
+    for n in range(1, 4):
+        incremental = ingest(cli, tmp_path / "inc", dict(list(files.items())[:n]))
+    people = "SELECT author_id, name, name_key, n_papers FROM dim_author WHERE name_key LIKE '%shen%' ORDER BY name"
+    assert read_sql(incremental, people).rows() == read_sql(fresh, people).rows()
+    assert [row[1:] for row in read_sql(fresh, people).rows()] == [
+        ("C. Shen", "c shen", 1), ("Chao Shen", "chao shen", 1), ("Chentao Shen", "chentao shen", 1)]
+
+
 def test_one_template_filled_in_twice_stays_two_papers(cli, tmp_path):
     """The same people's overviews of two shared tasks: the titles and the abstracts differ in the
     language (and a count); scored 0.84 with titles 0.90 alike, they were one paper."""
