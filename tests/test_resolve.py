@@ -334,6 +334,22 @@ def test_equal_texts_score_as_if_compared(texts, equal):
         assert df[column].to_list() == pl.Series(values, dtype=pl.Float64).round(4).to_list()
 
 
+def test_title_words_are_compared_only_in_titles_close_enough_to_pass(monkeypatch):
+    """One boilerplate abstract under thousands of unrelated titles ("No abstract available.",
+    a titles-only page): every pair's titles were searched for swapped words and numbers, ~80 %
+    of the resolver's time on that shape; titles that fail the gate are rejected anyway."""
+    looked_at = []
+    swapped, numbers = resolve._swapped_words, resolve._other_numbers
+    monkeypatch.setattr(resolve, "_swapped_words", lambda pairs, rows: looked_at.append(len(rows)) or swapped(pairs, rows))
+    monkeypatch.setattr(resolve, "_other_numbers", lambda pairs, rows: looked_at.append(len(rows)) or numbers(pairs, rows))
+    titles = ["Graph Attention for Citation Networks", "Tokenizers Matter Across Scripts", "Sparse Solvers on GPUs 2",
+              "Sparse Solvers on GPUs 3"]
+    df = scored(*(pair("No abstract available.", "No abstract available.", title_a=a, title_b=b)
+                  for a, b in [(titles[0], titles[1]), (titles[1], titles[2]), (titles[2], titles[3])]))
+    assert looked_at == [1, 1]  # only "Sparse Solvers on GPUs 2" / "... 3": its numbers differ
+    assert df["rule"].to_list() == ["titles_differ"] * 3 and not df["is_match"].any()
+
+
 def test_threshold_is_the_setting():
     row = scored(pair(ABSTRACT, VARIANTS["v2_revision"]), threshold=0.999).row(0, named=True)
     assert not row["is_match"] and row["rule"] == "below_threshold"
