@@ -5,6 +5,7 @@ with its own authors and abstract."""
 
 from __future__ import annotations
 
+import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -204,7 +205,9 @@ def page_with_blank_lines_lost_and_added(draw) -> tuple[str, str]:
         names = ", ".join(draw(st.lists(author_name(), min_size=2, max_size=8, unique=True)))
         text = f"{draw(abstract)} Case {i}."
         broken = names.replace(", ", ",\n\n", 1) if draw(st.booleans()) else names
-        glue = i > 0 and broken == names and draw(st.booleans())  # one fault a record
+        # one fault a record; a one-level area is glued only where the page shows it as a parent
+        # (test_a_one_level_area_glued_under_the_abstract_above_is_the_next_records)
+        glue = i > 0 and broken == names and (area is None or " · " in area) and draw(st.booleans())
         for out, line in ((whole, names), (damaged, broken)):
             paras = [p for p in (area, line, text) if p]
             if out is damaged and glue:
@@ -218,3 +221,49 @@ def page_with_blank_lines_lost_and_added(draw) -> tuple[str, str]:
 def test_blank_lines_lost_under_abstracts_or_added_inside_names_change_nothing(case):
     whole, damaged = case
     assert loaded(damaged) == loaded(whole)
+
+
+FUNDED = "We study magnitude pruning at scale; this work was funded by the U.S."
+
+
+@pytest.mark.parametrize("page", [
+    # a list closing an abstract, then the next record's names between semicolons: it was cut off
+    # and loaded as a paper by "MNIST", "CIFAR-10", "ImageNet" whose abstract was the names
+    f"论文检索\n\nErdem Koyuncu, Maria Schmidt\n\n{ABSTRACT_A}\nMNIST, CIFAR-10, ImageNet\n\n"
+    f"Junbin Qiu; Zhaowei Hong; Yao Shu\n\n{ABSTRACT_B}\n",
+    # ... then a record without names: loaded with those three as its authors (it was quarantined)
+    f"论文检索\n\nErdem Koyuncu, Maria Schmidt\n\n{ABSTRACT_A}\nMNIST, CIFAR-10, ImageNet\n\n{ABSTRACT_B}\n",
+    # a funder on the abstract's last line is no one-level area of the next record
+    f"论文检索\n\nErdem Koyuncu, Maria Schmidt\n\n{FUNDED}\nNational Science Foundation\n\n{NAMES_B}\n\n{ABSTRACT_B}\n",
+    # an abstract's last line ending in a comma does not go on with the next record's names
+    f"论文检索\n\nErdem Koyuncu, Maria Schmidt\n\n{ABSTRACT_A} We evaluate on datasets including\n"
+    f"ImageNet, CIFAR-10,\n\n{NAMES_B}\n\n{ABSTRACT_B}\n",
+], ids=["semicolon names next", "no names next", "a funder", "an abstract ending in a comma"])
+def test_an_abstracts_own_last_line_stays_in_it(page):
+    result = process_batch([SourceFile(1, "page.txt", page.encode("utf-8"))])
+    first = result.listings.sort("position").row(0, named=True)
+    assert first["authors"] == ["Erdem Koyuncu", "Maria Schmidt"]
+    abstract = result.papers.filter(pl.col("paper_key") == first["paper_key"])["abstract"].item()
+    assert abstract.endswith(("ImageNet", "Foundation", "CIFAR-10,"))
+    assert all("MNIST" not in authors for authors in result.listings["authors"].to_list())
+
+
+def test_a_semicolon_names_list_broken_by_a_blank_line_is_one_list():
+    text = f"论文检索\n\nOptimization · Zero-order\n\nJunbin Qiu; Zhaowei Hong;\n\nRenzhe Xu; Yao Shu\n\n{ABSTRACT_B}\n"
+    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    assert result.quarantine.is_empty()
+    assert result.listings.select("authors", "listed_code").rows() == [(NAMES_B.split(", "), "Optimization · Zero-order")]
+
+
+def test_a_page_reads_the_same_whatever_file_follows_it_in_the_batch():
+    # the line after a file's last line was the next file's first: "National Science Foundation"
+    # closing one page was cut off its abstract when a page opening with names came next
+    ending = f"论文检索\n\nErdem Koyuncu, Maria Schmidt\n\n{FUNDED}\nNational Science Foundation\n"
+    ending_list = f"论文检索\n\nErdem Koyuncu, Maria Schmidt\n\n{ABSTRACT_A}\nAnn Lee, Bo Chen\n"
+    following = f"论文检索\n\n{NAMES_B}\n\n{ABSTRACT_B}\n"
+    for page in (ending, ending_list):
+        alone = process_batch([SourceFile(1, "a.txt", page.encode("utf-8"))])
+        batch = process_batch([SourceFile(1, "a.txt", page.encode("utf-8")), SourceFile(2, "b.txt", following.encode("utf-8"))])
+        mine = batch.listings.filter(pl.col("source_file_id") == 1)
+        assert mine.select("authors", "paper_key").rows() == alone.listings.select("authors", "paper_key").rows()
+        assert batch.quarantine.filter(pl.col("source_file_id") == 1).height == alone.quarantine.height

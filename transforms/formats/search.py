@@ -157,7 +157,7 @@ def canonical_area(text: pl.Expr) -> pl.Expr:
 def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
     area = area_shaped(content["text"])
     return _kinds(_joined(content.with_columns(area_line=area, glued_area=_glued_area_lines(content["text"], area),
-                                               glued_names=_glued_names_lines(content, area),
+                                               glued_names=_glued_record_openers(content, area),
                                                names_go_on=_names_going_on(content))))
 
 
@@ -272,56 +272,93 @@ def _glued_area_lines(texts: pl.Series, area: pl.Series) -> pl.Series:
     return glued
 
 
-def _glued_names_lines(content: pl.DataFrame, area: pl.Series) -> pl.Series:
+def _glued_record_openers(content: pl.DataFrame, area: pl.Series) -> pl.Series:
     """Lines glued under an abstract's last line, their blank line missing, that open the next
-    record: names of two or more before prose (its abstract), or a one-level area ("Social
-    Aspects") before names. Glued, they were read into the abstract above (a wrong abstract,
-    silently) and their record was quarantined or lost its area. Only a line that closes its
-    block, after a line that ends a sentence and is no names line itself (a names list
-    hard-wrapped after "Jr." stays one); an abstract's last line listing "MNIST, CIFAR-10,
-    ImageNet" is followed by the next record's area or names, and stays in it."""
+    record: names of people (before prose, its abstract), or a one-level area this page also
+    shows as a parent ("Social Aspects", before names). Glued, they were read into the abstract
+    above (silently) and their record was quarantined or lost its area. Only a line that closes
+    its block, after a line that ends a sentence and is no names line itself (a names list
+    hard-wrapped after "Jr." stays one). An abstract's own last line stays: "MNIST, CIFAR-10,
+    ImageNet" names no people, "National Science Foundation" is no area of the page."""
     line_no, text = pl.col("line_no"), pl.col("text")
     glued = (line_no - line_no.shift(1).over("file_idx")) == 1
     closes = ((line_no.shift(-1).over("file_idx") - line_no) != 1).fill_null(True)
     after_sentence = text.shift(1).over("file_idx").str.contains(_SENTENCE_END)
-    several = text.str.contains(r"[,，、]|等$") & (text.str.len_chars() < NAMES_LINE_CHARS)
-    look = content.select((glued & closes & after_sentence & (several | text.str.contains(_ONE_LEVEL_AREA)))
-                          .fill_null(False)).to_series()
+    short = text.str.len_chars() < NAMES_LINE_CHARS
+    look = content.select((glued & closes & after_sentence & short).fill_null(False)).to_series()
     rows = look.arg_true()  # few: in a page of one-line paragraphs, none
     if not rows.len():
         return look
-    texts = content["text"]
-    line, after = texts.gather(rows), texts.shift(-1).gather(rows)
-    before_names = _names_shaped(after)
-    before_prose = after.is_not_null() & ~area.shift(-1).gather(rows).fill_null(False) & ~before_names
-    opens = _names_shaped(line) & ~_names_shaped(texts.shift(1).gather(rows)) & pl.select(
-        pl.when(line.str.contains(_ONE_LEVEL_AREA)).then(before_names).otherwise(before_prose)).to_series()
-    return look.scatter(rows, opens)
+    # (the lines around, within the line's own file: another file of the batch is no neighbour)
+    around = content.with_columns(area_line=area).select(
+        "file_idx", "text", before=text.shift(1).over("file_idx"), after=text.shift(-1).over("file_idx"),
+        after_area=pl.col("area_line").shift(-1).over("file_idx").fill_null(False))[rows]
+    line = around["text"]
+    before_names = _names_shaped(around["after"].fill_null(""))
+    before_prose = around["after"].is_not_null() & ~around["after_area"] & ~before_names
+    names = _names_shaped(line) & _people(line) & before_prose
+    one_level = _a_parent_of_the_file(around, content.filter(area)) & before_names
+    return look.scatter(rows, (names | one_level) & ~_names_shaped(around["before"].fill_null("")))
 
 
 def _names_going_on(content: pl.DataFrame) -> pl.Series:
-    """Lines after a blank line that go on with a names list: the line before ends with a list
-    separator ("Junbin Qiu, Zhaowei Hong,") and both are names. Read apart, the first names were
-    taken for an abstract (quarantined with the record's area) and the paper loaded without
-    them or its area."""
+    """Lines after a blank line that go on with a names list: the line before is a paragraph of
+    its own that ends with a list separator ("Junbin Qiu, Zhaowei Hong,") and both are names of
+    people. Read apart, the first names were taken for an abstract (quarantined with the record's
+    area) and the paper loaded without them or its area. (An abstract's last line "ImageNet,
+    CIFAR-10," is no paragraph of its own, and names no people.)"""
     line_no, text = pl.col("line_no"), pl.col("text")
-    before = text.shift(1).over("file_idx")
-    look = content.select(((line_no - line_no.shift(1).over("file_idx") > 1) & before.str.contains(_LIST_GOES_ON)
+    gap = line_no - line_no.shift(1).over("file_idx")
+    before_opens = (gap.shift(1).over("file_idx") != 1).fill_null(True)
+    look = content.select(((gap > 1) & before_opens & text.shift(1).over("file_idx").str.contains(_LIST_GOES_ON)
                            & (text.str.len_chars() < NAMES_LINE_CHARS)).fill_null(False)).to_series()
     rows = look.arg_true()
     if not rows.len():
         return look
     first_part = content["text"].shift(1).gather(rows).str.replace(_LIST_GOES_ON, "")
-    return look.scatter(rows, _names_shaped(content["text"].gather(rows)) & _names_shaped(first_part))
+    rest = content["text"].gather(rows)
+    return look.scatter(rows, _names_shaped(rest) & _names_shaped(first_part) & _people(first_part))
 
 
 def _names_shaped(texts: pl.Series) -> pl.Series:
-    """Lines a names paragraph could be, as `_kinds` reads one (marks aside, " & " as a comma, no
-    prose, not a one-line abstract)."""
-    frame = pl.DataFrame({"text": texts, "unmarked": without_marks(texts)})
+    """Lines a names paragraph could be, as `_kinds` reads one: names between commas (" & " as
+    one) or semicolons, marks aside, no prose, not a one-line abstract; or names and "等"."""
+    paras = pl.DataFrame({"text": texts})
+    frame = paras.with_columns(unmarked=without_marks(texts), semicolons=_semicolon_names(paras))
     as_commas = pl.col("unmarked").str.replace_all(r"\s+&\s+", ", ")
-    return frame.select((as_commas.str.contains(NAMES_LINE) & ~_prose_hint(pl.col("text"))
-                         & ~pl.col("text").str.contains(ONE_LINE_ABSTRACT)).fill_null(False)).to_series()
+    shaped = ((as_commas.str.contains(NAMES_LINE) | pl.col("semicolons")) & ~_prose_hint(pl.col("text"))
+              & ~pl.col("text").str.contains(ONE_LINE_ABSTRACT)) | pl.col("text").str.contains(r",.* ?等$")
+    return frame.select(shaped.fill_null(False)).to_series()
+
+
+# Words of organisations and funders, never of a person's name ("National Science Foundation").
+_ORGANISATION = (r"(?i)\b(?:foundation|university|institute|research|science|sciences|laborator(?:y|ies)|lab|labs"
+                 r"|cent(?:er|re)|council|company|inc|ltd|corporation|national|department|agency|program(?:me)?"
+                 r"|academy|society|ministry|fund|grant|google|microsoft|meta|openai)\b")
+# A person's name as a names line writes it: two to four words of letters ("danah boyd", "Jan van
+# der Berg"), no digits; or two to six letters of a script without case (张伟).
+_NAME_SHAPED = r"^[\p{L}][\p{L}\p{M}'’.\-]*(?: [\p{L}][\p{L}\p{M}'’.\-]*){1,3}$|^[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]{2,6}$"
+
+
+def _people(texts: pl.Series) -> pl.Series:
+    """Lists whose items are mostly people: a given name or a surname real authors wear
+    (transforms/name_parts.csv), or a name's shape with no word of an organisation. "MNIST,
+    CIFAR-10, ImageNet" and "National Science Foundation" are none."""
+    items = texts.str.replace_all(r"\s*(?:[,，;；、&]|\s(?i:and)\s)\s*", "\x1f").str.split("\x1f").list.eval(
+        pl.element().str.strip_chars().filter(pl.element().str.strip_chars() != ""))
+    parts = fold_key(pl.element()).str.extract_groups(r"^(\S+)(?: .*)? (\S+)$").struct
+    known_part = parts.field("1").is_in(known("given")) | parts.field("2").is_in(known("surname"))
+    person = (known_part.fill_null(False) | pl.element().str.contains(_NAME_SHAPED)) & ~pl.element().str.contains(_ORGANISATION)
+    return pl.select((items.list.eval(person).list.mean() >= 0.5).fill_null(False)).to_series()
+
+
+def _a_parent_of_the_file(lines: pl.DataFrame, area_lines: pl.DataFrame) -> pl.Series:
+    """Whether each line (file_idx, text) is the parent of an area line of its file ("Social
+    Aspects" of "Social Aspects · Privacy"): a one-level area the page shows."""
+    parents = area_lines.select("file_idx", text=canonical_area(pl.col("text")).str.split(AREA_SEPARATOR).list.first(),
+                                parent=pl.lit(True)).unique()
+    return lines.select("file_idx", "text").join(parents, on=["file_idx", "text"], how="left", maintain_order="left")[
+        "parent"].fill_null(False)
 
 
 def _prose_hint_of_names_shaped(paras: pl.DataFrame) -> pl.Series:
