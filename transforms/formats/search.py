@@ -75,9 +75,6 @@ _NOT_AREA = (
 )
 # The end of an abstract's last sentence (before an area line glued to it).
 _SENTENCE_END = r"[.!?:][\"'”’)\]]?$"
-# A one-level area line ("Social Aspects", "Miscellaneous Aspects of Machine Learning"): capitalised
-# words, small words between them.
-_ONE_LEVEL_AREA = r"^\p{Lu}[\p{L}\-']*(?: (?:and|of|for|in|the|\p{Lu}[\p{L}\-']*)){0,7}$"
 # The end of a names line whose list goes on ("Junbin Qiu, Zhaowei Hong,").
 _LIST_GOES_ON = r"(?:[,，;；、&]|\s(?i:and))$"
 
