@@ -267,3 +267,14 @@ def test_a_page_reads_the_same_whatever_file_follows_it_in_the_batch():
         mine = batch.listings.filter(pl.col("source_file_id") == 1)
         assert mine.select("authors", "paper_key").rows() == alone.listings.select("authors", "paper_key").rows()
         assert batch.quarantine.filter(pl.col("source_file_id") == 1).height == alone.quarantine.height
+
+
+@pytest.mark.parametrize("abstract", ["本文提出了一种新的大语言模型训练方法。", "提案手法は既存手法より高い精度を示した！"])
+def test_names_or_an_area_glued_under_a_chinese_or_japanese_abstract_open_the_next_record(abstract):
+    # "。" ended no sentence here: the next record's names (or area) were read into the abstract
+    for opener in (NAMES_B, "Optimization · Zero-order"):
+        text = f"论文检索\n\n张伟、李娜\n\n{abstract}\n{opener}\n\n"
+        text += f"{ABSTRACT_B}\n" if opener == NAMES_B else f"{NAMES_B}\n\n{ABSTRACT_B}\n"
+        result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+        assert result.quarantine.is_empty(), result.quarantine.to_dicts()
+        assert result.listings.sort("position")["authors"].to_list() == [["张伟", "李娜"], NAMES_B.split(", ")]

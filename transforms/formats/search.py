@@ -73,8 +73,8 @@ _NOT_AREA = (
     r"|(?:^| · )[^\p{Lu}\p{Lt}\p{N}]"  # a name opening in lower case: prose cut at the dot
     r"|(?:^|\s)[^\s·]+(?: [^\s·]+){" + str(_AREA_NAME_WORDS) + r"}"  # a name of too many words
 )
-# The end of an abstract's last sentence (before an area line glued to it).
-_SENTENCE_END = r"[.!?:][\"'”’)\]]?$"
+# The end of an abstract's last sentence (before an area line glued to it), CJK stops too ("。").
+_SENTENCE_END = r"[.!?:。．！？][\"'”’)\]」』]?$"
 # The end of a names line whose list goes on ("Junbin Qiu, Zhaowei Hong,").
 _LIST_GOES_ON = r"(?:[,，;；、&]|\s(?i:and))$"
 
