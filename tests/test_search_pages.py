@@ -278,3 +278,73 @@ def test_names_or_an_area_glued_under_a_chinese_or_japanese_abstract_open_the_ne
         result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
         assert result.quarantine.is_empty(), result.quarantine.to_dicts()
         assert result.listings.sort("position")["authors"].to_list() == [["张伟", "李娜"], NAMES_B.split(", ")]
+
+
+# ---------------------------------------------------------------------------- hard-wrapped area lines
+WRAPPED_AREAS = [  # (the area line as a mail client wrapped it, the area)
+    ("Miscellaneous Aspects of Machine Learning ·\nCausality", "Miscellaneous Aspects of Machine Learning · Causality"),
+    ("Social Aspects · Privacy-preserving Statistics and\nMachine Learning",
+     "Social Aspects · Privacy-preserving Statistics and Machine Learning"),
+    ("Optimization · Optimization and Learning under\nUncertainty", "Optimization · Optimization and Learning under Uncertainty"),
+    ("Miscellaneous Aspects of Machine Learning · General Machine Learning\nTechniques",
+     "Miscellaneous Aspects of Machine Learning · General Machine Learning Techniques"),
+    ("Miscellaneous Aspects of Machine Learning · Online\nLearning, Active Learning and Bandits",
+     "Miscellaneous Aspects of Machine Learning · Online Learning, Active Learning and Bandits"),
+    # the rest is a one-level area the page shows ("Optimization · Zero-order" below)
+    ("Optimization · Discrete and Combinatorial\nOptimization", "Optimization · Discrete and Combinatorial Optimization"),
+]
+
+
+@pytest.mark.parametrize(("wrapped", "area"), WRAPPED_AREAS, ids=[w.split("\n")[1] for w, _ in WRAPPED_AREAS])
+def test_an_area_line_wrapped_in_two_is_the_records_area(wrapped, area):
+    # the rest was read as names or a one-level area: the record was quarantined ("CNNP"), or the
+    # next record loaded without its area, or with "Optimization" as its area
+    text = (f"论文检索\n\n{wrapped}\n\n{NAMES_B}\n\n{ABSTRACT_B}\n\n"
+            f"Optimization · Zero-order\n\nErdem Koyuncu, Maria Schmidt\n\n{ABSTRACT_A}\n")
+    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    assert result.quarantine.is_empty(), result.quarantine.to_dicts()
+    assert result.listings.sort("position").select("authors", "listed_code").rows() == [
+        (NAMES_B.split(", "), area), (["Erdem Koyuncu", "Maria Schmidt"], "Optimization · Zero-order")]
+
+
+def test_the_rest_of_a_wrapped_area_is_no_author():
+    # a record without names under a wrapped area loaded "Machine Learning" as its author
+    text = f"论文检索\n\nSocial Aspects · Privacy-preserving Statistics and\nMachine Learning\n\n{ABSTRACT_B}\n"
+    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    assert result.listings.is_empty()
+    assert result.quarantine["reason"].to_list() == ["abstract without an authors line"]
+
+
+@pytest.mark.parametrize("names", ["Runqi Lin, Chaojian Yu", "Runqi Lin", "Machine Learning"])
+def test_names_glued_under_an_area_line_stay_names(names):
+    # (before an abstract, a glued line under a whole area line is the record's names)
+    text = f"论文检索\n\nDeep Learning · Robustness\n{names}\n\n{ABSTRACT_B}\n"
+    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    assert result.quarantine.is_empty()
+    assert result.listings.select("authors", "listed_code").rows() == [(names.split(", "), "Deep Learning · Robustness")]
+
+
+@st.composite
+def page_with_areas_wrapped(draw) -> tuple[str, str]:
+    """A page, and the same page with some area lines wrapped in two at any space (the names
+    below may be glued to the area too, as in the unwrapped page)."""
+    whole, wrapped = ["论文检索"], ["论文检索"]
+    for i in range(draw(st.integers(1, 5))):
+        area = draw(st.sampled_from([a for a in AREAS if " · " in a]))
+        names = ", ".join(draw(st.lists(author_name(), min_size=2, max_size=6, unique=True)))
+        text = f"{draw(abstract)} Case {i}."
+        words = area.split(" ")
+        cut = draw(st.integers(1, len(words) - 1))
+        whole += [area, names, text]
+        wrapped += [" ".join(words[:cut]) + "\n" + " ".join(words[cut:]), names, text]
+    return "\n\n".join(whole) + "\n", "\n\n".join(wrapped) + "\n"
+
+
+@settings(max_examples=40, deadline=None)
+@given(page_with_areas_wrapped())
+def test_area_lines_wrapped_in_two_change_nothing(case):
+    whole, wrapped = case
+    read = [process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))]) for text in case]
+    assert read[1].quarantine.is_empty(), read[1].quarantine.to_dicts()
+    assert read[1].listings.select("authors", "listed_code").rows() == read[0].listings.select("authors", "listed_code").rows()
+    assert loaded(wrapped) == loaded(whole)

@@ -77,6 +77,11 @@ _NOT_AREA = (
 _SENTENCE_END = r"[.!?:。．！？][\"'”’)\]」』]?$"
 # The end of a names line whose list goes on ("Junbin Qiu, Zhaowei Hong,").
 _LIST_GOES_ON = r"(?:[,，;；、&]|\s(?i:and))$"
+# An area line's end no area name has, so the area goes on below (a hard-wrapped page): its
+# separator, a list's comma or "and", a lower-case word ("Optimization and Learning under").
+_AREA_GOES_ON = r"(?:[·,，;；、&]|\s\p{Ll}[\p{L}\-]*)\s*$"
+# ... or the start of a line no area name opens with: a separator, a lower-case word.
+_AREA_WENT_ON = r"^(?:·|\p{Ll})"
 
 
 
@@ -153,9 +158,9 @@ def canonical_area(text: pl.Expr) -> pl.Expr:
 
 def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
     area = area_shaped(content["text"])
-    return _kinds(_joined(content.with_columns(area_line=area, glued_area=_glued_area_lines(content["text"], area),
-                                               glued_names=_glued_record_openers(content, area),
-                                               names_go_on=_names_going_on(content))))
+    return _wrapped_areas(_kinds(_joined(content.with_columns(
+        area_line=area, glued_area=_glued_area_lines(content["text"], area),
+        glued_names=_glued_record_openers(content, area), names_go_on=_names_going_on(content)))))
 
 
 def _joined(content: pl.DataFrame) -> pl.DataFrame:
@@ -216,6 +221,35 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     paras = paras.with_columns(kind=pl.when(keywords).then(pl.lit("P")).otherwise("kind"), text=_canonical_areas(paras))
     paras = paras.with_columns(kind=pl.when(_a_parent_area(paras)).then(pl.lit("C")).otherwise("kind"))
     return paras.drop("names_shape", "prose_hint", "area", "semicolons", "unmarked")
+
+
+def _wrapped_areas(paras: pl.DataFrame) -> pl.DataFrame:
+    """Area lines hard-wrapped in two ("Social Aspects · Privacy-preserving Statistics and" /
+    "Machine Learning"): the line glued under the area line is the area's rest, not the names
+    (`_joined` opens a paragraph there, for names glued under an area), when the area line ends as
+    no area does (`_AREA_GOES_ON`), the rest opens as none does, or a names line follows the rest
+    (a names line is never followed by another). The rest was read as names or a one-level area:
+    the record was quarantined, or loaded with "Machine Learning" as its author, or with
+    "Optimization" (the rest of "Discrete and Combinatorial Optimization") as its area."""
+    def below(column: str, n: int = 1) -> pl.Expr:  # (the paragraphs are in file order: no window needed)
+        return pl.when(pl.col("file_idx").shift(-n) == pl.col("file_idx")).then(pl.col(column).shift(-n))
+    glued = (below("line_start") == pl.col("line_end") + 1) & (below("page") == pl.col("page"))
+    rest = (below("kind") == "N") | ((below("kind") == "C") & ~below("text").str.contains(AREA_SEPARATOR, literal=True))
+    evidence = (pl.col("text").str.contains(_AREA_GOES_ON) | below("text").str.contains(_AREA_WENT_ON)
+                | ((below("kind", 2) == "N") & ~below("person").fill_null(False)))
+    rows = paras.select(((pl.col("kind") == "C") & glued & rest & evidence).fill_null(False)).to_series().arg_true()
+    if not rows.len():  # (on a page of one-line areas, none)
+        return paras
+    area, rest = paras[rows], paras[rows + 1]
+    joined = pl.DataFrame({"area": area["text"], "rest": rest["text"]}).select(
+        canonical_area(pl.concat_str("area", "rest", separator=" ")).str.replace_all(r"\s+", " ").str.strip_chars()
+    ).to_series()
+    kept = area_shaped(joined) & ~rows.is_in((rows + 1).implode())  # (a rest is no area line of its own)
+    rows, joined, rest = rows.filter(kept), joined.filter(kept), rest.filter(kept)
+    raw = area.filter(kept)["raw_text"] + "\n" + rest["raw_text"]
+    paras = paras.with_columns(text=paras["text"].scatter(rows, joined), raw_text=paras["raw_text"].scatter(rows, raw),
+                               line_end=paras["line_end"].scatter(rows, rest["line_end"]))
+    return paras.filter(~pl.int_range(pl.len()).is_in((rows + 1).implode()))
 
 
 def _a_parent_area(paras: pl.DataFrame) -> pl.Series:
