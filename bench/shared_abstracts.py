@@ -6,8 +6,9 @@
 - placeholder: "No abstract available." under every paper (titles-only pages);
 - template: one real abstract and title with one word changed, one first author (generated papers).
 
-Titles and author lists are real (the arXiv files of ../shared/realdata), made distinct past the
-real ones by a second real title's opening. Listing format, 500 listings a file, one day a file;
+Titles and author lists are real (the arXiv files of ../shared/realdata, 3,200 distinct papers);
+past them, a title is the first half of one real title and the second half of another, by a
+third paper's people. Listing format, 500 listings a file, one day a file;
 every listing is a distinct paper (`answer.json` says how many). OUT gets listing/ and an empty
 search/, as `bench.corpus` writes them, so `bench.settings_ab` and `bench.profile` read it.
 """
@@ -46,8 +47,12 @@ def records(shape: str, n: int, real: list[dict]) -> list[tuple[str, str, str]]:
     out = []
     for i in range(n):
         paper, other = real[i % len(real)], real[(i // len(real) + i * 7) % len(real)]
-        title = paper["title"] if i < len(real) else f"{paper['title']}: {' '.join(other['title'].split()[:4])}"
-        names = paper["authors"][:3]
+        if i >= len(real):  # past the real papers: the first half of one title, the second half of another,
+            # by a third paper's people (two halves of one title by the same people may be one paper)
+            head, tail = paper["title"].split(), other["title"].split()
+            people = real[(i * 13 + i // len(real) * 5 + 1) % len(real)]["authors"]
+            paper = {"title": " ".join(head[: (len(head) + 1) // 2] + tail[len(tail) // 2:]), "authors": people}
+        title, names = paper["title"], paper["authors"][:3]
         line = ", ".join(names) + (f" and {len(paper['authors']) - 3} more" if len(paper["authors"]) > 3 else "")
         if shape == "boilerplate":
             out.append((title, line, base["abstract"]))
