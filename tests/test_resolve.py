@@ -390,6 +390,22 @@ def test_lone_pairs_decided_apart_give_the_clusters_of_the_ordered_loop(graph):
     assert resolve.cluster_papers(accepted, rejected) == resolve._cluster_in_order(accepted, rejected)
 
 
+def test_the_ordered_loop_holds_only_the_rejected_pairs_between_nodes_it_may_join(monkeypatch):
+    # one placeholder abstract under 128k titles: 1.7M rejected pairs, 5 accepted; all of them
+    # were held as Python sets (2.6 GB) though none but those touching two accepted nodes matter
+    schema = {"paper_key": pl.Int64, "other": pl.Int64, "other_is_paper": pl.Boolean}
+    accepted = pl.DataFrame([(1, 2, False), (2, 3, False)], schema=schema, orient="row").with_columns(score=pl.lit(0.9))
+    far = [(k, k + 1, False) for k in range(10, 10_010)] + [(1, 50_000, False), (3, 7, True)]
+    rejected = pl.DataFrame([*far, (1, 3, False)], schema=schema, orient="row").with_columns(rule=pl.lit("below_threshold"))
+    seen = []
+    ordered = resolve._cluster_in_order
+    monkeypatch.setattr(resolve, "_cluster_in_order", lambda e, r: seen.append(r.height) or ordered(e, r))
+    mapping, outcome = resolve.cluster_papers(accepted, rejected)
+    assert seen == [1]  # (1, 3): both ends accepted with 2
+    assert (mapping, outcome) == ordered(accepted, rejected)
+    assert outcome[(2, 3)] == resolve.KEPT_APART_REJECTED
+
+
 def test_alias_rules():
     df = pl.DataFrame({"a": ["r munos", "jean pierre", "remi munos", "wei zhang", "j p sartre"],
                        "b": ["remi munos", "jeanpierre", "robert munos", "zhang wei", "jean paul sartre"]})
