@@ -60,6 +60,28 @@ def test_staging_in_the_open_transaction_keeps_no_copy(tmp_path):
     con.execute("ROLLBACK")
 
 
+def test_a_column_kept_from_a_read_frees_the_rest_of_its_read():
+    """The resolver keeps the key columns of each chunk of pairs it reads. Taken from Arrow in
+    place, a number column kept its whole batch alive, the chunk's abstracts too: RSS grew by every
+    chunk read (3.4 GB for one template abstract under 16k titles, 42 MB of scores kept)."""
+    import duckdb
+
+    from flows.sql import read_frame
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE pairs AS SELECT i AS paper_key, [i, 1] AS keys, {'k': i} AS pair, i % 2 = 0 AS flag, "
+                "repeat('an abstract ', 800) || i AS abstract FROM range(40_000) r(i)")
+    kept, chunk_bytes = [], 0
+    before = psutil.Process().memory_info().rss
+    for start in range(0, 40_000, 1_000):
+        chunk = read_frame(con, f"SELECT * FROM pairs WHERE paper_key >= {start} AND paper_key < {start + 1_000}")
+        chunk_bytes += chunk.estimated_size()
+        kept.append(chunk.drop("abstract"))
+    growth = psutil.Process().memory_info().rss - before
+    assert sum(k.height for k in kept) == 40_000 and kept[3]["pair"][0] == {"k": 3_000}
+    assert growth < 0.5 * chunk_bytes, f"RSS grew {growth / MB:.0f} MB for {chunk_bytes / MB:.0f} MB read"
+
+
 def test_a_memory_budget_too_small_names_the_setting_and_a_size(prefect_harness, tmp_path, monkeypatch):
     """The default budget follows the machine; a budget set too small fails with one line that
     names the setting and a size to try, and publishes nothing (bug: DuckDB's own message only)."""
