@@ -5,6 +5,8 @@ with its own authors and abstract."""
 
 from __future__ import annotations
 
+import textwrap
+
 import polars as pl
 import pytest
 from hypothesis import given, settings
@@ -295,13 +297,23 @@ WRAPPED_AREAS = [  # (the area line as a mail client wrapped it, the area)
 ]
 
 
+def wrapped_page(text: str, width: int) -> str:
+    """The page as a mail client hard-wraps it (greedy, no word cut, no break at a hyphen)."""
+    return "\n".join(part for line in text.split("\n")
+                     for part in (textwrap.wrap(line, width, break_on_hyphens=False, break_long_words=False) or [""]))
+
+
 @pytest.mark.parametrize(("wrapped", "area"), WRAPPED_AREAS, ids=[w.split("\n")[1] for w, _ in WRAPPED_AREAS])
 def test_an_area_line_wrapped_in_two_is_the_records_area(wrapped, area):
     # the rest was read as names or a one-level area: the record was quarantined ("CNNP"), or the
     # next record loaded without its area, or with "Optimization" as its area
-    text = (f"论文检索\n\n{wrapped}\n\n{NAMES_B}\n\n{ABSTRACT_B}\n\n"
+    # (a URL longer than the width stays whole on a line of its own: no measure of the width)
+    url = "Code: https://github.com/an-organisation/a-repository-whose-name-is-longer-than-the-lines"
+    text = (f"论文检索\n\n{area}\n\n{NAMES_B}\n\n{ABSTRACT_B} {url}\n\n"
             f"Optimization · Zero-order\n\nErdem Koyuncu, Maria Schmidt\n\n{ABSTRACT_A}\n")
-    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    width = len(wrapped.split("\n")[0])
+    assert wrapped in wrapped_page(text, width)
+    result = process_batch([SourceFile(1, "page.txt", wrapped_page(text, width).encode("utf-8"))])
     assert result.quarantine.is_empty(), result.quarantine.to_dicts()
     assert result.listings.sort("position").select("authors", "listed_code").rows() == [
         (NAMES_B.split(", "), area), (["Erdem Koyuncu", "Maria Schmidt"], "Optimization · Zero-order")]
@@ -325,26 +337,31 @@ def test_names_glued_under_an_area_line_stay_names(names):
 
 
 @st.composite
-def page_with_areas_wrapped(draw) -> tuple[str, str]:
-    """A page, and the same page with some area lines wrapped in two at any space (the names
-    below may be glued to the area too, as in the unwrapped page)."""
-    whole, wrapped = ["论文检索"], ["论文检索"]
+def page_and_width(draw) -> tuple[str, int]:
+    paras = ["论文检索"]
     for i in range(draw(st.integers(1, 5))):
-        area = draw(st.sampled_from([a for a in AREAS if " · " in a]))
+        area = draw(st.sampled_from(AREAS)) if draw(st.booleans()) else None
         names = ", ".join(draw(st.lists(author_name(), min_size=2, max_size=6, unique=True)))
-        text = f"{draw(abstract)} Case {i}."
-        words = area.split(" ")
-        cut = draw(st.integers(1, len(words) - 1))
-        whole += [area, names, text]
-        wrapped += [" ".join(words[:cut]) + "\n" + " ".join(words[cut:]), names, text]
-    return "\n\n".join(whole) + "\n", "\n\n".join(wrapped) + "\n"
+        paras += [p for p in (area, names, f"{draw(abstract)} Case {i}.") if p]
+    return "\n\n".join(paras) + "\n", draw(st.integers(30, 100))
 
 
 @settings(max_examples=40, deadline=None)
-@given(page_with_areas_wrapped())
-def test_area_lines_wrapped_in_two_change_nothing(case):
-    whole, wrapped = case
-    read = [process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))]) for text in case]
+@given(page_and_width())
+def test_a_hard_wrapped_page_reads_as_the_page(case):
+    # (area lines wrapped after their first line lost the rest of the area, or the record)
+    text, width = case
+    read = [process_batch([SourceFile(1, "page.txt", t.encode("utf-8"))]) for t in (text, wrapped_page(text, width))]
     assert read[1].quarantine.is_empty(), read[1].quarantine.to_dicts()
     assert read[1].listings.select("authors", "listed_code").rows() == read[0].listings.select("authors", "listed_code").rows()
-    assert loaded(wrapped) == loaded(whole)
+    assert loaded(wrapped_page(text, width)) == loaded(text)
+
+
+def test_a_line_glued_under_an_unwrapped_area_line_is_no_part_of_it():
+    # "Social Aspects" fits on the area line: no wrapper put it below; the area line stays whole
+    # (its record has no abstract) and "Social Aspects" is the next record's one-level area
+    text = (f"论文检索\n\nDeep Learning · Robustness\nSocial Aspects\n\n{NAMES_B}\n\n{ABSTRACT_B}\n\n"
+            f"Social Aspects · Privacy\n\nErdem Koyuncu, Maria Schmidt\n\n{ABSTRACT_A}\n")
+    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    assert result.quarantine["raw_text"].to_list() == ["Deep Learning · Robustness"]
+    assert result.listings.sort("position")["listed_code"].to_list() == ["Social Aspects", "Social Aspects · Privacy"]

@@ -158,9 +158,10 @@ def canonical_area(text: pl.Expr) -> pl.Expr:
 
 def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
     area = area_shaped(content["text"])
-    return _wrapped_areas(_kinds(_joined(content.with_columns(
+    paras = _kinds(_joined(content.with_columns(
         area_line=area, glued_area=_glued_area_lines(content["text"], area),
-        glued_names=_glued_record_openers(content, area), names_go_on=_names_going_on(content)))))
+        glued_names=_glued_record_openers(content, area), names_go_on=_names_going_on(content))))
+    return _wrapped_areas(paras, content)
 
 
 def _joined(content: pl.DataFrame) -> pl.DataFrame:
@@ -223,23 +224,34 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     return paras.drop("names_shape", "prose_hint", "area", "semicolons", "unmarked")
 
 
-def _wrapped_areas(paras: pl.DataFrame) -> pl.DataFrame:
+def _wrapped_areas(paras: pl.DataFrame, content: pl.DataFrame) -> pl.DataFrame:
     """Area lines hard-wrapped in two ("Social Aspects · Privacy-preserving Statistics and" /
     "Machine Learning"): the line glued under the area line is the area's rest, not the names
     (`_joined` opens a paragraph there, for names glued under an area), when the area line ends as
     no area does (`_AREA_GOES_ON`), the rest opens as none does, or a names line follows the rest
-    (a names line is never followed by another). The rest was read as names or a one-level area:
-    the record was quarantined, or loaded with "Machine Learning" as its author, or with
-    "Optimization" (the rest of "Discrete and Combinatorial Optimization") as its area."""
+    (a names line is never followed by another) and the rest's first word did not fit on the area
+    line: the file's longest line of several words is shorter (a wrapper broke there). The rest was read as names or
+    a one-level area: the record was quarantined, or loaded with "Machine Learning" as its author,
+    or with "Optimization" (the rest of "Discrete and Combinatorial Optimization") as its area."""
     def below(column: str, n: int = 1) -> pl.Expr:  # (the paragraphs are in file order: no window needed)
         return pl.when(pl.col("file_idx").shift(-n) == pl.col("file_idx")).then(pl.col(column).shift(-n))
     glued = (below("line_start") == pl.col("line_end") + 1) & (below("page") == pl.col("page"))
     rest = (below("kind") == "N") | ((below("kind") == "C") & ~below("text").str.contains(AREA_SEPARATOR, literal=True))
-    evidence = (pl.col("text").str.contains(_AREA_GOES_ON) | below("text").str.contains(_AREA_WENT_ON)
-                | ((below("kind", 2) == "N") & ~below("person").fill_null(False)))
-    rows = paras.select(((pl.col("kind") == "C") & glued & rest & evidence).fill_null(False)).to_series().arg_true()
+    cut = pl.col("text").str.contains(_AREA_GOES_ON) | below("text").str.contains(_AREA_WENT_ON)
+    names_next = (below("kind", 2) == "N") & ~below("person").fill_null(False)
+    look = paras.select(look=((pl.col("kind") == "C") & glued & rest & (cut | names_next)).fill_null(False),
+                        cut=cut.fill_null(False), wanted=pl.col("raw_text").str.strip_chars_end().str.len_chars() + 1
+                        + below("raw_text").str.extract(r"^\s*(\S+)").str.len_chars())
+    rows = look["look"].arg_true()
     if not rows.len():  # (on a page of one-line areas, none)
         return paras
+    files = paras["file_idx"].gather(rows)
+    # (a word longer than the wrapper's width, a URL, stays whole on a line of its own: not counted)
+    line = pl.col("line").str.strip_chars()
+    widths = content.filter(pl.col("file_idx").is_in(files.implode())).group_by("file_idx").agg(
+        width=line.filter(line.str.contains(" ", literal=True)).str.len_chars().max())
+    wrapped = look[rows].with_columns(file_idx=files).join(widths, on="file_idx", how="left", maintain_order="left")
+    rows = rows.filter(wrapped.select(pl.col("cut") | (pl.col("wanted") > pl.col("width"))).to_series().fill_null(False))
     area, rest = paras[rows], paras[rows + 1]
     joined = pl.DataFrame({"area": area["text"], "rest": rest["text"]}).select(
         canonical_area(pl.concat_str("area", "rest", separator=" ")).str.replace_all(r"\s+", " ").str.strip_chars()
