@@ -78,10 +78,12 @@ _SENTENCE_END = r"[.!?:。．！？][\"'”’)\]」』]?$"
 # The end of a names line whose list goes on ("Junbin Qiu, Zhaowei Hong,").
 _LIST_GOES_ON = r"(?:[,，;；、&]|\s(?i:and))$"
 # An area line's end no area name has, so the area goes on below (a hard-wrapped page): its
-# separator, a list's comma or "and", a lower-case word ("Optimization and Learning under").
-_AREA_GOES_ON = r"(?:[·,，;；、&]|\s\p{Ll}[\p{L}\-]*)\s*$"
-# ... or the start of a line no area name opens with: a separator, a lower-case word.
-_AREA_WENT_ON = r"^(?:·|\p{Ll})"
+# separator, a list's comma or "and". (Not a lower-case word: "Kernel methods", "Time series" and
+# "Cell Biology, etc" are real areas.)
+_AREA_GOES_ON = r"(?:[·,，;；、&]|\s(?i:and))\s*$"
+# ... or the start of a line no area name, nor name, opens with: a separator, "and", "of"...
+# (Not any lower-case word: "danah boyd" is a name.)
+_AREA_WENT_ON = rf"^(?:{_ANY_AREA_SEPARATOR}|->|(?:and|or|of|for|in|on|with|under|&)\s)"
 
 
 
@@ -221,47 +223,62 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     keywords = pl.col("semicolons") & (pl.col("kind") == "N") & after_names.fill_null(False)
     paras = paras.with_columns(kind=pl.when(keywords).then(pl.lit("P")).otherwise("kind"), text=_canonical_areas(paras))
     paras = paras.with_columns(kind=pl.when(_a_parent_area(paras)).then(pl.lit("C")).otherwise("kind"))
-    return paras.drop("names_shape", "prose_hint", "area", "semicolons", "unmarked")
+    return paras.drop("names_shape", "prose_hint", "area", "unmarked")  # (semicolons: `_wrapped_areas`)
 
 
 def _wrapped_areas(paras: pl.DataFrame, content: pl.DataFrame) -> pl.DataFrame:
     """Area lines hard-wrapped in two ("Social Aspects · Privacy-preserving Statistics and" /
-    "Machine Learning"): the line glued under the area line is the area's rest, not the names
-    (`_joined` opens a paragraph there, for names glued under an area), when the area line ends as
-    no area does (`_AREA_GOES_ON`), the rest opens as none does, or a names line follows the rest
-    (a names line is never followed by another) and the rest's first word did not fit on the area
-    line: the file's longest line of several words is shorter (a wrapper broke there). The rest was read as names or
-    a one-level area: the record was quarantined, or loaded with "Machine Learning" as its author,
-    or with "Optimization" (the rest of "Discrete and Combinatorial Optimization") as its area."""
+    "Machine Learning"): the line glued under an area line (`_joined` opens a paragraph there,
+    for names glued under an area) is the area's rest when the area line cannot end there
+    (`_AREA_GOES_ON`, `_AREA_WENT_ON`), or when names follow the rest and a wrapper broke the line
+    there: the area line and the rest's first word are longer than the file's wrapped lines
+    (`_wrap_widths`). Names under names are otherwise a record cut off before its abstract; on a
+    page no wrapper broke, such lines stay as they are. The rest was read as names or a one-level
+    area: the record was quarantined, or loaded with "Machine Learning" as its author, or with
+    "Optimization" (the rest of "Discrete and Combinatorial Optimization") as its area."""
     def below(column: str, n: int = 1) -> pl.Expr:  # (the paragraphs are in file order: no window needed)
         return pl.when(pl.col("file_idx").shift(-n) == pl.col("file_idx")).then(pl.col(column).shift(-n))
     glued = (below("line_start") == pl.col("line_end") + 1) & (below("page") == pl.col("page"))
-    rest = (below("kind") == "N") | ((below("kind") == "C") & ~below("text").str.contains(AREA_SEPARATOR, literal=True))
     cut = pl.col("text").str.contains(_AREA_GOES_ON) | below("text").str.contains(_AREA_WENT_ON)
-    names_next = (below("kind", 2) == "N") & ~below("person").fill_null(False)
+    one_level = (below("kind") == "C") & ~below("text").str.contains(AREA_SEPARATOR, literal=True)
+    rest = (below("kind") == "N") | one_level | ((below("kind") == "P") & cut)  # ("Batch/Offline" reads as prose)
+    # (names between ";" after a list of several read as keywords, an abstract: names here)
+    names_next = ((below("kind", 2) == "N") | below("semicolons", 2)) & ~below("person").fill_null(False)
     look = paras.select(look=((pl.col("kind") == "C") & glued & rest & (cut | names_next)).fill_null(False),
-                        cut=cut.fill_null(False), wanted=pl.col("raw_text").str.strip_chars_end().str.len_chars() + 1
-                        + below("raw_text").str.extract(r"^\s*(\S+)").str.len_chars())
+                        cut=cut.fill_null(False))
     rows = look["look"].arg_true()
     if not rows.len():  # (on a page of one-line areas, none)
-        return paras
-    files = paras["file_idx"].gather(rows)
-    # (a word longer than the wrapper's width, a URL, stays whole on a line of its own: not counted)
-    line = pl.col("line").str.strip_chars()
-    widths = content.filter(pl.col("file_idx").is_in(files.implode())).group_by("file_idx").agg(
-        width=line.filter(line.str.contains(" ", literal=True)).str.len_chars().max())
-    wrapped = look[rows].with_columns(file_idx=files).join(widths, on="file_idx", how="left", maintain_order="left")
-    rows = rows.filter(wrapped.select(pl.col("cut") | (pl.col("wanted") > pl.col("width"))).to_series().fill_null(False))
+        return paras.drop("semicolons")
     area, rest = paras[rows], paras[rows + 1]
+    wanted = pl.DataFrame({"file_idx": area["file_idx"], "area": area["raw_text"], "rest": rest["raw_text"]}).select(
+        "file_idx", wanted=pl.col("area").str.strip_chars().str.len_chars() + 1
+        + pl.col("rest").str.extract(r"^\s*(\S+)").str.len_chars())
+    wrapped = wanted.join(_wrap_widths(paras, area["file_idx"]), on="file_idx", how="left", maintain_order="left").select(
+        (pl.col("wanted") > pl.col("width")).fill_null(False)).to_series()
     joined = pl.DataFrame({"area": area["text"], "rest": rest["text"]}).select(
         canonical_area(pl.concat_str("area", "rest", separator=" ")).str.replace_all(r"\s+", " ").str.strip_chars()
     ).to_series()
-    kept = area_shaped(joined) & ~rows.is_in((rows + 1).implode())  # (a rest is no area line of its own)
+    kept = ((look["cut"].gather(rows) | wrapped) & area_shaped(joined)
+            & ~rows.is_in((rows + 1).implode()))  # (a rest is no area line of its own)
     rows, joined, rest = rows.filter(kept), joined.filter(kept), rest.filter(kept)
     raw = area.filter(kept)["raw_text"] + "\n" + rest["raw_text"]
+    after = (rows + 2).filter(rows + 2 < paras.height)
+    names = after.filter(paras["semicolons"].gather(after) & (paras["file_idx"].gather(after) == paras["file_idx"].gather(after - 2)))
     paras = paras.with_columns(text=paras["text"].scatter(rows, joined), raw_text=paras["raw_text"].scatter(rows, raw),
-                               line_end=paras["line_end"].scatter(rows, rest["line_end"]))
-    return paras.filter(~pl.int_range(pl.len()).is_in((rows + 1).implode()))
+                               line_end=paras["line_end"].scatter(rows, rest["line_end"]),
+                               kind=paras["kind"].scatter(names, "N"))
+    return paras.drop("semicolons").filter(~pl.int_range(pl.len()).is_in((rows + 1).implode()))
+
+
+def _wrap_widths(paras: pl.DataFrame, files: pl.Series) -> pl.DataFrame:
+    """(file_idx, width) of the files: the longest line a wrapper went on after (a line of several
+    words, not the last of its paragraph: a URL longer than the width stands alone). A file with
+    no such line was not wrapped, and has none."""
+    multi = paras.filter(pl.col("file_idx").is_in(files.implode()) & pl.col("raw_text").str.contains("\n", literal=True))
+    lines = multi.select("file_idx", line=pl.col("raw_text").str.split("\n")).with_columns(
+        pl.col("line").list.head(pl.col("line").list.len() - 1)).explode("line")
+    line = pl.col("line").str.strip_chars()
+    return lines.filter(line.str.contains(" ", literal=True)).group_by("file_idx").agg(width=line.str.len_chars().max())
 
 
 def _a_parent_area(paras: pl.DataFrame) -> pl.Series:
