@@ -46,7 +46,9 @@ def records(shape: str, n: int, real: list[dict]) -> list[tuple[str, str, str]]:
     base = next(p for p in real if len(p["abstract"].split()) >= 100)
     out = []
     for i in range(n):
-        paper, other = real[i % len(real)], real[(i // len(real) + i * 7) % len(real)]
+        other_at = (i // len(real) + i * 7) % len(real)
+        other_at = (other_at + 1) % len(real) if other_at == i % len(real) else other_at  # (two titles)
+        paper, other = real[i % len(real)], real[other_at]
         if i >= len(real):  # past the real papers: the first half of one title, the second half of another,
             # by a third paper's people (two halves of one title by the same people may be one paper)
             head, tail = paper["title"].split(), other["title"].split()

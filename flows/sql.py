@@ -113,20 +113,21 @@ def insert_frame(con: duckdb.DuckDBPyConnection, table: str, frame: pl.DataFrame
 
 
 def read_frame(con: duckdb.DuckDBPyConnection, query: str) -> pl.DataFrame:
-    """A query's rows as a Polars frame (read fully before the connection is reused) that owns
-    its memory. Polars takes numbers, dates, structs and lists of them from Arrow in place, and
-    such a column kept the whole batch it came in alive, every other column's buffers too: the
-    resolver kept the key columns of each chunk of pairs, and with them every chunk's abstracts
-    (3.4 GB for one template's 16k papers). Those columns are copied; strings are copied by the
-    import already."""
+    """A query's rows as a Polars frame (read fully before the connection is reused), its
+    numbers copied. Polars takes numbers, dates, structs and lists of them from Arrow in place,
+    and such a column kept the whole batch it came in alive, every other column's buffers too:
+    the resolver kept the key columns of each chunk of pairs, and with them every chunk's
+    abstracts (3.4 GB for one template's 16k papers). Strings longer than 12 bytes point into
+    the batch as well (Polars' string views): a caller keeping text from many reads copies it."""
     frame = pl.from_arrow(con.sql(query).to_arrow_table())
-    in_place = [name for name, dtype in frame.schema.items() if not _copied_by_import(dtype)]
-    return frame.with_columns(pl.col(in_place).gather(pl.int_range(pl.len()))) if in_place else frame
+    in_place = [name for name, dtype in frame.schema.items() if not _only_strings(dtype)]
+    if not in_place:
+        return frame
+    return frame.with_columns(pl.col(in_place).gather(pl.int_range(pl.len(), dtype=pl.get_index_type())))
 
 
-def _copied_by_import(dtype: pl.DataType) -> bool:
-    """Whether Polars copies an Arrow column of this type on import: strings (into its own string
-    views), and lists of them."""
+def _only_strings(dtype: pl.DataType) -> bool:
+    """Strings, or lists of them: a gather would copy their views only, not what they point to."""
     while isinstance(dtype, (pl.List, pl.Array)):
         dtype = dtype.inner
     return dtype == pl.String
