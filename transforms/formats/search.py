@@ -262,8 +262,9 @@ def _wrapped_areas(paras: pl.DataFrame, content: pl.DataFrame) -> pl.DataFrame:
             & ~rows.is_in((rows + 1).implode()))  # (a rest is no area line of its own)
     rows, joined, rest = rows.filter(kept), joined.filter(kept), rest.filter(kept)
     raw = area.filter(kept)["raw_text"] + "\n" + rest["raw_text"]
-    after = (rows + 2).filter(rows + 2 < paras.height)
-    names = after.filter(paras["semicolons"].gather(after) & (paras["file_idx"].gather(after) == paras["file_idx"].gather(after - 2)))
+    after = (rows + 2).filter(rows + 2 < paras.height)  # (the paragraph under each rest, in its file)
+    same_file = paras["file_idx"].gather(after) == paras["file_idx"].gather(after - 2)
+    names = after.filter(paras["semicolons"].gather(after) & same_file)
     paras = paras.with_columns(text=paras["text"].scatter(rows, joined), raw_text=paras["raw_text"].scatter(rows, raw),
                                line_end=paras["line_end"].scatter(rows, rest["line_end"]),
                                kind=paras["kind"].scatter(names, "N"))
