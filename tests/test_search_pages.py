@@ -5,14 +5,13 @@ with its own authors and abstract."""
 
 from __future__ import annotations
 
-import textwrap
-
 import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_formats import AREAS, GIVEN, SURNAME, abstract, author_name
 
+from bench.wrapped import wrap
 from transforms.pipeline import SourceFile, process_batch
 
 CJK_NAMES = ["张伟", "李娜", "王强", "欧阳娜娜", "赵磊", "山田太郎", "長谷川由美子", "김민준", "李明"]
@@ -51,8 +50,13 @@ def page(draw) -> tuple[str, list[tuple[list[str], str]]]:
     return "\n\n".join(paras) + "\n", expected
 
 
+def read(text: str):
+    """The batch result of one page."""
+    return process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+
+
 def loaded(text: str) -> list[tuple[list[str], str]]:
-    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    result = read(text)
     assert result.quarantine.is_empty(), result.quarantine.to_dicts()
     rows = result.listings.sort("position").join(
         result.papers.select("paper_key", "abstract"), on="paper_key", how="left", maintain_order="left")
@@ -89,7 +93,7 @@ def test_an_area_line_is_read_whatever_its_separator(areas, separator, text):
     was one area of that whole name, without its parent, or (with "->") quarantined."""
     page = "论文检索\n\n" + "".join(f"{area.replace(' · ', separator)}\n\nAnn Lee, Bo Chen\n\n{text} {i}\n\n"
                                    for i, area in enumerate(areas))
-    result = process_batch([SourceFile(1, "page.txt", page.encode("utf-8"))])
+    result = read(page)
     assert result.quarantine.is_empty(), result.quarantine.to_dicts()
     assert result.listings.sort("position")["listed_code"].to_list() == areas
 
@@ -101,7 +105,7 @@ def test_no_record_runs_across_the_marker_of_a_second_page(cut_off):
     text = ("论文检索\n\nTheory · Learning Theory\n\nAlice Smith, Bob Jones\n\nWe prove sharp bounds for agnostic "
             "learning of halfspaces.\n\n" + cut_off + "论文检索\n\nCarol White, Dan Brown\n\nWe show that linear "
             "attention fails on associative recall.\n")
-    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    result = read(text)
     assert result.listings.sort("position")["listed_code"].to_list() == ["Theory · Learning Theory", None]
     assert result.quarantine["reason"].to_list() == ["record has no abstract"]
 
@@ -113,7 +117,7 @@ def test_an_e_mails_sign_off_is_no_paper(sign_off):
     text = ("论文检索\n\nCarol White, Dan Brown\n\nWe show that linear attention fails on associative recall.\n\n"
             + sign_off + "\n\nYou are receiving this email because you subscribed to weekly "
             "alerts; to stop them, reply with STOP.\n")
-    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    result = read(text)
     assert result.listings.height == 1
     assert result.quarantine["reason"].to_list() == ["abstract without an authors line"] * 2
 
@@ -125,7 +129,7 @@ def test_a_persons_name_cut_off_before_its_abstract_is_no_area(person):
     text = ("论文检索\n\n" + person + "\n\nCarol White, Dan Brown\n\nWe show that linear attention fails on "
             "associative recall.\n\nSocial Aspects\n\nSteve Hanneke\n\nWe audit commercial gender classifiers.\n\n"
             "Theory\n\nJoy Buolamwini\n\nWe give sharp bounds for agnostic learning.\n")
-    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    result = read(text)
     listed = result.listings.sort("position")
     assert listed["listed_code"].to_list() == [None, "Social Aspects", "Theory"]
     assert [a[0] for a in listed["authors"].to_list()] == ["Carol White", "Steve Hanneke", "Joy Buolamwini"]
@@ -139,7 +143,7 @@ def test_a_record_of_several_names_cut_off_before_its_abstract_leaves_the_next_r
     text = ("论文检索\n\nTheory · Learning Theory\n\nAlice Smith, Bob Jones\n\nWe prove sharp bounds for agnostic "
             f"learning of halfspaces.\n\n{area}Ann Lee, Bo Chen\n\nCarol White, Dan Brown\n\nWe show that linear "
             "attention fails on associative recall.\n")
-    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    result = read(text)
     listed = result.listings.sort("position")
     assert [a[0] for a in listed["authors"].to_list()] == ["Alice Smith", "Carol White"]
     assert listed["listed_code"].to_list() == ["Theory · Learning Theory", None]
@@ -152,7 +156,7 @@ def test_a_parent_area_before_an_abstract_is_no_author():
     text = ("论文检索\n\nSocial Aspects · Trustworthy Machine Learning\n\nAlice Smith, Bob Jones\n\nWe audit deception "
             "in language agents.\n\nSocial Aspects\n\nWe show that linear attention fails on associative recall.\n\n"
             "Social Aspects\n\nShawn Im, Sharon Li\n\nWe align language models with human feedback.\n")
-    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    result = read(text)
     listed = result.listings.sort("position")
     assert [a[0] for a in listed["authors"].to_list()] == ["Alice Smith", "Shawn Im"]
     assert listed["listed_code"].to_list() == ["Social Aspects · Trustworthy Machine Learning", "Social Aspects"]
@@ -182,7 +186,7 @@ def test_a_list_closing_an_abstract_stays_in_it():
 def test_a_one_level_area_glued_under_the_abstract_above_is_the_next_records():
     text = (f"论文检索\n\nErdem Koyuncu, Maria Schmidt\n\n{ABSTRACT_A}\nSocial Aspects\n\n{NAMES_B}\n\n{ABSTRACT_B}\n"
             f"\nSocial Aspects · Privacy\n\n{NAMES_B}\n\n{ABSTRACT_A}\n")
-    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    result = read(text)
     assert result.quarantine.is_empty()
     assert result.listings.sort("position")["listed_code"].to_list() == [None, "Social Aspects", "Social Aspects · Privacy"]
     assert loaded(text)[0] == (["Erdem Koyuncu", "Maria Schmidt"], ABSTRACT_A)
@@ -192,7 +196,7 @@ def test_a_blank_line_inside_a_names_list_keeps_every_name_and_the_area():
     # "Junbin Qiu, Zhaowei Hong," was read as an abstract (quarantined with the area) and the paper
     # loaded as "Renzhe Xu, Yao Shu" without its area
     text = f"论文检索\n\nOptimization · Zero-order\n\nJunbin Qiu, Zhaowei Hong,\n\nRenzhe Xu, Yao Shu\n\n{ABSTRACT_B}\n"
-    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    result = read(text)
     assert result.quarantine.is_empty()
     assert result.listings.select("authors", "listed_code").rows() == [(NAMES_B.split(", "), "Optimization · Zero-order")]
 
@@ -242,7 +246,7 @@ FUNDED = "We study magnitude pruning at scale; this work was funded by the U.S."
     f"ImageNet, CIFAR-10,\n\n{NAMES_B}\n\n{ABSTRACT_B}\n",
 ], ids=["semicolon names next", "no names next", "a funder", "an abstract ending in a comma"])
 def test_an_abstracts_own_last_line_stays_in_it(page):
-    result = process_batch([SourceFile(1, "page.txt", page.encode("utf-8"))])
+    result = read(page)
     first = result.listings.sort("position").row(0, named=True)
     assert first["authors"] == ["Erdem Koyuncu", "Maria Schmidt"]
     abstract = result.papers.filter(pl.col("paper_key") == first["paper_key"])["abstract"].item()
@@ -252,7 +256,7 @@ def test_an_abstracts_own_last_line_stays_in_it(page):
 
 def test_a_semicolon_names_list_broken_by_a_blank_line_is_one_list():
     text = f"论文检索\n\nOptimization · Zero-order\n\nJunbin Qiu; Zhaowei Hong;\n\nRenzhe Xu; Yao Shu\n\n{ABSTRACT_B}\n"
-    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    result = read(text)
     assert result.quarantine.is_empty()
     assert result.listings.select("authors", "listed_code").rows() == [(NAMES_B.split(", "), "Optimization · Zero-order")]
 
@@ -277,7 +281,7 @@ def test_names_or_an_area_glued_under_a_chinese_or_japanese_abstract_open_the_ne
     for opener in (NAMES_B, "Optimization · Zero-order"):
         text = f"论文检索\n\n张伟、李娜\n\n{abstract}\n{opener}\n\n"
         text += f"{ABSTRACT_B}\n" if opener == NAMES_B else f"{NAMES_B}\n\n{ABSTRACT_B}\n"
-        result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+        result = read(text)
         assert result.quarantine.is_empty(), result.quarantine.to_dicts()
         assert result.listings.sort("position")["authors"].to_list() == [["张伟", "李娜"], NAMES_B.split(", ")]
 
@@ -297,12 +301,6 @@ WRAPPED_AREAS = [  # (the area line as a mail client wrapped it, the area)
 ]
 
 
-def wrapped_page(text: str, width: int) -> str:
-    """The page as a mail client hard-wraps it (greedy, no word cut, no break at a hyphen)."""
-    return "\n".join(part for line in text.split("\n")
-                     for part in (textwrap.wrap(line, width, break_on_hyphens=False, break_long_words=False) or [""]))
-
-
 @pytest.mark.parametrize(("wrapped", "area"), WRAPPED_AREAS, ids=[w.split("\n")[1] for w, _ in WRAPPED_AREAS])
 def test_an_area_line_wrapped_in_two_is_the_records_area(wrapped, area):
     # the rest was read as names or a one-level area: the record was quarantined ("CNNP"), or the
@@ -312,8 +310,8 @@ def test_an_area_line_wrapped_in_two_is_the_records_area(wrapped, area):
     text = (f"论文检索\n\n{area}\n\n{NAMES_B}\n\n{ABSTRACT_B} {url}\n\n"
             f"Optimization · Zero-order\n\nErdem Koyuncu, Maria Schmidt\n\n{ABSTRACT_A}\n")
     width = len(wrapped.split("\n")[0])
-    assert wrapped in wrapped_page(text, width)
-    result = process_batch([SourceFile(1, "page.txt", wrapped_page(text, width).encode("utf-8"))])
+    assert wrapped in wrap(text, width)
+    result = read(wrap(text, width))
     assert result.quarantine.is_empty(), result.quarantine.to_dicts()
     assert result.listings.sort("position").select("authors", "listed_code").rows() == [
         (NAMES_B.split(", "), area), (["Erdem Koyuncu", "Maria Schmidt"], "Optimization · Zero-order")]
@@ -322,18 +320,9 @@ def test_an_area_line_wrapped_in_two_is_the_records_area(wrapped, area):
 def test_the_rest_of_a_wrapped_area_is_no_author():
     # a record without names under a wrapped area loaded "Machine Learning" as its author
     text = f"论文检索\n\nSocial Aspects · Privacy-preserving Statistics and\nMachine Learning\n\n{ABSTRACT_B}\n"
-    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
+    result = read(text)
     assert result.listings.is_empty()
     assert result.quarantine["reason"].to_list() == ["abstract without an authors line"]
-
-
-@pytest.mark.parametrize("names", ["Runqi Lin, Chaojian Yu", "Runqi Lin", "Machine Learning"])
-def test_names_glued_under_an_area_line_stay_names(names):
-    # (before an abstract, a glued line under a whole area line is the record's names)
-    text = f"论文检索\n\nDeep Learning · Robustness\n{names}\n\n{ABSTRACT_B}\n"
-    result = process_batch([SourceFile(1, "page.txt", text.encode("utf-8"))])
-    assert result.quarantine.is_empty()
-    assert result.listings.select("authors", "listed_code").rows() == [(names.split(", "), "Deep Learning · Robustness")]
 
 
 @st.composite
@@ -351,10 +340,10 @@ def page_and_width(draw) -> tuple[str, int]:
 def test_a_hard_wrapped_page_reads_as_the_page(case):
     # (area lines wrapped after their first line lost the rest of the area, or the record)
     text, width = case
-    read = [process_batch([SourceFile(1, "page.txt", t.encode("utf-8"))]) for t in (text, wrapped_page(text, width))]
-    assert read[1].quarantine.is_empty(), read[1].quarantine.to_dicts()
-    assert read[1].listings.select("authors", "listed_code").rows() == read[0].listings.select("authors", "listed_code").rows()
-    assert loaded(wrapped_page(text, width)) == loaded(text)
+    whole, wrapped = read(text), read(wrap(text, width))
+    assert wrapped.quarantine.is_empty(), wrapped.quarantine.to_dicts()
+    assert wrapped.listings.select("authors", "listed_code").rows() == whole.listings.select("authors", "listed_code").rows()
+    assert loaded(wrap(text, width)) == loaded(text)
 
 
 UNWRAPPED_PAGES = {  # (abstracts that set no width: the area line is the page's longest line)
@@ -372,7 +361,7 @@ def test_a_line_glued_under_an_unwrapped_area_line_is_no_part_of_it(page):
     area, names, text, other_names, other_text = page
     for glued, first in (("Social Aspects", "Social Aspects"), (other_names, None)):
         lines = f"论文检索\n\nDeep Learning · Robustness\n{glued}\n\n{names}\n\n{text}\n\n{area}\n\n{other_names}\n\n{other_text}\n"
-        result = process_batch([SourceFile(1, "page.txt", lines.encode("utf-8"))])
+        result = read(lines)
         assert result.quarantine["raw_text"].to_list()[0].startswith("Deep Learning · Robustness")
         # (names under names, a record cut off, may take the next record down with it: quarantined)
         assert set(result.listings["listed_code"].to_list()) <= {first, area}
@@ -388,14 +377,23 @@ REAL_AREAS = [  # (ICLR 2024's, ../shared/realdata: lower-case words and "/" end
 ]
 
 
-@pytest.mark.parametrize("names", ["Steve Hanneke", "Runqi Lin, Chaojian Yu", "danah boyd, Kate Crawford"])
-@pytest.mark.parametrize("area", REAL_AREAS[:3])
-def test_names_glued_under_an_area_ending_in_a_lower_case_word_stay_names(area, names):
+@pytest.mark.parametrize("names", ["Steve Hanneke", "Runqi Lin, Chaojian Yu", "danah boyd, Kate Crawford", "Machine Learning"])
+@pytest.mark.parametrize("area", ["Deep Learning · Robustness", *REAL_AREAS[:3]])
+def test_names_glued_under_a_whole_area_line_stay_names(area, names):
     # "Kernel methods", "Time series", "etc" end real areas: read as cut, the names were joined
-    # into the area and the record quarantined
-    result = process_batch([SourceFile(1, "page.txt", f"论文检索\n\n{area}\n{names}\n\n{ABSTRACT_A}\n".encode("utf-8"))])
+    # into the area and the record quarantined (before an abstract, a line glued under a whole
+    # area line is the record's names, "Machine Learning" too)
+    result = read(f"论文检索\n\n{area}\n{names}\n\n{ABSTRACT_A}\n")
     assert result.quarantine.is_empty()
     assert result.listings.select("authors", "listed_code").rows() == [(names.split(", "), area)]
+
+
+@pytest.mark.parametrize("separator", ["·", "»", "・", "•"])
+def test_an_area_line_wrapped_after_any_separator_is_one_area(separator):
+    head = f"Miscellaneous Aspects of Machine Learning {separator}"
+    result = read(wrap(f"论文检索\n\n{head} Causality\n\n{NAMES_B}\n\n{ABSTRACT_B}\n", len(head)))
+    assert result.quarantine.is_empty()
+    assert result.listings["listed_code"].to_list() == ["Miscellaneous Aspects of Machine Learning · Causality"]
 
 
 def test_names_between_semicolons_under_a_wrapped_area_are_the_names():
@@ -403,6 +401,6 @@ def test_names_between_semicolons_under_a_wrapped_area_are_the_names():
     # it read as keywords, the abstract: the record was shifted
     area = "Miscellaneous Aspects of Machine Learning · Online Learning, Active Learning and Bandits"
     text = f"论文检索\n\n{area}\n\nAnn Lee; Bo Chen\n\n{ABSTRACT_B} {ABSTRACT_A}\n"
-    result = process_batch([SourceFile(1, "page.txt", wrapped_page(text, 50).encode("utf-8"))])
+    result = read(wrap(text, 50))
     assert result.quarantine.is_empty()
     assert result.listings.select("authors", "listed_code").rows() == [(["Ann Lee", "Bo Chen"], area)]

@@ -76,11 +76,12 @@ _NOT_AREA = (
 # The end of an abstract's last sentence (before an area line glued to it), CJK stops too ("。").
 _SENTENCE_END = r"[.!?:。．！？][\"'”’)\]」』]?$"
 # The end of a names line whose list goes on ("Junbin Qiu, Zhaowei Hong,").
-_LIST_GOES_ON = r"(?:[,，;；、&]|\s(?i:and))$"
+_LIST_END = r"(?:[,，;；、&]|\s(?i:and))"
+_LIST_GOES_ON = _LIST_END + "$"
 # An area line's end no area name has, so the area goes on below (a hard-wrapped page): its
-# separator, a list's comma or "and". (Not a lower-case word: "Kernel methods", "Time series" and
-# "Cell Biology, etc" are real areas.)
-_AREA_GOES_ON = r"(?:[·,，;；、&]|\s(?i:and))\s*$"
+# separator (written " · " by then), a list's comma or "and". (Not a lower-case word: "Kernel
+# methods", "Time series" and "Cell Biology, etc" are real areas.)
+_AREA_GOES_ON = rf"(?:·|{_LIST_END})\s*$"
 # ... or the start of a line no area name, nor name, opens with: a separator, "and", "of"...
 # (Not any lower-case word: "danah boyd" is a name.)
 _AREA_WENT_ON = rf"^(?:{_ANY_AREA_SEPARATOR}|->|(?:and|or|of|for|in|on|with|under|&)\s)"
@@ -160,10 +161,9 @@ def canonical_area(text: pl.Expr) -> pl.Expr:
 
 def _paragraphs(content: pl.DataFrame) -> pl.DataFrame:
     area = area_shaped(content["text"])
-    paras = _kinds(_joined(content.with_columns(
+    return _wrapped_areas(_kinds(_joined(content.with_columns(
         area_line=area, glued_area=_glued_area_lines(content["text"], area),
-        glued_names=_glued_record_openers(content, area), names_go_on=_names_going_on(content))))
-    return _wrapped_areas(paras, content)
+        glued_names=_glued_record_openers(content, area), names_go_on=_names_going_on(content)))))
 
 
 def _joined(content: pl.DataFrame) -> pl.DataFrame:
@@ -226,7 +226,7 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     return paras.drop("names_shape", "prose_hint", "area", "unmarked")  # (semicolons: `_wrapped_areas`)
 
 
-def _wrapped_areas(paras: pl.DataFrame, content: pl.DataFrame) -> pl.DataFrame:
+def _wrapped_areas(paras: pl.DataFrame) -> pl.DataFrame:
     """Area lines hard-wrapped in two ("Social Aspects · Privacy-preserving Statistics and" /
     "Machine Learning"): the line glued under an area line (`_joined` opens a paragraph there,
     for names glued under an area) is the area's rest when the area line cannot end there
@@ -286,14 +286,10 @@ def _a_parent_area(paras: pl.DataFrame) -> pl.Series:
     """One-name lines that are the parent of an area line of the same file ("Social Aspects" beside
     "Social Aspects · Trustworthy Machine Learning"): a one-level area, whatever follows it. Before
     an abstract with no names line between, "Social Aspects" was loaded as the paper's author."""
-    parents = paras.filter(pl.col("kind") == "C").select(
-        "file_idx", text=pl.col("text").str.split(AREA_SEPARATOR).list.first()).unique()
-    if parents.is_empty():
-        return pl.repeat(False, paras.height, dtype=pl.Boolean, eager=True)
     one_name = (pl.col("kind") == "N") & pl.col("single_item") & ~pl.col("person").fill_null(False)
-    return paras.select("file_idx", "text", one_name.alias("one")).join(
-        parents.with_columns(parent=pl.lit(True)), on=["file_idx", "text"], how="left", maintain_order="left"
-    ).select(pl.col("one") & pl.col("parent").fill_null(False)).to_series()
+    rows = paras.select(one_name).to_series().arg_true()  # (few: the abstracts are not looked up)
+    parent = _a_parent_of_the_file(paras[rows], paras.filter(pl.col("kind") == "C"))
+    return pl.repeat(False, paras.height, dtype=pl.Boolean, eager=True).scatter(rows, parent)
 
 
 def _canonical_areas(paras: pl.DataFrame) -> pl.Series:
