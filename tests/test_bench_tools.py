@@ -1,6 +1,6 @@
 """The small bench tools whose figures the README cites: bench.spy_frames (py-spy stacks to
-seconds per function), bench.compression's warehouse mode, and the side-by-side runners
-(bench.side_by_side, bench.author_step, bench.settings_ab)."""
+seconds per function), bench.compression's warehouse mode, the side-by-side runners
+(bench.side_by_side, bench.author_step, bench.settings_ab) and bench.wrapped's counts."""
 
 from __future__ import annotations
 
@@ -9,7 +9,9 @@ from pathlib import Path
 
 import duckdb
 
-from bench import author_step, compression, settings_ab, side_by_side, spy_frames
+import polars as pl
+
+from bench import author_step, compression, settings_ab, side_by_side, spy_frames, wrapped
 from tests.conftest import SAMPLES
 
 REPO = Path(__file__).resolve().parents[1]
@@ -28,6 +30,25 @@ def test_spy_frames_counts_each_function_once_per_stack():
     assert own["resolve_near_duplicates (resolve.py)"] == 7 and own["minhash_signatures (resolve.py)"] == 5
     inclusive, _, total = spy_frames.tally(RAW.splitlines(), within="block_keys")
     assert total == 5 and "main (profile.py)" not in inclusive
+
+
+def test_wrapped_counts_records_unlike_the_unwrapped_ones_not_records_after_a_quarantined_one(tmp_path, capsys,
+                                                                                          monkeypatch):
+    # compared by position, the two records after a quarantined one counted as shifted
+    (tmp_path / "search").mkdir()
+    (tmp_path / "search" / "p.txt").write_text("论文检索\n\na page\n", encoding="utf-8")
+    fields = {"category_raw": ["Area", "Area", "Area"], "authors_raw": ["A", "B", "C"], "abstract": ["a", "b", "c"]}
+    whole = pl.DataFrame({"position": [1, 2, 3], **fields})
+    cut = pl.DataFrame({"position": [1, 2], **{k: [v[1], "X" if k == "abstract" else v[2]] for k, v in fields.items()}})
+
+    def parse(text, fmt="listing"):
+        return (cut, pl.DataFrame({"reason": ["cut"]})) if text == "wrapped" else (whole, pl.DataFrame())
+
+    monkeypatch.setattr(wrapped, "parse", parse)
+    monkeypatch.setattr(wrapped, "wrap", lambda text, width: "wrapped")
+    wrapped.main([str(tmp_path), "--widths", "72"])
+    out = capsys.readouterr().out
+    assert "search: 3 wrapped records: 2 loaded, 1 of them" in out and "1 quarantine rows" in out
 
 
 def test_compression_reads_a_warehouse_tables_text_columns(tmp_path, capsys):
