@@ -392,7 +392,7 @@ def test_lone_pairs_decided_apart_give_the_clusters_of_the_ordered_loop(graph):
 
 def test_the_ordered_loop_holds_only_the_rejected_pairs_between_nodes_it_may_join(monkeypatch):
     # one placeholder abstract under 128k titles: 1.7M rejected pairs, 5 accepted; all of them
-    # were held as Python sets (~0.6 GB) though none but those between two accepted nodes matter
+    # were held as Python sets though none but those between two accepted nodes matter
     schema = {"paper_key": pl.Int64, "other": pl.Int64, "other_is_paper": pl.Boolean}
     accepted = pl.DataFrame([(1, 2, False), (2, 3, False)], schema=schema, orient="row").with_columns(score=pl.lit(0.9))
     far = [(k, k + 1, False) for k in range(10, 10_010)] + [(1, 50_000, False), (3, 7, True)]
