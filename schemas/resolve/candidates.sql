@@ -53,11 +53,20 @@ JOIN paper_signature s USING (band, bucket) JOIN paper_key_map m ON m.paper_key 
 WHERE m.paper_id IN (SELECT paper_id FROM dim_paper)  -- not a paper whose every listing was superseded
 GROUP BY n.paper_key, m.paper_id;
 
+-- Neighbours are found by equal ranks (each member's rank ± 1..{window}), not by a rank distance: a
+-- join on the block alone compares every two members of a block, quadratic in its size (a
+-- titles-only corpus' blocks grow with it). MATERIALIZED keeps the planner from joining on the
+-- block first and adding the steps after.
 CREATE OR REPLACE TEMP TABLE window_pairs AS
+WITH reach AS MATERIALIZED (
+    SELECT band, bucket, node, rank_in_block + step AS neighbour_rank
+    FROM big_members CROSS JOIN range(-{window}, {window} + 1) o(step)
+    WHERE step <> 0 AND NOT is_paper
+)
 SELECT a.band, a.bucket, a.node AS paper_key, b.node AS other, b.is_paper AS other_is_paper, b.node_key AS other_key
-FROM big_members a JOIN big_members b
-  ON a.band = b.band AND a.bucket = b.bucket AND abs(b.rank_in_block - a.rank_in_block) BETWEEN 1 AND {window}
-WHERE NOT a.is_paper AND (b.is_paper OR a.node < b.node);
+FROM reach a JOIN big_members b
+  ON a.band = b.band AND a.bucket = b.bucket AND b.rank_in_block = a.neighbour_rank
+WHERE b.is_paper OR a.node < b.node;
 
 INSERT INTO candidates
 SELECT paper_key, other, other_is_paper, min(other_key) FROM window_pairs
