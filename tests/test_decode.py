@@ -644,6 +644,30 @@ def test_files_joined_end_to_end_with_a_utf16_one_decode_part_by_part(first, sec
     assert decoded.n_bad_bytes == 0 and "+" in decoded.encoding or decoded.encoding == "utf-16"
 
 
+@pytest.mark.parametrize("second", ["utf-8", "windows-1252"])
+@pytest.mark.parametrize("first", ["utf-16", "utf-16-be"])
+def test_a_bomless_file_joined_after_a_utf16_one_is_cut_where_the_nuls_end(first, second):
+    """`cat windows-export.txt digest.txt` where the second file has no BOM: read whole as
+    UTF-16, its records became CJK-looking text glued to the first part's last abstract (one
+    paper loaded of three, no quarantine row, the audit passing)."""
+    two = digest(["Léa Müller, Ann Lee"])
+    decoded = decode_bytes(ENCODED[first](LISTING_TEXT_0) + ENCODED[second](two))
+    assert decoded.text == LISTING_TEXT_0.replace("\r\n", "\n") + "\n" + two  # its last line ended
+    assert (decoded.encoding, decoded.n_bad_bytes) == (f"utf-16+{second}", 0)
+
+
+@given(st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1),
+       st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1))
+@example("中文上", "x")
+def test_a_utf16_file_and_a_utf8_one_joined_read_as_both(one, two):
+    """Any UTF-16 text ending its last line, then any UTF-8 text ending its own: both read back;
+    UTF-16 text whose last line has no NUL and no line end ("…上" holds an 0A byte) is not cut."""
+    one, two = one.replace("\r", "") + "\nA\n", "Title " + two.replace("\r", "") + "\n"
+    assert decode_bytes(one.encode("utf-16") + two.encode("utf-8")).text == one + two
+    unended = one + "中文上"
+    assert decode_bytes(unended.encode("utf-16")).text == unended
+
+
 def test_a_utf16_file_whose_characters_make_a_line_end_and_a_bom_is_not_cut():
     """"＊" (U+FF0A: 0A FF) then "þ" (U+00FE: FE 00) hold the bytes of a line end and a UTF-16
     BOM: cut there, both halves read worse, so the file is read whole."""

@@ -139,15 +139,35 @@ def _concatenated(raw: bytes) -> list[bytes]:
     lead = max(next((len(bom) for bom, _, _ in _BOMS if raw.startswith(bom)), 0), 1)
     utf16_later = _utf16_bom_later(raw, lead)
     utf8_after_utf16 = raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) and codecs.BOM_UTF8 in raw
-    if not (utf16_later or utf8_after_utf16):
+    utf16_end = _utf16_end(raw)
+    if not (utf16_later or utf8_after_utf16 or utf16_end):
         return [raw]
     cuts = [0]
-    for at in sorted({at for bom in _PART_BOMS for at in _positions(raw, bom, lead)}):
+    ats = {at for bom in _PART_BOMS for at in _positions(raw, bom, lead)} | ({utf16_end} if utf16_end else set())
+    for at in sorted(ats):
         part = raw[cuts[-1]:at]
         utf16_part = b"\x00" in part and len(part) % 2 == 0
         if part and (utf16_part or (b"\x00" not in part and not raw.startswith(codecs.BOM_UTF8, at))):
             cuts.append(at)
     return [raw[a:b] for a, b in zip(cuts, [*cuts[1:], len(raw)])]
+
+
+def _utf16_end(raw: bytes) -> int | None:
+    """Where a file that opens with a UTF-16 BOM goes on without NULs (a UTF-8 or legacy file
+    joined after it, with no BOM of its own: read as UTF-16, its lines became CJK-looking
+    nonsense glued to the last record, and the records in them were lost), or None. The rest
+    must end with a line break, and hold another unless the UTF-16 part ends with one: a UTF-16
+    file's last line of CJK text has no NUL and may end with an 0A byte ("上" is 4E 0A in
+    UTF-16-BE)."""
+    big_endian = raw.startswith(codecs.BOM_UTF16_BE)
+    if not (big_endian or raw.startswith(codecs.BOM_UTF16_LE)) or raw.startswith(codecs.BOM_UTF32_LE):
+        return None
+    end = raw.rfind(b"\x00") + (2 if big_endian else 1)  # past the last unit holding a NUL
+    if end < 4 or end % 2 or end >= len(raw) or not raw.endswith(b"\n"):
+        return None
+    ends_a_line = raw[end - 2:end] == (b"\x00\n" if big_endian else b"\n\x00")
+    return end if ends_a_line or b"\n" in raw[end:-1] else None
+    return end
 
 
 def _utf16_bom_later(raw: bytes, start: int = 1) -> bool:
