@@ -200,6 +200,24 @@ def test_legacy_encodings_are_detected_and_decoded(text, codec, label, newline):
     assert (decoded.encoding, decoded.text, decoded.n_bad_bytes) == (label, text, 0)
 
 
+CJK_FILES = [(text, codec, label) for text, codec, label in LEGACY if label in {"shift_jis", "gb18030"}]
+
+
+@pytest.mark.parametrize("utf8_first", [False, True])
+@pytest.mark.parametrize("text,codec,label", [*CJK_FILES, (SEARCH_TEXT, "gb18030", "gb18030")])
+def test_a_utf8_digest_joined_to_a_cjk_file_keeps_its_letters(text, codec, label, utf8_first):
+    """`cat gb-page.txt digest.txt`: read whole as GB18030, "Müller" loaded as "M眉ller",
+    "Iñaki" as "I帽aki", with no bad byte and no quarantine row."""
+    utf8 = digest(["Michael A. Müller, Théophile Demazure, Iñaki del Campo", "Zoë Kravitz, Ann Lee"])
+    cjk = text if text.endswith("\n") else text + "\n"
+    parts = [(utf8, utf8.encode("utf-8")), (cjk, cjk.encode(codec))]
+    if not utf8_first:
+        parts.reverse()
+    decoded = decode_bytes(b"".join(raw for _, raw in parts))
+    assert (decoded.text, decoded.n_bad_bytes) == ("".join(t for t, _ in parts), 0)
+    assert decoded.encoding == f"utf-8+{label}"
+
+
 def test_latin1_symbols_before_letters_are_not_gb18030():
     """Regression (issue 12): A9 49 is a valid GBK pair, so "©IEEE" loaded as "㊣EEE"."""
     text = digest(["Ann Lee"], ["©IEEE Transactions on £ and ¥ and §3"])

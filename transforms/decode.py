@@ -338,8 +338,6 @@ def _decode_8bit(raw: bytes) -> Decoded:
     if b"\r" in raw:  # CR is 0D in every encoding tried here (never a trail byte)
         raw = raw.replace(b"\r\n", b"\n")
         raw = _read_lone_crs(raw, b"\r", b"\n", b" ")
-    if SEARCH_MARKER.encode("gb18030") in raw[: 1 << 16]:
-        return _whole_file(raw, "gb18030", "gb18030")
     lines = raw.split(b"\n")
     out: list[str | None] = []  # the UTF-8 lines decoded, None for the others
     n_multibyte = 0  # bytes of valid UTF-8 multi-byte characters, beyond their first
@@ -358,6 +356,8 @@ def _decode_8bit(raw: bytes) -> Decoded:
             out.append(text)
             n_multibyte += len(line) - len(text)  # the continuation bytes
     sample = [line for line, text in zip(lines, out) if text is None][:_SAMPLE_LINES]
+    if SEARCH_MARKER.encode("gb18030") in raw[: 1 << 16]:
+        return _cjk_file(raw, lines, out, n_multibyte, "gb18030", "gb18030")
 
     # A CJK file can hold a few lines that happen to be valid UTF-8 ("一" in GB18030 is D2 BB,
     # UTF-8 for "һ"); a file mixing real UTF-8 with stray bytes holds many.
@@ -367,9 +367,11 @@ def _decode_8bit(raw: bytes) -> Decoded:
     if n_multibyte <= 0.1 * n_high:
         picked = _pick_cjk(sample)
         if picked:
-            return _whole_file(raw, *picked)
+            return _cjk_file(raw, lines, out, n_multibyte, *picked)
 
     codec, label = _pick_single_byte(sample)
+    if codec is None and n_multibyte and (picked := _pick_cjk(sample)):
+        return _cjk_file(raw, lines, out, n_multibyte, *picked)  # a small CJK file joined to a UTF-8 one
     n_bad = 0
     n_legacy = 0
     for i, (line, text) in enumerate(zip(lines, out)):
@@ -409,6 +411,33 @@ def _ascii_only(line: bytes) -> tuple[str, int]:
 
 
 _CJK_BAD = re.compile("[\x00-\x08\x0b\x0e-\x19\x1b-\x1f\x7f-\x9f\u3200-\u33ff\ue000-\uf8ff\uff61-\uff9f\ufffd]")
+
+
+def _cjk_file(raw: bytes, lines: list[bytes], out: list[str | None], n_multibyte: int,
+              codec: str, label: str) -> Decoded:
+    """A CJK file, whose valid UTF-8 lines are UTF-8 indeed where their CJK reading shows it (a
+    UTF-8 digest joined to a GB18030 page: "Müller" read whole as GB18030 was "M眉ller")."""
+    if n_multibyte == 0:
+        return _whole_file(raw, codec, label)
+    kept = [text if text is not None and not text.isascii() and _utf8_not_cjk(line, text, codec) else None
+            for line, text in zip(lines, out)]
+    if not any(kept):
+        return _whole_file(raw, codec, label)
+    parts = [_whole_file(line, codec, label) if text is None else Decoded(text, "utf-8")
+             for line, text in zip(lines, kept)]
+    return Decoded("\n".join(p.text for p in parts), f"utf-8+{label}", sum(p.n_bad_bytes for p in parts))
+
+
+def _utf8_not_cjk(line: bytes, text: str, codec: str) -> bool:
+    """Whether a valid UTF-8 line of a CJK file reads as UTF-8 rather than in `codec`: the codec
+    cannot decode it, makes stray-byte characters of it, or glues ideographs to Latin letters
+    ("M眉ller", "Th茅ophile"), or the line is CJK text in UTF-8. A GB18030 line valid as UTF-8 by
+    accident ("一" is D2 BB, UTF-8 "һ") reads as neither."""
+    try:
+        cjk = line.decode(codec)
+    except UnicodeDecodeError:
+        return True
+    return bool(_CJK_BY_LATIN.search(cjk) or _CJK_BAD.search(cjk) or _CJK_CHAR.search(text))
 
 
 def _whole_file(raw: bytes, codec: str, label: str) -> Decoded:
