@@ -270,6 +270,29 @@ def test_latin1_bytes_in_a_utf8_listing_are_read_as_latin1_not_as_mojibake():
     assert result.quarantine.height == 0 and result.listings.height == 2
 
 
+FIELDS_OUT_OF_PLACE = ("fields out of place (a line missing or one too many): the authors read as prose or the"
+                       " abstract as names")
+
+
+@pytest.mark.parametrize("field,text", [
+    ("authors", "Ann Lee, \x1b]0;owned\x07Bo Chen"),  # a terminal escape: its ";" made an author "\x1b]0"
+    ("title", "Control\x1b[31m Characters"),
+    ("abstract", "We study text with control\x08 characters and show they survive; experiments confirm it."),
+    ("title", "A title with a DEL\x7f and a C1 control\x9b in it"),
+])
+def test_a_record_with_control_characters_is_quarantined_not_loaded(field, text):
+    """Control characters were loaded into titles, abstracts and names, and `digest query` printed
+    them raw; dropped, they would leave "]0;owned" in a name. The record is quarantined, the next loads."""
+    record = {"title": "A Study of Graphs", "authors": "Ann Lee, Bo Chen", "abstract": "We study graphs and prove bounds."}
+    record[field] = text
+    data = (f"#01Oct 26, 2026\ncs.LG\n{record['title']}\n{record['authors']}\n{record['abstract']}\n"
+            "#02Oct 26, 2026\ncs.LG\nAnother Title\nC. Dee, E. Eff\nWe study other things.\n").encode("utf-8")
+    result = process_batch([SourceFile(1, "controls.txt", data)])
+    assert result.listings["authors"].to_list() == [["C. Dee", "E. Eff"]]
+    assert result.quarantine["line_start"].to_list() == [1]  # (the escape's names line reads as prose first)
+    assert result.quarantine["reason"].to_list()[0] in {"control characters in record", FIELDS_OUT_OF_PLACE}
+
+
 @pytest.mark.parametrize("encoding", ["utf-8", "cp1252"])
 def test_a_stray_carriage_return_in_a_file_of_line_feeds_is_no_line_end(encoding):
     """A CR alone inside a line of an LF file (editors and `wc -l` count one line) was read as a

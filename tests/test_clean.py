@@ -319,9 +319,50 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     # a middle dot or bullet between spaces, as conference sites print lists (was one author)
     ("Kevin Wang · Hongqian Niu · Didong Li", (["Kevin Wang", "Hongqian Niu", "Didong Li"], 3, 3, False)),
     ("Kevin Wang • Hongqian Niu", (["Kevin Wang", "Hongqian Niu"], 2, 2, False)),
+    # a bar or slash between spaces (was one person "Ann Lee | Bo Chen | Carl Wu")
+    ("Ann Lee | Bo Chen | Carl Wu", (["Ann Lee", "Bo Chen", "Carl Wu"], 3, 3, False)),
+    ("Ann Lee / Bo Chen", (["Ann Lee", "Bo Chen"], 2, 2, False)),
+    # a sentence's period after the last name (was the name's display spelling "Carl Wu."); an
+    # initial's and a suffix's stay
+    ("Dan Ng, Eve Park, Carl Wu.", (["Dan Ng", "Eve Park", "Carl Wu"], 3, 3, False)),
+    ("Lee A., Chen B.", (["Lee A.", "Chen B."], 2, 2, False)),
+    ("Ann Lee, John Smith, Jr.", (["Ann Lee", "John Smith Jr."], 2, 2, False)),
 ])
 def test_author_list_forms(line, expected):
     assert split([line]) == [expected]
+
+
+# "et al." in its other spellings and "and others" in other languages: each was loaded as a person
+# ("al.", "others.", "alii") or glued to the last name ("Carl Wu y otros"), and the list as complete.
+UNSAID_ENDINGS = ["et al.,", "& al.", "and al.", "and others.", ", et alii", "et alia", "and many others", "and several others",
+                  ", and other authors", "u.a.", "und andere", "y otros", "y cols.", "e outros", "e altri", "et coll.",
+                  "en anderen", "og flere", "m.fl.", "ja muut", "ve diğerleri", "và cộng sự", "и др.", "i in.", "a kol.",
+                  "ほか", "他", "等", "等人", "等 5 人", "외"]
+COUNTED_ENDINGS = [("et 2 autres", 2), ("y 2 más", 2), ("e 3 outros", 3), ("und 2 weitere", 2), ("外 2 名", 2),
+                   ("他2名", 2), ("ほか 3 名", 3), ("and 2 others.", 2)]
+
+
+@pytest.mark.parametrize("ending", UNSAID_ENDINGS)
+@pytest.mark.parametrize("names", [["Ann Lee", "Bo Chen", "Carl Wu"], ["山田太郎", "佐藤花子"]])
+def test_a_list_ending_in_another_language_says_more_names_exist(names, ending):
+    sep = ", " if names[0].isascii() else "、"
+    line = sep.join(names) + ("" if ending.startswith(",") else " ") + ending
+    assert split([line]) == [(names, len(names), None, True)]
+
+
+@pytest.mark.parametrize("ending,count", COUNTED_ENDINGS)
+def test_a_list_ending_with_a_count_in_another_language_counts_it(ending, count):
+    assert split([f"Ann Lee, Bo Chen {ending}"]) == [(["Ann Lee", "Bo Chen"], 2, 2 + count, True)]
+
+
+@pytest.mark.parametrize("line,names", [
+    ("Hardy Otros, Ann Lee", ["Hardy Otros", "Ann Lee"]),  # a word that ends a list, in a name
+    ("Ann Lee and Al", ["Ann Lee", "Al"]),  # "and al." only with its period
+    ("Smith, J., Jones, E.A.", ["J. Smith", "E.A. Jones"]),  # initials, not "e.a."
+    ("Li Wai, Ann Lee", ["Li Wai", "Ann Lee"]),
+])
+def test_names_that_hold_a_list_ending_word_stay_names(line, names):
+    assert split([line]) == [(names, len(names), len(names), False)]
 
 
 NAME_GIVEN = ["Ann", "Rémi", "Alexandra", "Sandra", "Andrea", "Étienne", "Jean-Pierre", "Mary Jo", "J.", "danah",

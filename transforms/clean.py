@@ -38,7 +38,12 @@ VON_UND_ZU = r"(?i)\b(von)\s+und\s+(zu)\b"
 # Between names: , ， 、(ideographic comma) ; ； and the joiners, ", and" as one separator.
 # And a middle dot or bullet between spaces, as conference sites print lists ("Kevin Wang · Hongqian
 # Niu · Didong Li" was one author); not one inside a name ("Jean·Pierre").
-NAME_SEPARATORS = rf"(?i)\s*[,，、;；]\s*(?:(?:{JOINERS})\s+|&\s*)?|\s+(?:{JOINERS})\s+|\s*&\s*|\s+[·•∙⋅]\s+"
+# So do a bar or slash between spaces ("Ann Lee | Bo Chen | Carl Wu" was one person).
+NAME_SEPARATORS = rf"(?i)\s*[,，、;；]\s*(?:(?:{JOINERS})\s+|&\s*)?|\s+(?:{JOINERS})\s+|\s*&\s*|\s+[·•∙⋅|｜/]\s+"
+# A sentence's period after the last name ("…, Carl Wu."): not the name's ("Carl Wu." became the
+# display spelling of every Carl Wu). An initial's or a suffix's period stays ("Lee A.", "Jr.").
+CLOSING_PERIOD = r"(\p{L}{2,})\.\s*$"
+ABBREVIATION_LAST = r"(?i)(?:^|[\s,])(?:jr|sr|st)\.\s*$"
 # Generational suffixes: "John Smith, Jr." is one person. Not "Junior" or "Senior" (a given name,
 # a surname: Andrew Senior), not "I" or "V" (initials), not lower-case numerals ("Ii" is a surname).
 SUFFIX = r"(?:(?i:jr|sr)\.?|II|III|IV)"
@@ -149,6 +154,7 @@ def _author_parts(line: pl.Expr, authors: pl.Expr) -> dict[str, pl.Expr]:
     shown = authors.str.replace(AND_MORE, "")
     et_al = shown.str.contains(ET_AL)
     shown = shown.str.replace(ET_AL, "")
+    shown = pl.when(shown.str.contains(ABBREVIATION_LAST)).then(shown).otherwise(shown.str.replace(CLOSING_PERIOD, "${1}"))
     names = (shown.str.replace(TRAILING_ELLIPSIS, "")
              .str.replace_all(ELLIPSIS, ", ")
              .str.replace_all(GLUED_MARKS, "${1}${2}")
@@ -183,7 +189,7 @@ def _more_count(authors: pl.Expr) -> pl.Expr:
     count past any real list is kept just past AUTHOR_TOTAL_MAX, for the check to quarantine:
     read as Int64 it overflowed to null (the list loaded as complete) or wrapped below zero."""
     groups = authors.str.extract_groups(AND_MORE).struct
-    count = pl.coalesce(*(groups.field(str(group)) for group in (1, 2, 3, 4))).str.to_lowercase()
+    count = pl.coalesce(*(groups.field(str(group)) for group in (1, 2, 3, 4, 5))).str.to_lowercase()
     as_number = count.replace(MORE_COUNT_WORDS).cast(pl.Float64, strict=False)
     return as_number.clip(upper_bound=AUTHOR_TOTAL_MAX + 1).cast(pl.Int64)
 
@@ -278,10 +284,18 @@ def category_columns() -> dict[str, pl.Expr]:
     }
 
 
+# Control characters no text holds (the spaces among them are read as spaces, NUL as damage): a
+# terminal escape ("\x1b]0;…\x07") in a name was loaded, printed raw by `digest query`, and its
+# ";" made another author. Dropped, they would leave "]0;owned" in the name: the record is quarantined.
+CONTROL_CHARACTERS = r"[\x00-\x08\x0E-\x1B\x7F-\x84\x86-\x9F]"
+
+
 def _split_bad(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     reason = (
         pl.when(pl.col("raw_text").str.contains(REPLACEMENT, literal=True))
         .then(pl.lit("undecodable bytes in record"))
+        .when(pl.col("raw_text").str.contains(CONTROL_CHARACTERS))
+        .then(pl.lit("control characters in record"))
         .when(pl.col("n_authors_shown") == 0)
         .then(pl.lit("no author names"))
         .when(~pl.col("abstract").str.contains(r"[\p{L}\p{N}]"))

@@ -229,22 +229,40 @@ MORE_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six":
                     "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
                     "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100}
 _MORE_COUNT = r"(\d+|" + "|".join(sorted(MORE_COUNT_WORDS, key=len, reverse=True)) + r")"
-_MORE = r"(?:more|others?|additional|further|weitere)(?:\s+(?:co-?)?authors?)?"
+_MORE = (r"(?:more|others?|additional|further|weitere|autres|más|mas|otros|outros|altri|andere|anderen|flere"
+         r"|muut|diğer(?:leri)?|других|innych|dalších)(?:\s+(?:co-?)?authors?)?")
+# The words that join a count to the list, in the languages of `_MORE` ("et 2 autres", "y 2 más").
+_MORE_JOINER = r"and|&|plus|und|et|y|e|en|og|ja|ve|và|и|i|a"
 # "A, B, C and 3 more": only three names are shown, three more exist; also "and one more",
 # "and 3 more authors", "& 3 others", "plus 3 more", ", 3 more", "+3 more", "(+3)", "[+3]",
 # "(and 3 more)", "und 3 weitere", a closing period. Groups 1 to 4: the count. ("and one more"
 # loaded a person "one more"; "+3 more" stayed in the last name; "(+3)" was dropped.) Alone on a
 # line too: a wrapped names line's last line ("and 3 more").
-AND_MORE = (r"(?i)(?:(?:^|\s*,\s*|\s+)(?:(?:and|&|plus|und)\s+)?" + _MORE_COUNT + r"\s+" + _MORE
+AND_MORE = (r"(?i)(?:(?:^|\s*,\s*|\s+)(?:(?:" + _MORE_JOINER + r")\s+)?" + _MORE_COUNT + r"\s+" + _MORE
             + r"|\s*,?\s*\+\s*" + _MORE_COUNT + r"(?:\s+" + _MORE + r")?"
             r"|\s*[(\[]\s*(?:\+\s*" + _MORE_COUNT + r"(?:\s+" + _MORE + r")?|(?:and\s+)?" + _MORE_COUNT
-            + r"\s+" + _MORE + r")\s*[)\]])\.?\s*$")  # not "(3)": an affiliation's number
+            + r"\s+" + _MORE + r")\s*[)\]]"
+            r"|\s*(?:外|他|ほか|외)\s*" + _MORE_COUNT + r"\s*(?:名|人|位|명)?"  # "外 2 名": 2 more
+            r")\.?\s*$")  # not "(3)": an affiliation's number
 # More names exist, how many is not said: "et al.", "and others", "and colleagues", "among others",
 # ", Others" too: as an item, "Others" was loaded as a person and the list as complete.
-_UNSAID_MORE = r"(?:and\s+|&\s*|,\s*)(?:others|colleagues|co-?workers)|among\s+others"
-# "etc" without its period only after a comma or in small letters: "Aa Etc" is a person.
-ET_AL = rf"(?i)\s*(?:(?:,\s*)?(?:等人?|et\.?\s*al\.?|{_UNSAID_MORE}|etc\.)|,\s*etc|(?-i:\s+etc))\s*$"
-LIST_ENDING = rf"(?i)\s*(?:,\s*)?(?:et\s+al\.?|{_UNSAID_MORE}|etc\.|等人?|…|\.{{3,}})\s*$|" + AND_MORE[4:]
+# In other languages too, whole words, abbreviated or not ("u.a.", "y otros", "и др.", "ほか"; each
+# was loaded as a person or glued to the last name, the list complete), and "et al." in its other
+# spellings ("et alii", "& al."). The abbreviations that could be initials ("u.a.", "e.a.") only in
+# small letters; 他, 外, 외 only after a space or comma, never glued to a name.
+_UNSAID_MORE = (r"(?:and\s+|&\s*|,\s*)(?:(?:many|several|numerous)\s+)?(?:others|colleagues|co-?workers|other\s+authors)"
+                r"|among\s+others|\b(?:und\s+andere|y\s+otros|y\s+cols?\.|e\s+outros|e\s+altri|e\s+coll?\.|et\s+coll?\."
+                r"|et\s+autres|en\s+anderen|og\s+flere|med\s+flere|och\s+andra|m\.\s?fl\.|ja\s+muut|ve\s+di[gğ]erleri"
+                r"|vd\.|và\s+cộng\s+sự|и\s+др\.|и\s+другие|та\s+ін\.|і\s+ін\.|i\s+in\.|i\s+inni|a\s+kol\.|a\s+další)"
+                r"|(?-i:\bu\.\s?a\.|\be\.\s?a\.)|ほか|(?:\s|[,，、])\s*(?:他|外|외)")
+# Chinese 等 ("and others"), glued or not; "等 5 人" says five in all, not five more: the total is
+# left unknown rather than read as a count of the missing.
+_DENG = r"等(?:\s*\d+\s*[人位名]|人)?"
+_ET_AL = r"et\.?\s*al(?:ii|ia|ios)?\.?|(?:&|and)\s*al\."
+# "etc" without its period only after a comma or in small letters: "Aa Etc" is a person. A closing
+# period or comma after any of them ("and others.", "et al.,") ends the list too.
+ET_AL = rf"(?i)\s*(?:(?:,\s*)?(?:{_DENG}|{_ET_AL}|{_UNSAID_MORE}|etc\.)|,\s*etc|(?-i:\s+etc))[\s.,;:]*$"
+LIST_ENDING = rf"(?i)\s*(?:,\s*)?(?:{_ET_AL}|{_UNSAID_MORE}|etc\.|{_DENG}|…|\.{{3,}})[\s.,;:]*$|" + AND_MORE[4:]
 # A names line cut by a wrap: it ends in a separator ("Döring and", "ANN LEE AND", "Lee &", "Lee,")
 # or inside its ending ("Bo Chen and 2" of "and 2 more": not a name "2" after "and", since a bare
 # number is otherwise a name item, affiliation marks; "BO CHEN ET" of "et al."). The list goes on
