@@ -78,3 +78,37 @@ def test_any_authors_line_reads_the_same_with_a_label_before_it(cases):
     labelled = [label + line for line, (_, label) in zip(lines, cases)]
     split = split_authors(pl.DataFrame({"a": lines + labelled}), "a")["authors"].to_list()
     assert split[len(lines):] == split[:len(lines)]
+
+
+# Labels in other languages and as pages decorate them: each stayed in its field ("标题：Robust
+# Graph Learning" the title, "Résumé : We study" the abstract, "**Authors:** Ann Lee" a first
+# author "Authors: Ann Lee", "Abstract—We" as IEEE papers print it).
+@pytest.mark.parametrize(("title_label", "authors_label", "abstract_label"), [
+    ("标题：", "作者：", "摘要："),
+    ("Titre : ", "Auteurs : ", "Résumé : "),
+    ("Titel: ", "Autoren: ", "Zusammenfassung: "),
+    ("Título: ", "Autores: ", "Resumen: "),
+    ("タイトル：", "著者：", "概要："),
+    ("**Title:** ", "**Authors:** ", "**Abstract:** "),
+    ("__Title__: ", "__Authors__: ", "__Abstract__: "),
+    ("[Title] ", "[Authors] ", "[Abstract] "),
+    ("【Title】", "【Authors】", "【Abstract】"),
+    ("Title — ", "Authors - ", "Abstract—"),
+    ("", "Авторы: ", "Аннотация: "),
+    ("", "", "Abstract. "),
+    ("", "", "Summary: "),
+    ("", "", "TL;DR: "),
+])
+def test_labels_in_other_languages_and_decorations_are_left_out(title_label, authors_label, abstract_label):
+    title = "Robust Graph Learning: Bounds and Benchmarks"
+    records, quarantine = parse_text(_listing(title_label + title, authors_label + "Ann Lee, Bo Chen", abstract_label + ABSTRACT))
+    assert quarantine.is_empty(), quarantine.to_dicts()
+    assert records.select("title", "abstract").row(0) == (title, ABSTRACT)
+    assert _names(records["authors_raw"][0]) == ["Ann Lee", "Bo Chen"]
+
+
+@pytest.mark.parametrize("abstract", ["Summary statistics: we show " + ABSTRACT, "Summary-statistics based inference. " + ABSTRACT,
+                                      "Abstraction layers help. " + ABSTRACT, "Resume training from checkpoints. " + ABSTRACT])
+def test_an_abstract_opening_with_a_label_word_but_no_label_stays_whole(abstract):
+    records, _ = parse_text(_listing("A Title", "Ann Lee, Bo Chen", abstract))
+    assert records["abstract"][0] == abstract

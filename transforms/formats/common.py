@@ -144,11 +144,19 @@ SUPERSCRIPT_MARKS = (
 )
 
 
+# A field's label as pages and e-mails decorate it: "Label:", "**Label:**", "__Label__:", "[Label]",
+# "【Label】", "Label —" (a dash between spaces, or an em or en dash). Decorated, the label stayed in
+# the field ("**Authors:** Ann Lee" was a first author "Authors: Ann Lee").
+def _labelled(words: str) -> str:
+    return (rf"^[*_]*\s*(?:[\[【]\s*(?:{words})\s*[\]】]\s*(?::|：)?|(?:{words})[*_]*\s*(?::|：|\s[-–—]{{1,2}}\s|[–—]))[*_]*\s*")
+
+
 # A label before an authors line's names: "Authors: Ann Lee, Bo Chen", "Author(s): ...", "By: ...",
 # "Autores: ...", "作者：..." (pages and e-mails print one). It stayed in the first name ("Authors:
 # Nanda Rani" was a person), and a search page's "Authors: ..." paragraph was taken for an abstract.
-AUTHORS_LABEL = (r"^(?i:authors?|author\(s\)|autor(?:es|en|as)?|auteurs?|autori|written by|by)\s*(?::|：)\s*"
-                 r"|^(?:作者|著者|저자)\s*(?::|：)?\s*")
+_AUTHORS_WORDS = (r"(?i:authors?|author\(s\)|autor(?:es|en|as|\(es\))?|auteurs?|auteur\(s\)|autori|verfasser|yazarlar"
+                  r"|tác giả|авторы|автор|written by|by)|作者|著者|저자")
+AUTHORS_LABEL = _labelled(_AUTHORS_WORDS) + r"|^(?:作者|著者|저자)\s*(?::|：)?\s*"
 # "By" with no colon is a label only before a name of two words or more ("By Ann Lee and Bo Chen",
 # "by Ann Lee"): "By" is a given name too, and "By Nguyen, Ann Lee" keeps it (no look-ahead in
 # Polars: the second word must not be a list's "and").
@@ -156,7 +164,7 @@ _ITEM_WORD = r"[^\s,;，；、&]+"
 BY_NAMES = rf"^(?i:by)\s+{_ITEM_WORD}\s+{_ITEM_WORD}"
 BY_ONE_NAME = rf"^(?i:by)\s+{_ITEM_WORD}\s+(?i:and|und|et)\s"
 # The lines that may hold a label, found by their first letters (an anchored pattern: one try per line).
-_LABEL_HINT = r"^(?:(?i:aut|by|written)|作者|著者|저자)"
+_LABEL_HINT = r"^[*_\[【]*\s*(?:(?i:aut|by|written|verf|yaz|tác|авт)|作者|著者|저자)"
 
 
 def has_authors_label(lines: pl.Series) -> pl.Series:
@@ -176,16 +184,22 @@ def without_label(lines: pl.Series) -> pl.Series:
 # A page's label before a title or an abstract ("Title: BRIDGE: ...", "Abstract: We study ..."),
 # a colon right after it and text after that: it stayed in the field. (A title's label only in a
 # record whose other fields are labelled too: "Title: Subtitle: Sub-subtitle" may be a real title.)
-TITLE_LABEL = r"^(?i:title)\s*(?::|：)\s*(\S)"
-ABSTRACT_LABEL = r"^(?i:abstract)\s*(?::|：)\s*(\S)"
+# In other languages too ("Titre :", "标题：", "Résumé :", "摘要："), and an abstract's as papers print
+# it ("Abstract—We", "Abstract. We", "Summary: We", "TL;DR: We").
+_TITLE_WORDS = r"(?i:title|titre|titel|título|titulo|titolo|tytuł|başlık|название|заголовок)|标题|標題|題名|タイトル|제목"
+_ABSTRACT_WORDS = (r"(?i:abstract|summary|résumé|resume|zusammenfassung|kurzfassung|resumen|resumo|sommario|riassunto"
+                   r"|streszczenie|özet|tóm tắt|аннотация|tl;\s?dr)|摘要|概要|要旨|초록")
+TITLE_LABEL = _labelled(_TITLE_WORDS) + r"(\S)"
+ABSTRACT_LABEL = r"(?:" + _labelled(_ABSTRACT_WORDS) + r"|^(?i:abstract)\.\s+)(\S)"
+_FIELD_HINT = {"title": r"^[*_\[【]*\s*(?:(?i:ti|tí|ty|ba|на|за)|标|標|題|タ|제)",
+               "abstract": r"^[*_\[【]*\s*(?:(?i:abs|sum|ré|res|zus|kur|som|ria|str|öz|tó|ан|tl)|摘|概|要|초)"}
 
 
 def without_field_label(text: pl.Series, label: str) -> pl.Series:
     """`text` without a leading "<label>:" (TITLE_LABEL, ABSTRACT_LABEL); the pattern runs on the
-    rows opening with the word only (any of three cases, literal tests)."""
+    rows opening with a label's first letters only (one anchored test a row)."""
     pattern = {"title": TITLE_LABEL, "abstract": ABSTRACT_LABEL}[label]
-    starts = text.str.starts_with(label) | text.str.starts_with(label.capitalize()) | text.str.starts_with(label.upper())
-    return on_rows_where(text, starts, lambda rows: rows.str.replace(pattern, "${1}"))
+    return on_rows_where(text, text.str.contains(_FIELD_HINT[label]), lambda rows: rows.str.replace(pattern, "${1}"))
 
 
 def without_marks(lines: pl.Series) -> pl.Series:
