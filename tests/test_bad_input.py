@@ -293,6 +293,17 @@ def test_a_record_with_control_characters_is_quarantined_not_loaded(field, text)
     assert result.quarantine["reason"].to_list()[0] in {"control characters in record", FIELDS_OUT_OF_PLACE}
 
 
+@pytest.mark.parametrize("authors", ["Anonymous", "Anonymous Authors", "Anonymous, Anonymous"])
+def test_a_record_whose_authors_are_withheld_is_quarantined_not_a_person(authors):
+    """Review sites print "Anonymous" for the names of a paper under review: it was loaded as a
+    person, the most prolific author of a conference's pages."""
+    data = ("论文检索\n\nTheory · Learning Theory\n\n" + authors + "\n\nWe study a withheld paper's bounds.\n\n"
+            "Theory · Learning Theory\n\nAnn Lee, Bo Chen\n\nWe study another paper's bounds.\n").encode("utf-8")
+    result = process_batch([SourceFile(1, "review.txt", data)])
+    assert result.listings["authors"].to_list() == [["Ann Lee", "Bo Chen"]]
+    assert result.quarantine["reason"].to_list() == ["no author names"]
+
+
 @pytest.mark.parametrize("encoding", ["utf-8", "cp1252"])
 def test_a_stray_carriage_return_in_a_file_of_line_feeds_is_no_line_end(encoding):
     """A CR alone inside a line of an LF file (editors and `wc -l` count one line) was read as a

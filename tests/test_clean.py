@@ -327,6 +327,12 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Dan Ng, Eve Park, Carl Wu.", (["Dan Ng", "Eve Park", "Carl Wu"], 3, 3, False)),
     ("Lee A., Chen B.", (["Lee A.", "Chen B."], 2, 2, False)),
     ("Ann Lee, John Smith, Jr.", (["Ann Lee", "John Smith Jr."], 2, 2, False)),
+    # a name withheld is no person ("Anonymous" was a top author, "Anonymous, Anonymous" one person)
+    ("Anonymous", ([], 0, None, True)),
+    ("Anonymous Authors", ([], 0, None, True)),
+    ("Anonymous, Anonymous", ([], 0, None, True)),
+    ("Ann Lee, Anonymous", (["Ann Lee"], 1, None, True)),
+    ("Anon Chantharat, Ann Lee", (["Anon Chantharat", "Ann Lee"], 2, 2, False)),
 ])
 def test_author_list_forms(line, expected):
     assert split([line]) == [expected]

@@ -251,16 +251,27 @@ def _surname_last(name: pl.Expr) -> pl.Expr:
     return pl.when(known_part.fill_null(False)).then(pl.concat_str(given, pl.lit(" "), surname.str.to_titlecase())).otherwise(name)
 
 
+# A name withheld, as review sites print it ("Anonymous", "Anonymous Authors"): no person ("Anonymous"
+# was the top author of a conference's pages, "Anonymous, Anonymous" one person "Anonymous
+# Anonymous", read as "Last, First"). Left out, the list is cut short; a list of nothing else has
+# no names (its record is quarantined).
+ANONYMOUS = r"^(?i:anonymous(?:\s+(?:anonymous|authors?|author\(s\)|submission|reviewers?))*|anon\.?)$"
+
+
 def _author_columns(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr,
                     items: pl.Expr) -> dict[str, pl.Expr]:
     # An item without letters or digits (":") is no name, but the line still counted it.
     names = items.list.eval(pl.element().filter(pl.element().str.contains(r"[\p{L}\p{N}]")))
+    # (on the lists that show the word only: the others are null, and cost nothing)
+    anonymous = pl.when(shown.str.contains("(?i)anon")).then(names.list.eval(pl.element().str.contains(ANONYMOUS)))
+    withheld = anonymous.list.any().fill_null(False)
+    names = pl.when(withheld).then(names.list.gather(anonymous.list.eval(pl.element().not_().arg_true()))).otherwise(names)
     return {
         "authors": names,
         "n_authors_shown": names.list.len().cast(pl.Int64),
-        "author_total": pl.when(unknown_total).then(None)
+        "author_total": pl.when(unknown_total | withheld).then(None)
         .otherwise(items.list.len().cast(pl.Int64) + more.fill_null(0)),
-        "is_truncated": unknown_total | more.is_not_null(),
+        "is_truncated": unknown_total | more.is_not_null() | withheld,
     }
 
 
