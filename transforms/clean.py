@@ -263,7 +263,7 @@ def _author_columns(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semic
     # An item without letters or digits (":") is no name, but the line still counted it.
     names = items.list.eval(pl.element().filter(pl.element().str.contains(r"[\p{L}\p{N}]")))
     # (on the lists that show the word only: the others are null, and cost nothing)
-    anonymous = pl.when(shown.str.contains("(?i)anon")).then(names.list.eval(pl.element().str.contains(ANONYMOUS)))
+    anonymous = pl.when(shown.str.contains("(?i)anon")).then(names).list.eval(pl.element().str.contains(ANONYMOUS))
     withheld = anonymous.list.any().fill_null(False)
     names = pl.when(withheld).then(names.list.gather(anonymous.list.eval(pl.element().not_().arg_true()))).otherwise(names)
     return {
