@@ -200,15 +200,24 @@ def test_legacy_encodings_are_detected_and_decoded(text, codec, label, newline):
     assert (decoded.encoding, decoded.text, decoded.n_bad_bytes) == (label, text, 0)
 
 
-CJK_FILES = [(text, codec, label) for text, codec, label in LEGACY if label in {"shift_jis", "gb18030"}]
+CJK_FILES = [(text * 4, codec, label) for text, codec, label in LEGACY if label in {"shift_jis", "gb18030"}]
+
+
+def test_a_cjk_line_valid_as_utf8_by_accident_stays_in_its_code_page():
+    """GB18030 "濮洪波" is valid UTF-8 ("姺鲨"): read as UTF-8 beside a real UTF-8 line, it was
+    another name with no bad byte (the review's case)."""
+    cjk = digest(["濮洪波"] + ["张三, 李四, 王五, 赵六"] * 6)  # "濮洪波" alone on its line: valid UTF-8
+    utf8 = digest(["Michael A. Müller, Ann Lee"])
+    decoded = decode_bytes(cjk.encode("gb18030") + utf8.encode("utf-8"))
+    assert decoded.text == cjk + utf8
 
 
 @pytest.mark.parametrize("utf8_first", [False, True])
 @pytest.mark.parametrize("text,codec,label", [*CJK_FILES, (SEARCH_TEXT, "gb18030", "gb18030")])
 def test_a_utf8_digest_joined_to_a_cjk_file_keeps_its_letters(text, codec, label, utf8_first):
     """`cat gb-page.txt digest.txt`: read whole as GB18030, "Müller" loaded as "M眉ller",
-    "Iñaki" as "I帽aki", with no bad byte and no quarantine row."""
-    utf8 = digest(["Michael A. Müller, Théophile Demazure, Iñaki del Campo", "Zoë Kravitz, Ann Lee"])
+    "Théophile" as "Th茅ophile", with no bad byte and no quarantine row."""
+    utf8 = digest(["Michael A. Müller, Théophile Demazure, Ann Lee"])
     cjk = text if text.endswith("\n") else text + "\n"
     parts = [(utf8, utf8.encode("utf-8")), (cjk, cjk.encode(codec))]
     if not utf8_first:
@@ -678,12 +687,14 @@ def test_a_bomless_file_joined_after_a_utf16_one_is_cut_where_the_nuls_end(first
        st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1))
 @example("中文上", "x")
 def test_a_utf16_file_and_a_utf8_one_joined_read_as_both(one, two):
-    """Any UTF-16 text ending its last line, then any UTF-8 text ending its own: both read back;
-    UTF-16 text whose last line has no NUL and no line end ("…上" holds an 0A byte) is not cut."""
-    one, two = one.replace("\r", "") + "\nA\n", "Title " + two.replace("\r", "") + "\n"
+    """Any UTF-16 text ending its last line, then a UTF-8 digest ending its own: both read back.
+    UTF-16 text whose last lines hold no NUL is not cut, in either byte order: "在其上" in
+    UTF-16-BE is "W(QvN" and a line feed (the review's case)."""
+    one, two = one.replace("\r", "") + "\nA\n", "#01Oct 26, 2026\n" + two.replace("\r", "") + "\n"
     assert decode_bytes(one.encode("utf-16") + two.encode("utf-8")).text == one + two
-    unended = one + "中文上"
-    assert decode_bytes(unended.encode("utf-16")).text == unended
+    for codec, bom in (("utf-16-le", codecs.BOM_UTF16_LE), ("utf-16-be", codecs.BOM_UTF16_BE)):
+        for unended in (one + "中文上", one + "在其上\n研究在其上", one + "#01上"):
+            assert decode_bytes(bom + unended.encode(codec)).text == unended
 
 
 def test_a_utf16_file_whose_characters_make_a_line_end_and_a_bom_is_not_cut():

@@ -156,18 +156,20 @@ def _utf16_end(raw: bytes) -> int | None:
     """Where a file that opens with a UTF-16 BOM goes on without NULs (a UTF-8 or legacy file
     joined after it, with no BOM of its own: read as UTF-16, its lines became CJK-looking
     nonsense glued to the last record, and the records in them were lost), or None. The rest
-    must end with a line break, and hold another unless the UTF-16 part ends with one: a UTF-16
-    file's last line of CJK text has no NUL and may end with an 0A byte ("上" is 4E 0A in
-    UTF-16-BE)."""
+    must open as a digest does (a record header, the search marker) and end with a line break: a
+    UTF-16 file's last line of CJK text has no NUL either, and its bytes may all be ASCII ("在其上"
+    in UTF-16-BE is "W(QvN" and a line feed)."""
     big_endian = raw.startswith(codecs.BOM_UTF16_BE)
     if not (big_endian or raw.startswith(codecs.BOM_UTF16_LE)) or raw.startswith(codecs.BOM_UTF32_LE):
         return None
     end = raw.rfind(b"\x00") + (2 if big_endian else 1)  # past the last unit holding a NUL
     if end < 4 or end % 2 or end >= len(raw) or not raw.endswith(b"\n"):
         return None
-    ends_a_line = raw[end - 2:end] == (b"\x00\n" if big_endian else b"\n\x00")
-    return end if ends_a_line or b"\n" in raw[end:-1] else None
-    return end
+    return end if _DIGEST_OPENING.match(raw, end) else None
+
+
+_DIGEST_OPENING = re.compile(rb"[ \t\r\n]*(?:#\d{2}|" + re.escape(SEARCH_MARKER.encode("utf-8")) + rb"|"
+                             + re.escape(SEARCH_MARKER.encode("gb18030")) + rb")")
 
 
 def _utf16_bom_later(raw: bytes, start: int = 1) -> bool:
@@ -370,8 +372,6 @@ def _decode_8bit(raw: bytes) -> Decoded:
             return _cjk_file(raw, lines, out, n_multibyte, *picked)
 
     codec, label = _pick_single_byte(sample)
-    if codec is None and n_multibyte and (picked := _pick_cjk(sample)):
-        return _cjk_file(raw, lines, out, n_multibyte, *picked)  # a small CJK file joined to a UTF-8 one
     n_bad = 0
     n_legacy = 0
     for i, (line, text) in enumerate(zip(lines, out)):
@@ -419,7 +419,7 @@ def _cjk_file(raw: bytes, lines: list[bytes], out: list[str | None], n_multibyte
     UTF-8 digest joined to a GB18030 page: "Müller" read whole as GB18030 was "M眉ller")."""
     if n_multibyte == 0:
         return _whole_file(raw, codec, label)
-    kept = [text if text is not None and not text.isascii() and _utf8_not_cjk(line, text, codec) else None
+    kept = [text if text is not None and not text.isascii() and _utf8_not_cjk(line, codec) else None
             for line, text in zip(lines, out)]
     if not any(kept):
         return _whole_file(raw, codec, label)
@@ -428,16 +428,17 @@ def _cjk_file(raw: bytes, lines: list[bytes], out: list[str | None], n_multibyte
     return Decoded("\n".join(p.text for p in parts), f"utf-8+{label}", sum(p.n_bad_bytes for p in parts))
 
 
-def _utf8_not_cjk(line: bytes, text: str, codec: str) -> bool:
+def _utf8_not_cjk(line: bytes, codec: str) -> bool:
     """Whether a valid UTF-8 line of a CJK file reads as UTF-8 rather than in `codec`: the codec
     cannot decode it, makes stray-byte characters of it, or glues ideographs to Latin letters
-    ("M眉ller", "Th茅ophile"), or the line is CJK text in UTF-8. A GB18030 line valid as UTF-8 by
-    accident ("一" is D2 BB, UTF-8 "һ") reads as neither."""
+    ("M眉ller", "Th茅ophile"). A CJK line valid as UTF-8 by accident ("一" is D2 BB, UTF-8 "һ";
+    GB18030 "濮洪波" is UTF-8 "姺鲨") reads as none of these: it stays in the codec, and so does
+    CJK text in UTF-8 that the codec reads cleanly."""
     try:
         cjk = line.decode(codec)
     except UnicodeDecodeError:
         return True
-    return bool(_CJK_BY_LATIN.search(cjk) or _CJK_BAD.search(cjk) or _CJK_CHAR.search(text))
+    return bool(_CJK_BY_LATIN.search(cjk) or _CJK_BAD.search(cjk))
 
 
 def _whole_file(raw: bytes, codec: str, label: str) -> Decoded:
