@@ -293,6 +293,14 @@ def test_a_record_with_control_characters_is_quarantined_not_loaded(field, text)
     assert result.quarantine["reason"].to_list()[0] in {"control characters in record", FIELDS_OUT_OF_PLACE}
 
 
+def test_a_dos_end_of_file_mark_is_no_control_character_to_quarantine():
+    """DOS editors end a file with ^Z (1A): the review found the last record quarantined with it."""
+    data = ("#01Oct 26, 2026\ncs.LG\nA Title\nAnn Lee, Bo Chen\nWe study things.\n"
+            "#02Oct 26, 2026\ncs.LG\nAnother Title\nC. Dee, E. Eff\nWe study other things.\n\x1a").encode("cp1252")
+    result = process_batch([SourceFile(1, "dos.txt", data)])
+    assert result.listings.height == 2 and result.quarantine.height == 0
+
+
 @pytest.mark.parametrize("authors", ["Anonymous", "Anonymous Authors", "Anonymous, Anonymous"])
 def test_a_record_whose_authors_are_withheld_is_quarantined_not_a_person(authors):
     """Review sites print "Anonymous" for the names of a paper under review: it was loaded as a

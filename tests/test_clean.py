@@ -319,13 +319,17 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     # a middle dot or bullet between spaces, as conference sites print lists (was one author)
     ("Kevin Wang · Hongqian Niu · Didong Li", (["Kevin Wang", "Hongqian Niu", "Didong Li"], 3, 3, False)),
     ("Kevin Wang • Hongqian Niu", (["Kevin Wang", "Hongqian Niu"], 2, 2, False)),
-    # a bar or slash between spaces (was one person "Ann Lee | Bo Chen | Carl Wu")
+    # a bar between spaces (was one person "Ann Lee | Bo Chen | Carl Wu"); not a slash, which may
+    # join one person's two spellings
     ("Ann Lee | Bo Chen | Carl Wu", (["Ann Lee", "Bo Chen", "Carl Wu"], 3, 3, False)),
-    ("Ann Lee / Bo Chen", (["Ann Lee", "Bo Chen"], 2, 2, False)),
+    ("Wei Zhang / 张伟", (["Wei Zhang / 张伟"], 1, 1, False)),
     # a sentence's period after the last name (was the name's display spelling "Carl Wu."); an
-    # initial's and a suffix's stay
+    # abbreviation's in a list with other periods, and a suffix's, stay (the review's "Yu.")
     ("Dan Ng, Eve Park, Carl Wu.", (["Dan Ng", "Eve Park", "Carl Wu"], 3, 3, False)),
+    ("Ann Lee, Sourav Mandal.", (["Ann Lee", "Sourav Mandal"], 2, 2, False)),
     ("Lee A., Chen B.", (["Lee A.", "Chen B."], 2, 2, False)),
+    ("Petrov A., Ivanov Yu.", (["Petrov A.", "Ivanov Yu."], 2, 2, False)),
+    ("Ivanov, A., Petrov, Yu.", (["A. Ivanov", "Yu. Petrov"], 2, 2, False)),
     ("Ann Lee, John Smith, Jr.", (["Ann Lee", "John Smith Jr."], 2, 2, False)),
     # a name withheld is no person ("Anonymous" was a top author, "Anonymous, Anonymous" one person)
     ("Anonymous", ([], 0, None, True)),
@@ -333,6 +337,7 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Anonymous, Anonymous", ([], 0, None, True)),
     ("Ann Lee, Anonymous", (["Ann Lee"], 1, None, True)),
     ("Anon Chantharat, Ann Lee", (["Anon Chantharat", "Ann Lee"], 2, 2, False)),
+    ("Ann Lee, Anon", (["Ann Lee", "Anon"], 2, 2, False)),  # a Thai given name, a mononym
 ])
 def test_author_list_forms(line, expected):
     assert split([line]) == [expected]
@@ -366,6 +371,15 @@ def test_a_list_ending_with_a_count_in_another_language_counts_it(ending, count)
     ("Ann Lee and Al", ["Ann Lee", "Al"]),  # "and al." only with its period
     ("Smith, J., Jones, E.A.", ["J. Smith", "E.A. Jones"]),  # initials, not "e.a."
     ("Li Wai, Ann Lee", ["Li Wai", "Ann Lee"]),
+    # the review's: a surname ending in "and al." or "et al", a last initial and word that spell an
+    # abbreviation in capitals, a person Alia joined by "et", 外 in a name before a mark
+    ("Ann Lee, Mark Randal", ["Ann Lee", "Mark Randal"]),
+    ("Ann Lee, Hamid Metalios", ["Ann Lee", "Hamid Metalios"]),
+    ("Ann Lee, Hamid Metal", ["Ann Lee", "Hamid Metal"]),
+    ("Ann Lee, John A Kol", ["Ann Lee", "John A Kol"]),
+    ("Ann Lee, Anna I In", ["Ann Lee", "Anna I In"]),
+    ("Marie Dupont et Alia", ["Marie Dupont", "Alia"]),
+    ("张三1, 李外2", ["张三", "李外"]),
 ])
 def test_names_that_hold_a_list_ending_word_stay_names(line, names):
     assert split([line]) == [(names, len(names), len(names), False)]

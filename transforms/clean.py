@@ -38,10 +38,12 @@ VON_UND_ZU = r"(?i)\b(von)\s+und\s+(zu)\b"
 # Between names: , ， 、(ideographic comma) ; ； and the joiners, ", and" as one separator.
 # And a middle dot or bullet between spaces, as conference sites print lists ("Kevin Wang · Hongqian
 # Niu · Didong Li" was one author); not one inside a name ("Jean·Pierre").
-# So do a bar or slash between spaces ("Ann Lee | Bo Chen | Carl Wu" was one person).
-NAME_SEPARATORS = rf"(?i)\s*[,，、;；]\s*(?:(?:{JOINERS})\s+|&\s*)?|\s+(?:{JOINERS})\s+|\s*&\s*|\s+[·•∙⋅|｜/]\s+"
-# A sentence's period after the last name ("…, Carl Wu."): not the name's ("Carl Wu." became the
-# display spelling of every Carl Wu). An initial's or a suffix's period stays ("Lee A.", "Jr.").
+# So does a bar between spaces ("Ann Lee | Bo Chen | Carl Wu" was one person); not a slash, which
+# may join one person's two spellings ("Wei Zhang / 张伟").
+NAME_SEPARATORS = rf"(?i)\s*[,，、;；]\s*(?:(?:{JOINERS})\s+|&\s*)?|\s+(?:{JOINERS})\s+|\s*&\s*|\s+[·•∙⋅|｜]\s+"
+# A sentence's period after the last name ("…, Carl Wu."), in a list with no other period: not the
+# name's ("Carl Wu." became the display spelling of every Carl Wu). A list with periods elsewhere
+# abbreviates ("Petrov A., Ivanov Yu."), and a suffix keeps its period ("John Smith, Jr.").
 CLOSING_PERIOD = r"(\p{L}{2,})\.\s*$"
 ABBREVIATION_LAST = r"(?i)(?:^|[\s,])(?:jr|sr|st)\.\s*$"
 # Generational suffixes: "John Smith, Jr." is one person. Not "Junior" or "Senior" (a given name,
@@ -154,7 +156,9 @@ def _author_parts(line: pl.Expr, authors: pl.Expr) -> dict[str, pl.Expr]:
     shown = authors.str.replace(AND_MORE, "")
     et_al = shown.str.contains(ET_AL)
     shown = shown.str.replace(ET_AL, "")
-    shown = pl.when(shown.str.contains(ABBREVIATION_LAST)).then(shown).otherwise(shown.str.replace(CLOSING_PERIOD, "${1}"))
+    closing = (shown.str.contains(CLOSING_PERIOD) & (shown.str.count_matches(".", literal=True) == 1)
+               & ~shown.str.contains(ABBREVIATION_LAST))
+    shown = pl.when(closing).then(shown.str.replace(CLOSING_PERIOD, "${1}")).otherwise(shown)
     names = (shown.str.replace(TRAILING_ELLIPSIS, "")
              .str.replace_all(ELLIPSIS, ", ")
              .str.replace_all(GLUED_MARKS, "${1}${2}")
@@ -255,7 +259,7 @@ def _surname_last(name: pl.Expr) -> pl.Expr:
 # was the top author of a conference's pages, "Anonymous, Anonymous" one person "Anonymous
 # Anonymous", read as "Last, First"). Left out, the list is cut short; a list of nothing else has
 # no names (its record is quarantined).
-ANONYMOUS = r"^(?i:anonymous(?:\s+(?:anonymous|authors?|author\(s\)|submission|reviewers?))*|anon\.?)$"
+ANONYMOUS = r"^(?i:anonymous(?:\s+(?:anonymous|authors?|author\(s\)|submission|reviewers?))*)$"
 
 
 def _author_columns(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr,
@@ -263,7 +267,7 @@ def _author_columns(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semic
     # An item without letters or digits (":") is no name, but the line still counted it.
     names = items.list.eval(pl.element().filter(pl.element().str.contains(r"[\p{L}\p{N}]")))
     # (on the lists that show the word only: the others are null, and cost nothing)
-    anonymous = pl.when(shown.str.contains("(?i)anon")).then(names).list.eval(pl.element().str.contains(ANONYMOUS))
+    anonymous = pl.when(shown.str.contains("(?i)anonymous")).then(names).list.eval(pl.element().str.contains(ANONYMOUS))
     withheld = anonymous.list.any().fill_null(False)
     names = pl.when(withheld).then(names.list.gather(anonymous.list.eval(pl.element().not_().arg_true()))).otherwise(names)
     return {
@@ -295,10 +299,12 @@ def category_columns() -> dict[str, pl.Expr]:
     }
 
 
-# Control characters no text holds (the spaces among them are read as spaces, NUL as damage): a
-# terminal escape ("\x1b]0;…\x07") in a name was loaded, printed raw by `digest query`, and its
-# ";" made another author. Dropped, they would leave "]0;owned" in the name: the record is quarantined.
-CONTROL_CHARACTERS = r"[\x00-\x08\x0E-\x1B\x7F-\x84\x86-\x9F]"
+# ASCII's control characters no text holds: a terminal escape ("\x1b]0;…\x07") in a name was
+# loaded, printed raw by `digest query`, and its ";" made another author; dropped, they would leave
+# "]0;owned" in the name: the record is quarantined. Not those read as spaces (tab, VT, FF,
+# 1C-1F: `text.ASCII_SPACES`), nor DOS's end-of-file mark (1A, after a file's last line), nor C1
+# controls (U+0080-U+009F: Windows-1252 punctuation read as Latin-1, "Don\x92t", loads as before).
+CONTROL_CHARACTERS = r"[\x00-\x08\x0E-\x19\x1B\x7F]"
 
 
 def _split_bad(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:

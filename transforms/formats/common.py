@@ -249,31 +249,32 @@ _MORE = (r"(?:more|others?|additional|further|weitere|autres|más|mas|otros|outr
 _MORE_JOINER = r"and|&|plus|und|et|y|e|en|og|ja|ve|và|и|i|a"
 # "A, B, C and 3 more": only three names are shown, three more exist; also "and one more",
 # "and 3 more authors", "& 3 others", "plus 3 more", ", 3 more", "+3 more", "(+3)", "[+3]",
-# "(and 3 more)", "und 3 weitere", a closing period. Groups 1 to 4: the count. ("and one more"
+# "(and 3 more)", "und 3 weitere", a closing period; "外 2 名" (2 more). Groups 1 to 5: the count (`clean._more_count`). ("and one more"
 # loaded a person "one more"; "+3 more" stayed in the last name; "(+3)" was dropped.) Alone on a
 # line too: a wrapped names line's last line ("and 3 more").
 AND_MORE = (r"(?i)(?:(?:^|\s*,\s*|\s+)(?:(?:" + _MORE_JOINER + r")\s+)?" + _MORE_COUNT + r"\s+" + _MORE
             + r"|\s*,?\s*\+\s*" + _MORE_COUNT + r"(?:\s+" + _MORE + r")?"
             r"|\s*[(\[]\s*(?:\+\s*" + _MORE_COUNT + r"(?:\s+" + _MORE + r")?|(?:and\s+)?" + _MORE_COUNT
             + r"\s+" + _MORE + r")\s*[)\]]"
-            r"|\s*(?:外|他|ほか|외)\s*" + _MORE_COUNT + r"\s*(?:名|人|位|명)?"  # "外 2 名": 2 more
+            r"|(?:[\s,，、]\s*(?:外|他|외)|\s*ほか)\s*" + _MORE_COUNT + r"\s*(?:名|人|位|명)?"  # "外 2 名": 2 more
             r")\.?\s*$")  # not "(3)": an affiliation's number
 # More names exist, how many is not said: "et al.", "and others", "and colleagues", "among others",
 # ", Others" too: as an item, "Others" was loaded as a person and the list as complete.
-# In other languages too, whole words, abbreviated or not ("u.a.", "y otros", "и др.", "ほか"; each
-# was loaded as a person or glued to the last name, the list complete), and "et al." in its other
-# spellings ("et alii", "& al."). The abbreviations that could be initials ("u.a.", "e.a.") only in
-# small letters; the words only after a space or comma, never glued to a name (no `\b`: a Unicode
-# word boundary takes the regex engine off its fast path, and clean 1.0 -> 1.5 s at 100k listings).
+# In other languages too (each was loaded as a person or glued to the last name, the list
+# complete): "und andere", "y otros", "и др.", "ほか", after a space or comma, and in small letters
+# only: capitalised, "A Kol.", "I In.", "Y Col." may be a name's last initial and word. "et al." in
+# its other spellings: "et alii" (small letters: "et Alia" joins a person Alia), "& al." and
+# ", and al." (after a space or comma, as "et al." is: "Mandal.", "Metal" are names). No `\b`: a Unicode word boundary takes the regex
+# engine off its fast path (clean 1.0 -> 1.5 s at 100k listings).
 _UNSAID_MORE = (r"(?:and\s+|&\s*|,\s*)(?:(?:many|several|numerous)\s+)?(?:others|colleagues|co-?workers|other\s+authors)"
-                r"|among\s+others|[\s,]\s*(?:und\s+andere|y\s+otros|y\s+cols?\.|e\s+outros|e\s+altri|e\s+coll?\.|et\s+coll?\."
-                r"|et\s+autres|en\s+anderen|og\s+flere|med\s+flere|och\s+andra|m\.\s?fl\.|ja\s+muut|ve\s+di[gğ]erleri"
-                r"|vd\.|và\s+cộng\s+sự|и\s+др\.|и\s+другие|та\s+ін\.|і\s+ін\.|i\s+in\.|i\s+inni|a\s+kol\.|a\s+další)"
-                r"|(?-i:\su\.\s?a\.|\se\.\s?a\.)|ほか|[\s,，、]\s*(?:他|外|외)")
+                r"|among\s+others|[\s,]\s*(?-i:und\s+andere|y\s+otros|y\s+cols?\.|e\s+outros|e\s+altri|e\s+coll?\."
+                r"|et\s+coll?\.|et\s+autres|en\s+anderen|og\s+flere|med\s+flere|och\s+andra|m\.\s?fl\.|ja\s+muut"
+                r"|ve\s+di[gğ]erleri|vd\.|và\s+cộng\s+sự|и\s+др\.|и\s+другие|та\s+ін\.|і\s+ін\.|i\s+in\.|i\s+inni"
+                r"|a\s+kol\.|a\s+další|u\.\s?a\.|e\.\s?a\.)|ほか|[\s,，、]\s*(?:他|外|외)")
 # Chinese 等 ("and others"), glued or not; "等 5 人" says five in all, not five more: the total is
 # left unknown rather than read as a count of the missing.
 _DENG = r"等(?:\s*\d+\s*[人位名]|人)?"
-_ET_AL = r"et\.?\s*al(?:ii|ia|ios)?\.?|(?:&|and)\s*al\."
+_ET_AL = r"(?:^|[\s,])(?:et\.?\s*al\.?|(?-i:et\s+al(?:ii|ia|ios)\.?))|(?:\s&|\sand)\s*al\."
 # "etc" without its period only after a comma or in small letters: "Aa Etc" is a person. A closing
 # period or comma after any of them ("and others.", "et al.,") ends the list too.
 ET_AL = rf"(?i)\s*(?:(?:,\s*)?(?:{_DENG}|{_ET_AL}|{_UNSAID_MORE}|etc\.)|,\s*etc|(?-i:\s+etc))[\s.,;:]*$"
