@@ -156,14 +156,15 @@ def _record_matches(con, scored: pl.DataFrame, key_map: pl.DataFrame, outcome: d
     # A slice at a time: the rows with their features as JSON text were the run's largest frame
     # (`bench.profile` of 512k titles-only listings: peak RSS 2.7 -> 4.8 GB at this insert, whole).
     for start in range(0, scored.height, MATCH_ROWS_PER_INSERT):
-        insert_frame(con, "paper_match", _match_rows(scored.slice(start, MATCH_ROWS_PER_INSERT), key_map, decided, run_id),
-                     conflict="ON CONFLICT DO NOTHING")
+        rows = _match_rows(scored.slice(start, MATCH_ROWS_PER_INSERT), key_map, decided, run_id)
+        insert_frame(con, "paper_match", rows, conflict="ON CONFLICT DO NOTHING")
 
 
 MATCH_ROWS_PER_INSERT = 500_000
 
 
 def _match_rows(scored: pl.DataFrame, key_map: pl.DataFrame, decided: pl.DataFrame, run_id: str | None) -> pl.DataFrame:
+    """paper_match rows of scored pairs (`_record_matches`)."""
     return (
         scored.join(key_map, on="paper_key", how="left")
         .join(decided, on=["paper_key", "other"], how="left")

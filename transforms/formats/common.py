@@ -148,7 +148,9 @@ SUPERSCRIPT_MARKS = (
 # "【Label】", "Label —" (a dash between spaces, or an em or en dash). Decorated, the label stayed in
 # the field ("**Authors:** Ann Lee" was a first author "Authors: Ann Lee").
 def _labelled(words: str) -> str:
-    return (rf"^[*_]*\s*(?:[\[【]\s*(?:{words})\s*[\]】]\s*(?::|：)?|(?:{words})[*_]*\s*(?::|：|\s[-–—]{{1,2}}\s|[–—]))[*_]*\s*")
+    bracketed = rf"[\[【]\s*(?:{words})\s*[\]】]\s*(?::|：)?"
+    with_colon_or_dash = rf"(?:{words})[*_]*\s*(?::|：|\s[-–—]{{1,2}}\s|[–—])"
+    return rf"^[*_]*\s*(?:{bracketed}|{with_colon_or_dash})[*_]*\s*"
 
 
 # A label before an authors line's names: "Authors: Ann Lee, Bo Chen", "Author(s): ...", "By: ...",
@@ -249,9 +251,9 @@ _MORE = (r"(?:more|others?|additional|further|weitere|autres|más|mas|otros|outr
 _MORE_JOINER = r"and|&|plus|und|et|y|e|en|og|ja|ve|và|и|i|a"
 # "A, B, C and 3 more": only three names are shown, three more exist; also "and one more",
 # "and 3 more authors", "& 3 others", "plus 3 more", ", 3 more", "+3 more", "(+3)", "[+3]",
-# "(and 3 more)", "und 3 weitere", a closing period; "外 2 名" (2 more). Groups 1 to 5: the count (`clean._more_count`). ("and one more"
-# loaded a person "one more"; "+3 more" stayed in the last name; "(+3)" was dropped.) Alone on a
-# line too: a wrapped names line's last line ("and 3 more").
+# "(and 3 more)", "und 3 weitere", "外 2 名", a closing period. Groups 1 to 5: the count (read by
+# `clean._more_count`). ("and one more" loaded a person "one more"; "+3 more" stayed in the last
+# name; "(+3)" was dropped.) Alone on a line too: a wrapped names line's last line ("and 3 more").
 AND_MORE = (r"(?i)(?:(?:^|\s*,\s*|\s+)(?:(?:" + _MORE_JOINER + r")\s+)?" + _MORE_COUNT + r"\s+" + _MORE
             + r"|\s*,?\s*\+\s*" + _MORE_COUNT + r"(?:\s+" + _MORE + r")?"
             r"|\s*[(\[]\s*(?:\+\s*" + _MORE_COUNT + r"(?:\s+" + _MORE + r")?|(?:and\s+)?" + _MORE_COUNT
@@ -263,9 +265,9 @@ AND_MORE = (r"(?i)(?:(?:^|\s*,\s*|\s+)(?:(?:" + _MORE_JOINER + r")\s+)?" + _MORE
 # In other languages too (each was loaded as a person or glued to the last name, the list
 # complete): "und andere", "y otros", "и др.", "ほか", after a space or comma, and in small letters
 # only: capitalised, "A Kol.", "I In.", "Y Col." may be a name's last initial and word. "et al." in
-# its other spellings: "et alii" (small letters: "et Alia" joins a person Alia), "& al." and
-# ", and al." (after a space or comma, as "et al." is: "Mandal.", "Metal" are names). No `\b`: a Unicode word boundary takes the regex
-# engine off its fast path (clean 1.0 -> 1.5 s at 100k listings).
+# its other spellings: "et alii" (small letters: "et Alia" joins a person Alia), "& al.", "and
+# al.", each after a space or comma ("Mandal.", "Metal" are names). No `\b`: a Unicode word
+# boundary takes the regex engine off its fast path (clean 1.0 -> 1.5 s at 100k listings).
 _UNSAID_MORE = (r"(?:and\s+|&\s*|,\s*)(?:(?:many|several|numerous)\s+)?(?:others|colleagues|co-?workers|other\s+authors)"
                 r"|among\s+others|[\s,]\s*(?-i:und\s+andere|y\s+otros|y\s+cols?\.|e\s+outros|e\s+altri|e\s+coll?\."
                 r"|et\s+coll?\.|et\s+autres|en\s+anderen|og\s+flere|med\s+flere|och\s+andra|m\.\s?fl\.|ja\s+muut"
