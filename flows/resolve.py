@@ -62,14 +62,16 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, run_id: str,
                        partial(_table_chunks, con, "stg_fullest", "paper_key, abstract, author_keys", NEW_KEY))
     run_sql_file(con, "resolve/candidates.sql", {"run_id": run_id},
                  max_block=MAX_BLOCK, window=WINDOW, suffix_band=resolve.SUFFIX_BAND)
-    scored = _score_candidates(con, threshold)
-    accepted = scored.filter("is_match").select("paper_key", "other", "other_is_paper", "score")
-    rejected = scored.filter(~pl.col("is_match")).select("paper_key", "other", "other_is_paper", "rule")
+    _score_candidates(con, threshold)
+    accepted = read_frame(con, "SELECT paper_key, other, other_is_paper, score FROM scored_pairs WHERE is_match "
+                               "ORDER BY rowid")  # the scoring order: ties are taken in it
+    rejected = read_frame(con, schema_sql("resolve/rejected_near_accepted.sql"))
     clustered, outcome = resolve.cluster_papers(accepted, rejected)
     key_map = resolve.paper_ids(*_id_keys(con), clustered)
     insert_frame(con, "paper_key_map", key_map, conflict="ON CONFLICT DO NOTHING")
     con.execute("INSERT INTO paper_signature BY NAME SELECT * FROM new_signature")
-    _record_matches(con, scored, key_map, outcome, run_id)
+    _record_matches(con, key_map, outcome, run_id)
+    con.execute("DROP TABLE scored_pairs")
 
 
 def _id_keys(con: duckdb.DuckDBPyConnection) -> tuple[pl.DataFrame, pl.Series]:
@@ -126,19 +128,31 @@ def _resign_other_scheme(con: duckdb.DuckDBPyConnection) -> None:
 MAX_BLOCK, WINDOW = 64, 8
 
 
-def _score_candidates(con: duckdb.DuckDBPyConnection, threshold: float) -> pl.DataFrame:
-    """Every candidate pair scored, a chunk of pairs at a time, on two threads as blocking."""
-    parts = list(on_threads(partial(_score_chunk, threshold=threshold), _chunks(con, schema_sql("resolve/pair_texts.sql"))))
-    if not parts:
-        return resolve.score_pairs(pl.DataFrame(schema=PAIR_SCHEMA), threshold).select(
-            "paper_key", "other", "other_is_paper", "other_key", "abstract_ratio", "shingle_jaccard", "shingle_containment", "title_ratio",
-            "author_agreement", "score", "rule", "is_match")
-    return pl.concat(parts)
+def _score_candidates(con: duckdb.DuckDBPyConnection, threshold: float) -> None:
+    """Every candidate pair scored, a chunk of pairs at a time, on two threads as blocking, into
+    the temp table scored_pairs (in scoring order). In DuckDB, not in Python: a 1M-listing
+    titles-only corpus scores 14M pairs, held whole they were the run's largest frame, and DuckDB
+    spills what its memory limit does not hold."""
+    # The table takes the first chunk's types (some scores are Float32: as DOUBLE, paper_match's
+    # features JSON printed them as 0.890999972820282).
+    created = False
+    for part in on_threads(partial(_score_chunk, threshold=threshold), _chunks(con, schema_sql("resolve/pair_texts.sql"))):
+        if created:
+            insert_frame(con, "scored_pairs", part)
+        else:
+            write_frame(con, "CREATE OR REPLACE TEMP TABLE scored_pairs AS SELECT * FROM frame", part)
+            created = True
+    if not created:
+        empty = resolve.score_pairs(pl.DataFrame(schema=PAIR_SCHEMA), threshold).select(SCORED_COLUMNS)
+        write_frame(con, "CREATE OR REPLACE TEMP TABLE scored_pairs AS SELECT * FROM frame", empty)
+
+
+SCORED_COLUMNS = ["paper_key", "other", "other_is_paper", "other_key", "abstract_ratio", "shingle_jaccard",
+                  "shingle_containment", "title_ratio", "author_agreement", "score", "rule", "is_match"]
 
 
 def _score_chunk(chunk: pl.DataFrame, threshold: float) -> pl.DataFrame:
-    scored = resolve.score_pairs(resolve.with_match_texts(chunk), threshold)
-    return scored.drop("abstract_a", "abstract_b", "text_a", "text_b", "title_a", "title_b", "keys_a", "keys_b")
+    return resolve.score_pairs(resolve.with_match_texts(chunk), threshold).select(SCORED_COLUMNS)
 
 
 PAIR_SCHEMA = {"paper_key": pl.Int64, "other": pl.Int64, "other_is_paper": pl.Boolean, "other_key": pl.Int64,
@@ -146,18 +160,17 @@ PAIR_SCHEMA = {"paper_key": pl.Int64, "other": pl.Int64, "other_is_paper": pl.Bo
                "keys_a": pl.List(pl.String), "keys_b": pl.List(pl.String), "total_a": pl.Int32, "total_b": pl.Int32}
 
 
-def _record_matches(con, scored: pl.DataFrame, key_map: pl.DataFrame, outcome: dict, run_id: str | None) -> None:
-    """One paper_match row per scored pair: where the new key went, what it was compared with,
-    the features, the score and the rule (a skipped merge says why)."""
-    if scored.is_empty():
-        return
+def _record_matches(con, key_map: pl.DataFrame, outcome: dict, run_id: str | None) -> None:
+    """One paper_match row per scored pair (scored_pairs): where the new key went, what it was
+    compared with, the features, the score and the rule (a skipped merge says why)."""
     decided = pl.DataFrame([(k, o, why) for (k, o), why in outcome.items()], orient="row",
                            schema={"paper_key": pl.Int64, "other": pl.Int64, "skipped_because": pl.String})
     # A slice at a time: the rows with their features as JSON text were the run's largest frame
     # (`bench.profile` of 512k titles-only listings: peak RSS 2.7 -> 4.8 GB at this insert, whole).
-    for start in range(0, scored.height, MATCH_ROWS_PER_INSERT):
-        rows = _match_rows(scored.slice(start, MATCH_ROWS_PER_INSERT), key_map, decided, run_id)
-        insert_frame(con, "paper_match", rows, conflict="ON CONFLICT DO NOTHING")
+    for scored in _table_chunks(con, "scored_pairs", "*", "true", MATCH_ROWS_PER_INSERT):
+        if not scored.is_empty():
+            rows = _match_rows(scored, key_map, decided, run_id)
+            insert_frame(con, "paper_match", rows, conflict="ON CONFLICT DO NOTHING")
 
 
 MATCH_ROWS_PER_INSERT = 500_000
