@@ -283,6 +283,14 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Smith, John, Doe, Jane, et al.", (["John Smith", "Jane Doe"], 2, None, True)),
     ("Sukarno, Hatta, Habibie, Wahid", (["Sukarno", "Hatta", "Habibie", "Wahid"], 4, 4, False)),
     ("Smith, John, Doe", (["Smith", "John", "Doe"], 3, 3, False)),
+    # a one-word author the reference knows as no surname, then a full name: two authors (real arXiv
+    # lists: "Mansi, Avinash Kori" was one person "Avinash Kori Mansi"); a known surname, particles or
+    # an initial keep the "Surname, Given" reading
+    ("Mansi, Avinash Kori", (["Mansi", "Avinash Kori"], 2, 2, False)),
+    ("Nilaksh, Antoine Clavaud", (["Nilaksh", "Antoine Clavaud"], 2, 2, False)),
+    ("Smith, John Paul", (["John Paul Smith"], 1, 1, False)),
+    ("Garcia, Maria Jose", (["Maria Jose Garcia"], 1, 1, False)),
+    ("Knuth, Donald E.", (["Donald E. Knuth"], 1, 1, False)),
     # "Others" as the list's last item: more names, not a person (was a third author, the list complete)
     ("Ann Lee, Bo Chen, Others", (["Ann Lee", "Bo Chen"], 2, None, True)),
     # a name in capitals keeps a last word that spells a degree: Mba is a surname (was "JEAN")

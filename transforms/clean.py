@@ -224,7 +224,7 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
     cjk = shown.str.contains(CJK)  # of the names: "Anderson, Ann 等" is a Last, First
     shown = shown.str.replace_all(VON_UND_ZU, "${1}\x1eund\x1e${2}")  # not a joiner there: kept from the split
     separated = (
-        pl.when(pair.str.contains(SINGLE_LAST_FIRST) & ~cjk)
+        pl.when(pair.str.contains(SINGLE_LAST_FIRST) & ~cjk & ~_mononym_then_name(pair))
         .then(pair.str.replace(SINGLE_LAST_FIRST, "${3} ${1} ${2}${4}"))
         .when(semicolons)
         .then(shown.str.replace_all(SEMICOLON_SEPARATORS, "\x1f"))
@@ -239,6 +239,19 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
     surname_first = pl.when(shown.str.contains(SURNAME_FIRST_IN_LIST)).then(items)
     items = pl.coalesce(surname_first.list.eval(_surname_last(pl.element())), items)
     return items.list.eval(pl.element().filter((pl.element() != "") & ~pl.element().str.contains(BARE_SUFFIX)))
+
+
+def _mononym_then_name(pair: pl.Expr) -> pl.Expr:
+    """A SINGLE_LAST_FIRST line that is two authors: a one-word name that the reference does not
+    know as a surname, then a full name whose first word it knows as a given name ("Mansi,
+    Avinash Kori", "Nilaksh, Antoine Clavaud": real arXiv authors, each pair was one person
+    "Avinash Kori Mansi"). "Smith, John Paul", "van der Berg, Anna Maria", "Knuth, Donald E."
+    stay one person."""
+    shaped = pl.when(pair.str.contains(SINGLE_LAST_FIRST)).then(pair)  # null elsewhere: no cost
+    first, rest = shaped.str.extract(SINGLE_LAST_FIRST, 1), shaped.str.extract(SINGLE_LAST_FIRST, 3)
+    full_name = rest.str.contains(r"^\S+\s+\p{Lu}\p{Ll}+$")  # a given name and a surname, not "John R."
+    return (full_name & ~first.str.contains(r"\s") & ~fold_key(first).is_in(known("surname"))
+            & fold_key(rest.str.extract(r"^(\S+)")).is_in(known("given"))).fill_null(False)
 
 
 def _surname_last(name: pl.Expr) -> pl.Expr:
