@@ -81,7 +81,8 @@ def test_keywords_between_semicolons_after_the_names_are_the_abstract():
                             (["Cy Dee"], "We study x. It works.")]
 
 
-SEPARATORS = [" · ", "·", " ・ ", "・", " • ", " ∙ ", " ⋅ ", "･", "->", " -> ", " → ", " > ", " » ", "»", " › "]
+SEPARATORS = [" · ", "·", " ・ ", "・", " • ", " ∙ ", " ⋅ ", "･", "->", " -> ", " → ", " > ", " » ", "»", " › ",
+              " - ", " – ", " — "]  # a dash between spaces: was one area of the whole line
 
 
 @settings(max_examples=60, deadline=None)

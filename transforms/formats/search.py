@@ -36,11 +36,13 @@ AREA_SEPARATOR = " · "
 # OpenReview's topics ("Deep Learning->Large Language Models"). Such a line was one area of that
 # whole name ("Deep Learning ・ Attention Mechanisms", no parent) or, with "->", quarantined.
 # And a breadcrumb's ">", "»", "›" ("Optimization » Stochastic" was one area; with ">" the line
-# was quarantined and its record loaded without a category). Not "/": area names hold one.
-AREA_SEPARATORS = r"\s*(?:[·・•‧∙⋅･>»›]|->|→)\s*"
+# was quarantined and its record loaded without a category). A dash between spaces too ("Deep
+# Learning - Graph Neural Networks" was one area, no parent); not one inside a name ("Human-AI").
+# Not "/": area names hold one.
+AREA_SEPARATORS = r"\s*(?:[·・•‧∙⋅･>»›]|->|→)\s*|\s+[-–—]\s+"
 # The same, found without the spaces (a cheaper look). ">" apart from the class: inside it, the
 # regex engine lost its fast scan for the class's characters (bench/batch_stages.py: parse +15 %).
-_ANY_AREA_SEPARATOR = r"[·・•‧∙⋅･→»›]|>"
+_ANY_AREA_SEPARATOR = r"[·・•‧∙⋅･→»›–—]|>| - "
 # A names line: comma-separated items of at most 10 words, free of sentence punctuation.
 _WORD = r"[^\s,$=:;?!\[\]{}<>/\\|@#%^&*+~]+"
 _ITEM = _WORD + r"(?: " + _WORD + r"){0,9}"  # names of up to 10 words
