@@ -147,7 +147,9 @@ def area_shaped(texts: pl.Series) -> pl.Series:
              & (t.str.len_chars() <= AREA_MAX_CHARS)
              & ~t.str.replace_all(r"\betc\.", "etc").str.contains(_NOT_AREA)
              & ~t.str.contains(PROSE_HINT))
-    rows = texts.str.contains(_ANY_AREA_SEPARATOR).fill_null(False).arg_true()
+    # (short texts only: a dash between spaces is common in abstracts, and none is an area line)
+    rows = (texts.str.len_bytes() <= 4 * AREA_MAX_CHARS).fill_null(False).arg_true()
+    rows = rows.filter(texts.gather(rows).str.contains(_ANY_AREA_SEPARATOR).fill_null(False))
     out = pl.repeat(False, texts.len(), dtype=pl.Boolean, eager=True).rename(texts.name)
     if not rows.len():
         return out
