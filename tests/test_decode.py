@@ -683,6 +683,20 @@ def test_a_bomless_file_joined_after_a_utf16_one_is_cut_where_the_nuls_end(first
     assert (decoded.encoding, decoded.n_bad_bytes) == (f"utf-16+{second}", 0)
 
 
+@pytest.mark.parametrize("first,second", [("utf-8", "utf-16-le"), ("utf-8", "utf-16-be"), ("windows-1252", "utf-16-le"),
+                                          ("utf-16", "mail+utf-8")])
+def test_a_utf16_part_without_a_bom_at_either_end_is_cut_from_the_other(first, second):
+    """The kind of the joins above, on review: a BOM-less UTF-16 file after a UTF-8 one was read
+    whole as UTF-16 (the UTF-8 part's record lost, 0 bad bytes), and a UTF-8 digest under its
+    e-mail header after a UTF-16 one was not cut (only a record header right at the join was)."""
+    one, two = digest(["Ann Lee, Bo Chen"]), digest(["Léa Müller, Carl Wu"])
+    head = "From: digest@example.org\nSubject: new papers\n\n" if second.startswith("mail") else ""
+    raw = one.encode(first) + (head + two).encode(second.removeprefix("mail+"))
+    decoded = decode_bytes(raw)
+    assert decoded.text == one + head + two and decoded.n_bad_bytes == 0
+    assert "+" in decoded.encoding
+
+
 @given(st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1),
        st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1))
 @example("中文上", "x")
