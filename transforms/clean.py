@@ -7,6 +7,8 @@ cannot be trusted (undecodable bytes, no usable author or abstract).
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 
 from schemas.frames import AUTHOR_TOTAL_MAX
@@ -188,12 +190,17 @@ def _pairs_between_semicolons(shown: pl.Expr) -> pl.Expr:
     return items.list.eval(pair_or_mononym).list.all().fill_null(False)
 
 
+# AND_MORE's capturing groups, each an alternative's count (counted, not listed by hand: a new
+# alternative adds one).
+_COUNT_GROUPS = range(1, re.compile(AND_MORE).groups + 1)
+
+
 def _more_count(authors: pl.Expr) -> pl.Expr:
     """The count of AND_MORE (whichever of its groups holds it), a word read as its number. A
     count past any real list is kept just past AUTHOR_TOTAL_MAX, for the check to quarantine:
     read as Int64 it overflowed to null (the list loaded as complete) or wrapped below zero."""
     groups = authors.str.extract_groups(AND_MORE).struct
-    count = pl.coalesce(*(groups.field(str(group)) for group in (1, 2, 3, 4, 5))).str.to_lowercase()
+    count = pl.coalesce(*(groups.field(str(group)) for group in _COUNT_GROUPS)).str.to_lowercase()
     as_number = count.replace(MORE_COUNT_WORDS).cast(pl.Float64, strict=False)
     return as_number.clip(upper_bound=AUTHOR_TOTAL_MAX + 1).cast(pl.Int64)
 
@@ -224,7 +231,7 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
     cjk = shown.str.contains(CJK)  # of the names: "Anderson, Ann 等" is a Last, First
     shown = shown.str.replace_all(VON_UND_ZU, "${1}\x1eund\x1e${2}")  # not a joiner there: kept from the split
     separated = (
-        pl.when(pair.str.contains(SINGLE_LAST_FIRST) & ~cjk & ~_mononym_then_name(pair))
+        pl.when(_one_last_first_pair(pair, cjk))
         .then(pair.str.replace(SINGLE_LAST_FIRST, "${3} ${1} ${2}${4}"))
         .when(semicolons)
         .then(shown.str.replace_all(SEMICOLON_SEPARATORS, "\x1f"))
@@ -241,17 +248,17 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
     return items.list.eval(pl.element().filter((pl.element() != "") & ~pl.element().str.contains(BARE_SUFFIX)))
 
 
-def _mononym_then_name(pair: pl.Expr) -> pl.Expr:
-    """A SINGLE_LAST_FIRST line that is two authors: a one-word name that the reference does not
-    know as a surname, then a full name whose first word it knows as a given name ("Mansi,
-    Avinash Kori", "Nilaksh, Antoine Clavaud": real arXiv authors, each pair was one person
-    "Avinash Kori Mansi"). "Smith, John Paul", "van der Berg, Anna Maria", "Knuth, Donald E."
-    stay one person."""
-    shaped = pl.when(pair.str.contains(SINGLE_LAST_FIRST)).then(pair)  # null elsewhere: no cost
+def _one_last_first_pair(pair: pl.Expr, cjk: pl.Expr) -> pl.Expr:
+    """Whether a line is one SINGLE_LAST_FIRST pair ("Smith, John Paul", "van der Berg, Anna
+    Maria", "Knuth, Donald E."), not two authors: a one-word name the reference does not know as
+    a surname, then a full name whose first word it knows as a given name ("Mansi, Avinash Kori",
+    "Nilaksh, Antoine Clavaud": real arXiv authors, each pair was one person "Avinash Kori Mansi")."""
+    shaped = pl.when(pair.str.contains(SINGLE_LAST_FIRST) & ~cjk).then(pair)  # null elsewhere: no cost
     first, rest = shaped.str.extract(SINGLE_LAST_FIRST, 1), shaped.str.extract(SINGLE_LAST_FIRST, 3)
     full_name = rest.str.contains(r"^\S+\s+\p{Lu}\p{Ll}+$")  # a given name and a surname, not "John R."
-    return (full_name & ~first.str.contains(r"\s") & ~fold_key(first).is_in(known("surname"))
-            & fold_key(rest.str.extract(r"^(\S+)")).is_in(known("given"))).fill_null(False)
+    two_authors = (full_name & ~first.str.contains(r"\s") & ~fold_key(first).is_in(known("surname"))
+                   & fold_key(rest.str.extract(r"^(\S+)")).is_in(known("given")))
+    return shaped.is_not_null() & ~two_authors.fill_null(False)
 
 
 def _surname_last(name: pl.Expr) -> pl.Expr:

@@ -165,19 +165,19 @@ AUTHORS_LABEL = _labelled(_AUTHORS_WORDS) + r"|^(?:作者|著者|저자)\s*(?::|
 _ITEM_WORD = r"[^\s,;，；、&]+"
 BY_NAMES = rf"^(?i:by)\s+{_ITEM_WORD}\s+{_ITEM_WORD}"
 BY_ONE_NAME = rf"^(?i:by)\s+{_ITEM_WORD}\s+(?i:and|und|et)\s"
-# The lines that may hold a label, found by their first letters (an anchored pattern: one try per line).
-_LABEL_HINT = r"^[*_\[【]*\s*(?:(?i:aut|by|written|verf|yaz|tác|авт)|作者|著者|저자)"
+# The lines that may hold a label: the labels themselves, anchored (one try per line), not a list
+# of their first letters written again beside them.
+_LABELLED_LINE = rf"{AUTHORS_LABEL}|{BY_NAMES}"
 
 
 def has_authors_label(lines: pl.Series) -> pl.Series:
     """Whether each authors line opens with an AUTHORS_LABEL (with its colon)."""
-    return on_rows(lines.to_frame("a"), lines.str.contains(_LABEL_HINT).fill_null(False).arg_true(),
-                   pl.col("a").str.contains(AUTHORS_LABEL))
+    return lines.str.contains(AUTHORS_LABEL).fill_null(False)
 
 
 def without_label(lines: pl.Series) -> pl.Series:
     """The authors lines without a leading AUTHORS_LABEL or "By" label."""
-    return on_rows_where(lines, lines.str.contains(_LABEL_HINT), lambda rows: rows.to_frame("a").select(
+    return on_rows_where(lines, lines.str.contains(_LABELLED_LINE), lambda rows: rows.to_frame("a").select(
         pl.when(pl.col("a").str.contains(BY_NAMES) & ~pl.col("a").str.contains(BY_ONE_NAME))
         .then(pl.col("a").str.replace(r"^\S+\s+", ""))
         .otherwise(pl.col("a").str.replace(AUTHORS_LABEL, ""))).to_series())
@@ -193,15 +193,13 @@ _ABSTRACT_WORDS = (r"(?i:abstract|summary|résumé|resume|zusammenfassung|kurzfa
                    r"|streszczenie|özet|tóm tắt|аннотация|tl;\s?dr)|摘要|概要|要旨|초록")
 TITLE_LABEL = _labelled(_TITLE_WORDS) + r"(\S)"
 ABSTRACT_LABEL = r"(?:" + _labelled(_ABSTRACT_WORDS) + r"|^(?i:abstract)\.\s+)(\S)"
-_FIELD_HINT = {"title": r"^[*_\[【]*\s*(?:(?i:ti|tí|ty|ba|на|за)|标|標|題|タ|제)",
-               "abstract": r"^[*_\[【]*\s*(?:(?i:abs|sum|ré|res|zus|kur|som|ria|str|öz|tó|ан|tl)|摘|概|要|초)"}
 
 
 def without_field_label(text: pl.Series, label: str) -> pl.Series:
-    """`text` without a leading "<label>:" (TITLE_LABEL, ABSTRACT_LABEL); the pattern runs on the
-    rows opening with a label's first letters only (one anchored test a row)."""
+    """`text` without a leading "<label>:" (TITLE_LABEL, ABSTRACT_LABEL), rewritten on the rows
+    that hold one only (the anchored pattern: one try per row)."""
     pattern = {"title": TITLE_LABEL, "abstract": ABSTRACT_LABEL}[label]
-    return on_rows_where(text, text.str.contains(_FIELD_HINT[label]), lambda rows: rows.str.replace(pattern, "${1}"))
+    return on_rows_where(text, text.str.contains(pattern), lambda rows: rows.str.replace(pattern, "${1}"))
 
 
 def without_marks(lines: pl.Series) -> pl.Series:
@@ -251,8 +249,8 @@ _MORE = (r"(?:more|others?|additional|further|weitere|autres|más|mas|otros|outr
 _MORE_JOINER = r"and|&|plus|und|et|y|e|en|og|ja|ve|và|и|i|a"
 # "A, B, C and 3 more": only three names are shown, three more exist; also "and one more",
 # "and 3 more authors", "& 3 others", "plus 3 more", ", 3 more", "+3 more", "(+3)", "[+3]",
-# "(and 3 more)", "und 3 weitere", "外 2 名", a closing period. Groups 1 to 5: the count (read by
-# `clean._more_count`). ("and one more" loaded a person "one more"; "+3 more" stayed in the last
+# "(and 3 more)", "und 3 weitere", "外 2 名", a closing period. Each alternative's one capturing
+# group is the count (`clean._more_count` reads them all). ("and one more" loaded a person "one more"; "+3 more" stayed in the last
 # name; "(+3)" was dropped.) Alone on a line too: a wrapped names line's last line ("and 3 more").
 AND_MORE = (r"(?i)(?:(?:^|\s*,\s*|\s+)(?:(?:" + _MORE_JOINER + r")\s+)?" + _MORE_COUNT + r"\s+" + _MORE
             + r"|\s*,?\s*\+\s*" + _MORE_COUNT + r"(?:\s+" + _MORE + r")?"
