@@ -167,6 +167,7 @@ def test_unknown_well_formed_code_keeps_its_archive_prefix():
     assert rows["astro-ph.XX"]["parent_code"] == "astro-ph"
 
 
+
 def test_conference_area_and_subarea():
     row = resolve([("Deep Learning · Attention Mechanisms", CONFERENCE)])["Deep Learning · Attention Mechanisms"]
     assert (row["code"], row["name"], row["parent_code"], row["parent_name"], row["taxonomy"]) == (
@@ -496,6 +497,24 @@ def test_cross_listed_category_line_is_a_primary_and_secondaries(line):
     listings, _ = clean_listings(records, files_frame("listing"))
     row = listings.row(0, named=True)
     assert (row["listed_code"].lower(), [c.lower() for c in row["secondary_codes"]]) == ("cs.lg", ["stat.ml"])
+
+
+@pytest.mark.parametrize(("line", "codes"), [
+    # a bare code before a named one: the bare code was read as the named one's name and dropped
+    ("cs.CV (eess.IV)", ["cs.cv", "eess.iv"]), ("cs.LG(stat.ML)", ["cs.lg", "stat.ml"]),
+    ("cs.LG; Artificial Intelligence (cs.AI)", ["cs.lg", "cs.ai"]),
+    ("cs.LG, Machine Learning (stat.ML)", ["cs.lg", "stat.ml"]),
+    ("math.PR math.ST (stat.TH)", ["math.pr", "math.st", "stat.th"]),
+    # ... or after it (the record was quarantined)
+    ("Machine Learning (cs.LG); cs.AI", ["cs.lg", "cs.ai"]),
+    ("Distributed, Parallel, and Cluster Computing (cs.DC); cs.LG, stat.ML", ["cs.dc", "cs.lg", "stat.ml"]),
+])
+def test_bare_and_named_codes_on_one_line_are_all_kept_in_order(line, codes):
+    records, quarantine = parse_text(f"#01Oct 26, 2026\n{line}\nA Title\nAnn Lee\nWe study bridges.")
+    assert quarantine.is_empty()
+    listings, _ = clean_listings(records, files_frame("listing"))
+    row = listings.row(0, named=True)
+    assert [c.lower() for c in [row["listed_code"], *row["secondary_codes"]]] == codes
 
 
 def test_secondary_category_ids_through_the_pipeline():

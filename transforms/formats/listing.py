@@ -60,8 +60,10 @@ CATEGORY_LINE = rf"^{_CODE}(?:(?:{CODE_SEPARATOR}){_CODE})*$"
 # A category line as arXiv's own pages write it, each code after its name: "Machine Learning
 # (cs.LG); Artificial Intelligence (cs.AI)", "Subjects: Computation and Language (cs.CL)". The
 # codes are the line (the record was quarantined: "second line is not an arXiv category code").
-_NAMED_CODE = rf"[^()]*\(\s*({_CODE})\s*\)"
-NAMED_CODES = rf"^{_NAMED_CODE}(?:\s*[;,]\s*{_NAMED_CODE})*\s*$"
+# Bare codes may stand beside named ones ("cs.CV (eess.IV)", "cs.LG; Artificial Intelligence
+# (cs.AI)", "Machine Learning (cs.LG); cs.AI"): every code of the line is kept, in its order.
+_NAMED_CODE = rf"[^()]*\(\s*{_CODE}\s*\)"
+NAMED_CODES = rf"^{_NAMED_CODE}(?:\s*[;,]\s*{_NAMED_CODE})*(?:(?:{CODE_SEPARATOR}){_CODE})*\s*$"
 N_LINES = 5
 # Month names as listings write them, any case, with or without a period: "Sep", "Sept.", "September".
 MONTHS = {name: i + 1 for i, names in enumerate([
@@ -452,10 +454,13 @@ def may_be_names(text: pl.Expr, lists_only: bool = False) -> pl.Expr:
 
 
 def _codes_of_named(lines: pl.Series) -> pl.Series:
-    """"Machine Learning (cs.LG); Statistics Theory (math.ST)" -> "cs.LG; math.ST"; other lines
+    """"Machine Learning (cs.LG); Statistics Theory (math.ST)" -> "cs.LG; math.ST", "cs.CV
+    (eess.IV)" -> "cs.CV; eess.IV"; other lines
     as they are. The patterns run on the lines holding a parenthesis only (few)."""
     line = pl.col("category_raw")
-    codes = line.str.replace_all(rf"\s*[;,]?{_NAMED_CODE}", "; ${1}").str.strip_chars("; ")
+    # (the names' words are no codes: a code holds a dot or is a hyphenated archive in one case)
+    codes = (line.str.extract_all(r"[^\s;,:()]+").list.eval(pl.element().filter(pl.element().str.contains(f"^{_CODE}$")))
+             .list.join("; "))
     return on_rows_where(lines, lines.str.contains("(", literal=True), lambda rows: rows.to_frame("category_raw").select(
         pl.when(line.str.contains(NAMED_CODES)).then(codes).otherwise(line)).to_series())
 
