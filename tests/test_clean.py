@@ -167,6 +167,14 @@ def test_unknown_well_formed_code_keeps_its_archive_prefix():
     assert rows["astro-ph.XX"]["parent_code"] == "astro-ph"
 
 
+def test_an_unknown_code_in_another_case_is_one_category_in_its_archive():
+    """"CS.ZZ" had the parent "CS" beside "cs", and "cs.zz" was a category apart from "cs.ZZ"."""
+    rows = resolve([("CS.ZZ", ARXIV), ("cs.zz", ARXIV), ("cs.ZZ", ARXIV), ("PHYSICS.New-PH", ARXIV), ("Foo.bar", ARXIV)])
+    assert {rows[c]["code"] for c in ("CS.ZZ", "cs.zz", "cs.ZZ")} == {"cs.ZZ"}
+    assert (rows["CS.ZZ"]["parent_code"], rows["CS.ZZ"]["parent_name"]) == ("cs", "Computer Science")
+    assert (rows["PHYSICS.New-PH"]["code"], rows["PHYSICS.New-PH"]["parent_code"]) == ("physics.new-ph", "physics")
+    assert rows["Foo.bar"]["code"] == "Foo.bar"  # no archive of the taxonomy: as listed
+
 
 def test_conference_area_and_subarea():
     row = resolve([("Deep Learning · Attention Mechanisms", CONFERENCE)])["Deep Learning · Attention Mechanisms"]

@@ -976,6 +976,7 @@ def test_a_search_names_line_joined_by_ampersands_is_names(names):
 
 
 @pytest.mark.parametrize("names", ["Hantao Yu$^{1,2}$, Josh Alman$^{3}$", "Hantao Yu<sup>1</sup>, Josh Alman<sup>2</sup>",
+                                   "Hantao Yu<sup>1</sup>", "Hantao Yu<sup>1</sup>, Josh Alman<sup>2</sup>, Ann Lee<sup>1</sup>",
                                    "Hantao Yu^{1,2}, Josh Alman^3", "Hantao Yu\\textsuperscript{1}, Josh Alman",
                                    "Hantao Yu$\\dagger$, Josh Alman$\\ddagger$", "Hantao Yu ^{1,2}, Josh Alman$_1$",
                                    "Hantao Yu ✉, Josh Alman ★", "Hantao Yu$^{1}$ ✉, Josh Alman#",
@@ -1093,6 +1094,50 @@ def test_what_is_not_an_area_line(paragraph):
     from transforms.formats.search import area_shaped
 
     assert not area_shaped(pl.Series([paragraph.replace("\n", " ")])).item()
+
+
+def _areas_of(area_lines: list[str]) -> tuple[list[tuple[str, list[str]]], dict[str, tuple]]:
+    """Each record's (category code, secondary codes) and every category's (name, parent_code)."""
+    blocks = [f"{area}\n\nAnn Lee{i}, Bo Chen\n\nWe study problem {i} and prove a bound that is tight for it."
+              for i, area in enumerate(area_lines)]
+    result = process_batch([SourceFile(1, "s.txt", ("论文检索\n\n" + "\n\n".join(blocks) + "\n").encode())])
+    assert result.quarantine.is_empty()
+    cats = {r["category_id"]: r for r in result.categories.iter_rows(named=True)}
+    rows = [([cats[row["category_id"]]["code"]], sorted(cats[c]["code"] for c in row["secondary_category_ids"]))
+            for row in result.listings.sort("position").iter_rows(named=True)]
+    return [(a[0], b) for a, b in rows], {r["code"]: (r["name"], r["parent_code"]) for r in cats.values()}
+
+
+def test_several_areas_on_one_line_are_a_primary_and_secondaries():
+    """"Deep Learning · LLMs, Applications · Computer Vision" was one area named "Computer Vision"
+    under "Deep Learning"; a comma inside one area's name still leaves it one area."""
+    rows, cats = _areas_of([
+        "Deep Learning · Large Language Models, Applications · Computer Vision",
+        "Deep Learning · Large Language Models; Theory · Learning Theory",
+        "Deep Learning · Large Language Models | Theory · Learning Theory",
+        "Optimization -> Convex, Social Aspects -> Fairness, Theory -> Learning Theory",
+        "Applications · Computer Vision, Audio, and Language",
+    ])
+    assert rows == [
+        ("Deep Learning · Large Language Models", ["Applications · Computer Vision"]),
+        ("Deep Learning · Large Language Models", ["Theory · Learning Theory"]),
+        ("Deep Learning · Large Language Models", ["Theory · Learning Theory"]),
+        ("Optimization · Convex", ["Social Aspects · Fairness", "Theory · Learning Theory"]),
+        ("Applications · Computer Vision, Audio, and Language", []),
+    ]
+    assert cats["Applications · Computer Vision"] == ("Computer Vision", "Applications")
+    assert cats["Applications · Computer Vision, Audio, and Language"] == ("Computer Vision, Audio, and Language", "Applications")
+
+
+def test_an_empty_level_or_a_breadcrumb_home_is_no_level_of_the_area():
+    """A template's "Reinforcement Learning · " (no sub-area) was a category named "" beside
+    "Reinforcement Learning"; a breadcrumb's "Home »" was every area's parent."""
+    rows, cats = _areas_of(["Reinforcement Learning · ", "Reinforcement Learning", "· Social Aspects",
+                            "Home » Deep Learning » Large Language Models", "Home > Theory"])
+    assert [code for code, _ in rows] == ["Reinforcement Learning", "Reinforcement Learning", "Social Aspects",
+                                          "Deep Learning · Large Language Models", "Theory"]
+    assert cats["Reinforcement Learning"] == ("Reinforcement Learning", None)
+    assert cats["Deep Learning · Large Language Models"] == ("Large Language Models", "Deep Learning")
 
 
 def test_every_area_of_the_seeds_and_of_iclr_is_an_area_line():

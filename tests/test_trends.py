@@ -153,7 +153,11 @@ def test_digest_trends_prints_the_rising_terms(warehouse):
 
 
 @pytest.mark.parametrize(("given", "stored"), [("math.IT", "cs.IT"), ("MATH.it", "cs.IT"), ("cmp-lg", "cs.CL"),
-                                               (" cs.lg ", "cs.LG"), ("Deep Learning", "Deep Learning")])
+                                               (" cs.lg ", "cs.LG"), ("Deep Learning", "Deep Learning"),
+                                               # an area as the load writes it (the "->" spelling found nothing)
+                                               ("Deep Learning->Large Language Models", "Deep Learning · Large Language Models"),
+                                               ("Deep Learning » Large Language Models", "Deep Learning · Large Language Models"),
+                                               ("Reinforcement Learning · ", "Reinforcement Learning")])
 def test_a_category_given_in_any_case_or_as_an_alias_is_the_stored_code(given, stored):
     from transforms.categories import canonical_code
 

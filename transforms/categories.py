@@ -9,7 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
-from transforms.formats.search import AREA_SEPARATOR
+from transforms.formats.search import AREA_SEPARATOR, canonical_area
 
 TAXONOMY_FILE = Path(__file__).resolve().parent.parent / "data" / "taxonomy" / "arxiv_taxonomy.json"
 ARXIV = "arxiv"
@@ -65,10 +65,53 @@ def _case_folded() -> dict[str, str]:
     return folded | {alias.lower(): target for alias, target in aliases.items()}
 
 
+@cache
+def _archive_spelling() -> tuple[dict[str, str], dict[str, str]]:
+    """Lower-cased archive → the taxonomy's spelling, and → the case of its known subjects
+    ("upper": cs.LG, math.AG; "lower": physics.soc-ph, cond-mat.mes-hall), where all agree."""
+    known, archives, _ = arxiv_taxonomy()
+    subjects = known.filter(pl.col("code").str.contains(".", literal=True)).select(
+        archive=pl.col("parent_code"), subject=pl.col("code").str.split(".").list.last())
+    cases = subjects.group_by("archive").agg(
+        upper=(pl.col("subject") == pl.col("subject").str.to_uppercase()).all(),
+        lower=(pl.col("subject") == pl.col("subject").str.to_lowercase()).all())
+    case = {a: "upper" if u else "lower" for a, u, lo in cases.iter_rows() if u or lo}
+    return ({a.lower(): a for a in archives["parent_code"]}, {a.lower(): c for a, c in case.items()})
+
+
+def _unknown_code(code: pl.Expr) -> pl.Expr:
+    """A well-formed code the taxonomy does not know, its archive as the taxonomy spells it and
+    its subject in the case of the archive's known ones: "CS.ZZ" had the parent "CS" beside cs.ZZ's
+    "cs", and "cs.zz" was another category than "cs.ZZ"."""
+    spelling, case = _archive_spelling()
+    folded = code.str.extract(r"^([^.]+)\.", 1).str.to_lowercase()
+    archive = folded.replace_strict(spelling, default=None, return_dtype=pl.String)
+    subject = code.str.extract(r"^[^.]+\.(.+)$", 1)
+    subject_case = folded.replace_strict(case, default=None, return_dtype=pl.String)
+    subject = (pl.when(subject_case == "upper").then(subject.str.to_uppercase())
+               .when(subject_case == "lower").then(subject.str.to_lowercase()).otherwise(subject))
+    return pl.when(archive.is_not_null() & subject.is_not_null()).then(archive + "." + subject).otherwise(code)
+
+
+def _area_levels(area: pl.Expr) -> pl.Expr:
+    """An area's levels: an empty one left out (a template's "Reinforcement Learning · " was a
+    category named "" beside "Reinforcement Learning"), and a breadcrumb's root "Home" ("Home »
+    Deep Learning » LLMs" was an area under "Home")."""
+    levels = area.str.split("·").list.eval(pl.element().str.strip_chars()).list.filter(pl.element() != "")
+    home = (levels.list.len() > 1) & (levels.list.first().str.to_lowercase() == "home")
+    levels = pl.when(home).then(levels.list.slice(1)).otherwise(levels)
+    return pl.when(levels.list.len() > 0).then(levels).otherwise(pl.concat_list(area))
+
+
 def canonical_code(code: str) -> str:
     """A code as the warehouse stores it: an arXiv code or alias in any case as its canonical
-    code ("math.it" → cs.IT); anything else (a conference area) as it is."""
-    return _case_folded().get(code.strip().lower(), code)
+    code ("math.it" → cs.IT); a conference area with its levels as the load writes them
+    ("Deep Learning->LLMs" → "Deep Learning · LLMs")."""
+    arxiv = _case_folded().get(code.strip().lower())
+    if arxiv:
+        return arxiv
+    area = canonical_area(pl.lit(code.strip(), pl.String))
+    return pl.select(_area_levels(area).list.join(AREA_SEPARATOR)).item()
 
 
 def listed_codes(listings: pl.DataFrame) -> pl.DataFrame:
@@ -110,7 +153,7 @@ def resolve_categories(codes: pl.Series, taxonomy: pl.Series) -> pl.DataFrame:
     listed = pl.DataFrame({"listed_code": codes, "taxonomy": taxonomy}).drop_nulls().unique(maintain_order=True)
     arxiv = listed.filter(pl.col("taxonomy") == ARXIV).with_columns(
         code=pl.col("listed_code").str.to_lowercase().replace_strict(
-            _case_folded(), default=pl.col("listed_code"), return_dtype=pl.String)
+            _case_folded(), default=_unknown_code(pl.col("listed_code")), return_dtype=pl.String)
     )
     arxiv = (
         arxiv.join(known.drop("taxonomy"), on="code", how="left")
@@ -122,12 +165,12 @@ def resolve_categories(codes: pl.Series, taxonomy: pl.Series) -> pl.DataFrame:
             group_name=pl.col("group_name").fill_null(pl.col("archive_group_name")),
         )
     )
-    area = pl.col("listed_code").str.split(AREA_SEPARATOR)
-    conference = listed.filter(pl.col("taxonomy") == CONFERENCE).with_columns(
-        code=pl.col("listed_code"),
-        name=area.list.last(),
-        parent_code=pl.when(area.list.len() > 1).then(area.list.first()),
-    ).with_columns(parent_name=pl.col("parent_code"))
+    conference = listed.filter(pl.col("taxonomy") == CONFERENCE).with_columns(area=_area_levels(pl.col("listed_code")))
+    conference = conference.with_columns(
+        code=pl.col("area").list.join(AREA_SEPARATOR),
+        name=pl.col("area").list.last(),
+        parent_code=pl.when(pl.col("area").list.len() > 1).then(pl.col("area").list.first()),
+    ).with_columns(parent_name=pl.col("parent_code")).drop("area")
     return pl.concat([arxiv, conference], how="diagonal").select(
         pl.col("listed_code"), *[pl.col(c).cast(t) for c, t in CATEGORY_COLUMNS.items()]
     )

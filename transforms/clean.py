@@ -15,6 +15,7 @@ from schemas.frames import AUTHOR_TOTAL_MAX
 from transforms.categories import ARXIV, CONFERENCE
 from transforms.decode import REPLACEMENT
 from transforms.formats import listing
+from transforms.formats.search import area_list
 from transforms.formats.common import (
     AND_MORE,
     ET_AL,
@@ -302,13 +303,15 @@ def _author_columns(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semic
 def category_columns() -> dict[str, pl.Expr]:
     """The listed code, its taxonomy, and the secondary codes of a cross-listing: a listing's
     category line "cs.LG; stat.ML" (or "cs.LG, stat.ML", "cs.LG stat.ML") is primary cs.LG
-    plus secondary stat.ML. Case is resolved against the taxonomy (transforms.categories)."""
+    plus secondary stat.ML, a search page's "Deep Learning · LLMs, Theory · Learning Theory" the
+    first area plus the second. Case is resolved against the taxonomy (transforms.categories)."""
     raw = pl.col("category_raw")
     is_listing = pl.col("format") == listing.NAME
-    codes = raw.str.replace_all(listing.CODE_SEPARATOR, " ").str.split(" ")
+    codes = pl.when(is_listing).then(raw.str.replace_all(listing.CODE_SEPARATOR, " ").str.split(" ")
+                                     ).otherwise(area_list(raw))
     return {
-        "listed_code": pl.when(is_listing).then(codes.list.first()).otherwise(raw),
-        "secondary_codes": pl.when(is_listing & raw.is_not_null())
+        "listed_code": codes.list.first(),
+        "secondary_codes": pl.when(raw.is_not_null())
         .then(codes.list.slice(1))
         .otherwise(pl.lit([], dtype=pl.List(pl.String))),
         "taxonomy": pl.when(raw.is_null())

@@ -69,9 +69,15 @@ PROSE_HINT_LONG = r"(?:^|\s)(?:the|has|have|been|and the|of the)(?:\s|,|$)"
 # the next record's category. The real areas (the seeds; ICLR's, up to 89 characters, names of
 # up to 6 words with commas, "and", "/", "etc") fit well inside these bounds.
 AREA_MAX_CHARS = 120
+# Several areas on one line ("Deep Learning · LLMs, Applications · Computer Vision") were one area
+# named "Computer Vision" under "Deep Learning": cut at a comma, semicolon or " | " when every piece
+# holds a level of its own. A comma inside one area's name ("Applications · Computer Vision,
+# Audio, and Language") leaves pieces without one: one area.
+_AREA_LIST = r"\s*[,;]\s*|\s+\|\s+"
 _AREA_NAME_WORDS = 8
 _NOT_AREA = (
     r"[;:!?=$…]|\.(?:\s|$)"  # sentence punctuation (a period ends a sentence, "etc." aside)
+    r"|<"  # a tag's bracket: "Hantao Yu<sup>1</sup>" (its ">" reads as a separator)
     r"|(?:^| · )[^\p{Lu}\p{Lt}\p{N}]"  # a name opening in lower case: prose cut at the dot
     r"|(?:^|\s)[^\s·]+(?: [^\s·]+){" + str(_AREA_NAME_WORDS) + r"}"  # a name of too many words
 )
@@ -137,16 +143,34 @@ def _preamble(before: pl.DataFrame) -> pl.DataFrame:
     ))
 
 
+def _one_area(t: pl.Expr) -> pl.Expr:
+    return (t.str.count_matches(AREA_SEPARATOR, literal=True).is_between(1, 2)
+            & (t.str.len_chars() <= AREA_MAX_CHARS)
+            & ~t.str.replace_all(r"\betc\.", "etc").str.contains(_NOT_AREA)
+            & ~t.str.contains(PROSE_HINT))
+
+
+def _pieces(text: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """A canonical area line cut at its list separators, and whether every piece has a level."""
+    pieces = text.str.replace_all(_AREA_LIST, "\x1f").str.split("\x1f")
+    several = (pieces.list.len() > 1) & pieces.list.eval(pl.element().str.contains(AREA_SEPARATOR, literal=True)).list.all()
+    return pieces, several
+
+
+def area_list(text: pl.Expr) -> pl.Expr:
+    """The areas of a canonical area line: its pieces when several areas stand on it, else itself."""
+    pieces, several = _pieces(text)
+    return pl.when(several).then(pieces).otherwise(pl.concat_list(text))
+
+
 def area_shaped(texts: pl.Series) -> pl.Series:
     """Whether each text (a line or a paragraph) is an area line: one or two " · " (or another of
     AREA_SEPARATORS) between capitalised names of at most 8 words, no sentence punctuation, no
-    pronoun or verb only prose uses, at most 120 characters. The patterns run only on the texts
-    holding a separator (few)."""
+    pronoun or verb only prose uses, at most 120 characters; or several such areas in a list. The
+    patterns run only on the texts holding a separator (few)."""
     t = pl.col("t")
-    check = (t.str.count_matches(AREA_SEPARATOR, literal=True).is_between(1, 2)
-             & (t.str.len_chars() <= AREA_MAX_CHARS)
-             & ~t.str.replace_all(r"\betc\.", "etc").str.contains(_NOT_AREA)
-             & ~t.str.contains(PROSE_HINT))
+    pieces, several = _pieces(t)
+    check = _one_area(t) | (several & pieces.list.eval(_one_area(pl.element())).list.all())
     # (short texts only: a dash between spaces is common in abstracts, and none is an area line)
     rows = (texts.str.len_bytes() <= 4 * AREA_MAX_CHARS).fill_null(False).arg_true()
     rows = rows.filter(texts.gather(rows).str.contains(_ANY_AREA_SEPARATOR).fill_null(False))
