@@ -244,7 +244,7 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     )
     single = ~as_commas.str.contains("[,;；]") & ~pl.col("text").str.ends_with("等")
     paras = paras.with_columns(prose_hint=_prose_hint_of_names_shaped(paras)).with_columns(kind=kind, single_item=single)
-    paras = paras.with_columns(person=_one_person(paras))
+    paras = paras.with_columns(person=_one_person(paras), area_of_items=_area_of_items(paras))
     # Capitalised terms between ";" right after a names line of several are the abstract (a
     # keywords-only one: "Graph Neural Networks; Transformers"), not a second names line.
     after_names = (pl.col("kind").shift(1).over("file_idx") == "N") & ~pl.col("single_item").shift(1).over("file_idx")
@@ -425,6 +425,11 @@ _ORGANISATION = (r"(?i)\b(?:foundation|university|institute|research|science|sci
 _NAME_SHAPED = r"^[\p{L}][\p{L}\p{M}'’.\-]*(?: [\p{L}][\p{L}\p{M}'’.\-]*){1,3}$|^[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]{2,6}$"
 
 
+# Lower-case words between a name's words no name holds (particles do: "van der", "de la", "bin"):
+# "applications to neuroscience", "learning on graphs" are topics.
+_NO_NAME_WORD = r"\s(?:to|of|for|in|on|with|without|including|via|from|by|the|or|into|under)\s"
+
+
 def _people(texts: pl.Series) -> pl.Series:
     """Lists whose items are mostly people: a given name or a surname real authors wear
     (transforms/name_parts.csv), or a name's shape with no word of an organisation. "MNIST,
@@ -433,7 +438,11 @@ def _people(texts: pl.Series) -> pl.Series:
         pl.element().str.strip_chars().filter(pl.element().str.strip_chars() != ""))
     parts = fold_key(pl.element()).str.extract_groups(r"^(\S+)(?: .*)? (\S+)$").struct
     known_part = parts.field("1").is_in(known("given")) | parts.field("2").is_in(known("surname"))
-    person = (known_part.fill_null(False) | pl.element().str.contains(_NAME_SHAPED)) & ~pl.element().str.contains(_ORGANISATION)
+    # (a name's shape in lower case only with a known part: "danah boyd", not "meta learning")
+    lower_latin = pl.element().str.contains(r"^[\p{Latin}\p{M}\s'’.\-]+$") & ~pl.element().str.contains(r"\p{Lu}")
+    shaped = pl.element().str.contains(_NAME_SHAPED) & ~lower_latin
+    person = ((known_part.fill_null(False) | shaped)
+              & ~pl.element().str.contains(_ORGANISATION) & ~pl.element().str.contains(_NO_NAME_WORD))
     return pl.select((items.list.eval(person).list.mean() >= 0.5).fill_null(False)).to_series()
 
 
@@ -466,6 +475,19 @@ def _one_person(paras: pl.DataFrame) -> pl.Series:
     return on_rows(paras, rows, person).rename("person")
 
 
+def _area_of_items(paras: pl.DataFrame) -> pl.Series:
+    """Names-shaped lines of several items, before a names line and an abstract, whose items are
+    no people: a one-level area in its own words (OpenReview's "transfer learning, meta learning,
+    and lifelong learning"), not a record cut off before its abstract. Such a line was quarantined
+    and its record loaded without its area."""
+    def below(n: int) -> pl.Expr:
+        return pl.col("kind").shift(-n).over("file_idx")
+    rows = paras.select((pl.col("kind") == "N") & ~pl.col("single_item") & (below(1) == "N") & (below(2) == "P")
+                        ).to_series().fill_null(False).arg_true()  # (few)
+    return pl.repeat(False, paras.height, dtype=pl.Boolean, eager=True).scatter(
+        rows, ~_people(paras["text"].gather(rows))).rename("area_of_items")
+
+
 def _prose_hint(text: pl.Expr) -> pl.Expr:
     long = text.str.count_matches(" ") >= 6
     return text.str.contains(f"{PROSE_HINT}|{CJK_PROSE}") | (long & text.str.contains(PROSE_HINT_LONG))
@@ -479,7 +501,7 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
     # it is a record cut off before its abstract (it took the next record down with it, both
     # quarantined as "unexpected paragraphs").
     after_names = ((pl.col("kind") == "N") & (prev_kind == "N") & ~pl.col("single_item").shift(1).over("file_idx")
-                   & (pl.col("kind").shift(-1).over("file_idx") == "P"))
+                   & ~pl.col("area_of_items").shift(1).over("file_idx") & (pl.col("kind").shift(-1).over("file_idx") == "P"))
     starts = ((pl.col("kind") == "C") | (prev_kind == "P") | prev_kind.is_null() | new_page.fill_null(False)
               | after_person.fill_null(False) | after_names.fill_null(False))
     paras = paras.with_columns(position=starts.cum_sum().over("file_idx"))
@@ -488,13 +510,14 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
         line_end=pl.col("line_end").last(),
         kinds=pl.col("kind").str.join(""),
         first_single=pl.col("single_item").first(),
+        first_area_of_items=pl.col("area_of_items").first(),
         texts=pl.col("text"),
         raw_text=pl.col("raw_text").str.join("\n\n"),
     )
     n = pl.col("texts").list.len()
     # "CNN": a short abstract that reads like a names line, closed by the next category.
     has_category = pl.col("kinds").is_in(["CNP", "CNN"]) | (
-        (pl.col("kinds") == "NNP") & pl.col("first_single")
+        (pl.col("kinds") == "NNP") & (pl.col("first_single") | pl.col("first_area_of_items"))
     )
     return recs.with_columns(
         is_last=pl.col("position") == pl.col("position").max().over("file_idx"),
