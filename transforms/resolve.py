@@ -95,16 +95,25 @@ TITLE_NUMBER = (rf"\d+\p{{L}}*|\b(?:x{{1,3}}(?:ix|iv|v?i{{0,3}})|ix|iv|v?i{{1,3}
 # the paper, not a paper of a series: its number was read as another paper's.
 VERSION_TAG = (r"(?i)\s*(?:[(\[]\s*(?:v|ver\.?|version)\s*\d+(?:\.\d+)*\s*[)\]]"
                r"|[-–—:,]?\s+(?:(?-i:v)|version\s)\s*\d+(?:\.\d+)*)\s*$")  # or bare: "... Noise v2", "- Version 2"
-# A notice about a paper, opening its title, is another document than the paper ("Erratum to:
-# Spectra of ..." was merged into "Spectra of ...", its title shown for both): two titles that
-# open with other notices are two papers, as two that hold other numbers. Only as the opening:
-# "Immune Response Dynamics" is no response to a paper. An article or a publisher's word may come
-# first, as journal feeds print them ("Author Correction:", "A Comment on", "Editor's Note:").
-TITLE_NOTICE = ("^(?:(?:a|an|the|authors?|publishers?|editors?|editor s|editorial) )?"
-                "(errat(?:um|a)|corrigend(?:um|a)|corrections?|retraction|retracted|addend(?:um|a)|reply|replies|"
-                "response|rejoinder|rebuttal|comments?|commentary|critique|discussion|remarks|clarification|"
-                "notes?|expression of concern|notice of (?:retraction|withdrawal)|notice|withdrawal|withdrawn|"
-                "update (?:to|on)|supplementary material)(?: |$)")
+# A notice about a paper is another document than the paper ("Erratum to: Spectra of ..." was
+# merged into "Spectra of ...", its title shown for both): two titles with other notices are two
+# papers, as two that hold other numbers. `_ABOUT` names documents about another document.
+_ABOUT = ("errat(?:um|a)|corrigend(?:um|a)|corrections?|retraction|addend(?:um|a)|replies|reply|rejoinder|rebuttal|"
+          "comments?|expression of concern|supplement(?:al|ary)?(?: (?:materials?|information|data|notes?))?|"
+          "supporting information|appendix|appendices|extended data")
+# Opening the title (of the folded title): also "X for/to T" ("Supplement to T"). Only as the
+# opening: "Immune Response Dynamics" is no response to a paper. An article, a publisher's word or
+# a kind of appendix may come first, as journal feeds print them ("Author Correction:", "A Comment
+# on", "Editor's Note:", "Technical Appendix:", "Online Supplement to").
+TITLE_NOTICE = ("^(?:(?:a|an|the|authors?|publishers?|editors?|editor s|editorial|online|technical) )?"
+                f"({_ABOUT}|retracted|response|commentary|critique|discussion|remarks|clarification|"
+                "notes?|notice of (?:retraction|withdrawal)|notice|withdrawal|withdrawn|update (?:to|on))(?: |$)")
+# Closing the title (of the title as written: the separator tells a notice from a title's last
+# word): after ":", " - ", a dash, or in brackets ("T: Erratum", "T (Erratum)", "T - Corrigendum").
+# Each was read as the paper's title cut short (ratio 1.0). Only the unambiguous kinds: "T: A
+# Discussion" or "T: Notes" may be the paper's own subtitle.
+TITLE_NOTICE_CLOSING = (r"(?i)(?::|\s--?\s|[–—(\[])\s*(?:(?:an?|the|online|technical|authors?|authors?['’]s"
+                        rf"|publishers?|publishers?['’]s)\s+)?({_ABOUT})\s*[)\]]?[\s.]*$")
 
 
 @cache
@@ -733,8 +742,8 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
 
 
 def _other_numbers(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
-    """Whether the two titles of each pair hold other numbers (`TITLE_NUMBER`) or open with other
-    notices (`TITLE_NOTICE`), looked at in
+    """Whether the two titles of each pair hold other numbers (`TITLE_NUMBER`) or other notices
+    (`TITLE_NOTICE` opening them, `TITLE_NOTICE_CLOSING` closing them), looked at in
     `rows` only (titles that differ: most pairs show one title twice). Read with TeX spelled as
     Unicode: "$O(n^2)$" and "O(n²)" hold the same numbers."""
     other = np.zeros(pairs.height, dtype=bool)
@@ -742,10 +751,13 @@ def _other_numbers(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
         # (the tag left out only beside a title without one: "(Version 2)" / "(Version 3)" may be
         # two papers of a series, as "Part 2" / "Part 3")
         one_tagged = pl.col("title_a").str.contains(VERSION_TAG) != pl.col("title_b").str.contains(VERSION_TAG)
-        titles = [fold_key(match_text(pl.when(one_tagged).then(pl.col(t).str.replace(VERSION_TAG, "")).otherwise(pl.col(t))))
-                  for t in ("title_a", "title_b")]
+        written = [pl.when(one_tagged).then(pl.col(t).str.replace(VERSION_TAG, "")).otherwise(pl.col(t))
+                   for t in ("title_a", "title_b")]
+        titles = [fold_key(match_text(t)) for t in written]
         numbers = [t.str.extract_all(TITLE_NUMBER).list.unique().list.sort() for t in titles]
-        notices = [t.str.extract(TITLE_NOTICE, 1).fill_null("") for t in titles]
+        # one notice however placed: "Erratum: T" and "T (Erratum)" are one document
+        notices = [pl.concat_str(t.str.extract(TITLE_NOTICE, 1), fold_key(w.str.extract(TITLE_NOTICE_CLOSING, 1)),
+                                 separator="|", ignore_nulls=True).fill_null("") for t, w in zip(titles, written)]
         differ = pairs[rows].select((numbers[0] != numbers[1]) | (notices[0] != notices[1])).to_series().fill_null(False).to_numpy()
         other[rows] = differ
     return other
