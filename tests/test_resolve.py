@@ -264,6 +264,12 @@ SERIES = [
     ("The Thirteenth Dialog System Technology Challenge", "The Fourteenth Dialog System Technology Challenge"),
     ("Overview of the Clinical NER Shared Task: Subtask A", "Overview of the Clinical NER Shared Task: Subtask B"),
     ("BioCreative Track A: Gene Normalization Overview", "BioCreative Track B: Gene Normalization Overview"),
+    # numbers compared by value stay apart when the values differ, magnitudes too (both "1")
+    ("Scaling Transformers to 1 Million Tokens of Context", "Scaling Transformers to 1 Billion Tokens of Context"),
+    ("Million-Scale Retrieval with Learned Indexes", "Billion-Scale Retrieval with Learned Indexes"),
+    ("The 2nd Workshop on Gender Bias in NLP", "The 3rd Workshop on Gender Bias in NLP"),
+    ("Coding Theorems for Channels with Feedback, Part One", "Coding Theorems for Channels with Feedback, Part 2"),
+    ("Coding Theorems for Channels with Feedback, Part IV", "Coding Theorems for Channels with Feedback, Part 6"),
 ]
 
 
@@ -272,6 +278,64 @@ def test_titles_that_differ_in_their_numbers_are_two_papers(title_a, title_b):
     sibling = ABSTRACT.replace("On one hand", "In this second part, on one hand")
     row = scored(pair(ABSTRACT, sibling, title_a=title_a, title_b=title_b)).row(0, named=True)
     assert not row["is_match"] and row["rule"] == "titles_differ"
+
+
+# One number written two ways, in titles alike: compared as written, "Part I" / "Part 1" and
+# "Two-Stage" / "2-Stage" were two papers.
+SAME_NUMBERS = [
+    ("Anisotropic Thermo-Elasticity in 2D -- Part I: A Unified Approach", "Anisotropic Thermo-Elasticity in 2D -- Part 1: A Unified Approach"),
+    ("Two-Stage Cross-Domain Cervical Abnormality Screening", "2-Stage Cross-Domain Cervical Abnormality Screening"),
+    ("Second-Order Methods for Training Deep Networks", "2nd-Order Methods for Training Deep Networks"),
+    ("Findings of the First Workshop on Gender Bias in NLP", "Findings of the 1st Workshop on Gender Bias in NLP"),
+    ("Proceedings of the Nineteenth Conference on Learning Theory", "Proceedings of the 19th Conference on Learning Theory"),
+    ("Coding Theorems for Channels with Feedback, Part II", "Coding Theorems for Channels with Feedback, Part 2"),
+    ("Three Lessons from Scaling Sparse Mixture-of-Experts Models", "3 Lessons from Scaling Sparse Mixture-of-Experts Models"),
+    ("One Million Tokens of Context with Ring Attention", "1 Million Tokens of Context with Ring Attention"),
+    ("The Fourth Workshop on Online Abuse and Harms, Part 03", "The 4th Workshop on Online Abuse and Harms, Part Three"),
+]
+
+
+@pytest.mark.parametrize("title_a,title_b", SAME_NUMBERS)
+def test_one_number_written_two_ways_is_one_paper(title_a, title_b):
+    row = scored(pair(ABSTRACT, VARIANTS["typo"], title_a=title_a, title_b=title_b)).row(0, named=True)
+    assert row["is_match"], row
+
+
+def _roman(n: int) -> str:
+    tens, units = divmod(n, 10)
+    return "X" * tens + ["", "I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX"][units]
+
+
+_CARDINAL = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+             "seventeen eighteen nineteen twenty").split()
+_ORDINAL = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+            "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth").split()
+
+
+def _spellings(n: int) -> list[str]:
+    """The ways a title writes n (1-39): digits, an ordinal suffix, a Roman numeral, words."""
+    suffix = "th" if n % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    out = [str(n), f"{n}{suffix}", f"0{n}", _roman(n), _roman(n).lower()]
+    if n <= 20:
+        out += [_CARDINAL[n - 1], _ORDINAL[n - 1].capitalize()]
+    if n == 30:
+        out += ["thirty", "Thirtieth"]
+    return out
+
+
+def _title_numbers(title: str) -> list[str]:
+    return pl.select(resolve.title_numbers(resolve.fold_key(pl.lit(title)))).item().to_list()
+
+
+@given(st.integers(1, 39).flatmap(lambda n: st.tuples(st.sampled_from(_spellings(n)), st.sampled_from(_spellings(n)))),
+       st.integers(1, 39), st.integers(1, 39))
+@settings(max_examples=200, deadline=None)
+def test_title_numbers_are_compared_by_value(same, n, m):
+    """Any two spellings of one number give one value; two numbers, two values (any spellings)."""
+    template = "Coding Theorems for Channels with Feedback, Part {}: Converse Bounds"
+    assert _title_numbers(template.format(same[0])) == _title_numbers(template.format(same[1]))
+    if n != m:
+        assert _title_numbers(template.format(_spellings(n)[0])) != _title_numbers(template.format(_spellings(m)[-1]))
 
 
 # Titles that say the opposite: a negating prefix or word. Spelled close (fuzz 0.8-0.95), they

@@ -79,17 +79,39 @@ WEIGHTS = {"text": 0.7, "authors": 0.15, "title": 0.15}
 # "Part A" / "Part B", "2023" / "2024"): two titles that hold other numbers are two papers,
 # however close the rest and the abstracts ("the first part" / "the second part"). A digit run
 # with the letters after it ("resnet50" and "resnet 50" hold "50"); Roman numerals up to 39,
-# number words and ordinals up to twenty and the tens as words ("Thirteenth" / "Fourteenth Dialog
-# System Technology Challenge"); the letter of a part, a task or a track ("Subtask A" / "Subtask B").
-_NUMBER_WORDS = ("one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|"
-                 "sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
-                 "hundred|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|"
-                 "thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|"
-                 "thirtieth|fortieth|fiftieth|hundredth")
+# number words and ordinals up to twenty, the tens and magnitudes as words ("Thirteenth" /
+# "Fourteenth Dialog System Technology Challenge", "Million-" / "Billion-Scale"); the letter of a
+# part, a task or a track ("Subtask A" / "Subtask B"). Compared by value (`title_numbers`):
+# compared as written, "Part I" / "Part 1", "Two-Stage" / "2-Stage" were two papers.
+_CARDINALS = ("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+              "seventeen eighteen nineteen").split()
+_ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+             "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth").split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_MAGNITUDES = {"hundred": 10**2, "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+_ROMAN_UNITS = ("", "i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix")
+# Each number word and Roman numeral, by its value as digits.
+_NUMBER_VALUES = {
+    **{w: str(n) for words in (_CARDINALS, _ORDINALS) for n, w in enumerate(words, 1)},
+    **{w: str(10 * n) for n, tens in enumerate(_TENS, 2) for w in (tens, tens[:-1] + "ieth")},  # "twentieth"
+    **{w: str(n) for m, n in _MAGNITUDES.items() for w in (m, m + "th")},  # "hundredth"
+    **{"x" * tens + unit: str(10 * tens + u) for tens in range(4) for u, unit in enumerate(_ROMAN_UNITS) if tens or u},
+}
+_NUMBER_WORDS = "|".join(w for w in _NUMBER_VALUES if not set(w) <= set("xvi"))
 # (not "a": "Time Series: A Survey", "Track a Moving Target")
 _LETTERED = "part|subtask|task|track|phase|stage|volume|vol|chapter|appendix|supplement|series|level|type"
 TITLE_NUMBER = (rf"\d+\p{{L}}*|\b(?:x{{1,3}}(?:ix|iv|v?i{{0,3}})|ix|iv|v?i{{1,3}}|v|{_NUMBER_WORDS})\b"
-                rf"|\bpart a\b|\b(?:{_LETTERED}) [b-z]\b")
+                rf"|\bpart a\b|\b(?:{_LETTERED}) [b-hj-uwyz]\b")  # "Part I", "Part V": Roman, as "Part II"
+ORDINAL_DIGITS = r"^0*(\d+)(?:st|nd|rd|th)?$"  # "1st", "01": "1" ("4o", "3d", "50k" stay as written)
+
+
+def title_numbers(title: pl.Expr) -> pl.Expr:
+    """The numbers of a folded title (`TITLE_NUMBER`), each by its value, sorted, once each:
+    "Part I", "Part 1", "Part One", "First Part" and "1st Part" hold "1"."""
+    values = pl.element().replace(_NUMBER_VALUES).str.replace(ORDINAL_DIGITS, "${1}")
+    return title.str.extract_all(TITLE_NUMBER).list.eval(values).list.unique().list.sort()
+
+
 # A version tag closing a title ("... Noise (v2)", "[v3]", "(Version 2.1)", "... Noise v2", "- Version 2";
 # a bare "v" in small letters: "YOLO V8" names a model) numbers a revision of
 # the paper, not a paper of a series: its number was read as another paper's.
@@ -754,7 +776,7 @@ def _other_numbers(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
         written = [pl.when(one_tagged).then(pl.col(t).str.replace(VERSION_TAG, "")).otherwise(pl.col(t))
                    for t in ("title_a", "title_b")]
         titles = [fold_key(match_text(t)) for t in written]
-        numbers = [t.str.extract_all(TITLE_NUMBER).list.unique().list.sort() for t in titles]
+        numbers = [title_numbers(t) for t in titles]
         # one notice however placed: "Erratum: T" and "T (Erratum)" are one document
         notices = [pl.concat_str(t.str.extract(TITLE_NOTICE, 1), fold_key(w.str.extract(TITLE_NOTICE_CLOSING, 1)),
                                  separator="|", ignore_nulls=True).fill_null("") for t, w in zip(titles, written)]
