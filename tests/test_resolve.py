@@ -356,6 +356,38 @@ def test_titles_that_say_the_opposite_are_two_papers(title_a, title_b):
     assert not row["is_match"] and row["rule"] == "titles_differ"
 
 
+# One template filled in twice, the word swapped in the title said in the abstracts in another form
+# ("Dielectron" / "Dimuon" beside "electrons" / "muons", "Korean" / "Japanese" beside "Korea" /
+# "Japan"): counted as written, neither abstract said either title word, and the two were one paper.
+SEARCH = ("A search for heavy Majorana neutrinos produced in proton-proton collisions is presented, using events "
+          "with two same-sign {0} and at least two jets. The data were recorded with the detector at the Large "
+          "Hadron Collider and correspond to an integrated luminosity of 19.7 inverse femtobarns. No excess of "
+          "events is observed beyond the expected standard model background, and upper limits are set on the "
+          "mixing of the heavy neutrinos with the light ones, for {0} of transverse momentum above 20 GeV.")
+BENCH = ("We construct a benchmark of legal questions drawn from bar examinations and statutes in {0}, covering "
+         "civil, criminal and administrative law. We evaluate twelve large language models, both proprietary and "
+         "open, under zero-shot prompting and with retrieval of statutes. The best model answers sixty percent of "
+         "the questions correctly, while smaller open models remain close to chance on statutory reasoning. "
+         "Questions that cite the case law of {0} are the hardest for every model.")
+FORMS = [
+    ("Search for Heavy Majorana Neutrinos in the {} Channel at 8 TeV", SEARCH, ("Dielectron", "electrons"), ("Dimuon", "muons")),
+    ("Search for Heavy Majorana Neutrinos in the {} Channel at 8 TeV", SEARCH, ("Diphoton", "photons"), ("Dimuon", "muons")),
+    ("Benchmarking Large Language Models on {} Legal Reasoning", BENCH, ("Korean", "Korea"), ("Japanese", "Japan")),
+    ("Benchmarking Large Language Models on {} Legal Reasoning", BENCH, ("Russian", "Russia"), ("Indian", "India")),
+]
+
+
+@pytest.mark.parametrize("title,abstract,a,b", FORMS)
+def test_a_title_word_swapped_with_its_form_in_the_abstracts_is_two_papers(title, abstract, a, b):
+    row = scored(pair(abstract.format(a[1]), abstract.format(b[1]), title_a=title.format(a[0]),
+                      title_b=title.format(b[0]))).row(0, named=True)
+    assert not row["is_match"] and row["rule"] == "titles_differ", row
+    # the title's word changed alone (the abstract as it was) is a title edited: one paper
+    row = scored(pair(abstract.format(a[1]), abstract.format(a[1]) + " Code is released.", title_a=title.format(a[0]),
+                      title_b=title.format(b[0]))).row(0, named=True)
+    assert row["is_match"], row
+
+
 @pytest.mark.parametrize("title_a,title_b", [
     ("Coding Theorems, Part II", "CODING THEOREMS — PART II"),  # case and punctuation
     ("Nonlinear Control of Unsupervised Agents", "Non-linear Control of Un-supervised Agents"),  # a prefix written apart

@@ -788,7 +788,7 @@ def _other_numbers(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
 def _swapped_words(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
     """Whether the titles say opposite things (`_opposite`), or a word of one title stands where
     the other title has another word (not a spelling of it: fuzz ratio under TITLE_GATE) and the
-    abstracts swap the two words the same way: one template filled in twice ("Overview of the
+    abstracts swap the two words the same way (in some form, `_said`): one template filled in twice ("Overview of the
     Shared Task on Spanish Clinical NER" and "... Portuguese ..." by the same people, their
     abstracts differing in the language and a count: merged at 0.84). A revision that renames its
     title's word seldom renames it all through its abstract too. The abstracts swap a word when
@@ -810,10 +810,25 @@ def _swapped_words(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
         only_a, only_b = set(ta or []) - set(tb or []), set(tb or []) - set(ta or [])
         in_a, in_b = Counter(xa or []), Counter(xb or [])
         swapped[i] = _opposite(only_a, only_b) or any(
-            (in_a[a] > in_b[a] and in_b[b] > in_a[b]) if fuzz.ratio(a, b) < TITLE_GATE * 100
+            (_said(in_a, a) > _said(in_b, a) and _said(in_b, b) > _said(in_a, b)) if fuzz.ratio(a, b) < TITLE_GATE * 100
             else (_other_opening(a, b) and in_a[a] != in_b[a] and in_a[b] != in_b[b])
             for a in only_a for b in only_b)
     return swapped
+
+
+MIN_FORM_LETTERS = 4  # "muon" in "dimuon"; a shorter word is inside too many others ("jet", "art")
+
+
+def _said(counts: Counter, word: str) -> int:
+    """How often an abstract (word counts) says a title's word in some form: the word, or a word
+    that holds it or is held in it (a plural's "s" dropped), the shorter of MIN_FORM_LETTERS or
+    more. A title's "Dielectron" / "Dimuon", "Korean" / "Japanese" are said as "electrons" /
+    "muons", "Korea" / "Japan": counted as written, neither abstract said either word."""
+    def related(other: str) -> bool:
+        other = other[:-1] if other.endswith("s") and len(other) > MIN_FORM_LETTERS else other
+        short, long = sorted((other, word), key=len)
+        return len(short) >= MIN_FORM_LETTERS and short in long
+    return counts[word] + sum(n for other, n in counts.items() if other != word and related(other))
 
 
 OPENING_LETTERS = 3  # a spelling (US/UK, a typo fixed) keeps a word's opening: "optimi[sz]ation", "colo(u)r"
