@@ -35,7 +35,7 @@ COMMENT ON COLUMN dim_source_file.superseded_by_source_file_id IS 'The version t
 ALTER TABLE dim_source_file ADD COLUMN IF NOT EXISTS text_sha256 VARCHAR;
 -- (versions stored before the column: their bytes' checksum, what decided "already ingested" then)
 UPDATE dim_source_file SET text_sha256 = sha256 WHERE text_sha256 IS NULL;
-COMMENT ON COLUMN dim_source_file.text_sha256 IS 'SHA-256 of the decoded text (UTF-8, LF line ends, no BOM): a copy of a file in other line ends or another encoding is content already ingested. The sha256 of the bytes where the text is them (plain UTF-8), where there is no text or bytes were unreadable, and for versions ingested before this column.';
+COMMENT ON COLUMN dim_source_file.text_sha256 IS 'SHA-256 of the decoded text (UTF-8, LF line ends, no BOM) without the blanks and line ends after its last character: a copy of a file in other line ends or another encoding, with or without a final newline, is content already ingested. The sha256 of the bytes where the text is them (plain UTF-8 not ending in a blank or line end), where there is no text (or only blank lines) or bytes were unreadable, and for versions ingested before this column. Versions ingested before trailing line ends were left out hold the checksum of their text with them.';
 
 CREATE TABLE IF NOT EXISTS skipped_file (
     run_id     VARCHAR NOT NULL,

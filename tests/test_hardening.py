@@ -313,9 +313,8 @@ def test_every_entry_is_ingested_or_skipped_with_a_reason(hostile):
     skipped = dict(sql(warehouse, "SELECT path, reason FROM skipped_file WHERE run_id = "
                                   "(SELECT run_id FROM ingest_run ORDER BY started_at LIMIT 1)"))
     assert files == {
-        "inbox/shared/listing.txt", "inbox/real_sub/search.txt", "inbox/caf\\xe9.txt", "inbox/caf\\\\xe9.txt",
-        "inbox/2026-10.zip!/daily-26.txt", "inbox/2026-10.zip!/sub/search.txt", "inbox/x.txt.gz!/x.txt",
-        "inbox/y.txt.bz2!/y.txt"}, files
+        "inbox/shared/listing.txt", "inbox/caf\\xe9.txt", "inbox/caf\\\\xe9.txt",
+        "inbox/2026-10.zip!/daily-26.txt", "inbox/2026-10.zip!/sub/search.txt"}, files
     expected = {
         "inbox/alias": "a link to a folder already read",
         "inbox/real_sub/loop": "a link to a folder already read",
@@ -327,6 +326,9 @@ def test_every_entry_is_ingested_or_skipped_with_a_reason(hostile):
         "inbox/big.txt": "larger than the size limit",
         "inbox/broken.txt.gz": "corrupt",
         "inbox/bomb.zip": "unpacks to more than the size limit",
+        # copies of a digest with line ends more after its last line: the same content
+        "inbox/real_sub/search.txt": "content already ingested", "inbox/x.txt.gz!/x.txt": "content already ingested",
+        "inbox/y.txt.bz2!/y.txt": "content already ingested",
     }
     for path, reason in expected.items():
         assert reason in skipped.get(path, ""), (path, skipped.get(path))
@@ -358,7 +360,7 @@ def test_a_second_run_reads_nothing_new_and_keeps_reporting_skips(hostile):
     assert code == 0, err
     assert re.search(r"0 new", out), out
     runs = sql(warehouse, "SELECT status, n_files_new FROM ingest_run ORDER BY started_at")
-    assert runs == [("completed", 8), ("completed", 0)]
+    assert runs == [("completed", 5), ("completed", 0)]  # (3 of 8 digests read are copies of others)
     seen = {p for (p,) in sql(warehouse, "SELECT path FROM skipped_file UNION SELECT path FROM dim_source_file")}
     assert not {"inbox/papers.db", "inbox/wh-link"} & seen, "the warehouse was read"
 

@@ -96,6 +96,7 @@ def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
 _FILE_SCHEMA = {"file_idx": pl.Int64, "source_file_id": pl.Int64, "path": pl.String, "encoding": pl.String,
                 "format": pl.String, "text": pl.String, "n_padding_bytes": pl.Int64, "text_sha256": pl.String}
 NO_LINES = ("binary", "empty")  # encodings of files that hold no text lines
+TRAILING = " \t\n"  # after a file's last character: not part of its content (_text_sha256)
 
 
 def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
@@ -166,17 +167,32 @@ def _decode(sources: list[SourceFile]) -> tuple[pl.DataFrame, pl.DataFrame, pl.D
 
 
 def _text_sha256(src: SourceFile, decoded: Decoded) -> str:
-    """The checksum of the digest a file holds, its decoded text's: a copy saved with other line
-    ends, a BOM or in another encoding is the same digest, skipped as content already ingested
-    (merge/10_files.sql) rather than counting every listing twice. The bytes' checksum where the
-    text is the bytes themselves (plain UTF-8: not encoded again), where there is no text, or
-    where bytes were lost to U+FFFD ("Padülla" and "Padölla" read alike)."""
+    """The checksum of the digest a file holds: of its decoded text without the blanks and line
+    ends after its last character. A copy saved with other line ends (decode_bytes reads CRLF and
+    CR as LF), a BOM, another encoding, with or without a final newline or with blanks at its end
+    is the same digest, skipped as content already ingested (merge/10_files.sql) rather than
+    counting every listing twice: no parser reads what differs, and no line moves. Blanks at the
+    end of inner lines count (quarantine keeps lines as they are), and so do blank lines before
+    the text (they move every line). The bytes' checksum where there is no text (or only blank
+    lines: each such file is quarantined) or where bytes were lost to U+FFFD ("Padülla" and
+    "Padölla" read alike)."""
     data = src.data
-    plain = decoded.encoding == "utf-8" and not decoded.n_padding_bytes and b"\r" not in data \
-        and codecs.BOM_UTF8 not in data
-    if plain or decoded.encoding in NO_LINES or decoded.n_bad_bytes:
-        return src.sha256 or hashlib.sha256(data).hexdigest()
-    return hashlib.sha256(decoded.text.encode("utf-8", "surrogatepass")).hexdigest()
+    raw = src.sha256 or hashlib.sha256(data).hexdigest()
+    if decoded.encoding in NO_LINES or decoded.n_bad_bytes:
+        return raw
+    plain = decoded.encoding == "utf-8" and not decoded.n_padding_bytes and b"\r" not in data
+    if plain and codecs.BOM_UTF8 not in data:
+        end = _content_end(data)  # the text is the bytes: hashed in place, not encoded again
+        return raw if end in (0, len(data)) else hashlib.sha256(memoryview(data)[:end]).hexdigest()
+    text = decoded.text.rstrip(TRAILING)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest() if text else raw
+
+
+def _content_end(data: bytes) -> int:
+    """len(data.rstrip(TRAILING)), from the file's tail: no copy of a large file."""
+    tail = data[-4096:]
+    kept = tail.rstrip(TRAILING.encode())
+    return len(data) - len(tail) + len(kept) if kept or len(tail) == len(data) else len(data.rstrip(TRAILING.encode()))
 
 
 def _repaired(lines: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:

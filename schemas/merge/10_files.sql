@@ -8,23 +8,25 @@
 
 -- Current versions that stay current: not at a path this run brings another content for (a copy
 -- of the replaced content elsewhere is then ingested in its own right, not skipped as a duplicate).
--- Content is the decoded text (text_sha256, transforms.pipeline): a copy with other line ends, a
--- BOM or another encoding is the same digest.
+-- Content is the decoded text without its trailing blanks and line ends (text_sha256,
+-- transforms.pipeline): a copy with other line ends, a final newline more or less, a BOM or
+-- another encoding is the same digest. A file's bytes' checksum names its content too: versions
+-- stored before the text lost its trailing line ends hold their former text_sha256, and still
+-- meet a byte-identical copy (or the same bytes at their path) through it.
 CREATE OR REPLACE TEMP TABLE kept_current AS
-SELECT d.source_file_id, d.text_sha256 AS content FROM dim_source_file d
+SELECT d.source_file_id, unnest([d.text_sha256, d.sha256]) AS content FROM dim_source_file d
 WHERE d.is_current AND NOT EXISTS (SELECT 1 FROM stg_files s WHERE s.path = d.path AND s.sha256 <> d.sha256);
 
 CREATE OR REPLACE TEMP TABLE new_files AS
 SELECT * FROM stg_files
-WHERE text_sha256 NOT IN (SELECT content FROM kept_current)
+WHERE text_sha256 NOT IN (SELECT content FROM kept_current) AND sha256 NOT IN (SELECT content FROM kept_current)
 QUALIFY row_number() OVER (PARTITION BY text_sha256 ORDER BY path) = 1;
 
 INSERT INTO skipped_file BY NAME
 SELECT $run_id AS run_id, s.path, 'content already ingested' AS reason, s.sha256,
-       coalesce(d.source_file_id, n.source_file_id) AS same_as_source_file_id
+       coalesce((SELECT min(k.source_file_id) FROM kept_current k WHERE k.content IN (s.text_sha256, s.sha256)),
+                n.source_file_id) AS same_as_source_file_id
 FROM stg_files s
-LEFT JOIN (SELECT content, min(source_file_id) AS source_file_id FROM kept_current GROUP BY content) d
-       ON d.content = s.text_sha256
 LEFT JOIN new_files n ON n.text_sha256 = s.text_sha256
 WHERE s.source_file_id NOT IN (SELECT source_file_id FROM new_files)
 ON CONFLICT DO NOTHING;
