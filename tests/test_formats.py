@@ -790,6 +790,40 @@ def test_a_header_the_parser_cannot_read_never_joins_the_abstract_before_it(head
     assert quarantine["line_start"].to_list() == [6]
 
 
+# Prose that opens a line of a wrapped abstract and reads like a header: a rank ("#1 on the
+# leaderboard") or a date alone (the abstract's last words). It was taken for a lost header: the
+# abstract was cut there and its rest quarantined.
+PROSE_LIKE_HEADERS = [("#1 on the Open LLM Leaderboard among models of its size and #3 overall.", "middle"),
+                      ("#12 of the 40 systems in the shared task, ahead of every larger model.", "middle"),
+                      ("#2 in the ranking.", "last"), ("2025-12-31.", "last"), ("26 Oct 2026.", "last"),
+                      ("October 26th, 2026.", "last"), ("2026/10/26).", "last")]
+FILLER = "and we find that this holds in all of our other settings as well".split()
+
+
+def _with_prose_on_its_own_line(abstract: str, prose: str, where: str, width: int = 72) -> str:
+    """`abstract` with `prose` appended (then a sentence more, in the middle), after as many
+    filler words as it takes for the wrap to open a line with it."""
+    tail = " We release the data, the filters and the training code." if where == "middle" else ""
+    for n in range(len(FILLER) + 1):
+        text = " ".join([abstract, *FILLER[:n], prose]) + tail
+        lines = wrap(text, width).split("\n")
+        if any(line.startswith(prose.split()[0]) for line in lines[1:]) and (where == "middle" or lines[-1] == prose):
+            return text
+    raise AssertionError(f"no filler puts {prose!r} on its own line")
+
+
+@pytest.mark.parametrize(("prose", "where"), PROSE_LIKE_HEADERS)
+@pytest.mark.parametrize("record", [0, 4], ids=["a record before another", "the file's last record"])
+def test_prose_that_reads_like_a_header_stays_in_its_wrapped_abstract(prose, where, record):
+    lines = LISTING.split("\n")
+    lines[record * 5 + 4] = _with_prose_on_its_own_line(lines[record * 5 + 4], prose, where)
+    text = "\n".join(lines)
+    records, quarantine = parse_text(wrap(text, 72))
+    baseline, _ = parse_text(text)
+    assert quarantine.is_empty(), quarantine.select("line_start", "reason").rows()
+    assert records.select("rank", *FIELDS).equals(baseline.select("rank", *FIELDS))
+
+
 def test_unwrapped_record_with_stray_lines_keeps_its_five_lines():
     text = LISTING.replace("#02Oct", "Sent from my phone\nUnsubscribe here\n#02Oct", 1)
     records, quarantine = parse_text(text)

@@ -81,7 +81,8 @@ LATEST_LISTING = dt.date(2099, 12, 31)
 # A header HEADER does not read ("#1Oct 26, 2026", "#02Oct 26 2026", "#08Oct 26, 2026 (updated)",
 # "No. 12 Oct 26, 2026", "#10 2026-10-26"): a "#" and a number, or a date, opening the line. After
 # a short record's abstract it was read as the abstract's wrapped rest ("... apart. #02Oct 26
-# 2026"); it starts stray lines instead, quarantined with the record it opens.
+# 2026"); it starts stray lines instead, quarantined with the record it opens, when what follows
+# it is a record's (`_long_records`).
 _MONTH = "(?i:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"
 # Also a short line holding a date in another order ("[02] Oct 26, 2026", "26 Oct 2026",
 # "2026/10/26", "26.10.2026", "Rank 02 · Oct 26, 2026"): no abstract's wrapped rest is a date alone.
@@ -236,9 +237,15 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     c = c.join(widths, on=g, how="left", maintain_order="left")
     fits = pl.col("length") + pl.col("space") + pl.col("next_word") <= pl.col("width")
     c = c.with_columns(ends=fits.fill_null(True) | pl.col("blank_after").fill_null(True))
-    # A category line right after a certain field end: a record that lost its header.
+    # A category line right after a certain field end: a record that lost its header. A header-like
+    # line (HEADER_LIKE) where a record follows: a category line next, or nothing (a header cut off
+    # with its record). Prose wraps onto such lines too ("#1 on the Open LLM Leaderboard ...", a
+    # date alone ending the abstract: "2025-12-31."), and went to quarantine with the abstract's rest.
+    code_next = nxt("text").str.contains(CATEGORY_LINE) | nxt("text").str.contains(NAMED_CODES)
+    sentence_end = pl.col("text").str.contains(r"[.!?;,]$")
     lost_header = (pl.col("j") >= N_LINES) & (
-        (pl.col("text").str.contains(CATEGORY_LINE) & pl.col("ends").shift(1)) | pl.col("text").str.contains(HEADER_LIKE))
+        (pl.col("text").str.contains(CATEGORY_LINE) & pl.col("ends").shift(1))
+        | (pl.col("text").str.contains(HEADER_LIKE) & code_next.fill_null(~sentence_end)))
     # Likewise a metadata line ("Code: https://...") after a certain end of a wrapped record: it was
     # joined to the abstract. Looked for on those lines only (few: a wrapped field's last lines).
     after_end = (pl.col("j") >= N_LINES) & pl.col("ends").shift(1).fill_null(False) & (pl.col("width") <= WRAP_MAX)
