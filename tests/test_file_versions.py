@@ -5,6 +5,7 @@ a new version, and a paper's title comes from its most recent listing."""
 from __future__ import annotations
 
 import codecs
+import datetime as dt
 import os
 from pathlib import Path
 
@@ -107,6 +108,34 @@ def test_a_copy_of_the_replaced_content_is_ingested_in_its_own_right(cli, tmp_pa
     assert [(p.rsplit("/", 1)[-1], n) for p, n in current] == [("a.txt", 1), ("b.txt", 1)]
     assert sorted(read_sql(warehouse, "SELECT title FROM dim_paper")["title"]) == ["Sparse Solvers on GPUs",
                                                                                    "Tokenizers Matter"]
+
+
+@pytest.mark.parametrize("typo", ["Oct 26, 2062", "Oct 26, 2016", "Dec 26, 2026", None],
+                         ids=["a later year", "an earlier year", "a later month", "the file removed"])
+def test_dim_date_spans_the_current_listings_only(cli, tmp_path, typo):
+    """A date typo fixed in the next version of its file (or the file's digest gone from its
+    archive) left dim_date spanning the typo's days: 13,150 rows for a fresh load's one."""
+    import zipfile
+
+    folder = tmp_path / "digests"
+    folder.mkdir()
+    day = listing([("Learning on Graphs with Attention", "Ana Silva, Bo Chen", ABSTRACT_1)], "Oct 26, 2026")
+    other = listing([("Sparse Solvers on GPUs", "Dan Wu", ABSTRACT_3)], "Oct 27, 2026")
+    wrong = listing([("Tokenizers Matter", "Carla Diaz", ABSTRACT_2)], typo or "Mar 3, 2031")
+    with zipfile.ZipFile(folder / "2026-10.zip", "w") as z:
+        z.writestr("daily-26.txt", day + wrong if typo else day)
+        z.writestr("daily-27.txt", other)
+        if not typo:
+            z.writestr("daily-31.txt", wrong)
+    cli("ingest", folder, "-w", tmp_path / "w.duckdb")
+    with zipfile.ZipFile(folder / "2026-10.zip", "w") as z:
+        z.writestr("daily-26.txt", day + wrong.replace(typo, "Oct 26, 2026") if typo else day)
+        z.writestr("daily-27.txt", other)
+    cli("ingest", folder, "-w", tmp_path / "w.duckdb")
+    cli("ingest", folder, "-w", tmp_path / "fresh.duckdb")
+    dates = [read_sql(w, "SELECT min(date) AS lo, max(date) AS hi, count(*) AS n FROM dim_date").rows()
+             for w in (tmp_path / "w.duckdb", tmp_path / "fresh.duckdb")]
+    assert dates[0] == dates[1] == [(dt.date(2026, 10, 26), dt.date(2026, 10, 27), 2)]
 
 
 @pytest.mark.parametrize("across_runs", [False, True], ids=["one run", "two runs"])

@@ -174,3 +174,7 @@ FROM (SELECT min(listed_on) AS lo, max(listed_on) AS hi FROM fact_listing) r,
      range(r.lo::TIMESTAMP, r.hi::TIMESTAMP + INTERVAL 1 DAY, INTERVAL 1 DAY) t(d)
 WHERE r.lo IS NOT NULL
 ON CONFLICT DO NOTHING;
+-- ... and no other day: the days of superseded versions' listings (a year typo "2062" fixed in
+-- the next version) stayed, and dim_date spanned decades that a fresh load does not hold.
+DELETE FROM dim_date WHERE NOT coalesce(date BETWEEN (SELECT min(listed_on) FROM fact_listing)
+                                             AND (SELECT max(listed_on) FROM fact_listing), false);
