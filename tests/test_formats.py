@@ -824,6 +824,37 @@ def test_prose_that_reads_like_a_header_stays_in_its_wrapped_abstract(prose, whe
     assert records.select("rank", *FIELDS).equals(baseline.select("rank", *FIELDS))
 
 
+@pytest.mark.parametrize("header", ["#3Oct 26, 2026", "#03Oct 26 2026", "[03] Oct 26, 2026",
+                                    "#03Oct 26, 2026 (updated)", "Rank 03 · Oct 26, 2026"])
+@pytest.mark.parametrize("at", [0, 2, 4], ids=["first", "middle", "last"])
+def test_a_record_whose_header_is_unread_keeps_its_place_in_the_order(header, at):
+    """fact_listing.position is the record's order in the file: a record quarantined for a header
+    the parser cannot read is one, and the records after it were counted one place too early (the
+    record after "#3Oct 26, 2026" got position 3, "#10" of a "#1".."#1500" listing position 1)."""
+    lines = LISTING.split("\n")
+    lines[at * 5] = header.replace("03", f"{at + 1:02d}").replace("3", str(at + 1))
+    records, quarantine = parse_text("\n".join(lines))
+    assert quarantine.height == 1
+    assert records.select("rank", "position").rows() == [(r, r) for r in range(1, 6) if r != at + 1]
+
+
+def test_one_digit_ranks_keep_their_records_places():
+    """A listing numbered "#1".."#12": the first nine headers are unread (text before the first
+    record header), "#10".."#12" are the 10th to 12th records."""
+    records = [LISTING.split("\n")[i * 5 + 1:i * 5 + 5] for i in range(5)]
+    text = "\n".join(f"#{n}Oct 26, 2026\n" + "\n".join(records[n % 5]) for n in range(1, 13))
+    loaded, quarantine = parse_text(text)
+    assert quarantine.select("line_start", "line_end").rows() == [(1, 45)]
+    assert loaded.select("rank", "position").rows() == [(10, 10), (11, 11), (12, 12)]
+
+
+def test_a_preamble_with_dates_moves_no_position():
+    """An e-mail's header lines hold dates too ("Date: Mon, 26 Oct 2026"): no record opens there."""
+    text = "From: digest@example.org\nDate: Mon, 26 Oct 2026\nSubject: Oct 26, 2026\n\n" + LISTING
+    records, _ = parse_text(text)
+    assert records["position"].to_list() == [1, 2, 3, 4, 5]
+
+
 def test_unwrapped_record_with_stray_lines_keeps_its_five_lines():
     text = LISTING.replace("#02Oct", "Sent from my phone\nUnsubscribe here\n#02Oct", 1)
     records, quarantine = parse_text(text)

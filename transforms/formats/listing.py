@@ -174,12 +174,31 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         grouped = pl.concat([grouped.filter(~long), long_records], how="diagonal_relaxed")
     else:
         extra = pl.DataFrame(schema=QUARANTINE_SCHEMA)
+    grouped = _in_file_order(grouped, preamble)
     abstract = without_field_label(grouped["abstract"], "abstract")
     labelled = (abstract != grouped["abstract"]).fill_null(False) | has_authors_label(grouped["authors_raw"])
     grouped = grouped.with_columns(category_raw=_codes_of_named(grouped["category_raw"]), abstract=abstract,
                                    title=on_rows_where(grouped["title"], labelled, lambda t: without_field_label(t, "title")))
     valid, bad = split_valid(_with_dates(_with_shifted(grouped)), _reason())
     return valid, pl.concat([stray, extra, bad])
+
+
+def _in_file_order(grouped: pl.DataFrame, preamble: pl.DataFrame) -> pl.DataFrame:
+    """Positions are the records' order in the file, and a record whose header HEADER does not
+    read (quarantined before the first header, or after another record's abstract) is one: the
+    records after it kept their places ("#10" of a listing numbered from "#1" was position 1).
+    In the preamble only before a category line: e-mail headers hold dates too."""
+    lines = preamble.filter(~pl.col("blank"))
+    opened = lines.filter(_unread_header(pl.col("text"), pl.col("text").shift(-1).over("file_idx"), at_end=False))
+    if "n_unread" not in grouped.columns:  # (no long record)
+        grouped = grouped.with_columns(n_unread=pl.lit(0, pl.Int64))
+    if opened.is_empty() and not grouped["n_unread"].sum():  # nothing unread: positions count the headers
+        return grouped.drop("n_unread")
+    before = opened.group_by("file_idx").agg(n_before=pl.len().cast(pl.Int64))
+    unread = pl.col("n_unread").fill_null(0)
+    return grouped.sort("file_idx", "position").join(before, on="file_idx", how="left").with_columns(
+        position=pl.col("position") + pl.col("n_before").fill_null(0) + unread.cum_sum().over("file_idx") - unread,
+    ).drop("n_unread", "n_before")
 
 
 def _group_records(df: pl.DataFrame) -> pl.DataFrame:
@@ -241,11 +260,9 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     # line (HEADER_LIKE) where a record follows: a category line next, or nothing (a header cut off
     # with its record). Prose wraps onto such lines too ("#1 on the Open LLM Leaderboard ...", a
     # date alone ending the abstract: "2025-12-31."), and went to quarantine with the abstract's rest.
-    code_next = nxt("text").str.contains(CATEGORY_LINE) | nxt("text").str.contains(NAMED_CODES)
-    sentence_end = pl.col("text").str.contains(r"[.!?;,]$")
-    lost_header = (pl.col("j") >= N_LINES) & (
-        (pl.col("text").str.contains(CATEGORY_LINE) & pl.col("ends").shift(1))
-        | (pl.col("text").str.contains(HEADER_LIKE) & code_next.fill_null(~sentence_end)))
+    unread = (pl.col("j") >= N_LINES) & _unread_header(pl.col("text"), nxt("text"))
+    lost_header = unread | (
+        (pl.col("j") >= N_LINES) & pl.col("text").str.contains(CATEGORY_LINE) & pl.col("ends").shift(1))
     # Likewise a metadata line ("Code: https://...") after a certain end of a wrapped record: it was
     # joined to the abstract. Looked for on those lines only (few: a wrapped field's last lines).
     after_end = (pl.col("j") >= N_LINES) & pl.col("ends").shift(1).fill_null(False) & (pl.col("width") <= WRAP_MAX)
@@ -257,6 +274,7 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         width=pl.col("width").first(),
         one_per_line=pl.col("ends").filter(pl.col("j").is_between(2, N_LINES - 1)).all(),
         cut=pl.col("j").filter(lost_header).min(),
+        n_unread=unread.sum().cast(pl.Int64),
         ends_at=pl.col("j").filter(pl.col("ends") & (pl.col("j") >= 2)),
         pieces=pl.col("piece"),
         line_nos=pl.col("line_no"),
@@ -350,8 +368,16 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     ))
     out = recs.join(inside, on=g).select(
         *g, "line_start", "line_end", "n_lines", "rank", "date_raw", "raw_text",
-        "category_raw", "title", "authors_raw", "abstract", "unwrappable", "shift_reason")
+        "category_raw", "title", "authors_raw", "abstract", "unwrappable", "shift_reason", "n_unread")
     return out, extra
+
+
+def _unread_header(text: pl.Expr, next_text: pl.Expr, at_end: bool = True) -> pl.Expr:
+    """A header HEADER does not read (HEADER_LIKE) where a record follows it: a category line next,
+    or nothing (`at_end`: a header cut off with its record) and no sentence end. Prose wraps onto
+    header-like lines too ("#1 on the Open LLM Leaderboard ...", an abstract ending "2025-12-31.")."""
+    code_next = next_text.str.contains(CATEGORY_LINE) | next_text.str.contains(NAMED_CODES)
+    return text.str.contains(HEADER_LIKE) & code_next.fill_null(at_end & ~text.str.contains(r"[.!?;,]$"))
 
 
 def _line(j: int | pl.Expr) -> pl.Expr:
