@@ -459,3 +459,48 @@ def test_a_big_block_of_abstract_less_papers_keeps_each_papers_copies_together(c
     counts = read_sql(warehouse, "SELECT count(*) AS papers, count(title) AS titled FROM dim_paper").row(0)
     assert counts == (70, 70)
     assert read_sql(warehouse, "SELECT count(*) FROM resolve_capped_block").item() > 0  # the shape under test
+
+
+FULL_TITLE = "Quantitative Generalization Bounds for Multi-Layer Transformers: A Few Long Strings can Beat Many Short Ones"
+BOUNDS = (
+    "Transformer-based language models exhibit an astonishing capacity to generalize to longer and more difficult "
+    "problem instances than those seen in training. However, theoretical understanding of this phenomenon still lags "
+    "behind. In this work, we give a joint treatment of in-distribution and length generalisation for fixed-precision "
+    "transformers, with guarantees in terms of the parameter sizes of the involved models and the alphabet size. "
+    "Experiments support predictions of the theory."
+)
+BOUNDS_AUTHORS = "Marius Henry, Michael Rizvi-Martel, Michael Hahn"
+
+
+
+def load_orders(cli, tmp_path: Path, older: str, newer: str) -> list[Path]:
+    """Two days' listings of one paper loaded in one run, and in two runs in both orders (the newer
+    listing stored first, or arriving later): every load must give the same paper."""
+    files = {"day1.txt": older, "day2.txt": newer}
+    warehouses = [ingest(cli, tmp_path / "fresh", files)]
+    for name, order in [("date_order", ["day1.txt", "day2.txt"]), ("reverse", ["day2.txt", "day1.txt"])]:
+        for file in order:
+            warehouses.append(ingest(cli, tmp_path / name, {file: files[file]}))
+        del warehouses[-2]
+    return warehouses
+
+
+PAPER = "SELECT title, authors, n_listings FROM dim_paper"
+
+
+@pytest.mark.parametrize("cut", [FULL_TITLE[: FULL_TITLE.index(" Strings")],  # cut by words, no mark
+                                 FULL_TITLE[: FULL_TITLE.index(" Beat")] + "...",
+                                 FULL_TITLE[: FULL_TITLE.index(" Many")] + " …"])
+def test_a_title_cut_short_in_a_later_listing_does_not_replace_the_full_one(cli, tmp_path, cut):
+    """A display cut the title ("...: A Few Long Strings can...") on a later day: the title was
+    the most recent listing's, so the paper lost its full title; a cut form (a prefix by words,
+    with or without an ellipsis) never wins now, whichever listing is newer or loaded last."""
+    older = listing([(FULL_TITLE, BOUNDS_AUTHORS, BOUNDS)], day="Oct 20, 2026")
+    newer = listing([(cut, BOUNDS_AUTHORS, BOUNDS)], day="Oct 27, 2026")
+    for warehouse in load_orders(cli, tmp_path, older, newer):
+        assert read_sql(warehouse, PAPER).rows() == [(FULL_TITLE, BOUNDS_AUTHORS.split(", "), 2)], warehouse
+    # A title edited later (not a prefix of the other) is still the most recent listing's.
+    edited = FULL_TITLE.replace("can Beat", "Beat")
+    newer = listing([(edited, BOUNDS_AUTHORS, BOUNDS)], day="Oct 27, 2026")
+    for warehouse in load_orders(cli, tmp_path / "edited", older, newer):
+        assert read_sql(warehouse, PAPER).rows() == [(edited, BOUNDS_AUTHORS.split(", "), 2)], warehouse

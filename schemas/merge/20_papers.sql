@@ -49,7 +49,7 @@ DELETE FROM dim_paper WHERE paper_id IN (SELECT paper_id FROM touched);
 -- showed three names in full and a later "A, B, C and 1 more" made a paper of four authors, three
 -- shown, marked complete. No total known: whether some listing showed the list in full.
 -- Title and abstract: of the most recent listing that has one (undated search pages last), ties to
--- the longest, then the larger text; the author list: the longest. A paper with no current
+-- the longest, then the larger text, a cut-short one never winning (below); the author list: the longest. A paper with no current
 -- listing (its file superseded) has no row here and leaves dim_paper.
 -- A paper with one list (most of them) passes through as it is, which is what the aggregates give
 -- for one row: ordered aggregates over every paper took 52 s of a 1M-listing load (800k groups,
@@ -101,11 +101,26 @@ WITH versions AS (
 SELECT DISTINCT u.version_row FROM unended u JOIN versions w USING (paper_id)
 WHERE length(w.abstract) > length(u.stem) + 1 AND starts_with(w.abstract, u.stem);
 
+-- A title cut short loses the same way: one that begins another, longer title of the paper at a
+-- word's end ("...: A Few Long"), or anywhere before an ellipsis ("...: A Few Long Strings can...",
+-- "… Beat …"). A display cut the title in a later listing, and the most recent listing's title
+-- replaced the full one. A title edited otherwise (not a prefix) is a revision, and follows recency.
+CREATE OR REPLACE TEMP TABLE cut_titles AS
+WITH titles AS (
+    SELECT r.paper_id, v.rowid AS version_row, v.title, lower(rtrim(v.title, ' .…')) AS stem
+    FROM key_recency r SEMI JOIN repeated_papers USING (paper_id) JOIN paper_version v USING (paper_key)
+    WHERE v.title IS NOT NULL
+)
+SELECT DISTINCT u.version_row FROM titles u JOIN titles w USING (paper_id)
+WHERE length(w.stem) > length(u.stem) AND starts_with(w.stem, u.stem)
+  AND (regexp_matches(u.title, '(\.\.\.|…)\s*$') OR NOT regexp_matches(w.stem[length(u.stem) + 1], '[\pL\pN]'));
+
 CREATE OR REPLACE TEMP TABLE repeated_lists AS
 SELECT r.paper_id,  -- no NULL inside the rank: its parts compare as values
        {'whole': v.rowid NOT IN (SELECT version_row FROM cut_versions),
         'dated': r.last_on IS NOT NULL, 'on': coalesce(r.last_on, DATE '1900-01-01'), 'n': coalesce(length(v.abstract), -1)}
            AS abstract_rank,
+       v.rowid NOT IN (SELECT version_row FROM cut_titles) AS whole_title,
        len(v.authors) AS n_authors, v.rowid AS version_row
 FROM key_recency r SEMI JOIN repeated_papers USING (paper_id) JOIN paper_version v USING (paper_key)
 WHERE r.paper_id NOT IN (SELECT paper_id FROM legacy_lists);
@@ -116,7 +131,7 @@ SELECT paper_id, max(abstract_rank) AS abstract_rank, max(n_authors) AS n_author
 INSERT INTO dim_paper BY NAME
 WITH chosen AS (
     SELECT l.paper_id,
-           first(v.title ORDER BY l.abstract_rank.dated DESC, l.abstract_rank.on DESC, length(v.title) DESC, v.title DESC)
+           first(v.title ORDER BY l.whole_title DESC, l.abstract_rank.dated DESC, l.abstract_rank.on DESC, length(v.title) DESC, v.title DESC)
                FILTER (WHERE v.title IS NOT NULL) AS title,
            max(v.abstract) FILTER (WHERE l.abstract_rank = b.abstract_rank) AS abstract,
            arg_max(l.version_row, array_to_string(v.authors, ', ')) FILTER (WHERE l.n_authors = b.n_authors) AS authors_row,
