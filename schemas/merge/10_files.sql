@@ -117,9 +117,8 @@ FROM stg_papers;
 
 -- The fullest version of each key: the longest title, abstract and author list of key_lists and
 -- the largest declared author total; equal lengths broken by the larger text (mixed case beats
--- CAPITALS), but lists of one length by their names' latest listing date first (`authors_on`, of
--- the author_keys, undated lowest): a typo fixed in a later listing ("Cabannnes" -> "Cabannes")
--- lost to the larger text; the same names in CAPITALS later still lose to mixed case. Associative, so batches, runs and a single load agree (transforms.dedupe.merge_papers).
+-- CAPITALS), but lists of one length by their latest listing date first (`authors_on`, undated
+-- lowest): a typo fixed in a later listing ("Cabannnes" -> "Cabannes") lost to the larger text. Associative, so batches, runs and a single load agree (transforms.dedupe.merge_papers).
 -- Keys with one row pass through untouched (most of them); for the others, lengths first, then
 -- the larger text among the longest: ordering by (length, text) structs would copy every
 -- abstract (`python -m bench.profile` times this statement).
@@ -128,21 +127,17 @@ WITH repeated AS (SELECT paper_key FROM key_lists GROUP BY paper_key HAVING coun
 lengths AS (
     SELECT paper_key, max(length(title)) AS n_title, max(length(abstract)) AS n_abstract, max(len(authors)) AS n_authors
     FROM key_lists SEMI JOIN repeated USING (paper_key) GROUP BY paper_key
-), names_on AS (
-    SELECT row_ref, max(authors_on) OVER (PARTITION BY paper_key, author_keys) AS names_on
-    FROM key_lists SEMI JOIN repeated USING (paper_key)
 ), fullest AS (
     SELECT s.paper_key,
            max(s.title) FILTER (WHERE length(s.title) = l.n_title) AS title,
            max(s.abstract) FILTER (WHERE length(s.abstract) = l.n_abstract) AS abstract,
-           arg_max(s.row_ref, {'on': coalesce(o.names_on, DATE '1900-01-01'), 'text': array_to_string(s.authors, ', ')})
+           arg_max(s.row_ref, {'on': coalesce(s.authors_on, DATE '1900-01-01'), 'text': array_to_string(s.authors, ', ')})
                FILTER (WHERE len(s.authors) = l.n_authors) AS authors_row,
            max(s.author_total) AS author_count, bool_or(s.has_complete_listing) AS has_complete_listing
-    FROM key_lists s JOIN lengths l USING (paper_key) JOIN names_on o USING (row_ref) GROUP BY s.paper_key
+    FROM key_lists s JOIN lengths l USING (paper_key) GROUP BY s.paper_key
 )
 SELECT paper_key, title, abstract, authors, author_keys, authors_on, author_total AS author_count, has_complete_listing
 FROM key_lists ANTI JOIN repeated USING (paper_key)
 UNION ALL
-SELECT f.paper_key, f.title, f.abstract, a.authors, a.author_keys, o.names_on AS authors_on, f.author_count,
-       f.has_complete_listing
-FROM fullest f JOIN key_lists a ON a.row_ref = f.authors_row JOIN names_on o ON o.row_ref = f.authors_row;
+SELECT f.paper_key, f.title, f.abstract, a.authors, a.author_keys, a.authors_on, f.author_count, f.has_complete_listing
+FROM fullest f JOIN key_lists a ON a.row_ref = f.authors_row;

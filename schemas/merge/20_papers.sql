@@ -87,7 +87,7 @@ JOIN paper_listings f USING (paper_id);
 -- winning ones: ordered aggregates over the lists sorted every abstract with its rows (3.3 s for
 -- 82k papers at 1M listings; `python -m bench.profile`). Ties as above: among the most recent
 -- (undated last) and longest abstracts the larger text; among the longest lists the most recently
--- listed names (authors_on of the same author_keys, undated lowest), then the larger text.
+-- listed (authors_on, undated lowest), then the larger text.
 -- An abstract cut short loses first ('whole'): one that ends no sentence ("... an adaptive log-li",
 -- "...") and begins another, longer version of the paper. A file cut off in its last abstract,
 -- listed later, replaced the paper's whole abstract. (Only a cut: a later version ending in a link
@@ -123,8 +123,7 @@ SELECT r.paper_id,  -- no NULL inside the rank: its parts compare as values
         'dated': r.last_on IS NOT NULL, 'on': coalesce(r.last_on, DATE '1900-01-01'), 'n': coalesce(length(v.abstract), -1)}
            AS abstract_rank,
        v.rowid NOT IN (SELECT version_row FROM cut_titles) AS whole_title,
-       len(v.authors) AS n_authors, v.rowid AS version_row,
-       max(v.authors_on) OVER (PARTITION BY r.paper_id, v.author_keys) AS names_on
+       len(v.authors) AS n_authors, v.rowid AS version_row
 FROM key_recency r SEMI JOIN repeated_papers USING (paper_id) JOIN paper_version v USING (paper_key)
 WHERE r.paper_id NOT IN (SELECT paper_id FROM legacy_lists);
 
@@ -137,7 +136,7 @@ WITH chosen AS (
            first(v.title ORDER BY l.whole_title DESC, l.abstract_rank.dated DESC, l.abstract_rank.on DESC, length(v.title) DESC, v.title DESC)
                FILTER (WHERE v.title IS NOT NULL) AS title,
            max(v.abstract) FILTER (WHERE l.abstract_rank = b.abstract_rank) AS abstract,
-           arg_max(l.version_row, {'on': coalesce(l.names_on, DATE '1900-01-01'), 'text': array_to_string(v.authors, ', ')})
+           arg_max(l.version_row, {'on': coalesce(v.authors_on, DATE '1900-01-01'), 'text': array_to_string(v.authors, ', ')})
                FILTER (WHERE l.n_authors = b.n_authors) AS authors_row,
            max(v.author_total) AS author_count, bool_or(v.has_complete_listing) AS has_complete_listing
     FROM repeated_lists l JOIN repeated_best b USING (paper_id) JOIN paper_version v ON v.rowid = l.version_row
