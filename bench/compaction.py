@@ -33,7 +33,7 @@ def _run(con: duckdb.DuckDBPyConnection, run: int, vacuum: bool, touched: int, n
     con.execute("DELETE FROM paper_version WHERE paper_key IN (SELECT paper_key FROM run_keys)")
     con.execute("INSERT INTO paper_version SELECT * FROM run_keys")
     con.execute(f"INSERT INTO paper_version SELECT (hash(paper_key, {run}) >> 1)::BIGINT, title, abstract, authors, "
-                f"author_keys, author_total, has_complete_listing, authors_on FROM run_keys LIMIT {new}")
+                f"author_keys, author_total, has_complete_listing FROM run_keys LIMIT {new}")
     con.execute("COMMIT")
     started = time.perf_counter()
     con.execute("CHECKPOINT")

@@ -175,9 +175,6 @@ CREATE TABLE IF NOT EXISTS paper_version (
     author_total         INTEGER,
     has_complete_listing BOOLEAN NOT NULL
 );
--- The latest listing date of the stored author list (NULL: undated, or stored before this column):
--- among lists of one length the most recent wins (schemas/merge/10_files.sql).
-ALTER TABLE paper_version ADD COLUMN IF NOT EXISTS authors_on DATE;
 COMMENT ON TABLE paper_version IS 'The fullest text each matcher key was seen with (longest title, abstract and author list of its listings); dim_paper is recomputed from the versions of its current listings.';
 
 -- Names are stored uncompressed here and in author_name_variant and author_mention: DICT_FSST's

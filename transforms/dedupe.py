@@ -81,18 +81,14 @@ def longest(col: str) -> pl.Expr:
 
 
 def merge_papers(listings: pl.DataFrame) -> pl.DataFrame:
-    """One candidate row per paper_key with what its listings know. The author list: the longest,
-    then the most recently listed (a typo fixed in a later listing, "Cabannnes" -> "Cabannes", lost
-    to the larger text), then the larger text; `authors_on` is that list's latest listing date
-    (undated listings first), so batches, runs and a single load choose alike
-    (schemas/merge/10_files.sql)."""
-    by = [pl.col("n_authors_shown"), pl.col("listed_on"), pl.col("authors").list.join(", ")]
+    """One candidate row per paper_key with what its listings know."""
+    joined = pl.col("authors").list.join(", ")
+    fullest = pl.col("authors").sort_by([pl.col("n_authors_shown"), joined]).last()
     return listings.group_by("paper_key").agg(
         title=longest("title"),
         abstract=longest("abstract"),
-        authors=pl.col("authors").sort_by(by).last(),
-        author_keys=pl.col("author_keys").sort_by(by).last(),
-        authors_on=pl.col("listed_on").sort_by(by).last(),
+        authors=fullest,
+        author_keys=pl.col("author_keys").sort_by([pl.col("n_authors_shown"), joined]).last(),
         author_total=pl.col("author_total").max(),
         has_complete_listing=(~pl.col("is_truncated")).any(),
     )

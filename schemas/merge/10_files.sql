@@ -109,16 +109,14 @@ CREATE OR REPLACE TEMP TABLE stale_keys AS
 SELECT DISTINCT h.paper_key FROM fact_listing_history h
 WHERE h.superseded_run_id = $run_id AND NOT EXISTS (SELECT 1 FROM fact_listing f WHERE f.paper_key = h.paper_key);
 INSERT INTO stg_papers BY NAME
-SELECT paper_key, title, abstract, authors, author_keys, authors_on, author_total, has_complete_listing
+SELECT paper_key, title, abstract, authors, author_keys, author_total, has_complete_listing
 FROM paper_version SEMI JOIN stg_papers USING (paper_key) ANTI JOIN stale_keys USING (paper_key);
 CREATE OR REPLACE TEMP VIEW key_lists AS
-SELECT rowid AS row_ref, paper_key, title, abstract, authors, author_keys, authors_on, author_total, has_complete_listing
-FROM stg_papers;
+SELECT rowid AS row_ref, paper_key, title, abstract, authors, author_keys, author_total, has_complete_listing FROM stg_papers;
 
 -- The fullest version of each key: the longest title, abstract and author list of key_lists and
 -- the largest declared author total; equal lengths broken by the larger text (mixed case beats
--- CAPITALS), but lists of one length by their latest listing date first (`authors_on`, undated
--- lowest): a typo fixed in a later listing ("Cabannnes" -> "Cabannes") lost to the larger text. Associative, so batches, runs and a single load agree (transforms.dedupe.merge_papers).
+-- CAPITALS). Associative, so batches, runs and a single load agree (transforms.dedupe.merge_papers).
 -- Keys with one row pass through untouched (most of them); for the others, lengths first, then
 -- the larger text among the longest: ordering by (length, text) structs would copy every
 -- abstract (`python -m bench.profile` times this statement).
@@ -131,13 +129,12 @@ lengths AS (
     SELECT s.paper_key,
            max(s.title) FILTER (WHERE length(s.title) = l.n_title) AS title,
            max(s.abstract) FILTER (WHERE length(s.abstract) = l.n_abstract) AS abstract,
-           arg_max(s.row_ref, {'on': coalesce(s.authors_on, DATE '1900-01-01'), 'text': array_to_string(s.authors, ', ')})
-               FILTER (WHERE len(s.authors) = l.n_authors) AS authors_row,
+           arg_max(s.row_ref, array_to_string(s.authors, ', ')) FILTER (WHERE len(s.authors) = l.n_authors) AS authors_row,
            max(s.author_total) AS author_count, bool_or(s.has_complete_listing) AS has_complete_listing
     FROM key_lists s JOIN lengths l USING (paper_key) GROUP BY s.paper_key
 )
-SELECT paper_key, title, abstract, authors, author_keys, authors_on, author_total AS author_count, has_complete_listing
+SELECT paper_key, title, abstract, authors, author_keys, author_total AS author_count, has_complete_listing
 FROM key_lists ANTI JOIN repeated USING (paper_key)
 UNION ALL
-SELECT f.paper_key, f.title, f.abstract, a.authors, a.author_keys, a.authors_on, f.author_count, f.has_complete_listing
+SELECT f.paper_key, f.title, f.abstract, a.authors, a.author_keys, f.author_count, f.has_complete_listing
 FROM fullest f JOIN key_lists a ON a.row_ref = f.authors_row;

@@ -12,7 +12,7 @@ WHERE l.listing_id NOT IN (SELECT listing_id FROM fact_listing);  -- a re-read f
 
 DELETE FROM paper_version WHERE paper_key IN (SELECT paper_key FROM stg_fullest);
 INSERT INTO paper_version BY NAME
-SELECT paper_key, title, abstract, authors, author_keys, authors_on, author_count AS author_total, has_complete_listing
+SELECT paper_key, title, abstract, authors, author_keys, author_count AS author_total, has_complete_listing
 FROM stg_fullest;
 
 CREATE OR REPLACE TEMP TABLE touched AS
@@ -49,8 +49,7 @@ DELETE FROM dim_paper WHERE paper_id IN (SELECT paper_id FROM touched);
 -- showed three names in full and a later "A, B, C and 1 more" made a paper of four authors, three
 -- shown, marked complete. No total known: whether some listing showed the list in full.
 -- Title and abstract: of the most recent listing that has one (undated search pages last), ties to
--- the longest, then the larger text, a cut-short one never winning (below); the author list: the
--- longest, then the most recently listed (paper_version.authors_on), then the larger text. A paper with no current
+-- the longest, then the larger text, a cut-short one never winning (below); the author list: the longest. A paper with no current
 -- listing (its file superseded) has no row here and leaves dim_paper.
 -- A paper with one list (most of them) passes through as it is, which is what the aggregates give
 -- for one row: ordered aggregates over every paper took 52 s of a 1M-listing load (800k groups,
@@ -86,8 +85,7 @@ JOIN paper_listings f USING (paper_id);
 -- table (dates, lengths, row references), and only then are the abstracts and lists read, the
 -- winning ones: ordered aggregates over the lists sorted every abstract with its rows (3.3 s for
 -- 82k papers at 1M listings; `python -m bench.profile`). Ties as above: among the most recent
--- (undated last) and longest abstracts the larger text; among the longest lists the most recently
--- listed (authors_on, undated lowest), then the larger text.
+-- (undated last) and longest abstracts the larger text; among the longest lists the larger text.
 -- An abstract cut short loses first ('whole'): one that ends no sentence ("... an adaptive log-li",
 -- "...") and begins another, longer version of the paper. A file cut off in its last abstract,
 -- listed later, replaced the paper's whole abstract. (Only a cut: a later version ending in a link
@@ -136,8 +134,7 @@ WITH chosen AS (
            first(v.title ORDER BY l.whole_title DESC, l.abstract_rank.dated DESC, l.abstract_rank.on DESC, length(v.title) DESC, v.title DESC)
                FILTER (WHERE v.title IS NOT NULL) AS title,
            max(v.abstract) FILTER (WHERE l.abstract_rank = b.abstract_rank) AS abstract,
-           arg_max(l.version_row, {'on': coalesce(v.authors_on, DATE '1900-01-01'), 'text': array_to_string(v.authors, ', ')})
-               FILTER (WHERE l.n_authors = b.n_authors) AS authors_row,
+           arg_max(l.version_row, array_to_string(v.authors, ', ')) FILTER (WHERE l.n_authors = b.n_authors) AS authors_row,
            max(v.author_total) AS author_count, bool_or(v.has_complete_listing) AS has_complete_listing
     FROM repeated_lists l JOIN repeated_best b USING (paper_id) JOIN paper_version v ON v.rowid = l.version_row
     GROUP BY l.paper_id
