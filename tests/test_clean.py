@@ -516,6 +516,11 @@ def test_cross_listed_category_line_is_a_primary_and_secondaries(line):
     # ... or after it (the record was quarantined)
     ("Machine Learning (cs.LG); cs.AI", ["cs.lg", "cs.ai"]),
     ("Distributed, Parallel, and Cluster Computing (cs.DC); cs.LG, stat.ML", ["cs.dc", "cs.lg", "stat.ml"]),
+    # a hyphenated word of a name in one case is no code (a review: "human-computer" was the primary)
+    ("human-computer interaction (cs.HC); artificial intelligence (cs.AI)", ["cs.hc", "cs.ai"]),
+    ("HUMAN-COMPUTER INTERACTION (CS.HC)", ["cs.hc"]), ("multi-agent systems (cs.MA)", ["cs.ma"]),
+    ("adaptation and self-organizing systems (nlin.AO); hep-th", ["nlin.ao", "hep-th"]),
+    ("quant-ph (cond-mat.mes-hall)", ["quant-ph", "cond-mat.mes-hall"]),
 ])
 def test_bare_and_named_codes_on_one_line_are_all_kept_in_order(line, codes):
     records, quarantine = parse_text(f"#01Oct 26, 2026\n{line}\nA Title\nAnn Lee\nWe study bridges.")

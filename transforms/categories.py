@@ -66,6 +66,15 @@ def _case_folded() -> dict[str, str]:
 
 
 @cache
+def undotted_codes() -> list[str]:
+    """Hyphenated codes, aliases and archives (no dot), lower-cased: "hep-th", "solv-int", "q-fin"
+    (not "physics": a word of names as well)."""
+    known, archives, aliases = arxiv_taxonomy()
+    names = [*known["code"], *archives["parent_code"], *aliases]
+    return sorted({c.lower() for c in names if "." not in c and "-" in c})
+
+
+@cache
 def _archive_spelling() -> tuple[dict[str, str], dict[str, str]]:
     """Lower-cased archive → the taxonomy's spelling, and → the case of its known subjects
     ("upper": cs.LG, math.AG; "lower": physics.soc-ph, cond-mat.mes-hall), where all agree."""

@@ -53,7 +53,8 @@ from transforms.text import PAD, clean_text, on_rows_where
 NAME = "listing"
 HEADER = r"^#(?<rank>\d{2,})\s*(?<date>\p{L}{3,9}\.?\s+\d{1,2},\s*\d{4})$"
 # "cs.LG", "cs.lg", "math-ph", "hep-th", "quant-ph": dotted (any case), or hyphenated archive names.
-_CODE = r"(?:[A-Za-z][A-Za-z\-]*\.[A-Za-z][A-Za-z\-]*|[a-z]+(?:-[a-z]+)+|[A-Z]+(?:-[A-Z]+)+)"
+_DOTTED_CODE = r"[A-Za-z][A-Za-z\-]*\.[A-Za-z][A-Za-z\-]*"
+_CODE = rf"(?:{_DOTTED_CODE}|[a-z]+(?:-[a-z]+)+|[A-Z]+(?:-[A-Z]+)+)"
 # One code, or a cross-listing: "cs.LG; stat.ML", "cs.LG, stat.ML", "cs.LG stat.ML".
 CODE_SEPARATOR = r"\s*[;,]\s*|\s+"
 CATEGORY_LINE = rf"^{_CODE}(?:(?:{CODE_SEPARATOR}){_CODE})*$"
@@ -490,10 +491,16 @@ def _codes_of_named(lines: pl.Series) -> pl.Series:
     """"Machine Learning (cs.LG); Statistics Theory (math.ST)" -> "cs.LG; math.ST", "cs.CV
     (eess.IV)" -> "cs.CV; eess.IV"; other lines
     as they are. The patterns run on the lines holding a parenthesis only (few)."""
+    from transforms.categories import undotted_codes  # (categories imports the formats)
+
     line = pl.col("category_raw")
-    # (the names' words are no codes: a code holds a dot or is a hyphenated archive in one case)
-    codes = (line.str.extract_all(r"[^\s;,:()]+").list.eval(pl.element().filter(pl.element().str.contains(f"^{_CODE}$")))
-             .list.join("; "))
+    # Named codes marked; a bare word is a code when dotted or one the taxonomy knows ("hep-th"):
+    # a name's hyphenated word in one case ("human-computer interaction (cs.HC)") is none.
+    tokens = line.str.replace_all(rf"\(\s*({_CODE})\s*\)", " \x1e${1} ").str.extract_all(r"[^\s;,:()]+")
+    word = pl.element()
+    is_code = (word.str.starts_with("\x1e") | word.str.contains(f"^{_DOTTED_CODE}$")
+               | word.str.to_lowercase().is_in(undotted_codes()))
+    codes = tokens.list.eval(word.filter(is_code).str.strip_prefix("\x1e")).list.join("; ")
     return on_rows_where(lines, lines.str.contains("(", literal=True), lambda rows: rows.to_frame("category_raw").select(
         pl.when(line.str.contains(NAMED_CODES)).then(codes).otherwise(line)).to_series())
 
