@@ -819,16 +819,22 @@ def _swapped_words(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
 MIN_FORM_LETTERS = 4  # "muon" in "dimuon"; a shorter word is inside too many others ("jet", "art")
 
 
+def _stem(word: str) -> str:
+    return word[:-1] if word.endswith("s") and len(word) > MIN_FORM_LETTERS else word
+
+
 def _said(counts: Counter, word: str) -> int:
     """How often an abstract (word counts) says a title's word in some form: the word, or a word
-    that holds it or is held in it (a plural's "s" dropped), the shorter of MIN_FORM_LETTERS or
-    more. A title's "Dielectron" / "Dimuon", "Korean" / "Japanese" are said as "electrons" /
-    "muons", "Korea" / "Japan": counted as written, neither abstract said either word."""
-    def related(other: str) -> bool:
-        other = other[:-1] if other.endswith("s") and len(other) > MIN_FORM_LETTERS else other
-        short, long = sorted((other, word), key=len)
-        return len(short) >= MIN_FORM_LETTERS and short in long
-    return counts[word] + sum(n for other, n in counts.items() if other != word and related(other))
+    held in it (a plural's "s" dropped) of MIN_FORM_LETTERS or more and over half its length. A
+    title's "Dielectron" / "Dimuon", "Korean" / "Japanese" are said as "electrons" / "muons",
+    "Korea" / "Japan": counted as written, neither abstract said either word. Not a word that
+    holds the title's ("research" is no form of "Search", "encoder" none of "Code")."""
+    stem = _stem(word)
+
+    def form(other: str) -> bool:
+        held = _stem(other)
+        return len(held) >= MIN_FORM_LETTERS and 2 * len(held) > len(stem) and held in stem
+    return counts[word] + sum(n for other, n in counts.items() if other != word and form(other))
 
 
 OPENING_LETTERS = 3  # a spelling (US/UK, a typo fixed) keeps a word's opening: "optimi[sz]ation", "colo(u)r"
