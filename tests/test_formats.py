@@ -1224,9 +1224,25 @@ def test_openreview_primary_areas_in_their_own_words_are_one_level_areas():
     records, quarantine = parse_text(text + "\n")
     # Two read as prose, their lines quarantined and their records loaded without an area (loud,
     # left alone: a short abstract of a record without names reads the same)
-    prose = ["general machine learning (i.e., none of the above)", "infrastructure, software libraries, hardware, etc."]
+    prose = ["general machine learning (i.e., none of the above)", "infrastructure, software libraries, hardware, etc.",
+             "neurosymbolic & hybrid AI systems (physics-informed, logic & formal reasoning, etc.)"]
     assert sorted(quarantine["raw_text"]) == prose
     assert records["category_raw"].to_list() == [None if area in prose else area for area in by_area]
+
+
+@pytest.mark.parametrize("names", [
+    "Peter Chang (Massachusetts Institute of Technology), Keyon Vafa (Harvard University), Ashesh Rambachan (MIT)",
+    "peter chang, keyon vafa, ashesh rambachan", "jan in 't veld, marie de la cruz, bo chen",
+    "Shogo Iwazaki, Shion Takeno", "linus bleistein, agathe guilloux",
+])
+def test_a_record_without_abstract_never_lends_its_names_to_the_next_as_an_area(names):
+    """A names line of a record cut off before its abstract, then a record without an area: read
+    as a one-level area of topics, the names became the next paper's category (a review)."""
+    text = (f"论文检索\n\n{names}\n\nAnn Lee, Bo Chen\n\nWe study bridges and prove that they stand.\n\n"
+            "Theory · Learning Theory\n\nCarl Wu\n\nWe study tunnels and prove that they hold.\n")
+    records, quarantine = parse_text(text)
+    assert records["category_raw"].to_list() == [None, "Theory · Learning Theory"]
+    assert quarantine["raw_text"].to_list() == [names]
 
 
 def test_every_area_of_the_seeds_and_of_iclr_is_an_area_line():

@@ -425,25 +425,39 @@ _ORGANISATION = (r"(?i)\b(?:foundation|university|institute|research|science|sci
 _NAME_SHAPED = r"^[\p{L}][\p{L}\p{M}'’.\-]*(?: [\p{L}][\p{L}\p{M}'’.\-]*){1,3}$|^[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]{2,6}$"
 
 
-# Lower-case words between a name's words no name holds (particles do: "van der", "de la", "bin"):
-# "applications to neuroscience", "learning on graphs" are topics.
-_NO_NAME_WORD = r"\s(?:to|of|for|in|on|with|without|including|via|from|by|the|or|into|under)\s"
-
-
 def _people(texts: pl.Series) -> pl.Series:
     """Lists whose items are mostly people: a given name or a surname real authors wear
     (transforms/name_parts.csv), or a name's shape with no word of an organisation. "MNIST,
     CIFAR-10, ImageNet" and "National Science Foundation" are none."""
-    items = texts.str.replace_all(r"\s*(?:[,，;；、&]|\s(?i:and)\s)\s*", "\x1f").str.split("\x1f").list.eval(
-        pl.element().str.strip_chars().filter(pl.element().str.strip_chars() != ""))
+    items = _list_items(texts)
     parts = fold_key(pl.element()).str.extract_groups(r"^(\S+)(?: .*)? (\S+)$").struct
     known_part = parts.field("1").is_in(known("given")) | parts.field("2").is_in(known("surname"))
-    # (a name's shape in lower case only with a known part: "danah boyd", not "meta learning")
-    lower_latin = pl.element().str.contains(r"^[\p{Latin}\p{M}\s'’.\-]+$") & ~pl.element().str.contains(r"\p{Lu}")
-    shaped = pl.element().str.contains(_NAME_SHAPED) & ~lower_latin
-    person = ((known_part.fill_null(False) | shaped)
-              & ~pl.element().str.contains(_ORGANISATION) & ~pl.element().str.contains(_NO_NAME_WORD))
+    person = (known_part.fill_null(False) | pl.element().str.contains(_NAME_SHAPED)) & ~pl.element().str.contains(_ORGANISATION)
     return pl.select((items.list.eval(person).list.mean() >= 0.5).fill_null(False)).to_series()
+
+
+def _list_items(texts: pl.Series) -> pl.Expr:
+    return texts.str.replace_all(r"\s*(?:[,，;；、&]|\s(?i:and)\s)\s*", "\x1f").str.split("\x1f").list.eval(
+        pl.element().str.strip_chars().filter(pl.element().str.strip_chars() != ""))
+
+
+# What a topic's words hold and no list of names does: a word between a name's words no name holds
+# ("applications to neuroscience", "learning on graphs"; particles do: "van der", "de la"), "etc", a
+# parenthesis; or one word in several items ("transfer learning, meta learning").
+_TOPIC_WORD = r"(?i)\s(?:to|of|for|in|on|with|without|including|via|from|by|the|or|into|under)\s|\betc\b|\("
+
+
+def _topic_items(texts: pl.Series) -> pl.Series:
+    """Lists of topics, not of people: no item holds a word of a real author's name (the
+    reference of transforms/name_parts.csv: "peter chang (massachusetts institute of technology)"
+    is a person), and an item holds a topic's word (`_TOPIC_WORD`) or items share a word."""
+    items = _list_items(texts)
+    words = fold_key(pl.element()).str.extract_all(r"\p{L}+")
+    named = words.list.eval(pl.element().is_in(known("given")) | pl.element().is_in(known("surname"))).list.any()
+    item_words = items.list.eval(words.list.unique()).list.eval(pl.element().explode())
+    shared = item_words.list.len() > item_words.list.unique().list.len()
+    topical = items.list.eval(pl.element().str.contains(_TOPIC_WORD)).list.any() | shared
+    return pl.select((~items.list.eval(named).list.any() & topical).fill_null(False)).to_series()
 
 
 def _a_parent_of_the_file(lines: pl.DataFrame, area_lines: pl.DataFrame) -> pl.Series:
@@ -477,7 +491,7 @@ def _one_person(paras: pl.DataFrame) -> pl.Series:
 
 def _area_of_items(paras: pl.DataFrame) -> pl.Series:
     """Names-shaped lines of several items, before a names line and an abstract, whose items are
-    no people: a one-level area in its own words (OpenReview's "transfer learning, meta learning,
+    topics (`_topic_items`): a one-level area in its own words (OpenReview's "transfer learning, meta learning,
     and lifelong learning"), not a record cut off before its abstract. Such a line was quarantined
     and its record loaded without its area."""
     def below(n: int) -> pl.Expr:
@@ -485,7 +499,7 @@ def _area_of_items(paras: pl.DataFrame) -> pl.Series:
     rows = paras.select((pl.col("kind") == "N") & ~pl.col("single_item") & (below(1) == "N") & (below(2) == "P")
                         ).to_series().fill_null(False).arg_true()  # (few)
     return pl.repeat(False, paras.height, dtype=pl.Boolean, eager=True).scatter(
-        rows, ~_people(paras["text"].gather(rows))).rename("area_of_items")
+        rows, _topic_items(paras["text"].gather(rows))).rename("area_of_items")
 
 
 def _prose_hint(text: pl.Expr) -> pl.Expr:
