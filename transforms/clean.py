@@ -307,8 +307,9 @@ def category_columns() -> dict[str, pl.Expr]:
     first area plus the second. Case is resolved against the taxonomy (transforms.categories)."""
     raw = pl.col("category_raw")
     is_listing = pl.col("format") == listing.NAME
-    codes = pl.when(is_listing).then(raw.str.replace_all(listing.CODE_SEPARATOR, " ").str.split(" ")
-                                     ).otherwise(area_list(raw))
+    # (each side reads only its own rows: the other's are nulls)
+    codes = pl.coalesce(pl.when(is_listing).then(raw).str.replace_all(listing.CODE_SEPARATOR, " ").str.split(" "),
+                        area_list(pl.when(~is_listing).then(raw)))
     return {
         "listed_code": codes.list.first(),
         "secondary_codes": pl.when(raw.is_not_null())

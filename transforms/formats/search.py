@@ -158,9 +158,10 @@ def _pieces(text: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
 
 
 def area_list(text: pl.Expr) -> pl.Expr:
-    """The areas of a canonical area line: its pieces when several areas stand on it, else itself."""
-    pieces, several = _pieces(text)
-    return pl.when(several).then(pieces).otherwise(pl.concat_list(text))
+    """The areas of a canonical area line: its pieces when several areas stand on it, else itself.
+    (Cut only where a list separator stands after a level: on the other lines the pieces are nulls.)"""
+    pieces, several = _pieces(pl.when(text.str.contains(rf"{AREA_SEPARATOR}.*(?:{_AREA_LIST})")).then(text))
+    return pl.coalesce(pl.when(several).then(pieces), pl.concat_list(text))
 
 
 def area_shaped(texts: pl.Series) -> pl.Series:
@@ -494,8 +495,8 @@ def _area_of_items(paras: pl.DataFrame) -> pl.Series:
     topics (`_topic_items`): a one-level area in its own words (OpenReview's "transfer learning, meta learning,
     and lifelong learning"), not a record cut off before its abstract. Such a line was quarantined
     and its record loaded without its area."""
-    def below(n: int) -> pl.Expr:
-        return pl.col("kind").shift(-n).over("file_idx")
+    def below(n: int) -> pl.Expr:  # (the paragraphs are in file order: no window needed)
+        return pl.when(pl.col("file_idx").shift(-n) == pl.col("file_idx")).then(pl.col("kind").shift(-n))
     rows = paras.select((pl.col("kind") == "N") & ~pl.col("single_item") & (below(1) == "N") & (below(2) == "P")
                         ).to_series().fill_null(False).arg_true()  # (few)
     return pl.repeat(False, paras.height, dtype=pl.Boolean, eager=True).scatter(
