@@ -399,6 +399,9 @@ RETITLED = ("Large language models answer open-domain questions better when they
     (("Search", "research", "consult"), ("Retrieve", "work", "retrieve")),
     (("Text", "context", "consult"), ("Retrieve", "work", "retrieve")),
     (("Code", "encoder", "consult"), ("Retrieve", "work", "retrieve")),
+    # a revision renaming a title word and one of its abstract's (a second review: "Networks" ->
+    # "Graphs", one "network" -> "graph", the singular counted as a form of the plural)
+    (("Networks", "network research", "consult the network"), ("Graphs", "graph research", "consult the network")),
 ])
 def test_a_word_holding_a_title_word_is_no_form_of_it(a, b):
     """One paper retitled, its abstract revised beside: a word of the abstract that merely holds the

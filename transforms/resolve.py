@@ -810,7 +810,7 @@ def _swapped_words(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
         only_a, only_b = set(ta or []) - set(tb or []), set(tb or []) - set(ta or [])
         in_a, in_b = Counter(xa or []), Counter(xb or [])
         swapped[i] = _opposite(only_a, only_b) or any(
-            (_said(in_a, a) > _said(in_b, a) and _said(in_b, b) > _said(in_a, b)) if fuzz.ratio(a, b) < TITLE_GATE * 100
+            (in_a[a] > in_b[a] and in_b[b] > in_a[b]) or _renamed(in_a, in_b, a, b) if fuzz.ratio(a, b) < TITLE_GATE * 100
             else (_other_opening(a, b) and in_a[a] != in_b[a] and in_a[b] != in_b[b])
             for a in only_a for b in only_b)
     return swapped
@@ -821,6 +821,13 @@ MIN_FORM_LETTERS = 4  # "muon" in "dimuon"; a shorter word is inside too many ot
 
 def _stem(word: str) -> str:
     return word[:-1] if word.endswith("s") and len(word) > MIN_FORM_LETTERS else word
+
+
+def _renamed(in_a: Counter, in_b: Counter, a: str, b: str) -> bool:
+    """Whether each abstract says its title's word in some form (`_said`) and never the other's:
+    a template filled in twice. Only a complete rename: a revision renaming one phrase ("network"
+    -> "graph" beside "Networks" -> "Graphs") still says the old word."""
+    return _said(in_a, a) > 0 and _said(in_b, a) == 0 and _said(in_b, b) > 0 and _said(in_a, b) == 0
 
 
 def _said(counts: Counter, word: str) -> int:
