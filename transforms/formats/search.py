@@ -13,6 +13,8 @@ them sit the authors line and, when there are two short lines, a one-level area 
 
 from __future__ import annotations
 
+from functools import cache
+
 import polars as pl
 
 from transforms.formats.common import (
@@ -444,20 +446,34 @@ def _list_items(texts: pl.Series) -> pl.Expr:
 
 # What a topic's words hold and no list of names does: a word between a name's words no name holds
 # ("applications to neuroscience", "learning on graphs"; particles do: "van der", "de la"), "etc", a
-# parenthesis; or one word in several items ("transfer learning, meta learning").
+# parenthesis; or a word of the arXiv taxonomy's subject names ("transfer learning, meta learning":
+# `_subject_words`). Not a word shared by items: names share given names ("Antti Koskela, Antti
+# Honkela" was read as topics).
 _TOPIC_WORD = r"(?i)\s(?:to|of|for|in|on|with|without|including|via|from|by|the|or|into|under)\s|\betc\b|\("
+
+
+@cache
+def _subject_words() -> pl.Series:
+    """Words of four letters or more in the arXiv taxonomy's subject, archive and group names
+    ("learning", "theory", "systems", "vision"), folded, less those real authors' names hold."""
+    from transforms.categories import arxiv_taxonomy  # (categories imports this module)
+
+    known_cats, archives, _ = arxiv_taxonomy()
+    names = pl.concat([known_cats["name"], known_cats["parent_name"], known_cats["group_name"], archives["archive_name"]])
+    words = (names.drop_nulls().to_frame("n").select(fold_key(pl.col("n")).str.extract_all(r"\p{L}{4,}"))
+             .to_series().explode().drop_nulls().unique())
+    return words.filter(~words.is_in(known("given")) & ~words.is_in(known("surname")))
 
 
 def _topic_items(texts: pl.Series) -> pl.Series:
     """Lists of topics, not of people: no item holds a word of a real author's name (the
     reference of transforms/name_parts.csv: "peter chang (massachusetts institute of technology)"
-    is a person), and an item holds a topic's word (`_TOPIC_WORD`) or items share a word."""
+    is a person), and an item holds a topic's word (`_TOPIC_WORD`, `_subject_words`)."""
     items = _list_items(texts)
     words = fold_key(pl.element()).str.extract_all(r"\p{L}+")
     named = words.list.eval(pl.element().is_in(known("given")) | pl.element().is_in(known("surname"))).list.any()
-    item_words = items.list.eval(words.list.unique()).list.eval(pl.element().explode())
-    shared = item_words.list.len() > item_words.list.unique().list.len()
-    topical = items.list.eval(pl.element().str.contains(_TOPIC_WORD)).list.any() | shared
+    subject = words.list.eval(pl.element().is_in(_subject_words().implode())).list.any()
+    topical = items.list.eval(pl.element().str.contains(_TOPIC_WORD) | subject).list.any()
     return pl.select((~items.list.eval(named).list.any() & topical).fill_null(False)).to_series()
 
 
