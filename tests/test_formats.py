@@ -1224,8 +1224,7 @@ def test_openreview_primary_areas_in_their_own_words_are_one_level_areas():
     records, quarantine = parse_text(text + "\n")
     # Two read as prose, their lines quarantined and their records loaded without an area (loud,
     # left alone: a short abstract of a record without names reads the same)
-    prose = ["general machine learning (i.e., none of the above)", "infrastructure, software libraries, hardware, etc.",
-             "neurosymbolic & hybrid AI systems (physics-informed, logic & formal reasoning, etc.)"]
+    prose = ["general machine learning (i.e., none of the above)", "infrastructure, software libraries, hardware, etc."]
     assert sorted(quarantine["raw_text"]) == prose
     assert records["category_raw"].to_list() == [None if area in prose else area for area in by_area]
 
@@ -1245,6 +1244,41 @@ def test_a_record_without_abstract_never_lends_its_names_to_the_next_as_an_area(
     records, quarantine = parse_text(text)
     assert records["category_raw"].to_list() == [None, "Theory · Learning Theory"]
     assert quarantine["raw_text"].to_list() == [names]
+
+
+def _real_author_lines() -> list[str]:
+    """Every real author list of several names in ../shared/realdata, as one line."""
+    from bench.corpus import default_realdata
+
+    root = default_realdata()
+    if not root.is_dir():
+        pytest.skip(f"{root} is absent")
+    lines = [r["author"] for r in json.loads((root / "icml2025_titles_authors_papercopilot.json").read_text("utf-8"))]
+    lines += [", ".join(r["authors"]) for r in json.loads((root / "iclr2024_virtualsite_topics_airas.json").read_text("utf-8"))
+              if r.get("authors")]
+    lines += [row.split("\t")[1].replace(";", ", ") for row in
+              (root / "iclr2024_openreview_primary_area_dotd.tsv").read_text("utf-8").splitlines() if "\t" in row]
+    for name in ("arxiv_daily_listings_dwdengwei.jsonl", "arxiv_daydayarxiv_csAI_listings.jsonl",
+                 "arxiv_kaggle_oai_snapshot_first200.jsonl"):  # (a list of names, or arXiv's raw line)
+        for row in map(json.loads, (root / name).read_text("utf-8").splitlines()):
+            authors = row.get("authors")
+            lines.append(", ".join(authors) if isinstance(authors, list) else authors or "")
+    return [" ".join(line.split()) for line in lines if "," in line or " and " in line]
+
+
+def test_no_real_author_list_reads_as_a_list_of_topics():
+    """What makes a one-level area of several items (`_topic_items`) is never true of real names,
+    as written or in lower case (initials, affiliations in parentheses, shared given names)."""
+    from transforms.formats.search import _topic_items
+
+    lines = _real_author_lines()
+    assert len(lines) > 10_000
+    for case in (str, str.lower):
+        topics = _topic_items(pl.Series([case(line) for line in lines]))
+        assert not topics.any(), [line for line, topic in zip(lines, topics) if topic][:5]
+    # ... and is of topics the ICLR 2024 list lacks (ICLR 2025's, joiners and "AI" in them)
+    assert _topic_items(pl.Series(["foundation or frontier models, including LLMs",
+                                   "neurosymbolic & hybrid AI systems (physics-informed, logic & formal reasoning, etc.)"])).all()
 
 
 def test_every_area_of_the_seeds_and_of_iclr_is_an_area_line():

@@ -788,7 +788,8 @@ def _other_numbers(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
 def _swapped_words(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
     """Whether the titles say opposite things (`_opposite`), or a word of one title stands where
     the other title has another word (not a spelling of it: fuzz ratio under TITLE_GATE) and the
-    abstracts swap the two words the same way (in some form, `_said`): one template filled in twice ("Overview of the
+    abstracts swap the two words the same way (as written, or renamed completely in some form:
+    `_renamed`): one template filled in twice ("Overview of the
     Shared Task on Spanish Clinical NER" and "... Portuguese ..." by the same people, their
     abstracts differing in the language and a count: merged at 0.84). A revision that renames its
     title's word seldom renames it all through its abstract too. The abstracts swap a word when

@@ -449,7 +449,9 @@ def _list_items(texts: pl.Series) -> pl.Expr:
 # parenthesis; or a word of the arXiv taxonomy's subject names ("transfer learning, meta learning":
 # `_subject_words`). Not a word shared by items: names share given names ("Antti Koskela, Antti
 # Honkela" was read as topics).
-_TOPIC_WORD = r"(?i)\s(?:to|of|for|in|on|with|without|including|via|from|by|the|or|into|under)\s|\betc\b|\("
+_TOPIC_JOINERS = ("to", "of", "for", "in", "on", "with", "without", "including", "via", "from", "by", "the", "or",
+                  "into", "under")
+_TOPIC_WORD = rf"(?i)\s(?:{'|'.join(_TOPIC_JOINERS)})\s|\betc\b|\("
 
 
 @cache
@@ -471,7 +473,12 @@ def _topic_items(texts: pl.Series) -> pl.Series:
     is a person), and an item holds a topic's word (`_TOPIC_WORD`, `_subject_words`)."""
     items = _list_items(texts)
     words = fold_key(pl.element()).str.extract_all(r"\p{L}+")
-    named = words.list.eval(pl.element().is_in(known("given")) | pl.element().is_in(known("surname"))).list.any()
+    # A name's word of three letters or more, not a joiner (the reference holds initials, "ai",
+    # "in", "the": "foundation or frontier models" and "(i.e., ...)" were vetoed by them); an
+    # initial before a name as names write it ("V. M. Biryukov (Serpukhov, IHEP)"; not "i.e.,").
+    name_word = (pl.element().str.len_chars() >= 3) & ~pl.element().is_in(list(_TOPIC_JOINERS))
+    named = (words.list.eval(name_word & (pl.element().is_in(known("given")) | pl.element().is_in(known("surname"))))
+             .list.any() | pl.element().str.contains(r"(?:^|\s)(?:\p{L}\.\s?)+\p{L}{2,}"))
     subject = words.list.eval(pl.element().is_in(_subject_words().implode())).list.any()
     topical = items.list.eval(pl.element().str.contains(_TOPIC_WORD) | subject).list.any()
     return pl.select((~items.list.eval(named).list.any() & topical).fill_null(False)).to_series()
