@@ -274,6 +274,19 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Assoc. Prof. Anna Adler, Prof.Dr. Hans Müller, Priv.-Doz. Dr. Karl Heinz and Dr. med. Bo Chen",
      (["Anna Adler", "Hans Müller", "Karl Heinz", "Bo Chen"], 4, 4, False)),
     ("Professor Emeritus Ann Lee, Dipl.-Ing. Karl Heinz, MBA, Bo Chen FRS", (["Ann Lee", "Karl Heinz", "Bo Chen"], 3, 3, False)),
+    # credentials as items of their own, as clinical lists print them: "MD" was a person (a top
+    # author), every position after it shifted; in a semicolon list "MD John Smith" ("Last, First")
+    ("John Smith, MD, MPH, Jane Doe, RN, Peter Brown, PharmD", (["John Smith", "Jane Doe", "Peter Brown"], 3, 3, False)),
+    ("John Smith, M.D., Ph.D., Jane Doe, FRCS and Bo Chen", (["John Smith", "Jane Doe", "Bo Chen"], 3, 3, False)),
+    ("John Smith, MD; Jane Doe, RN", (["John Smith", "Jane Doe"], 2, 2, False)),
+    ("John Smith, M.D.; Jane Doe, R.N., B.S.", (["John Smith", "Jane Doe"], 2, 2, False)),
+    ("Smith, John, MD; Doe, Jane, MBBS", (["John Smith", "Jane Doe"], 2, 2, False)),
+    ("John Smith, MD", (["John Smith"], 1, 1, False)),
+    # and not initials with periods after a one-word surname, nor Vancouver's "Lee MD", nor names
+    ("Smith, J., Jones, M.D.", (["J. Smith", "M.D. Jones"], 2, 2, False)),
+    ("Jones, M.D.", (["M.D. Jones"], 1, 1, False)),
+    ("Smith JA, Lee MD, Brown K", (["Smith JA", "Lee MD", "Brown K"], 3, 3, False)),
+    ("Wei Ma, Jun Do, Ann Ba", (["Wei Ma", "Jun Do", "Ann Ba"], 3, 3, False)),
     ("Nat Friedman, Ing Wong, Dr. Dre", (["Nat Friedman", "Ing Wong", "Dre"], 3, 3, False)),  # names, not titles
     # bibliography forms: "Surname, Initials" between commas, BibTeX's "Last, First and Last, First"
     # (each was read as a list: "Smith", "J.", "Jones", "B.", ...)
@@ -365,7 +378,9 @@ def test_author_list_forms(line, expected):
 UNSAID_ENDINGS = ["et al.,", "& al.", "and al.", "and others.", ", et alii", "et alia", "and many others", "and several others",
                   ", and other authors", "u.a.", "und andere", "y otros", "y cols.", "e outros", "e altri", "et coll.",
                   "en anderen", "og flere", "m.fl.", "ja muut", "ve diğerleri", "và cộng sự", "и др.", "i in.", "a kol.",
-                  "ほか", "他", "等", "等人", "等 5 人", "외"]
+                  "ほか", "他", "等", "等人", "等 5 人", "외",
+                  # in brackets (read as an affiliation and dropped: the list was complete)
+                  "(et al.)", "[et al.]", "(and others)", "（et al.）"]
 COUNTED_ENDINGS = [("et 2 autres", 2), ("y 2 más", 2), ("e 3 outros", 3), ("und 2 weitere", 2), ("外 2 名", 2),
                    ("他2名", 2), ("ほか 3 名", 3), ("and 2 others.", 2)]
 

@@ -18,6 +18,7 @@ from transforms.formats import listing
 from transforms.formats.search import area_list
 from transforms.formats.common import (
     AND_MORE,
+    BRACKETED_ET_AL,
     ET_AL,
     GLUED_MARKS,
     LOOSE_MARKS,
@@ -67,7 +68,26 @@ HONORIFICS = (r"^(?:(?:Prof|Professor|Dr|Mr|Mrs|Ms|Mx|PROF|DR|Associate|Assistan
 # A degree closes a name or stands alone; one in capitals ("MBA", "FRS") only after a name with a
 # small letter in it: "JEAN MBA" is Jean Mba ("JOHN SMITH PhD" still holds a degree).
 _DEGREE = r"Ph\.?\s?D|D\.?\s?Phil|M\.?\s?Phil|M\.?\s?Sc|B\.?\s?Sc|D\.?\s?Sc"
-DEGREES = (rf"^(?:(.*\p{{Ll}}.*?)\s*,?\s+(?:MBA|FRS)|(.*?)\s*,?\s+(?:{_DEGREE})|(?:MBA|FRS|{_DEGREE}))\.?$")
+# Post-nominal credentials as medical and clinical lists print them, each its own item after the
+# name ("John Smith, MD, MPH, Jane Doe, RN"): read as items, "MD" was a top author and every
+# position after it shifted. In capitals as written (case matters: "Ma", "Do" are surnames); as an
+# item of their own only ("Ann Lee MD" may be Vancouver initials).
+_CREDENTIAL = (r"MD|DO|RN|NP|PA-C|APRN|CRNA|BSN|MSN|DNP|MPH|MSPH|MHS|MS|MA|BA|BS|MEd|EdD|PsyD|PharmD|DrPH"
+               r"|DDS|DMD|DVM|DPT|MBBS|MBChB|MBBCh|BMBS|FRCPC?|FRCSC?|FRACP|FRACS|FACS|FACP|FACC|FAAP|FAHA"
+               r"|FESC|FRCR|FRCPath|FMedSci|FREng|FRSE|MRCP|MRCS|MRCGP|ScD|JD|LLM|MSW|LCSW")
+# The same with periods: they also spell initials ("Jones, M.D." is M. D. Jones), so they are read
+# as credentials only after a name of two words or more.
+_DOTTED_CREDENTIAL = (r"M\.\s?D|D\.\s?O|R\.\s?N|M\.\s?P\.\s?H|M\.\s?S|M\.\s?A|B\.\s?A|B\.\s?S|D\.\s?D\.\s?S"
+                      r"|D\.\s?M\.\s?D|Pharm\.\s?D|Dr\.\s?P\.\s?H|Sc\.\s?D|J\.\s?D")
+_ANY_CREDENTIAL = rf"(?:{_CREDENTIAL}|{_DOTTED_CREDENTIAL}|{_DEGREE}|MBA|FRS)\.?"
+_CREDENTIAL_END = r"(\s*(?:[,，;；、&]|$)|\s+(?i:and)\s)"  # kept: no look-ahead in Polars
+_NAME_WORD_BEFORE = r"\p{L}[\p{L}\p{M}'’.\-]*"
+# A run of credentials after a name, left out of the line before the list's shape is read (in a
+# semicolon list, "John Smith, MD; Jane Doe, RN" was read as "Last, First" pairs: "MD John Smith").
+CREDENTIAL_ITEMS = rf"([^\s,，;；、&]\s+{_NAME_WORD_BEFORE})(?:\s*[,，]\s*{_ANY_CREDENTIAL})+{_CREDENTIAL_END}"
+UNDOTTED_CREDENTIAL_ITEMS = rf"({_NAME_WORD_BEFORE})(?:\s*[,，]\s*(?:{_CREDENTIAL}|{_DEGREE}|MBA|FRS)\.?)+{_CREDENTIAL_END}"
+DEGREES = (rf"^(?:(.*\p{{Ll}}.*?)\s*,?\s+(?:MBA|FRS)|(.*?)\s*,?\s+(?:{_DEGREE})"
+           rf"|(?:MBA|FRS|{_DEGREE}|{_CREDENTIAL}|{_DOTTED_CREDENTIAL}))\.?$")
 EMAIL = r"\s*[<(\[]?(?:mailto:)?[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+[>)\]]?"
 # An ORCID iD after a name, bare or as its address: "Ann Lee 0000-0002-1825-0097", "Ann Lee
 # https://orcid.org/0000-0002-1825-009X", "Ann Lee ORCID: 0000-…" (in parentheses it was dropped
@@ -157,7 +177,7 @@ def _author_parts(line: pl.Expr, authors: pl.Expr) -> dict[str, pl.Expr]:
     (`authors`: the line as `names_line` reads it, which leaves out a closing "(+3)" with the
     affiliations)."""
     shown = authors.str.replace(AND_MORE, "")
-    et_al = shown.str.contains(ET_AL)
+    et_al = shown.str.contains(ET_AL) | line.str.contains(BRACKETED_ET_AL)
     shown = shown.str.replace(ET_AL, "")
     closing = (shown.str.contains(CLOSING_PERIOD) & (shown.str.count_matches(".", literal=True) == 1)
                & ~shown.str.contains(ABBREVIATION_LAST))
@@ -168,7 +188,9 @@ def _author_parts(line: pl.Expr, authors: pl.Expr) -> dict[str, pl.Expr]:
              .str.replace_all(r"\s*" + LOOSE_MARKS + r"\s*", " ")
              .str.replace_all(EMAIL, "")
              .str.replace_all(ORCID, "")
-             .str.replace_all(SUFFIX_ITEM, " ${1}${2}"))
+             .str.replace_all(SUFFIX_ITEM, " ${1}${2}")
+             .str.replace_all(CREDENTIAL_ITEMS, "${1}${2}")
+             .str.replace_all(UNDOTTED_CREDENTIAL_ITEMS, "${1}${2}"))
     return {
         "_more": _more_count(line),
         # "A, B, ... and 3 more": the dots are the three left out

@@ -278,7 +278,11 @@ _ET_AL = r"(?:^|[\s,])(?:et\.?\s*al\.?|(?-i:et\s+al(?:ii|ia|ios)\.?))|(?:\s&|\sa
 # "etc" without its period only after a comma or in small letters: "Aa Etc" is a person. A closing
 # period or comma after any of them ("and others.", "et al.,") ends the list too.
 ET_AL = rf"(?i)\s*(?:(?:,\s*)?(?:{_DENG}|{_ET_AL}|{_UNSAID_MORE}|etc\.)|,\s*etc|(?-i:\s+etc))[\s.,;:]*$"
-LIST_ENDING = rf"(?i)\s*(?:,\s*)?(?:{_ET_AL}|{_UNSAID_MORE}|etc\.|{_DENG}|…|\.{{3,}})[\s.,;:]*$|" + AND_MORE[4:]
+# The same in brackets, "A, B (et al.)", "A, B [and others]": read as an affiliation, the list was
+# complete. (The names line drops bracketed groups: `clean` reads this on the line as written.)
+BRACKETED_ET_AL = r"(?i)\s*[(\[（【]\s*(?:et\.?\s*al\.?|(?:and\s+)?others|etc\.?|…|\.{3})\s*[)\]）】][\s.,;:]*$"
+LIST_ENDING = (rf"(?i)\s*(?:,\s*)?(?:{_ET_AL}|{_UNSAID_MORE}|etc\.|{_DENG}|…|\.{{3,}})[\s.,;:]*$|"
+               + BRACKETED_ET_AL[4:] + "|" + AND_MORE[4:])
 # A names line cut by a wrap: it ends in a separator ("Döring and", "ANN LEE AND", "Lee &", "Lee,")
 # or inside its ending ("Bo Chen and 2" of "and 2 more": not a name "2" after "and", since a bare
 # number is otherwise a name item, affiliation marks; "BO CHEN ET" of "et al."). The list goes on
