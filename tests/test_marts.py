@@ -229,3 +229,37 @@ def test_readers_do_not_hold_the_warehouse(warehouse):
 
 def test_like_pattern_takes_wildcards_literally():
     assert analytics.like_pattern("50%_off\\") == "%50\\%\\_off\\\\%"
+
+
+def test_top_author_labels_tell_every_person_apart():
+    """Namesakes of one main category and years had one label ("Xiao Wang (cs.CV, 2026–2026)" three
+    times in a hunt's warehouse): the Authors page offered identical choices and the chart drew
+    one bar over another. The top co-author tells them apart, then a number."""
+    con = duckdb.connect()
+    con.execute("""
+        CREATE SCHEMA marts;
+        CREATE TABLE dim_author AS SELECT * FROM (VALUES
+            (1, 'Xiao Wang', 'xiao wang'), (2, 'Xiao Wang', 'xiao wang'), (3, 'Xiao Wang', 'xiao wang'),
+            (4, 'Xiao Wang', 'xiao wang'), (5, 'Jin Tang', 'jin tang'), (6, 'Bin Yang', 'bin yang'),
+            (7, 'Ann Lee', 'ann lee'), (8, 'Ann Lee', 'ann lee.')) t(author_id, name, name_key);
+        CREATE TABLE dim_paper AS SELECT * FROM (VALUES
+            (10, 1, DATE '2026-01-05', DATE '2026-01-05'), (11, 1, DATE '2026-02-05', DATE '2026-02-05'),
+            (12, 1, DATE '2026-03-05', DATE '2026-03-05'), (13, 1, DATE '2026-04-05', DATE '2026-04-05'),
+            (14, 1, DATE '2026-05-05', DATE '2026-05-05'), (15, 1, DATE '2026-06-05', DATE '2026-06-05'))
+            t(paper_id, n_listings, first_listed_on, last_listed_on);
+        CREATE TABLE bridge_paper_author AS SELECT * FROM (VALUES
+            (10, 1, 1), (10, 5, 2), (11, 2, 1), (11, 6, 2), (12, 3, 1), (12, 6, 2), (13, 4, 1),
+            (14, 7, 1), (15, 8, 1)) t(paper_id, author_id, author_position);
+        CREATE TABLE fact_listing AS SELECT paper_id, 1 AS source_file_id FROM dim_paper;
+        CREATE TABLE dim_category AS SELECT 1 AS category_id, 'cs.CV' AS code;
+        CREATE TABLE bridge_paper_category AS SELECT paper_id, 1 AS category_id FROM dim_paper;
+    """)
+    con.execute((REPO / "schemas" / "marts" / "22_top_authors.sql").read_text(encoding="utf-8"))
+    labels = dict(con.execute("SELECT author_id, label FROM marts.top_authors").fetchall())
+    assert len(set(labels.values())) == len(labels)
+    assert labels[1] == "Xiao Wang (cs.CV, 2026–2026, with Jin Tang)"
+    assert {labels[2], labels[3]} == {"Xiao Wang (cs.CV, 2026–2026, with Bin Yang) #1",
+                                      "Xiao Wang (cs.CV, 2026–2026, with Bin Yang) #2"}
+    assert labels[4] == "Xiao Wang (cs.CV, 2026–2026)"
+    assert labels[5] == "Jin Tang"
+    assert labels[7] != labels[8] and labels[7].startswith("Ann Lee (")  # one display name, two keys

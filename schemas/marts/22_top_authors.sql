@@ -12,34 +12,62 @@ WITH papers AS (
     SELECT b.author_id, count(DISTINCT f.source_file_id) AS n_digests
     FROM main.bridge_paper_author b JOIN main.fact_listing f USING (paper_id)
     GROUP BY b.author_id
+), namesakes AS (
+    SELECT author_id FROM main.dim_author  -- one name key, or one display name under two keys
+    WHERE name_key IN (SELECT name_key FROM main.dim_author GROUP BY 1 HAVING count(*) > 1)
+       OR name IN (SELECT name FROM main.dim_author GROUP BY 1 HAVING count(*) > 1)
 ), top_category AS (  -- namesakes are told apart by their main category
     SELECT author_id, first(code ORDER BY n DESC, code) AS code FROM (
         SELECT b.author_id, c.code, count(*) AS n
         FROM main.bridge_paper_author b JOIN main.bridge_paper_category pc USING (paper_id)
         JOIN main.dim_category c USING (category_id)
-        WHERE b.author_id IN (SELECT author_id FROM main.dim_author
-                              WHERE name_key IN (SELECT name_key FROM main.dim_author GROUP BY 1 HAVING count(*) > 1))
+        WHERE b.author_id IN (SELECT author_id FROM namesakes)
         GROUP BY b.author_id, c.code
+    ) GROUP BY author_id
+), top_coauthor AS (  -- ... and, where category and years agree, by the co-author of most papers
+    SELECT author_id, first(name ORDER BY n DESC, name) AS name FROM (
+        SELECT x.author_id, a.name, count(*) AS n
+        FROM main.bridge_paper_author x
+        JOIN main.bridge_paper_author y ON y.paper_id = x.paper_id AND y.author_id <> x.author_id
+        JOIN main.dim_author a ON a.author_id = y.author_id
+        WHERE x.author_id IN (SELECT author_id FROM namesakes)
+        GROUP BY x.author_id, a.name
     ) GROUP BY author_id
 ), coauthors AS (
     SELECT x.author_id, count(DISTINCT y.author_id) AS n_coauthors
     FROM main.bridge_paper_author x
     JOIN main.bridge_paper_author y ON y.paper_id = x.paper_id AND y.author_id <> x.author_id
     GROUP BY x.author_id
+), ranked AS (
+    SELECT a.author_id, a.name, p.n_papers, p.n_first_author_papers, p.n_listings, d.n_digests,
+           coalesce(c.n_coauthors, 0) AS n_coauthors, p.first_listed_on, p.last_listed_on,
+           rank() OVER (ORDER BY p.n_papers DESC) AS rank_by_papers,
+           rank() OVER (ORDER BY p.n_listings DESC) AS rank_by_listings,
+           a.name_key, count(*) OVER (PARTITION BY a.name_key) AS n_persons_of_name,
+           coalesce(t.code || ', ', '') || coalesce(year(p.first_listed_on)::VARCHAR, '?') || '–'
+               || coalesce(year(p.last_listed_on)::VARCHAR, '?') AS told_by,
+           tc.name AS top_coauthor
+    FROM main.dim_author a
+    JOIN papers p USING (author_id)
+    JOIN digests d USING (author_id)
+    LEFT JOIN coauthors c USING (author_id)
+    LEFT JOIN top_category t USING (author_id)
+    LEFT JOIN top_coauthor tc USING (author_id)
+), told AS (  -- a co-author named where category and years do not tell two persons apart
+    SELECT *, CASE WHEN count(*) OVER (PARTITION BY name, told_by) > 1 AND top_coauthor IS NOT NULL
+                   THEN told_by || ', with ' || top_coauthor ELSE told_by END AS told_by_more
+    FROM ranked
 )
-SELECT a.author_id, a.name, p.n_papers, p.n_first_author_papers, p.n_listings, d.n_digests,
-       coalesce(c.n_coauthors, 0) AS n_coauthors, p.first_listed_on, p.last_listed_on,
-       rank() OVER (ORDER BY p.n_papers DESC) AS rank_by_papers,
-       rank() OVER (ORDER BY p.n_listings DESC) AS rank_by_listings,
-       a.name_key, count(*) OVER (PARTITION BY a.name_key) AS n_persons_of_name,
-       CASE WHEN count(*) OVER (PARTITION BY a.name_key) = 1 THEN a.name
-            ELSE a.name || ' (' || coalesce(t.code || ', ', '') || coalesce(year(p.first_listed_on)::VARCHAR, '?') || '–'
-                 || coalesce(year(p.last_listed_on)::VARCHAR, '?') || ')' END AS label
-FROM main.dim_author a
-JOIN papers p USING (author_id)
-JOIN digests d USING (author_id)
-LEFT JOIN coauthors c USING (author_id)
-LEFT JOIN top_category t USING (author_id);
+-- The label is unique (charts and pickers key on it): persons still alike are numbered, the
+-- one of most papers first.
+SELECT author_id, name, n_papers, n_first_author_papers, n_listings, n_digests, n_coauthors,
+       first_listed_on, last_listed_on, rank_by_papers, rank_by_listings, name_key, n_persons_of_name,
+       CASE WHEN n_persons_of_name = 1 AND count(*) OVER (PARTITION BY name) = 1 THEN name
+            ELSE name || ' (' || told_by_more || ')'
+                 || CASE WHEN count(*) OVER (PARTITION BY name, told_by_more) > 1
+                         THEN ' #' || row_number() OVER (PARTITION BY name, told_by_more ORDER BY n_papers DESC, author_id)
+                         ELSE '' END END AS label
+FROM told;
 
 COMMENT ON VIEW marts.top_authors IS 'Authors ranked by papers and by listings, with first-author papers, digests and co-authors.';
 COMMENT ON COLUMN marts.top_authors.author_id IS 'The author (dim_author).';
@@ -55,4 +83,4 @@ COMMENT ON COLUMN marts.top_authors.rank_by_papers IS 'Rank by n_papers, 1 = mos
 COMMENT ON COLUMN marts.top_authors.rank_by_listings IS 'Rank by n_listings, 1 = most (ties share a rank).';
 COMMENT ON COLUMN marts.top_authors.name_key IS 'The name (matching key); several persons may wear it (marts.namesakes).';
 COMMENT ON COLUMN marts.top_authors.n_persons_of_name IS 'Persons wearing this name among the ranked authors.';
-COMMENT ON COLUMN marts.top_authors.label IS 'The name, with the main category and years when several persons wear it (for charts).';
+COMMENT ON COLUMN marts.top_authors.label IS 'The name, with the main category and years when several persons wear it, then the top co-author, then a number: unique (for charts).';
