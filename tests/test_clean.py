@@ -287,6 +287,12 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Jones, M.D.", (["M.D. Jones"], 1, 1, False)),
     ("Smith JA, Lee MD, Brown K", (["Smith JA", "Lee MD", "Brown K"], 3, 3, False)),
     ("Wei Ma, Jun Do, Ann Ba", (["Wei Ma", "Jun Do", "Ann Ba"], 3, 3, False)),
+    # "and" and the comma of other scripts (each list was one or two people)
+    ("Иван Петров, Сергей Иванов и Анна Смирнова", (["Иван Петров", "Сергей Иванов", "Анна Смирнова"], 3, 3, False)),
+    ("Олена Коваль та Петро Шевченко", (["Олена Коваль", "Петро Шевченко"], 2, 2, False)),
+    ("Γιώργος Παπαδόπουλος, Νίκος Νικολάου και Μαρία Κ.", (["Γιώργος Παπαδόπουλος", "Νίκος Νικολάου", "Μαρία Κ."], 3, 3, False)),
+    ("محمد علي، أحمد حسن و فاطمة الزهراء", (["محمد علي", "أحمد حسن", "فاطمة الزهراء"], 3, 3, False)),
+    ("José Ortega y Gasset, María Pérez", (["José Ortega y Gasset", "María Pérez"], 2, 2, False)),  # "y" within a name
     ("Nat Friedman, Ing Wong, Dr. Dre", (["Nat Friedman", "Ing Wong", "Dre"], 3, 3, False)),  # names, not titles
     # bibliography forms: "Surname, Initials" between commas, BibTeX's "Last, First and Last, First"
     # (each was read as a list: "Smith", "J.", "Jones", "B.", ...)
@@ -380,7 +386,8 @@ UNSAID_ENDINGS = ["et al.,", "& al.", "and al.", "and others.", ", et alii", "et
                   "en anderen", "og flere", "m.fl.", "ja muut", "ve diğerleri", "và cộng sự", "и др.", "i in.", "a kol.",
                   "ほか", "他", "等", "等人", "等 5 人", "외",
                   # in brackets (read as an affiliation and dropped: the list was complete)
-                  "(et al.)", "[et al.]", "(and others)", "（et al.）"]
+                  "(et al.)", "[et al.]", "(and others)", "（et al.）",
+                  "και άλλοι", "κ.ά.", "وآخرون"]
 COUNTED_ENDINGS = [("et 2 autres", 2), ("y 2 más", 2), ("e 3 outros", 3), ("und 2 weitere", 2), ("外 2 名", 2),
                    ("他2名", 2), ("ほか 3 名", 3), ("and 2 others.", 2)]
 

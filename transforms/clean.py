@@ -24,6 +24,8 @@ from transforms.formats.common import (
     LOOSE_MARKS,
     MORE_COUNT_WORDS,
     PARTICLES,
+    SCRIPT_COMMAS,
+    SCRIPT_JOINERS,
     as_quarantine,
     names_line,
 )
@@ -35,7 +37,7 @@ ELLIPSIS = r"\s*(?:…|\.{3,})\s*"
 TRAILING_ELLIPSIS = r"\s*[,，;；、]?\s*(?:…|\.{3})\s*$"  # the last three dots: "Anderson, J...."
 # Words that join two names: "A and B", "A & B", "A, B, and C", German "und", French "et".
 # Only as whole words between spaces: never inside a name (Anderson, Alexandra, Ferrand).
-JOINERS = r"and|und|et"
+JOINERS = rf"and|und|et|{SCRIPT_JOINERS}"  # and the other scripts' "and" (formats.common)
 # German nobility's "von und zu" ("Hans von und zu Liechtenstein"): "und" inside a name, not
 # between two (it was split into "Hans von" and "zu Liechtenstein").
 VON_UND_ZU = r"(?i)\b(von)\s+und\s+(zu)\b"
@@ -44,7 +46,7 @@ VON_UND_ZU = r"(?i)\b(von)\s+und\s+(zu)\b"
 # Niu · Didong Li" was one author); not one inside a name ("Jean·Pierre").
 # So does a bar between spaces ("Ann Lee | Bo Chen | Carl Wu" was one person); not a slash, which
 # may join one person's two spellings ("Wei Zhang / 张伟").
-NAME_SEPARATORS = rf"(?i)\s*[,，、;；]\s*(?:(?:{JOINERS})\s+|&\s*)?|\s+(?:{JOINERS})\s+|\s*&\s*|\s+[·•∙⋅|｜]\s+"
+NAME_SEPARATORS = rf"(?i)\s*[,，、;；{SCRIPT_COMMAS}]\s*(?:(?:{JOINERS})\s+|&\s*)?|\s+(?:{JOINERS})\s+|\s*&\s*|\s+[·•∙⋅|｜]\s+"
 # A sentence's period after the last name ("…, Carl Wu."), in a list with no other period: not the
 # name's ("Carl Wu." became the display spelling of every Carl Wu). A list with periods elsewhere
 # abbreviates ("Petrov A., Ivanov Yu."), and a suffix keeps its period ("John Smith, Jr.").

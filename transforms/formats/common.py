@@ -235,8 +235,14 @@ _NAME_WORD = (
     r")" + AFFILIATION_MARKS + r"*"
 )
 NAME_ITEM = r"(?:" + _NAME_WORD + r"(?: " + _NAME_WORD + r"){0,5}|" + AFFILIATION_MARKS + r"+)"
+# "and" in the scripts whose names lists print it, between spaces: Russian "и", Ukrainian "і" / "та",
+# Greek "και", Arabic "و" (a name never is one of these words alone; Latin "y" and "e" join the
+# parts of one name: "Ortega y Gasset"). And the Arabic comma and semicolon. Not read, "Сергей
+# Иванов и Анна Смирнова" and "محمد علي، أحمد حسن" were one person each.
+SCRIPT_JOINERS = r"и|і|та|και|و"
+SCRIPT_COMMAS = "،؛"
 # Every way a list separates two names: , ; 、 & "and" (", and" too).
-LIST_SEPARATOR = r"(?i)\s*(?:[,，;；、&]\s*(?:and\s+)?|\s+and\s+)\s*"
+LIST_SEPARATOR = rf"(?i)\s*(?:[,，;；、&{SCRIPT_COMMAS}]\s*(?:and\s+)?|\s+(?:and|{SCRIPT_JOINERS})\s+)\s*"
 # How many names a list leaves out, spelled as digits or as a word ("and one more").
 MORE_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
@@ -270,7 +276,7 @@ _UNSAID_MORE = (r"(?:and\s+|&\s*|,\s*)(?:(?:many|several|numerous)\s+)?(?:others
                 r"|among\s+others|[\s,]\s*(?-i:und\s+andere|y\s+otros|y\s+cols?\.|e\s+outros|e\s+altri|e\s+coll?\."
                 r"|et\s+coll?\.|et\s+autres|en\s+anderen|og\s+flere|med\s+flere|och\s+andra|m\.\s?fl\.|ja\s+muut"
                 r"|ve\s+di[gğ]erleri|vd\.|và\s+cộng\s+sự|и\s+др\.|и\s+другие|та\s+ін\.|і\s+ін\.|i\s+in\.|i\s+inni"
-                r"|a\s+kol\.|a\s+další|u\.\s?a\.|e\.\s?a\.)|ほか|[\s,，、]\s*(?:他|外|외)")
+                r"|a\s+kol\.|a\s+další|u\.\s?a\.|e\.\s?a\.|και\s+άλλοι|κ\.\s?ά\.|و\s?آخرون)|ほか|[\s,，、]\s*(?:他|外|외)")
 # Chinese 等 ("and others"), glued or not; "等 5 人" says five in all, not five more: the total is
 # left unknown rather than read as a count of the missing.
 _DENG = r"等(?:\s*\d+\s*[人位名]|人)?"
