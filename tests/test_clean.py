@@ -293,6 +293,10 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Γιώργος Παπαδόπουλος, Νίκος Νικολάου και Μαρία Κ.", (["Γιώργος Παπαδόπουλος", "Νίκος Νικολάου", "Μαρία Κ."], 3, 3, False)),
     ("محمد علي، أحمد حسن و فاطمة الزهراء", (["محمد علي", "أحمد حسن", "فاطمة الزهراء"], 3, 3, False)),
     ("José Ortega y Gasset, María Pérez", (["José Ortega y Gasset", "María Pérez"], 2, 2, False)),  # "y" within a name
+    # a total declared in brackets (dropped as an affiliation: the list was complete)
+    ("G. Aad, B. Abbott, D. C. Abbott (2,934 authors)", (["G. Aad", "B. Abbott", "D. C. Abbott"], 3, 2934, True)),
+    ("Ann Lee, Bo Chen et al. [50 authors in total]", (["Ann Lee", "Bo Chen"], 2, 50, True)),
+    ("Ann Lee, Bo Chen (2 authors)", (["Ann Lee", "Bo Chen"], 2, 2, False)),
     ("Nat Friedman, Ing Wong, Dr. Dre", (["Nat Friedman", "Ing Wong", "Dre"], 3, 3, False)),  # names, not titles
     # bibliography forms: "Surname, Initials" between commas, BibTeX's "Last, First and Last, First"
     # (each was read as a list: "Smith", "J.", "Jones", "B.", ...)
@@ -389,7 +393,10 @@ UNSAID_ENDINGS = ["et al.,", "& al.", "and al.", "and others.", ", et alii", "et
                   "(et al.)", "[et al.]", "(and others)", "（et al.）",
                   "και άλλοι", "κ.ά.", "وآخرون"]
 COUNTED_ENDINGS = [("et 2 autres", 2), ("y 2 más", 2), ("e 3 outros", 3), ("und 2 weitere", 2), ("外 2 名", 2),
-                   ("他2名", 2), ("ほか 3 名", 3), ("and 2 others.", 2)]
+                   ("他2名", 2), ("ほか 3 名", 3), ("and 2 others.", 2),
+                   # digits in groups ("2" was a person, the total 935) and "authors" after a plus
+                   ("and 2,931 more", 2931), ("and 1,000 more", 1000), ("and 2.931 more", 2931),
+                   ("and 2\u00a0931 more", 2931), ("[+2931 authors]", 2931), ("(+2,931 authors)", 2931)]
 
 
 @pytest.mark.parametrize("ending", UNSAID_ENDINGS)

@@ -19,6 +19,7 @@ from transforms.formats.search import area_list
 from transforms.formats.common import (
     AND_MORE,
     BRACKETED_ET_AL,
+    DECLARED_TOTAL,
     ET_AL,
     GLUED_MARKS,
     LOOSE_MARKS,
@@ -171,7 +172,17 @@ def split_authors(df: pl.DataFrame, line: str = "authors_raw") -> pl.DataFrame:
     df = df.with_columns(**parts).drop("_names")
     df = df.with_columns(_shown=_initials_pairs(pl.col("_shown")))  # on the column: the condition needs it whole
     df = df.with_columns(_items=_author_items(*map(pl.col, parts)))
-    return df.with_columns(**_author_columns(*map(pl.col, parts), pl.col("_items"))).drop(*parts, "_items")
+    df = df.with_columns(**_author_columns(*map(pl.col, parts), pl.col("_items"))).drop(*parts, "_items")
+    return df.with_columns(**_declared_total(pl.col(line), pl.col("n_authors_shown")))
+
+
+def _declared_total(line: pl.Expr, shown: pl.Expr) -> dict[str, pl.Expr]:
+    """A total the line declares ("(2,934 authors)"), when it is no smaller than the names shown."""
+    declared = pl.when(line.str.contains(DECLARED_TOTAL)).then(line).str.extract(DECLARED_TOTAL, 1)
+    total = _count_value(declared)
+    said = total.is_not_null() & (total >= shown)
+    return {"author_total": pl.when(said).then(total).otherwise(pl.col("author_total")),
+            "is_truncated": pl.col("is_truncated") | (said & (total > shown))}
 
 
 def _author_parts(line: pl.Expr, authors: pl.Expr) -> dict[str, pl.Expr]:
@@ -225,7 +236,12 @@ def _more_count(authors: pl.Expr) -> pl.Expr:
     count past any real list is kept just past AUTHOR_TOTAL_MAX, for the check to quarantine:
     read as Int64 it overflowed to null (the list loaded as complete) or wrapped below zero."""
     groups = authors.str.extract_groups(AND_MORE).struct
-    count = pl.coalesce(*(groups.field(str(group)) for group in _COUNT_GROUPS)).str.to_lowercase()
+    return _count_value(pl.coalesce(*(groups.field(str(group)) for group in _COUNT_GROUPS)))
+
+
+def _count_value(count: pl.Expr) -> pl.Expr:
+    """A count as written (digits, in groups of three or not, or a word) as a number."""
+    count = count.str.to_lowercase().str.replace_all(r"[,.\s\u00a0\u202f]", "")  # "2,931": digits in groups
     as_number = count.replace(MORE_COUNT_WORDS).cast(pl.Float64, strict=False)
     return as_number.clip(upper_bound=AUTHOR_TOTAL_MAX + 1).cast(pl.Int64)
 

@@ -248,9 +248,14 @@ MORE_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six":
                     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
                     "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
                     "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100}
-_MORE_COUNT = r"(\d+|" + "|".join(sorted(MORE_COUNT_WORDS, key=len, reverse=True)) + r")"
+# Digits in groups of three too ("and 2,931 more", "2.931", "2 931"): read up to the separator,
+# "2" was loaded as a person and the total was 935.
+_MORE_COUNT = (r"(\d{1,3}(?:[,.\u00a0\u202f ]\d{3})+|\d+|"
+               + "|".join(sorted(MORE_COUNT_WORDS, key=len, reverse=True)) + r")")
 _MORE = (r"(?:more|others?|additional|further|weitere|autres|más|mas|otros|outros|altri|andere|anderen|flere"
          r"|muut|diğer(?:leri)?|других|innych|dalších)(?:\s+(?:co-?)?authors?)?")
+# After a plus, "authors" alone says more too ("[+2931 authors]"); "(2,934 authors)" is a total.
+_PLUS_MORE = rf"(?:{_MORE}|(?:co-?)?authors?)"
 # The words that join a count to the list, in the languages of `_MORE` ("et 2 autres", "y 2 más").
 _MORE_JOINER = r"and|&|plus|und|et|y|e|en|og|ja|ve|và|и|i|a"
 # "A, B, C and 3 more": only three names are shown, three more exist; also "and one more",
@@ -259,11 +264,14 @@ _MORE_JOINER = r"and|&|plus|und|et|y|e|en|og|ja|ve|và|и|i|a"
 # group is the count (`clean._more_count` reads them all). ("and one more" loaded a person "one more"; "+3 more" stayed in the last
 # name; "(+3)" was dropped.) Alone on a line too: a wrapped names line's last line ("and 3 more").
 AND_MORE = (r"(?i)(?:(?:^|\s*,\s*|\s+)(?:(?:" + _MORE_JOINER + r")\s+)?" + _MORE_COUNT + r"\s+" + _MORE
-            + r"|\s*,?\s*\+\s*" + _MORE_COUNT + r"(?:\s+" + _MORE + r")?"
-            r"|\s*[(\[]\s*(?:\+\s*" + _MORE_COUNT + r"(?:\s+" + _MORE + r")?|(?:and\s+)?" + _MORE_COUNT
+            + r"|\s*,?\s*\+\s*" + _MORE_COUNT + r"(?:\s+" + _PLUS_MORE + r")?"
+            r"|\s*[(\[]\s*(?:\+\s*" + _MORE_COUNT + r"(?:\s+" + _PLUS_MORE + r")?|(?:and\s+)?" + _MORE_COUNT
             + r"\s+" + _MORE + r")\s*[)\]]"
             r"|(?:[\s,，、]\s*(?:外|他|외)|\s*ほか)\s*" + _MORE_COUNT + r"\s*(?:名|人|位|명)?"  # "外 2 名": 2 more
             r")\.?\s*$")  # not "(3)": an affiliation's number
+# A list's total in brackets after it, "A, B, C (2,934 authors)": dropped with the affiliations,
+# the list was complete. Its count is group 1.
+DECLARED_TOTAL = (r"(?i)\s*[(\[]\s*" + _MORE_COUNT + r"\s+(?:co-?)?authors?(?:\s+in\s+(?:total|all))?\s*[)\]]\.?\s*$")
 # More names exist, how many is not said: "et al.", "and others", "and colleagues", "among others",
 # ", Others" too: as an item, "Others" was loaded as a person and the list as complete.
 # In other languages too (each was loaded as a person or glued to the last name, the list
