@@ -293,6 +293,15 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Γιώργος Παπαδόπουλος, Νίκος Νικολάου και Μαρία Κ.", (["Γιώργος Παπαδόπουλος", "Νίκος Νικολάου", "Μαρία Κ."], 3, 3, False)),
     ("محمد علي، أحمد حسن و فاطمة الزهراء", (["محمد علي", "أحمد حسن", "فاطمة الزهراء"], 3, 3, False)),
     ("José Ortega y Gasset, María Pérez", (["José Ortega y Gasset", "María Pérez"], 2, 2, False)),  # "y" within a name
+    # collaborations: one item each, named without "The" (the same collaboration was three
+    # authors; "The ATLAS Collaboration: G. Aad" one person; "ATLAS" and "CMS Collaborations")
+    ("The ATLAS Collaboration: G. Aad, B. Abbott", (["ATLAS Collaboration", "G. Aad", "B. Abbott"], 3, 3, False)),
+    ("The BABAR Collaboration, B. Aubert, et al", (["BABAR Collaboration", "B. Aubert"], 2, None, True)),  # arXiv's own
+    ("ATLAS and CMS Collaborations", (["ATLAS Collaboration", "CMS Collaboration"], 2, 2, False)),
+    ("Ann Lee, the LIGO Scientific Collaboration and the Virgo Collaboration",
+     (["Ann Lee", "LIGO Scientific Collaboration", "Virgo Collaboration"], 3, 3, False)),
+    ("Ann Lee, Bo Chen, on behalf of the CMS Collaboration", (["Ann Lee", "Bo Chen"], 2, 2, False)),
+    ("Ann Lee, Bo Chen, Group Leader", (["Ann Lee", "Bo Chen", "Group Leader"], 3, 3, False)),
     # a total declared in brackets (dropped as an affiliation: the list was complete)
     ("G. Aad, B. Abbott, D. C. Abbott (2,934 authors)", (["G. Aad", "B. Abbott", "D. C. Abbott"], 3, 2934, True)),
     ("Ann Lee, Bo Chen et al. [50 authors in total]", (["Ann Lee", "Bo Chen"], 2, 50, True)),

@@ -1351,3 +1351,15 @@ def test_a_lists_ending_alone_may_be_a_wrapped_names_lines_last_line(ending):
     from transforms.formats.listing import may_be_names
 
     assert pl.DataFrame({"t": [ending]}).select(may_be_names(pl.col("t")))["t"].to_list() == [True]
+
+
+@pytest.mark.parametrize("authors", ["Ann Lee, Bo Chen for the ATLAS Collaboration",
+                                     "Ann Lee, Bo Chen, on behalf of the CMS Collaboration", "the ATLAS collaboration"])
+def test_a_list_for_a_collaboration_is_names_not_prose(authors):
+    """Proceedings' author lines were quarantined as fields out of place ("the authors read as
+    prose"): the same in parentheses was dropped with the affiliations."""
+    lines = seed_text(LISTING_SEEDS[0]).split("\n")
+    lines[3] = authors  # the first record's authors line (header, category, title, authors)
+    records, quarantine = parse_text("\n".join(lines))
+    assert quarantine.height == 0
+    assert records["abstract"][0] == seed_text(LISTING_SEEDS[0]).split("\n")[4]

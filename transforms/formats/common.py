@@ -220,12 +220,34 @@ def names_line(authors: pl.Expr) -> pl.Expr:
 def _names_rows(lines: pl.Series) -> pl.Series:
     """`names_line` on the lines holding a parenthesis, a backslash, "$", "^" or "<" only (few):
     its patterns over every authors line made a listing's parse 5 % slower. A leading label goes
-    first (`without_label`)."""
+    first (`without_label`), a collaboration's forms next (`collaborations`)."""
     lines = without_label(lines)
+    lines = on_rows_where(lines, lines.str.contains(_GROUP_WORD), collaborations)
     needs = lines.str.contains(r"[(\[\\$^<（【]")
     return on_rows_where(lines, needs, lambda rows: rows.to_frame("a").select(
         tex_accents(pl.col("a").str.replace_all(SUPERSCRIPT_MARKS, "${1}"))
         .str.replace_all(AFFILIATIONS, "${1}")).to_series())
+
+
+# A collaboration as physics and medicine print it in author lists. Read as names, "The ATLAS
+# Collaboration: G. Aad, ..." was one person "The ATLAS Collaboration: G. Aad"; "ATLAS and CMS
+# Collaborations" two, "ATLAS" and "CMS Collaborations"; "The ATLAS Collaboration" and "ATLAS
+# Collaboration" two authors; and "Ann Lee, Bo Chen for the ATLAS Collaboration" was quarantined as
+# prose (the same in parentheses is dropped with the affiliations, as this is now).
+_GROUP = r"(?:collaborati(?:on|ve)|consortium|group|team)"
+_GROUP_WORD = rf"(?i){_GROUP}"
+_FOR_GROUP = rf"(?i)[\s,;]+(?:for|on\s+behalf\s+of)\s+(?:the\s+)?[^,;]*?{_GROUP}s?\s*\.?\s*$"
+_TWO_GROUPS = rf"(?i)(^|[,;]\s*)(?:the\s+)?(\S+)\s+(?:and|&)\s+(\S+)\s+({_GROUP})s\b"
+_GROUP_LABEL = rf"(?i)^(?:the\s+)?([^,;:]*?\s{_GROUP})\s*:\s*"
+_THE_GROUP = rf"(?i)(^|[,;]\s*|\s(?:and|&)\s+)the\s+([^,;]*?\s{_GROUP})\b"
+
+
+def collaborations(lines: pl.Series) -> pl.Series:
+    """Author lines with each collaboration one item named without "The", and a "for the ...
+    Collaboration" closing the list left out."""
+    return lines.to_frame("a").select(
+        pl.col("a").str.replace(_FOR_GROUP, "").str.replace_all(_TWO_GROUPS, "${1}${2} ${4}, ${3} ${4}")
+        .str.replace(_GROUP_LABEL, "${1}, ").str.replace_all(_THE_GROUP, "${1}${2}")).to_series()
 
 
 _NAME_WORD = (
