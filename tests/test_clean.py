@@ -293,13 +293,10 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Γιώργος Παπαδόπουλος, Νίκος Νικολάου και Μαρία Κ.", (["Γιώργος Παπαδόπουλος", "Νίκος Νικολάου", "Μαρία Κ."], 3, 3, False)),
     ("محمد علي، أحمد حسن و فاطمة الزهراء", (["محمد علي", "أحمد حسن", "فاطمة الزهراء"], 3, 3, False)),
     ("José Ortega y Gasset, María Pérez", (["José Ortega y Gasset", "María Pérez"], 2, 2, False)),  # "y" within a name
-    # collaborations: one item each, named without "The" (the same collaboration was three
-    # authors; "The ATLAS Collaboration: G. Aad" one person; "ATLAS" and "CMS Collaborations")
-    ("The ATLAS Collaboration: G. Aad, B. Abbott", (["ATLAS Collaboration", "G. Aad", "B. Abbott"], 3, 3, False)),
-    ("The BABAR Collaboration, B. Aubert, et al", (["BABAR Collaboration", "B. Aubert"], 2, None, True)),  # arXiv's own
+    # collaborations: one item each ("The ATLAS Collaboration: G. Aad" was one person; "ATLAS"
+    # and "CMS Collaborations" two)
+    ("The ATLAS Collaboration: G. Aad, B. Abbott", (["The ATLAS Collaboration", "G. Aad", "B. Abbott"], 3, 3, False)),
     ("ATLAS and CMS Collaborations", (["ATLAS Collaboration", "CMS Collaboration"], 2, 2, False)),
-    ("Ann Lee, the LIGO Scientific Collaboration and the Virgo Collaboration",
-     (["Ann Lee", "LIGO Scientific Collaboration", "Virgo Collaboration"], 3, 3, False)),
     ("Ann Lee, Bo Chen, on behalf of the CMS Collaboration", (["Ann Lee", "Bo Chen"], 2, 2, False)),
     ("Ann Lee, Bo Chen, Group Leader", (["Ann Lee", "Bo Chen", "Group Leader"], 3, 3, False)),
     # a total declared in brackets (dropped as an affiliation: the list was complete)
@@ -673,3 +670,21 @@ def test_every_suffixed_list_splits_back_to_its_names(case):
     assert got == names
     assert n_shown == len(names)
     assert total in (None, len(names), len(names) + 3)
+
+
+def test_a_collaboration_is_one_author_with_or_without_the():
+    """"The ATLAS Collaboration", "ATLAS Collaboration" and "the ATLAS collaboration" were three
+    authors (each ranked first by papers); the key leaves out "the", the display keeps it."""
+    from conftest import parse_text
+    from transforms.clean import clean_listings
+
+    lines = ["The ATLAS Collaboration", "ATLAS Collaboration", "the ATLAS collaboration", "Ann Lee, the Virgo Collaboration",
+             "Theo Group"]
+    text = "".join(f"#{i:02d}Oct 26, 2026\nhep-ex\nTitle {i}\n{line}\nWe measure the cross-section of process {i} in proton collisions at the LHC with the full "
+                   f"Run 2 dataset, and find agreement with the predictions of the Standard Model at every energy.\n"
+                   for i, line in enumerate(lines, 1))
+    records, _ = parse_text(text)
+    listings, _ = clean_listings(records, pl.DataFrame({"file_idx": [0], "source_file_id": [1], "format": ["listing"]}))
+    assert listings["author_keys"].to_list() == [["atlas collaboration"]] * 3 + [["ann lee", "virgo collaboration"],
+                                                                                 ["theo group"]]
+    assert listings["authors"].to_list()[0] == ["The ATLAS Collaboration"]
