@@ -336,3 +336,27 @@ def test_an_author_list_corrected_in_an_edited_file_replaces_the_old_one(cli, tm
         assert authors == {*corrected.split(", "), "Carla Diaz"}
         pairs = read_sql(tmp_path / warehouse, "SELECT name_a, name_b FROM marts.coauthor_pairs")
         assert "Zebulon Quartermaine" not in {*pairs["name_a"], *pairs["name_b"]}
+
+
+def test_a_paper_dropped_by_an_edited_file_and_listed_again_later_has_only_its_new_list(cli, tmp_path):
+    """Hunt 41: an edited file dropped a paper; a later run listed it again with its list corrected.
+    The stored version of its key (no listing left) was merged back: "Zebulon Quartermaine" returned
+    as its author, a person no current file names. A fresh load of the same files has three names."""
+    folder = tmp_path / "digests"
+    folder.mkdir()
+    day = folder / "daily-21.txt"
+    graphs = ("Learning on Graphs with Attention", "Ana Silva, Bo Chen, Yuxin Dong, Zebulon Quartermaine", ABSTRACT_1)
+    tokens = ("Tokenizers Matter", "Carla Diaz", ABSTRACT_2)
+    day.write_text(listing([graphs, tokens], "Oct 21, 2026"), encoding="utf-8")
+    cli("ingest", folder, "-w", tmp_path / "w.duckdb")
+    day.write_text(listing([tokens], "Oct 21, 2026"), encoding="utf-8")  # the paper dropped
+    cli("ingest", folder, "-w", tmp_path / "w.duckdb")
+    (folder / "daily-25.txt").write_text(listing([(graphs[0], "Ana Silva, Bo Chen, Yuxin Dong", graphs[2])],
+                                                 "Oct 25, 2026"), encoding="utf-8")
+    cli("ingest", folder, "-w", tmp_path / "w.duckdb")
+    cli("ingest", folder, "-w", tmp_path / "fresh.duckdb")
+    for warehouse in ("w.duckdb", "fresh.duckdb"):
+        papers = read_sql(tmp_path / warehouse, "SELECT title, authors, author_count FROM dim_paper").rows()
+        assert (graphs[0], ["Ana Silva", "Bo Chen", "Yuxin Dong"], 3) in papers, warehouse
+        authors = set(read_sql(tmp_path / warehouse, "SELECT name FROM dim_author")["name"])
+        assert "Zebulon Quartermaine" not in authors, warehouse

@@ -101,13 +101,14 @@ INSERT INTO dim_category BY NAME SELECT DISTINCT * FROM stg_categories ON CONFLI
 -- key_lists is stg_papers itself with the stored versions appended, not a copy of it: a temp
 -- table's memory is held until the load commits, and this one holds every abstract of the run.
 -- A key's stored version counts while the key keeps a listing in a current file: a key whose
--- every listing was in a file this run superseded (an edited file, its author list corrected) is
--- what this run shows alone. Merged with the stored version, the replaced file's list won when it
--- was longer or its text larger: a name corrected or removed stayed on the paper.
+-- every listing was in a superseded file (an edited file, its author list corrected, or the paper
+-- dropped from it), in this run or any before, is what this run shows alone. Merged with the
+-- stored version, the replaced file's list won when it was longer or its text larger: a name
+-- corrected or removed stayed on the paper (hunt 41: also when the paper came back a run later).
 DELETE FROM stg_papers WHERE paper_key NOT IN (SELECT paper_key FROM stg_listings);
 CREATE OR REPLACE TEMP TABLE stale_keys AS
-SELECT DISTINCT h.paper_key FROM fact_listing_history h
-WHERE h.superseded_run_id = $run_id AND NOT EXISTS (SELECT 1 FROM fact_listing f WHERE f.paper_key = h.paper_key);
+SELECT paper_key FROM paper_version SEMI JOIN stg_papers USING (paper_key)
+WHERE NOT EXISTS (SELECT 1 FROM fact_listing f WHERE f.paper_key = paper_version.paper_key);
 INSERT INTO stg_papers BY NAME
 SELECT paper_key, title, abstract, authors, author_keys, author_total, has_complete_listing
 FROM paper_version SEMI JOIN stg_papers USING (paper_key) ANTI JOIN stale_keys USING (paper_key);
