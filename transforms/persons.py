@@ -280,12 +280,13 @@ def _paper_words(papers: pl.DataFrame) -> pl.DataFrame:
 
 
 def mention_evidence(mentions: pl.DataFrame, papers: pl.DataFrame, paper_categories: pl.DataFrame,
-                     with_words: bool = True) -> pl.DataFrame:
-    """One row per mention: its co-author keys (the other keys on the paper; on a list longer than
-    MAX_COAUTHORS + 1, the MAX_COAUTHORS nearest by position), the paper's category codes, content
-    words (title, then abstract) and first listing date."""
+                     with_words: bool = True, decided: pl.DataFrame | None = None) -> pl.DataFrame:
+    """One row per mention (of `decided` only, when given: the rest are co-authors): its co-author
+    keys (the other keys on the paper; on a list longer than MAX_COAUTHORS + 1, the MAX_COAUTHORS
+    nearest by position), the paper's category codes, content words (title, then abstract) and
+    first listing date."""
     cats = paper_categories.group_by("paper_id").agg(categories=pl.col("code").unique().sort())
-    ev = (_coauthors(mentions)
+    ev = (_coauthors(mentions, decided)
           .join(cats, on="paper_id", how="left")
           .join(papers.select("paper_id", listed_on=pl.col("first_listed_on")), on="paper_id", how="left")
           .with_columns(categories=pl.col("categories").fill_null(pl.lit([], pl.List(pl.String)))))
@@ -296,17 +297,21 @@ def mention_evidence(mentions: pl.DataFrame, papers: pl.DataFrame, paper_categor
     return ev
 
 
-def _coauthors(mentions: pl.DataFrame) -> pl.DataFrame:
-    """mentions + coauthors: the other keys of the paper, sorted; on a long list, those of the
-    window of MAX_COAUTHORS + 1 positions around the mention (at the list's ends, the first or
-    last ones). Built exploded (one row per mention and key): sorting a million small lists
-    (`list.sort`) costs seconds, the exploded rows a tenth of one."""
+def _coauthors(mentions: pl.DataFrame, decided: pl.DataFrame | None = None) -> pl.DataFrame:
+    """mentions (those of `decided` only, when given) + coauthors: the other keys of the paper,
+    sorted; on a long list, those of the window of MAX_COAUTHORS + 1 positions around the mention
+    (at the list's ends, the first or last ones). Built exploded (one row per mention and key):
+    sorting a million small lists (`list.sort`) costs seconds, the exploded rows a tenth of one.
+    Windows are built for the decided mentions only: built for every mention of a year of
+    collaboration papers (3,000 names each) and then narrowed, they held 30M rows (8.4 GB)."""
     window = MAX_COAUTHORS + 1
     m = mentions.with_row_index("row")
+    mention = ["paper_id", "author_position", "name_key"]
+    wanted = m if decided is None else m.join(decided.select(mention).unique(), on=mention, how="semi")
     n_keys = m.group_by("paper_id").agg(n_keys=pl.len())
     is_long = pl.col("paper_id").is_in(n_keys.filter(pl.col("n_keys") > window)["paper_id"].implode())
     short = m.filter(~is_long)
-    pairs = [short.join(short.group_by("paper_id").agg(key=pl.col("name_key").unique().sort()), on="paper_id")
+    pairs = [wanted.filter(~is_long).join(short.group_by("paper_id").agg(key=pl.col("name_key").unique().sort()), on="paper_id")
              .select("row", "name_key", "key").explode("key")]  # sorted within each mention
     lists = m.filter(is_long).sort("paper_id", "author_position")
     if lists.height:
@@ -315,12 +320,13 @@ def _coauthors(mentions: pl.DataFrame) -> pl.DataFrame:
         lists = lists.with_columns(index=pl.int_range(pl.len(), dtype=pl.Int64).over("paper_id"),
                                    n_keys=pl.len().over("paper_id").cast(pl.Int64))
         start = (pl.col("index") - MAX_COAUTHORS // 2).clip(0, pl.col("n_keys") - window)
-        near = (lists.select("row", "name_key", "paper_id", index=pl.int_ranges(start, start + window, dtype=pl.Int64))
+        near = (lists.join(wanted.select("row"), on="row", how="semi")
+                .select("row", "name_key", "paper_id", index=pl.int_ranges(start, start + window, dtype=pl.Int64))
                 .explode("index").join(lists.select("paper_id", "index", key="name_key"), on=["paper_id", "index"]))
         pairs.append(near.select("row", "name_key", "key").unique(["row", "key"]).sort("row", "key"))
     coauthors = (pl.concat(pairs).filter(pl.col("key") != pl.col("name_key"))
                  .group_by("row", maintain_order=True).agg(coauthors="key"))
-    return (m.join(coauthors, on="row", how="left", maintain_order="left").drop("row")
+    return (wanted.join(coauthors, on="row", how="left", maintain_order="left").drop("row")
             .with_columns(pl.col("coauthors").fill_null(pl.lit([], pl.List(pl.String)))))
 
 
@@ -652,8 +658,7 @@ def assign_persons(
         [mentions, context_mentions.select(mentions.columns).cast(mentions.schema)]).unique()
     ev = mention_evidence(every_mention.join(common_papers, on="paper_id", how="semi"),
                           papers.join(common_papers, on="paper_id", how="semi"),
-                          paper_categories.join(common_papers, on="paper_id", how="semi"))
-    ev = ev.join(common_m, on=["paper_id", "author_position", "name_key"], how="semi")
+                          paper_categories.join(common_papers, on="paper_id", how="semi"), decided=common_m)
     # the common names' lam and, when the caller gave the table, their co-authors' (else on demand);
     # a dict of only the keys read: the caller's table may hold more names than this group reads
     needed = common_m.select("name_key")
@@ -791,7 +796,8 @@ def person_profiles(assigned: pl.DataFrame, mentions: pl.DataFrame, papers: pl.D
                                           pl.col("name_key").cast(pl.String)).join(ps, on="paper_id", how="semi"),
                           papers.select(pl.col("paper_id").cast(pl.Int64), "title", "abstract",
                                         pl.col("first_listed_on").cast(pl.Date)).join(ps, on="paper_id", how="semi"),
-                          paper_categories.select(pl.col("paper_id").cast(pl.Int64), "code").join(ps, on="paper_id", how="semi"))
+                          paper_categories.select(pl.col("paper_id").cast(pl.Int64), "code").join(ps, on="paper_id", how="semi"),
+                          decided=assigned)
     ev = assigned.join(ev, on=["paper_id", "author_position", "name_key"], how="left").sort(
         ["person_id", *CANONICAL], nulls_last=True)
     out = ev.group_by("person_id", maintain_order=True).agg(
