@@ -14,7 +14,14 @@ from typing import Annotated, Optional
 
 import typer
 
-WarehouseOpt = Annotated[Optional[Path], typer.Option("--warehouse", "-w", help="DuckDB file (default: DIGEST_WAREHOUSE or data/warehouse.duckdb).")]
+
+def _expanded(path: Optional[Path]) -> Optional[Path]:
+    # `--warehouse=~/x.duckdb` reaches us unexpanded: bash expands a tilde only at a word's start
+    return path.expanduser() if path else path
+
+
+WarehouseOpt = Annotated[Optional[Path], typer.Option("--warehouse", "-w", callback=_expanded,
+                                                      help="DuckDB file (default: DIGEST_WAREHOUSE or data/warehouse.duckdb).")]
 
 
 def _warehouse(path: Path | None) -> Path:

@@ -141,6 +141,13 @@ class Settings(BaseSettings):
     max_file_bytes: int = Field(default_factory=_default_max_file_bytes, gt=0)  # larger files (unpacked archives) are skipped
     follow_outside_root: bool = False  # read symlinks whose target is outside the ingest root
 
+    @field_validator("*")
+    @classmethod
+    def _home_expanded(cls, value):
+        """A path from DIGEST_*, .env or a flag as a shell would expand it: "~/papers.duckdb" (usual
+        in .env, where no shell expands it) made a folder named "~" in the working directory."""
+        return value.expanduser() if isinstance(value, Path) else value
+
     @field_validator("timezone")
     @classmethod
     def _known_timezone(cls, name: str) -> str:

@@ -176,3 +176,19 @@ def test_serve_with_the_archive_inside_the_landing_folder_says_so_at_start(tmp_p
 def test_batch_mb_must_be_positive(tmp_path):
     result = CliRunner().invoke(app, ["ingest", str(tmp_path), "--batch-mb", "-3"])
     assert result.exit_code == 2 and "--batch-mb" in result.output
+
+
+def test_a_tilde_in_a_path_setting_or_flag_is_the_home_folder(tmp_path, monkeypatch):
+    # "~/x.duckdb" in .env or DIGEST_WAREHOUSE made a folder named "~" in the working directory
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    for name in ("warehouse", "landing", "archive", "samples", "ingest_root"):
+        monkeypatch.setenv(f"DIGEST_{name.upper()}", f"~/{name}")
+    settings = Settings()
+    assert [getattr(settings, name) for name in ("warehouse", "landing", "archive", "samples", "ingest_root")] == [
+        tmp_path / "warehouse", tmp_path / "landing", tmp_path / "archive", tmp_path / "samples", tmp_path / "ingest_root"]
+    with duckdb.connect(str(tmp_path / "w.duckdb")) as con:
+        con.execute("CREATE TABLE t AS SELECT 1 AS x")
+    result = CliRunner().invoke(app, ["query", "SELECT x FROM t", "--warehouse=~/w.duckdb", "-f", "csv"])
+    assert result.exit_code == 0 and result.stdout == "x\n1\n", result.output
+    assert not (tmp_path / "~").exists()
