@@ -354,7 +354,12 @@ def serve() -> None:
         deployment = landing_deployment(settings)
     except ValueError as err:  # Prefect's check of the cron string (a pydantic error is one too)
         _fail(f"DIGEST_SCHEDULE={settings.schedule!r}: {str(err).splitlines()[-1].strip()}", 2)
-    serve_deployment(deployment)
+    import httpx
+
+    try:
+        serve_deployment(deployment)
+    except httpx.HTTPError as err:  # the server down or the URL wrong: two chained tracebacks were all it said
+        _fail(f"the Prefect server at PREFECT_API_URL={os.environ['PREFECT_API_URL']} did not answer: {err}", 1)
 
 
 # Command groups kept in their own modules; each adds its commands to `app`.

@@ -4,7 +4,11 @@ scheduled deployment as Prefect's API sees it, and the CLI around them."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -192,3 +196,17 @@ def test_a_tilde_in_a_path_setting_or_flag_is_the_home_folder(tmp_path, monkeypa
     result = CliRunner().invoke(app, ["query", "SELECT x FROM t", "--warehouse=~/w.duckdb", "-f", "csv"])
     assert result.exit_code == 0 and result.stdout == "x\n1\n", result.output
     assert not (tmp_path / "~").exists()
+
+
+def test_serve_with_no_prefect_server_answering_says_so_in_one_line(tmp_path):
+    # a 122-line traceback of two chained errors (httpx.ConnectError), exit 1
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{s.getsockname()[1]}/api"  # nothing listens there
+    env = {**os.environ, "PREFECT_API_URL": url, "DIGEST_LANDING": str(tmp_path / "landing"),
+           "DIGEST_ARCHIVE": str(tmp_path / "archive")}
+    result = subprocess.run([str(Path(sys.executable).parent / "digest"), "serve"], env=env, cwd=SAMPLES.parent.parent,
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 1, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: the Prefect server at PREFECT_API_URL={url} did not answer"), result.stderr
