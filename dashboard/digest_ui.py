@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 import altair as alt
+import duckdb
 import polars as pl
 import streamlit as st
 
@@ -34,10 +35,25 @@ def _cached_query(path: str, version: tuple[int, int, int], sql: str, params: di
 
 def query(sql: str, params: dict | list | tuple = ()) -> pl.DataFrame:
     """Run read-only SQL on the published warehouse (opened and closed per query), user input
-    only ever as bound parameters: `$name` with a dict or `?` with a list."""
+    only ever as bound parameters: `$name` with a dict or `?` with a list. A warehouse that
+    cannot be read stops the page with one message (it was a stack trace on every page)."""
     path = warehouse_path()
-    return _cached_query(str(path), analytics.snapshot_version(path), sql,
-                         params if isinstance(params, dict) else list(params))
+    try:
+        return _cached_query(str(path), analytics.snapshot_version(path), sql,
+                             params if isinstance(params, dict) else list(params))
+    except (analytics.WarehouseUnavailable, duckdb.Error) as err:
+        st.error(_unreadable(err))
+        st.text(f"Warehouse: {path}")
+        st.stop()
+
+
+def _unreadable(err: Exception) -> str:
+    first = md_escape(str(err).splitlines()[0])
+    if isinstance(err, analytics.WarehouseUnavailable):
+        return f"The warehouse cannot be opened: {first}"
+    if isinstance(err, duckdb.CatalogException):  # a DuckDB file from elsewhere, or from before the marts
+        return f"This DuckDB file is not a digest warehouse, or lacks the marts: {first}. Build one with `digest ingest PATH`."
+    return f"The warehouse could not be read: {first}"
 
 
 def scalar_row(sql: str, params: dict | list | tuple = ()) -> dict:
@@ -52,6 +68,7 @@ def require_warehouse() -> None:
         st.error("No warehouse found. Build one with `digest ingest PATH`, then reload.")
         st.text(f"Looked for: {path}")
         st.stop()
+    query("SELECT 1 FROM marts.warehouse_summary LIMIT 0")  # not DuckDB, no marts, locked: said here, once
 
 
 # (A bare URL may still be shown as a link to itself; long free text goes to st.text instead.)

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import duckdb
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -164,3 +167,59 @@ def test_a_newly_published_snapshot_is_shown_on_the_next_run(warehouse, run_inge
     at.run()
     assert not at.exception
     assert metrics(at)["Runs"] == "1"
+
+
+def test_a_namesakes_name_is_shown_as_text_not_markdown(warehouse, tmp_path, monkeypatch):
+    # "2 people named Kai ~~Sun~~" was rendered struck through
+    copy = tmp_path / "w.duckdb"
+    shutil.copyfile(warehouse, copy)
+    with duckdb.connect(str(copy)) as con:
+        ids = [r[0] for r in con.execute("UPDATE dim_author SET name = 'Wei ~~Wang~~' WHERE name = 'Wei Wang' "
+                                         "RETURNING author_id").fetchall()]
+    assert len(ids) == 2
+    monkeypatch.setenv("DIGEST_WAREHOUSE", str(copy))
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S).run()
+    at.switch_page("sections/authors.py").run()
+    at.text_input(key="author_query").input("~~Wang~~").run()
+    at.selectbox(key="author_pick").set_value(ids[0]).run()
+    assert not at.exception
+    assert [i.value for i in at.info][0].startswith("2 people named Wei \\~\\~Wang\\~\\~: ")
+
+
+PAGES = ["sections/overview.py", "sections/authors.py", "sections/categories.py", "sections/papers.py",
+         "sections/trends.py", "sections/data_quality.py"]
+
+
+def _held_read_write(path: Path) -> subprocess.Popen:
+    """Another process holding the file open read-write, as a writer does."""
+    holder = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time; con = duckdb.connect(sys.argv[1]); "
+                               "print('open', flush=True); time.sleep(120)", str(path)], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "open"
+    return holder
+
+
+@pytest.mark.parametrize("kind", ["text file", "no marts", "locked"])
+def test_a_warehouse_that_cannot_be_read_is_one_message_on_every_page(warehouse, tmp_path, monkeypatch, kind):
+    # each page showed a Python exception and its stack trace
+    path = tmp_path / "w.duckdb"
+    if kind == "text file":
+        path.write_text("not a database\n" * 100)
+    elif kind == "no marts":
+        with duckdb.connect(str(path)) as con:
+            con.execute("CREATE TABLE dim_paper AS SELECT 1 AS paper_id")
+    else:
+        shutil.copyfile(warehouse, path)
+    holder = _held_read_write(path) if kind == "locked" else None
+    monkeypatch.setenv("DIGEST_WAREHOUSE", str(path))
+    try:
+        at = AppTest.from_file(str(APP), default_timeout=TIMEOUT_S).run()
+        for page in PAGES if kind != "locked" else PAGES[:2]:  # locked: each page waits out the retries
+            at.switch_page(page).run()
+            assert not at.exception, (page, [e.value for e in at.exception])
+            assert len(at.error) == 1, (page, [e.value for e in at.error])
+            says = {"text file": "not a DuckDB warehouse", "no marts": "lacks the marts", "locked": "locked by a writer"}
+            assert says[kind] in at.error[0].value.replace("\\", ""), (page, at.error[0].value)
+    finally:
+        if holder:
+            holder.kill()
+            holder.wait()

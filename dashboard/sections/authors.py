@@ -62,7 +62,7 @@ def show_namesakes(name_key: str, name: str) -> None:
     """"3 people named Wei Wang": the persons of one name side by side."""
     persons = ui.query(NAMESAKES_SQL, {"key": name_key})
     if persons.height > 1:
-        st.info(f"{persons.height} people named {name}: told apart by their co-authors, categories and years "
+        st.info(f"{persons.height} people named {ui.md_escape(name)}: told apart by their co-authors, categories and years "
                 "(each decision is in the author_mention table).")
         ui.table(persons)
 
