@@ -69,6 +69,12 @@ READ_NODES = {"SELECT_NODE", "SET_OPERATION_NODE", "RECURSIVE_CTE_NODE", "CTE_NO
 # function, nor one that lets files be read but not written (allowed_directories and allowed_paths
 # let COPY TO write there too). tests/test_query_hardening.py keeps this list in step with DuckDB.
 SQL_TEXT_FUNCTIONS = {"query", "json_execute_serialized_sql", "json_serialize_plan"}
+# A PIVOT that does not list its values (`PIVOT t ON col USING sum(x)`) is several statements to
+# DuckDB's parser (MULTI): one makes a temporary ENUM of the column's values, then the SELECT. No
+# syntax tree of it can be had (json_serialize_sql takes SELECTs only), so it runs only where the
+# connection itself can write nothing: external access off (no file), the database read-only, the
+# configuration locked. Under --allow-files it is refused; listed values make it a plain SELECT.
+PIVOT_WORDS = {"pivot", "pivot_wider"}
 _NOT_DUCKDB = "not a valid DuckDB database file"
 
 
@@ -115,6 +121,13 @@ def check_read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
     if len(statements) != 1:
         raise StatementRefused(f"one statement per query, got {len(statements)}")
     kind = statements[0].type
+    if kind == duckdb.StatementType.MULTI and _first_word(sql) in PIVOT_WORDS:
+        if _files_allowed(con):
+            raise StatementRefused("a PIVOT that does not list its values cannot be checked, so --allow-files does not run it: "
+                                   "list them (PIVOT t ON col IN ('a', 'b') USING ...)")
+        return
+    if kind == duckdb.StatementType.MULTI:
+        raise StatementRefused("a PIVOT inside another statement must list its values (PIVOT t ON col IN ('a', 'b') USING ...)")
     if kind not in READ_STATEMENTS:
         raise StatementRefused(f"only SELECT queries are allowed here, not {kind.name}")
     tree = _syntax_tree(con, sql)
@@ -126,6 +139,16 @@ def check_read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
     if hidden:
         names = ", ".join(f"{name}()" for name in sorted(hidden))
         raise StatementRefused(f"{names} takes SQL as text, which this check cannot see: write that SQL in the query itself")
+
+
+def _first_word(sql: str) -> str:
+    """The statement's first word, comments skipped, by DuckDB's own tokenizer ("pivot")."""
+    starts = [start for start, kind in duckdb.tokenize(sql) if kind != duckdb.token_type.comment]
+    return re.match(r"\w*", sql[starts[0]:]).group().lower() if starts else ""
+
+
+def _files_allowed(con: duckdb.DuckDBPyConnection) -> bool:
+    return con.execute("SELECT current_setting('enable_external_access')").fetchall()[0][0]
 
 
 def _syntax_tree(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict]:

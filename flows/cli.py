@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from typer.core import TyperCommand
 
 from flows.analytics_cli import WarehouseOpt, json_text, read_errors
 from flows.settings import Settings, apply_prefect_defaults
@@ -178,7 +179,18 @@ def _progress_bar():
     return bar, update
 
 
-@app.command()
+class _SqlCommand(TyperCommand):
+    """SQL that begins with a comment ("-- top papers\nSELECT ...") is the query, not an unknown
+    option: an argument that starts with "-" and holds a space or line break cannot be an option."""
+
+    def parse_args(self, ctx, args: list[str]) -> list[str]:
+        sql = [a for a in args if a.startswith("-") and any(c.isspace() for c in a)]
+        if sql and "--" not in args:  # after "--", click reads what follows as arguments
+            args = [a for a in args if a not in sql] + ["--", *sql]
+        return super().parse_args(ctx, args)
+
+
+@app.command(cls=_SqlCommand)
 def query(
     sql: Annotated[str, typer.Argument(help="One SELECT statement (read-only).")],
     warehouse: WarehouseOpt = None,

@@ -146,3 +146,48 @@ def test_query_shows_dates_python_cannot_hold_and_time_offsets_in_every_output(w
     result = cli("query", sql, "-w", warehouse, "-f", "json")
     assert result.exit_code == 0 and "Traceback" not in result.output, result.output
     assert json.loads(result.stdout) == [{"v": expected, "d": "2020-02-29"}]
+
+
+# ---------------------------------------------------------------------------- what parses as SQL
+def test_sql_that_begins_with_a_comment_is_the_query_not_an_option(warehouse):
+    # click read "-- top papers\nSELECT ..." as an unknown option: "No such option: -- top papers..."
+    sql = "-- the one paper\nSELECT paper_id FROM dim_paper"
+    for args in (["query", sql, "-w", warehouse, "-f", "csv"], ["query", "-f", "csv", sql, "-w", warehouse],
+                 ["query", "-w", warehouse, "-f", "csv", "--", sql]):
+        result = cli(*args)
+        assert result.exit_code == 0 and result.stdout == "paper_id\n1\n", (args, result.output)
+    typo = cli("query", "--fromat", "csv", "SELECT 1", "-w", warehouse)
+    assert typo.exit_code == 2 and "No such option: --fromat" in typo.output
+
+
+# A PIVOT without its values is a MULTI statement (an ENUM of the values made first, then the SELECT)
+# and was refused as "not MULTI". Those around another statement, or under --allow-files, still are.
+PIVOT = "PIVOT dim_paper ON title USING count(*)"
+PIVOT_WRITES = {
+    "copy_of_pivot": f"COPY ({PIVOT}) TO '{{out}}/p.csv'",
+    "create_as_pivot": f"CREATE TEMP TABLE p AS {PIVOT}",
+    "insert_pivot": f"INSERT INTO dim_paper SELECT * FROM ({PIVOT})",
+    "pivot_then_copy": f"{PIVOT}; COPY dim_paper TO '{{out}}/q.csv'",
+    "explain_analyze": f"EXPLAIN ANALYZE {PIVOT}",
+}
+
+
+def test_a_pivot_that_lists_no_values_runs_and_writes_around_one_stay_refused(warehouse, tmp_path):
+    before = digest_of(warehouse)
+    for sql in (PIVOT, f"-- wide\n{PIVOT.lower()}", "PIVOT dim_paper ON title IN ('A title') USING count(*)",
+                "UNPIVOT (SELECT 1 AS a, 2 AS b) ON a, b INTO NAME k VALUE v ORDER BY k"):
+        result = cli("query", sql, "-w", warehouse, "-f", "csv")
+        assert result.exit_code == 0 and result.stdout.splitlines()[1] in ("1,1", "a,1"), (sql, result.output)
+    for allow_files in ([], ["--allow-files"]):
+        for name, attack in PIVOT_WRITES.items():
+            result = cli("query", attack.format(out=tmp_path), "-w", warehouse, *allow_files)
+            assert result.exit_code == 2 and one_line_error(result).startswith("error: refused:"), (name, result.output)
+        # the values made from a query that hides a COPY: nothing may be written
+        hidden = cli("query", f"PIVOT (FROM query('COPY dim_paper TO ''{tmp_path}/h.csv''')) ON title USING count(*)",
+                     "-w", warehouse, *allow_files)
+        assert hidden.exit_code == 2, hidden.output
+        one_line_error(hidden)
+    refused = cli("query", PIVOT, "-w", warehouse, "--allow-files")
+    assert "list them" in one_line_error(refused)
+    assert not list(tmp_path.iterdir()), "a query wrote a file"
+    assert digest_of(warehouse) == before
