@@ -22,7 +22,7 @@ import duckdb
 import polars as pl
 from duckdb.sqltypes import DuckDBPyType
 
-from flows.settings import QUIET, REPO_ROOT
+from flows.settings import QUIET, REPO_ROOT, Settings
 from transforms.ids import ID_SQL
 
 DASHBOARD_APP = REPO_ROOT / "dashboard" / "app.py"
@@ -80,8 +80,10 @@ _NOT_DUCKDB = "not a valid DuckDB database file"
 
 def read_config(allow_files: bool = False) -> dict:
     """Connection settings of every read path; `allow_files` lets SELECTs read other files
-    (read_csv, read_parquet on a path): a user's opt-in, and what `digest export` needs to write."""
-    return {**LOCKED_DOWN, "enable_external_access": True} if allow_files else dict(LOCKED_DOWN)
+    (read_csv, read_parquet on a path): a user's opt-in, and what `digest export` needs to write.
+    DuckDB's memory budget is the ingest's (DIGEST_DUCKDB_MEMORY_LIMIT): without it a reader took
+    DuckDB's default, 80% of the machine."""
+    return {**LOCKED_DOWN, "enable_external_access": allow_files, "memory_limit": Settings().duckdb_memory_limit}
 
 
 @contextmanager

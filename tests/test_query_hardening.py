@@ -191,3 +191,14 @@ def test_a_pivot_that_lists_no_values_runs_and_writes_around_one_stay_refused(wa
     assert "list them" in one_line_error(refused)
     assert not list(tmp_path.iterdir()), "a query wrote a file"
     assert digest_of(warehouse) == before
+
+
+# ---------------------------------------------------------------------------- large results
+def test_read_connections_take_the_memory_budget_of_the_settings(warehouse, monkeypatch):
+    # a reader took DuckDB's default (80% of the machine) whatever DIGEST_DUCKDB_MEMORY_LIMIT said
+    from flows import analytics
+
+    monkeypatch.setenv("DIGEST_DUCKDB_MEMORY_LIMIT", "300MB")
+    result = cli("query", "SELECT current_setting('memory_limit') AS m", "-w", warehouse, "-f", "csv")
+    assert result.exit_code == 0 and result.stdout == "m\n286.1 MiB\n", result.output
+    assert analytics.query(warehouse, "SELECT current_setting('memory_limit') AS m").item() == "286.1 MiB"
