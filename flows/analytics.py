@@ -22,6 +22,7 @@ import duckdb
 import polars as pl
 from duckdb.sqltypes import DuckDBPyType
 
+from flows import interrupts
 from flows.settings import QUIET, REPO_ROOT, Settings
 from transforms.ids import ID_SQL
 
@@ -108,7 +109,8 @@ def open_read_only(path: Path, allow_files: bool = False) -> Iterator[duckdb.Duc
         con.execute(QUIET)  # `digest verify --json`, `status --json`: stdout holds the answer only
         con.execute("SET lock_configuration = true")
         con.execute(f"CREATE OR REPLACE TEMP MACRO stable_id(k) AS {ID_SQL.format('k')}")
-        yield con
+        with interrupts.interruptible(con):  # Ctrl-C stops its statements (flows/interrupts.py)
+            yield con
     finally:
         con.close()
 

@@ -37,13 +37,18 @@ def _warehouse(path: Path | None) -> Path:
 def read_errors() -> Iterator[None]:
     """A read command's failure as one accurate line and exit 2: no warehouse, not a DuckDB
     file, locked by a writer, a refused statement, DuckDB's own error (first line), or a file
-    that cannot be written or read (the export's folder is a file, a disk full)."""
+    that cannot be written or read (the export's folder is a file, a disk full). Ctrl-C stops a
+    DuckDB statement too: "error: interrupted", exit 130."""
     import duckdb
 
+    from flows import interrupts
     from flows.analytics import StatementRefused, WarehouseUnavailable
 
     try:
-        yield
+        with interrupts.ctrl_c_interrupts():
+            yield
+    except (KeyboardInterrupt, duckdb.InterruptException):  # either may come first out of DuckDB
+        _fail("interrupted", interrupts.EXIT_CODE)
     except (WarehouseUnavailable, StatementRefused) as err:
         _fail(f"{'refused: ' if isinstance(err, StatementRefused) else ''}{err}")
     except duckdb.Error as err:
@@ -82,9 +87,9 @@ def _explain(message: str) -> str:
     return message
 
 
-def _fail(message: str) -> None:
+def _fail(message: str, code: int = 2) -> None:
     typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
-    raise typer.Exit(2)
+    raise typer.Exit(code)
 
 
 def docs(

@@ -10,6 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import duckdb
@@ -202,3 +207,32 @@ def test_read_connections_take_the_memory_budget_of_the_settings(warehouse, monk
     result = cli("query", "SELECT current_setting('memory_limit') AS m", "-w", warehouse, "-f", "csv")
     assert result.exit_code == 0 and result.stdout == "m\n286.1 MiB\n", result.output
     assert analytics.query(warehouse, "SELECT current_setting('memory_limit') AS m").item() == "286.1 MiB"
+
+
+# ---------------------------------------------------------------------------- Ctrl-C
+def _holds_open(pid: int, path: Path) -> bool:
+    fds = Path(f"/proc/{pid}/fd")
+    try:
+        return any(os.path.realpath(fd) == str(path.resolve()) for fd in fds.iterdir())
+    except FileNotFoundError:  # ended, or a descriptor closed while listed
+        return False
+
+
+def test_ctrl_c_stops_a_long_query_in_one_line(warehouse):
+    # ^C did nothing: DuckDB ran on (minutes, here) until the process was killed
+    child = subprocess.Popen([str(Path(sys.executable).parent / "digest"), "query",
+                              "SELECT count(*) FROM range(1000000000000) t(x) WHERE x % 7 = 3", "-w", str(warehouse)],
+                             cwd=Path(__file__).resolve().parent.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not _holds_open(child.pid, warehouse):  # the connection open: the query is about to run
+            assert child.poll() is None and time.monotonic() < deadline, child.communicate()
+            time.sleep(0.05)
+        time.sleep(1)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+    finally:
+        child.kill()
+        child.wait()
+    assert (child.returncode, out, err) == (130, "", "error: interrupted\n")
