@@ -47,7 +47,7 @@ def read_errors() -> Iterator[None]:
     try:
         with interrupts.ctrl_c_interrupts():
             yield
-    except (KeyboardInterrupt, duckdb.InterruptException):  # either may come first out of DuckDB
+    except KeyboardInterrupt:
         _fail("interrupted", interrupts.EXIT_CODE)
     except (WarehouseUnavailable, StatementRefused) as err:
         _fail(f"{'refused: ' if isinstance(err, StatementRefused) else ''}{err}")

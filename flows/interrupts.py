@@ -1,11 +1,14 @@
 """Ctrl-C stops a read command, even in the middle of a DuckDB statement.
 
-Python runs its SIGINT handler (KeyboardInterrupt) only in the main thread, between bytecodes:
-not while DuckDB runs a statement, and duckdb-python does not look for signals itself (a
-`digest query` over a huge cross join ran on after ^C, until killed). So, as flows/shutdown.py
-does for SIGTERM in an ingest, a watcher thread hears the signal through the wakeup fd and
-interrupts every open read connection; DuckDB then hands control back, and Python's own
-handler raises KeyboardInterrupt in the main thread.
+Python runs its SIGINT handler only in the main thread, between bytecodes: not while DuckDB runs
+a statement, and duckdb-python does not look for signals itself (a `digest query` over a huge
+cross join ran on after ^C, until killed). So, as flows/shutdown.py does for SIGTERM in an
+ingest, a watcher thread hears the signal through the wakeup fd and interrupts every open read
+connection. DuckDB's error for the statement (a RuntimeError "Query interrupted", an
+InterruptException, or an Arrow error while streaming) then comes out as KeyboardInterrupt.
+
+Python's own handler is not relied on while a connection is open: it ran late or never (another
+thread running Python code meanwhile), and a late KeyboardInterrupt cut the one-line message.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import duckdb
 
 EXIT_CODE = 128 + signal.SIGINT
 _open: dict[int, duckdb.DuckDBPyConnection] = {}
+_received = threading.Event()  # SIGINT arrived while a connection was open
 
 
 @contextmanager
@@ -34,11 +38,14 @@ def interruptible(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
 
 @contextmanager
 def ctrl_c_interrupts() -> Iterator[None]:
-    """While the block runs, SIGINT interrupts the connections of `interruptible` blocks too.
-    Only the main thread can take signals (the dashboard runs pages in others): elsewhere a no-op."""
-    if threading.current_thread() is not threading.main_thread():
+    """While the block runs, SIGINT interrupts the connections of `interruptible` blocks, and
+    any failure after it is raised as KeyboardInterrupt. Only the main thread takes signals (the
+    dashboard runs pages in others): elsewhere, or where SIGINT is ignored, a no-op."""
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         yield
         return
+    _received.clear()
+    signal.signal(signal.SIGINT, _on_sigint)  # left installed: a late call must not raise mid-message
     reader, writer = socket.socketpair()
     writer.setblocking(False)
     previous = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
@@ -46,6 +53,10 @@ def ctrl_c_interrupts() -> Iterator[None]:
     watcher.start()
     try:
         yield
+    except BaseException as err:
+        if _received.is_set():
+            raise KeyboardInterrupt from err
+        raise
     finally:
         signal.set_wakeup_fd(previous)  # an ingest's SIGTERM watcher in this process, if any
         writer.close()  # the watcher reads the end of the stream and stops
@@ -53,9 +64,23 @@ def ctrl_c_interrupts() -> Iterator[None]:
         reader.close()
 
 
+def check() -> None:
+    """Raise KeyboardInterrupt if Ctrl-C came while a connection was open: for loops of Python
+    work (writing a result) that no DuckDB statement ends."""
+    if _received.is_set():
+        raise KeyboardInterrupt
+
+
+def _on_sigint(signum, frame) -> None:
+    # With a connection open, the watcher acts; without, this is Python's own behaviour.
+    if not _open and not _received.is_set():
+        raise KeyboardInterrupt
+
+
 def _watch(reader: socket.socket) -> None:
     while received := reader.recv(64):
-        if signal.SIGINT in received:
+        if signal.SIGINT in received and _open:
+            _received.set()
             for con in list(_open.values()):
                 try:
                     con.interrupt()
