@@ -11,6 +11,7 @@ import json
 import os
 import re
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import duckdb
 import polars as pl
+import pyarrow as pa
 from duckdb.sqltypes import DuckDBPyType
 
 from flows import interrupts
@@ -188,8 +190,13 @@ def _function_names(tree: list[dict]) -> set[str]:
 def query(path: Path, sql: str, params: Sequence | dict | None = None, allow_files: bool = False) -> pl.DataFrame:
     """Run one read-only query with bound parameters and return the whole result."""
     with open_read_only(path, allow_files) as con:
-        check_read_only(con, sql)
-        return result_frame(con.sql(sql, params=params))
+        return result_frame(checked_query(con, sql, params))
+
+
+def checked_query(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence | dict | None = None) -> duckdb.DuckDBPyRelation:
+    """One read-only query with bound parameters, checked, not yet run."""
+    check_read_only(con, sql)
+    return con.sql(sql, params=params)
 
 
 # DuckDB types that Polars cannot take from Arrow (an interval, a union: `.pl()` raised), alone or
@@ -215,11 +222,95 @@ def result_frame(result: duckdb.DuckDBPyRelation) -> pl.DataFrame:
     of the types above, of types Polars holds as bytes or as an extension (a BLOB, a BIT string,
     a BIGNUM, a VARIANT, a GEOMETRY: CSV raised), and date or time columns holding values past
     the bounds above, as DuckDB's text."""
-    as_text = {i for i, dtype in enumerate(result.types) if _AS_TEXT & _type_ids(dtype)}
+    as_text = _text_types(result)
     frame = _as_text(result, as_text).pl()
-    redo = {i for i, (column, dtype) in enumerate(zip(frame.iter_columns(), result.types))
-            if not _shown(column.dtype) or any(_unshowable(leaf, "uhugeint" in _type_ids(dtype)) for leaf in _leaves(column))}
+    redo = _text_values(frame, result.types)
     return _as_text(result, as_text | redo).pl() if redo else frame
+
+
+# Rows per batch of a streamed result: memory holds a batch or two, not the result (`digest
+# query -f json` held 1.8 GB for 345k listing rows, the table format 5.0 GB).
+BATCH_ROWS = 10_000
+
+
+@contextmanager
+def result_batches(result: duckdb.DuckDBPyRelation) -> Iterator[Iterator[pl.DataFrame]]:
+    """A query's whole result as frames of about BATCH_ROWS rows, columns as `result_frame` gives
+    them; the first frame has no rows (the columns of a result without rows too). The rows are
+    spooled to a temporary file (Arrow IPC) first: whether a column comes as text is known only
+    once every row was seen."""
+    result = _unique_names(result)
+    as_text = _text_types(result)
+    with tempfile.TemporaryFile() as spool:
+        redo = _spool(_as_text(result, as_text), result.types, spool)
+        if redo:  # rare (a date past Python's calendar): run again with those columns as text
+            spool.seek(0)
+            spool.truncate()
+            _spool(_as_text(result, as_text | redo), result.types, spool)
+        spool.seek(0)
+        yield _unspool(spool)
+
+
+def result_head(result: duckdb.DuckDBPyRelation, rows: int) -> tuple[pl.DataFrame, int]:
+    """The first `rows` rows of a query's result, columns as `result_frame` gives them, and how
+    many rows the result has in all (the rest are counted, never held)."""
+    result = _unique_names(result)
+    as_text = _text_types(result)
+    head, total = _head(_as_text(result, as_text), rows)
+    redo = _text_values(head, result.types)
+    return (_head(_as_text(result, as_text | redo), rows)[0] if redo else head), total
+
+
+def _unique_names(result: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
+    """The result read as a subquery: DuckDB then names "SELECT 1 a, 2 a" a, a_1, as `.pl()` does
+    (Polars takes no two columns of one name; Arrow batches keep them)."""
+    return result.query("result", "FROM result")
+
+
+def _spool(relation: duckdb.DuckDBPyRelation, types: list[DuckDBPyType], spool) -> set[int]:
+    """Write the relation's rows to `spool`; return the columns `_text_values` finds."""
+    redo: set[int] = set()
+    reader = relation.to_arrow_reader(BATCH_ROWS)
+    try:  # an open reader holds the connection: closed even when a batch fails
+        with pa.ipc.new_stream(spool, reader.schema) as writer:
+            for batch in reader:
+                redo |= _text_values(pl.from_arrow(batch), types)
+                writer.write_batch(batch)
+    finally:
+        reader.close()
+    return redo
+
+
+def _unspool(spool) -> Iterator[pl.DataFrame]:
+    reader = pa.ipc.open_stream(spool)
+    yield pl.from_arrow(reader.schema.empty_table())
+    for batch in reader:
+        interrupts.check()  # writing a large result is Python's work: no statement to interrupt
+        yield pl.from_arrow(batch)
+
+
+def _head(relation: duckdb.DuckDBPyRelation, rows: int) -> tuple[pl.DataFrame, int]:
+    kept, total = [], 0
+    reader = relation.to_arrow_reader(BATCH_ROWS)
+    try:
+        for batch in reader:
+            if total < rows:
+                kept.append(batch.slice(0, rows - total))
+            total += batch.num_rows
+    finally:
+        reader.close()
+    return pl.from_arrow(pa.Table.from_batches(kept, schema=reader.schema)), total
+
+
+def _text_types(result: duckdb.DuckDBPyRelation) -> set[int]:
+    """Columns that come as text for their type (`_AS_TEXT`)."""
+    return {i for i, dtype in enumerate(result.types) if _AS_TEXT & _type_ids(dtype)}
+
+
+def _text_values(frame: pl.DataFrame, types: list[DuckDBPyType]) -> set[int]:
+    """Columns that come as text for their values, or for the type Polars gave them."""
+    return {i for i, (column, dtype) in enumerate(zip(frame.iter_columns(), types))
+            if not _shown(column.dtype) or any(_unshowable(leaf, "uhugeint" in _type_ids(dtype)) for leaf in _leaves(column))}
 
 
 def _type_ids(dtype: DuckDBPyType) -> set[str]:

@@ -6,7 +6,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
@@ -49,6 +49,8 @@ def read_errors() -> Iterator[None]:
             yield
     except KeyboardInterrupt:
         _fail("interrupted", interrupts.EXIT_CODE)
+    except BrokenPipeError:  # `| head`: ended quietly, as click does
+        raise
     except (WarehouseUnavailable, StatementRefused) as err:
         _fail(f"{'refused: ' if isinstance(err, StatementRefused) else ''}{err}")
     except duckdb.Error as err:
@@ -63,6 +65,44 @@ def json_text(value, indent: int | None = None) -> str:
     integers is a HUGEINT, a Decimal here: it came out as the string "55"), exactly: integral
     ones as integers, others as floats when their digits fit one, else as text; dates as text."""
     return json.dumps(_json_ready(value), default=str, ensure_ascii=False, indent=indent, allow_nan=False)
+
+
+def write_csv(frames: Iterable) -> None:
+    """Polars frames as one CSV, a frame at a time, the header from the first."""
+    for i, frame in enumerate(frames):
+        write_bytes(_flat(frame).write_csv(include_header=i == 0).encode())
+
+
+def write_json(frames: Iterable) -> None:
+    """Polars frames as one JSON array of an object per row, as json.dumps(rows, indent=2) writes
+    it, a frame at a time."""
+    opening = b"["
+    for frame in frames:
+        if frame.height:
+            rows = json_text(frame.to_dicts(), indent=2)  # "[\n  {...},\n  {...}\n]"
+            write_bytes(opening + rows[1:-2].encode())
+            opening = b","
+    write_bytes(b"[]\n" if opening == b"[" else b"\n]\n")
+
+
+def write_bytes(data: bytes) -> None:
+    """Data (CSV, JSON) to stdout as its UTF-8 bytes, exactly: click's echo strips ANSI sequences
+    from the text when stdout is not a terminal (a quarantined line's ESC sequence was lost in
+    `-f csv > file`), and a terminal's encoding may not hold every character."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
+def _flat(frame):
+    """CSV holds no lists or structs (an author list, a row of a struct): those cells are
+    written as JSON text instead."""
+    import polars as pl
+
+    nested = [name for name, dtype in frame.schema.items() if dtype.is_nested()]
+    return frame.with_columns(
+        pl.Series(name, [None if v is None else json_text(v) for v in frame[name].to_list()], dtype=pl.String)
+        for name in nested)
 
 
 def _json_ready(value):

@@ -15,7 +15,7 @@ from typing import Annotated, Optional
 import typer
 from typer.core import TyperCommand
 
-from flows.analytics_cli import WarehouseOpt, json_text, read_errors
+from flows.analytics_cli import WarehouseOpt, read_errors, write_csv, write_json
 from flows.settings import Settings, apply_prefect_defaults
 
 apply_prefect_defaults()
@@ -190,15 +190,20 @@ class _SqlCommand(TyperCommand):
         return super().parse_args(ctx, args)
 
 
+# Rows the table format shows at most: formatting a table held ~14 KB a row (5 GB for 345k rows).
+TABLE_ROWS = 1_000
+
+
 @app.command(cls=_SqlCommand)
 def query(
     sql: Annotated[str, typer.Argument(help="One SELECT statement (read-only).")],
     warehouse: WarehouseOpt = None,
-    output: Annotated[OutputFormat, typer.Option("--format", "-f", help="table, csv or json.")] = OutputFormat.table,
+    output: Annotated[OutputFormat, typer.Option("--format", "-f", help=f"table (the first {TABLE_ROWS:,} rows), csv or json.")] = OutputFormat.table,
     allow_files: Annotated[bool, typer.Option("--allow-files", help="Let the query read other files (read_csv, read_parquet on a path).")] = False,
 ) -> None:
     """Run one read-only SELECT on the warehouse. Nothing else runs: no COPY, ATTACH, INSTALL,
     SET, PRAGMA or second statement, and no file but the warehouse is read unless --allow-files.
+    CSV and JSON hold every row, written as they come; the table shows the first rows.
 
     Example: digest query "SELECT name, n_papers FROM dim_author ORDER BY n_papers DESC LIMIT 5"
     """
@@ -207,27 +212,18 @@ def query(
     from flows import analytics
 
     target = _existing(warehouse)
-    with read_errors():
-        frame = analytics.query(target, sql, allow_files=allow_files)
-    if output is OutputFormat.csv:
-        typer.echo(_flat(frame).write_csv(), nl=False)
-    elif output is OutputFormat.json:
-        typer.echo(json_text(frame.to_dicts(), indent=2))
-    else:
-        with pl.Config(tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=80, tbl_hide_dataframe_shape=True,
-                       tbl_hide_column_data_types=True):
-            typer.echo(frame)
-
-
-def _flat(frame):
-    """CSV holds no lists or structs (an author list, a row of a struct): those cells are
-    written as JSON text instead."""
-    import polars as pl
-
-    nested = [name for name, dtype in frame.schema.items() if dtype.is_nested()]
-    return frame.with_columns(
-        pl.Series(name, [None if v is None else json_text(v) for v in frame[name].to_list()], dtype=pl.String)
-        for name in nested)
+    with read_errors(), analytics.open_read_only(target, allow_files) as con:
+        result = analytics.checked_query(con, sql)
+        if output is not OutputFormat.table:
+            with analytics.result_batches(result) as frames:
+                (write_csv if output is OutputFormat.csv else write_json)(frames)
+            return
+        frame, total = analytics.result_head(result, TABLE_ROWS)
+    with pl.Config(tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=80, tbl_hide_dataframe_shape=True,
+                   tbl_hide_column_data_types=True):
+        typer.echo(frame)
+    if total > frame.height:
+        typer.echo(f"{total - frame.height:,} more rows not shown ({total:,} in all): --format csv gives them all", err=True)
 
 
 def _existing(warehouse: Optional[Path]) -> Path:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -235,4 +236,46 @@ def test_ctrl_c_stops_a_long_query_in_one_line(warehouse):
     finally:
         child.kill()
         child.wait()
-    assert (child.returncode, out, err) == (130, "", "error: interrupted\n")
+    assert (child.returncode, out, err) == (130, "", "error: interrupted\n"), err
+
+
+def test_the_table_shows_the_first_rows_and_says_how_many_it_left_out(warehouse):
+    # every row was formatted, ~14 KB of memory a row: 5 GB for 345k rows
+    from flows.cli import TABLE_ROWS
+
+    result = cli("query", "SELECT range AS n FROM range(2500) ORDER BY n", "-w", warehouse)
+    assert result.exit_code == 0, result.output
+    shown = [int(n) for n in re.findall(r"^│ (\d+) +│$", result.stdout, re.M)]
+    assert shown == list(range(TABLE_ROWS))
+    assert result.stderr == f"{2500 - TABLE_ROWS:,} more rows not shown (2,500 in all): --format csv gives them all\n"
+    small = cli("query", "SELECT 1 AS n", "-w", warehouse)
+    assert small.exit_code == 0 and small.stderr == ""
+
+
+def test_csv_and_json_of_many_batches_are_the_whole_result_as_one_text(warehouse):
+    from flows.analytics import BATCH_ROWS
+
+    n = 2 * BATCH_ROWS + 7
+    sql = f"SELECT range AS n, 'r' || range AS s, [range] AS l FROM range({n}) ORDER BY n DESC"
+    rows = [{"n": i, "s": f"r{i}", "l": [i]} for i in reversed(range(n))]
+    csv = cli("query", sql, "-w", warehouse, "-f", "csv")
+    assert csv.stdout == "n,s,l\n" + "".join(f"{i},r{i},[{i}]\n" for i in reversed(range(n)))
+    assert cli("query", sql, "-w", warehouse, "-f", "json").stdout == json.dumps(rows, indent=2) + "\n"
+    for output, empty in (("csv", "n,s,l\n"), ("json", "[]\n")):
+        assert cli("query", f"{sql} LIMIT 0", "-w", warehouse, "-f", output).stdout == empty
+
+
+@pytest.mark.parametrize("output", ["csv", "json"])
+def test_csv_and_json_hold_a_batch_in_memory_not_the_result(warehouse, output):
+    # the whole result was held, then its whole text: 1.8 GB of memory for a 345k-row JSON
+    def peak_kb(sql: str) -> int:
+        script = ("import atexit, resource, sys; from flows.cli import app; atexit.register(lambda: print("
+                  "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)); app()")
+        child = subprocess.run([sys.executable, "-c", script, "query", sql, "-w", str(warehouse), "-f", output],
+                               cwd=Path(__file__).resolve().parent.parent, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True, timeout=300)
+        assert child.returncode == 0, child.stderr
+        return int(child.stderr.split()[-1])
+
+    rows = "SELECT range AS n, repeat('x', 1000) AS s FROM range({})"  # 1 KB a row
+    assert peak_kb(rows.format(300_000)) - peak_kb(rows.format(100_000)) < 80_000  # 200 MB more of text
