@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
+from itertools import chain
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
@@ -25,6 +26,7 @@ import pyarrow as pa
 from duckdb.sqltypes import DuckDBPyType
 
 from flows import interrupts
+from flows.analytics_cli import SAFE_INTEGER
 from flows.settings import QUIET, REPO_ROOT, Settings
 from transforms.ids import ID_SQL
 
@@ -235,20 +237,21 @@ BATCH_ROWS = 10_000
 
 @contextmanager
 def result_batches(result: duckdb.DuckDBPyRelation) -> Iterator[Iterator[pl.DataFrame]]:
-    """A query's whole result as frames of about BATCH_ROWS rows, columns as `result_frame` gives
-    them; the first frame has no rows (the columns of a result without rows too). The rows are
-    spooled to a temporary file (Arrow IPC) first: whether a column comes as text is known only
-    once every row was seen."""
+    """A query's whole result as frames of about BATCH_ROWS rows, for CSV and JSON: columns as
+    `result_frame` gives them, and every integer of a column holding one past SAFE_INTEGER as
+    text (the whole column: one type per column). The first frame has no rows (the columns of a
+    result without rows too). The rows are spooled to a temporary file (Arrow IPC) first: what
+    comes as text is known only once every row was seen."""
     result = _unique_names(result)
     as_text = _text_types(result)
     with tempfile.TemporaryFile() as spool:
-        redo = _spool(_as_text(result, as_text), result.types, spool)
+        redo, wide = _spool(_as_text(result, as_text), result.types, spool)
         if redo:  # rare (a date past Python's calendar): run again with those columns as text
             spool.seek(0)
             spool.truncate()
-            _spool(_as_text(result, as_text | redo), result.types, spool)
+            _, wide = _spool(_as_text(result, as_text | redo), result.types, spool)
         spool.seek(0)
-        yield _unspool(spool)
+        yield _unspool(spool, wide)
 
 
 def result_head(result: duckdb.DuckDBPyRelation, rows: int) -> tuple[pl.DataFrame, int]:
@@ -267,26 +270,54 @@ def _unique_names(result: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
     return result.query("result", "FROM result")
 
 
-def _spool(relation: duckdb.DuckDBPyRelation, types: list[DuckDBPyType], spool) -> set[int]:
-    """Write the relation's rows to `spool`; return the columns `_text_values` finds."""
+def _spool(relation: duckdb.DuckDBPyRelation, types: list[DuckDBPyType], spool) -> tuple[set[int], set[str]]:
+    """Write the relation's rows to `spool`; return the columns `_text_values` and `_wide_integers` find."""
     redo: set[int] = set()
+    wide: set[str] = set()
     reader = relation.to_arrow_reader(BATCH_ROWS)
     try:  # an open reader holds the connection: closed even when a batch fails
         with pa.ipc.new_stream(spool, reader.schema) as writer:
             for batch in reader:
-                redo |= _text_values(pl.from_arrow(batch), types)
+                frame = pl.from_arrow(batch)
+                redo |= _text_values(frame, types)
+                wide |= _wide_integers(frame)
                 writer.write_batch(batch)
     finally:
         reader.close()
-    return redo
+    return redo, wide
 
 
-def _unspool(spool) -> Iterator[pl.DataFrame]:
+def _unspool(spool, wide: set[str]) -> Iterator[pl.DataFrame]:
     reader = pa.ipc.open_stream(spool)
-    yield pl.from_arrow(reader.schema.empty_table())
-    for batch in reader:
+    for batch in chain([reader.schema.empty_table()], reader):
         interrupts.check()  # writing a large result is Python's work: no statement to interrupt
-        yield pl.from_arrow(batch)
+        frame = pl.from_arrow(batch)
+        yield frame.with_columns(pl.col(name).cast(_integers_as_text(frame.schema[name])) for name in wide)
+
+
+def _wide_integers(frame: pl.DataFrame) -> set[str]:
+    """Columns holding an integer past SAFE_INTEGER, at any depth (a list of ids)."""
+    return {column.name for column in frame.iter_columns()
+            if any(_integral(leaf.dtype) and bool((leaf.cast(pl.Float64).abs() > SAFE_INTEGER).any())
+                   for leaf in _leaves(column))}
+
+
+def _integers_as_text(dtype: pl.DataType) -> pl.DataType:
+    """`dtype` with every integer in it as text (a list of integers as a list of strings)."""
+    if _integral(dtype):
+        return pl.String
+    if isinstance(dtype, pl.List):
+        return pl.List(_integers_as_text(dtype.inner))
+    if isinstance(dtype, pl.Array):
+        return pl.Array(_integers_as_text(dtype.inner), dtype.shape)
+    if isinstance(dtype, pl.Struct):
+        return pl.Struct({field.name: _integers_as_text(field.dtype) for field in dtype.fields})
+    return dtype
+
+
+def _integral(dtype: pl.DataType) -> bool:
+    # a HUGEINT (a SUM of integers) comes as a decimal of scale 0
+    return dtype.is_integer() or (isinstance(dtype, pl.Decimal) and dtype.scale == 0)
 
 
 def _head(relation: duckdb.DuckDBPyRelation, rows: int) -> tuple[pl.DataFrame, int]:

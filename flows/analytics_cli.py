@@ -59,11 +59,18 @@ def read_errors() -> Iterator[None]:
         _fail(f"{err.filename}: {err.strerror or err}" if err.filename else str(err))
 
 
+# JSON readers (jq, JavaScript) hold a number as a double: an integer past ±(2^53 - 1) loses its
+# last digits (paper_id 2866790353306518606 read back as ...500, which matches no row).
+SAFE_INTEGER = 2**53 - 1
+
+
 def json_text(value, indent: int | None = None) -> str:
     """JSON that any reader takes: NaN and infinities (which json.dumps writes bare, and JSON
     has not) as the strings "NaN", "Infinity" and "-Infinity"; decimals as numbers (a SUM of
     integers is a HUGEINT, a Decimal here: it came out as the string "55"), exactly: integral
-    ones as integers, others as floats when their digits fit one, else as text; dates as text."""
+    ones as integers, others as floats when their digits fit one, else as text; dates as text;
+    an integer past ±(2^53 - 1), which JSON readers round, as text (`digest query` makes the
+    whole column text: analytics.result_batches)."""
     return json.dumps(_json_ready(value), default=str, ensure_ascii=False, indent=indent, allow_nan=False)
 
 
@@ -110,8 +117,10 @@ def _json_ready(value):
         return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
     if isinstance(value, Decimal):
         if value == value.to_integral_value():
-            return int(value)
+            return _json_ready(int(value))
         return float(value) if len(value.as_tuple().digits) <= 15 else str(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > SAFE_INTEGER:
+        return str(value)
     if isinstance(value, dict):
         return {key: _json_ready(item) for key, item in value.items()}
     if isinstance(value, list):

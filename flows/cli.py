@@ -32,7 +32,7 @@ Examples:
 
 Settings: flags, then DIGEST_* environment variables (or .env), then defaults (digest config).
 
-Exit codes: 0 done (quarantined records included) · 1 run or check failed · 2 bad usage or query error.
+Exit codes: 0 done (quarantined records included) · 1 run or check failed · 2 bad usage or query error · 130 Ctrl-C.
 
 Errors print one line; add --verbose (ingest) for the full trace.
 """
@@ -203,7 +203,9 @@ def query(
 ) -> None:
     """Run one read-only SELECT on the warehouse. Nothing else runs: no COPY, ATTACH, INSTALL,
     SET, PRAGMA or second statement, and no file but the warehouse is read unless --allow-files.
-    CSV and JSON hold every row, written as they come; the table shows the first rows.
+    CSV and JSON hold every row, written as they come; the table shows the first rows. JSON
+    writes an integer column holding a value past ±(2^53 - 1), as the 64-bit ids do, as strings
+    (the whole column): JSON readers such as jq and JavaScript round such numbers.
 
     Example: digest query "SELECT name, n_papers FROM dim_author ORDER BY n_papers DESC LIMIT 5"
     """

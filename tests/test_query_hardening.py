@@ -279,3 +279,25 @@ def test_csv_and_json_hold_a_batch_in_memory_not_the_result(warehouse, output):
 
     rows = "SELECT range AS n, repeat('x', 1000) AS s FROM range({})"  # 1 KB a row
     assert peak_kb(rows.format(300_000)) - peak_kb(rows.format(100_000)) < 80_000  # 200 MB more of text
+
+
+# ---------------------------------------------------------------------------- JSON integers
+def test_json_writes_a_column_holding_an_integer_past_2_53_as_strings(warehouse):
+    # jq and JavaScript read 2866790353306518606 as 2866790353306518500: an id that matches no row
+    sql = ("SELECT 2866790353306518606 AS id, 1 AS small, [2866790353306518606, 1] AS ids, "
+           "9007199254740991 AS edge, -9007199254740992 AS below, {'k': 9007199254740992, 'n': 2} AS s, "
+           "'123456789012345678901234567890'::HUGEINT AS huge, 12345678901234567890.0::DECIMAL(38, 1) AS d")
+    result = cli("query", sql, "-w", warehouse, "-f", "json")
+    assert json.loads(result.stdout) == [{
+        "id": "2866790353306518606", "small": 1, "ids": ["2866790353306518606", "1"], "edge": 9007199254740991,
+        "below": "-9007199254740992", "s": {"k": "9007199254740992", "n": "2"},
+        "huge": "123456789012345678901234567890", "d": "12345678901234567890"}]
+    # one type per column: the large id in the last batch makes every value of the column a string
+    from flows.analytics import BATCH_ROWS
+
+    late = cli("query", f"SELECT if(range = {2 * BATCH_ROWS}, 2866790353306518606, range) AS id "
+                        f"FROM range({2 * BATCH_ROWS + 1})", "-w", warehouse, "-f", "json")
+    ids = [row["id"] for row in json.loads(late.stdout)]
+    assert ids[:2] == ["0", "1"] and ids[-1] == "2866790353306518606" and all(isinstance(i, str) for i in ids)
+    csv = cli("query", sql, "-w", warehouse, "-f", "csv")  # the same digits; lists as JSON text
+    assert csv.stdout.splitlines()[1].startswith('2866790353306518606,1,"[""2866790353306518606"", ""1""]",9007199254740991,')
