@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -92,6 +93,29 @@ def write_json(frames: Iterable) -> None:
     write_bytes(b"[]\n" if opening == b"[" else b"\n]\n")
 
 
+# C0 and C1 control characters, DEL among them: stored text (a quarantined line, a title, a file
+# name) holding an ESC sequence set the terminal's title or its colours when printed raw.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_CONTROLS = [chr(c) for c in (*range(0x20), *range(0x7F, 0xA0))]
+
+
+def visible(text: object) -> str:
+    """Text for a terminal: control characters as escapes ("\\x1b")."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+
+
+def table_text(frame, **config) -> str:
+    """A frame as the read commands print it (pl.Config `config`), control characters escaped:
+    in text cells before the table is laid out (its borders line up), then in what is left
+    (text inside lists and structs)."""
+    import polars as pl
+
+    escaped = frame.with_columns(pl.col(pl.String).str.replace_many(_CONTROLS, [visible(c) for c in _CONTROLS]))
+    with pl.Config(**config):
+        text = str(escaped)
+    return "\n".join(visible(line) for line in text.split("\n"))
+
+
 def write_bytes(data: bytes) -> None:
     """Data (CSV, JSON) to stdout as its UTF-8 bytes, exactly: click's echo strips ANSI sequences
     from the text when stdout is not a terminal (a quarantined line's ESC sequence was lost in
@@ -137,7 +161,7 @@ def _explain(message: str) -> str:
 
 
 def _fail(message: str, code: int = 2) -> None:
-    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    typer.secho(f"error: {visible(message)}", fg=typer.colors.RED, err=True)
     raise typer.Exit(code)
 
 

@@ -15,7 +15,7 @@ from typing import Annotated, Optional
 import typer
 from typer.core import TyperCommand
 
-from flows.analytics_cli import WarehouseOpt, read_errors, write_csv, write_json
+from flows.analytics_cli import WarehouseOpt, read_errors, table_text, visible, write_csv, write_json
 from flows.settings import Settings, apply_prefect_defaults
 
 apply_prefect_defaults()
@@ -52,12 +52,18 @@ class OutputFormat(str, Enum):
 
 
 def _fail(message: str, code: int) -> None:
-    typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
+    typer.secho(f"error: {visible(message)}", fg=typer.colors.RED, err=True)
     raise typer.Exit(code)
 
 
 @app.callback()
 def _settings_first() -> None:
+    # A terminal or file whose encoding lacks a character (cp1252 on Windows, PYTHONIOENCODING)
+    # shows it as an escape: a UnicodeEncodeError traceback was all it said. (CSV and JSON are
+    # written as UTF-8 bytes: analytics_cli.write_bytes.)
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     # Settings are read before any command runs: a bad DIGEST_* value (or .env line) is one line
     # and exit 2, not pydantic's traceback from whichever command read it first.
     from pydantic import ValidationError
@@ -149,7 +155,7 @@ def _print_summary(summary: dict, as_json: bool) -> None:
 
 def _summary_text(s: dict) -> str:
     return (
-        f"ingest {s['run_id']} → {s['warehouse']}\n"
+        f"ingest {s['run_id']} → {visible(s['warehouse'])}\n"
         f"  files       {s['files_seen']} seen, {s['n_files_new']} new, {s['n_files_skipped']} skipped\n"
         f"  listings    {s['n_listings']} loaded\n"
         f"  papers      {s['n_new_papers']} new, {s['n_papers']} in total\n"
@@ -157,7 +163,7 @@ def _summary_text(s: dict) -> str:
         f"  quarantined {s['n_quarantined']} spans"
         + ("  (see the quarantine table)" if s["n_quarantined"] else "")
         + f"\n  time        {s['seconds']:.1f} s" + ("" if s.get("flow_run", True) else " (nothing new: no flow run)")
-        + (f"\nwarning: {s['warning']}" if s.get("warning") else "")
+        + (f"\nwarning: {visible(s['warning'])}" if s.get("warning") else "")
     )
 
 
@@ -209,8 +215,6 @@ def query(
 
     Example: digest query "SELECT name, n_papers FROM dim_author ORDER BY n_papers DESC LIMIT 5"
     """
-    import polars as pl
-
     from flows import analytics
 
     target = _existing(warehouse)
@@ -221,9 +225,8 @@ def query(
                 (write_csv if output is OutputFormat.csv else write_json)(frames)
             return
         frame, total = analytics.result_head(result, TABLE_ROWS)
-    with pl.Config(tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=80, tbl_hide_dataframe_shape=True,
-                   tbl_hide_column_data_types=True):
-        typer.echo(frame)
+    typer.echo(table_text(frame, tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=80, tbl_hide_dataframe_shape=True,
+                          tbl_hide_column_data_types=True))
     if total > frame.height:
         typer.echo(f"{total - frame.height:,} more rows not shown ({total:,} in all): --format csv gives them all", err=True)
 
@@ -266,8 +269,7 @@ def audit(
                    f"{int(report['lines_in_quarantine'].sum() or 0)} quarantined, "
                    f"{int(report['n_separator_lines'].sum() or 0)} separators; {bad.height} files with problems")
         if bad.height:
-            with pl.Config(tbl_rows=-1, fmt_str_lengths=80):
-                typer.echo(bad)
+            typer.echo(table_text(bad, tbl_rows=-1, fmt_str_lengths=80))
         typer.echo(summary)
     if bad.height or failed:
         raise typer.Exit(1)
@@ -321,14 +323,14 @@ def status(
     if as_json:
         typer.echo(json.dumps(info, default=str, indent=2))
         return
-    typer.echo(f"warehouse {target}")
+    typer.echo(f"warehouse {visible(target)}")
     for key, value in counts.items():
         typer.echo(f"  {key:<18} {value}")
     if last:
         run = last[0]
         typer.echo(f"  last run           {run['status']} at {run['finished_at']}: {run['n_files_new']} files, "
                    f"{run['n_listings']} listings, {run['n_new_papers']} new papers"
-                   + (f" ({run['message']})" if run["message"] else ""))
+                   + (f" ({visible(run['message'])})" if run["message"] else ""))
 
 
 @app.command()

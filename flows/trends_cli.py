@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from flows.analytics_cli import WarehouseOpt, _warehouse, json_text, read_errors
+from flows.analytics_cli import WarehouseOpt, _warehouse, read_errors, table_text, write_csv, write_json
 
 
 class Period(str, Enum):
@@ -64,8 +64,6 @@ def trends(
 
     Example: digest trends --by month --category cs.LG --since 2027-01-01 --format csv
     """
-    import polars as pl
-
     from flows import analytics
     from transforms.categories import canonical_code
 
@@ -78,16 +76,15 @@ def trends(
     if not category:
         frame = frame.drop("n_papers_in_category")
     if output is TrendsFormat.csv:
-        typer.echo(frame.write_csv(), nl=False)
+        write_csv([frame])
     elif output is TrendsFormat.json:
-        typer.echo(json_text(frame.to_dicts(), indent=2))
+        write_json([frame])
     elif frame.is_empty():
         typer.echo(f"no rising terms per {by.value}" + (f" in {category}" if category else "")
                    + (f" since {since.date()}" if since else " in the latest period"))
     else:
-        with pl.Config(tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=60, tbl_hide_dataframe_shape=True,
-                       tbl_hide_column_data_types=True):
-            typer.echo(frame)
+        typer.echo(table_text(frame, tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=60, tbl_hide_dataframe_shape=True,
+                              tbl_hide_column_data_types=True))
 
 
 def register(app: typer.Typer) -> None:

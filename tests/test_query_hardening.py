@@ -301,3 +301,49 @@ def test_json_writes_a_column_holding_an_integer_past_2_53_as_strings(warehouse)
     assert ids[:2] == ["0", "1"] and ids[-1] == "2866790353306518606" and all(isinstance(i, str) for i in ids)
     csv = cli("query", sql, "-w", warehouse, "-f", "csv")  # the same digits; lists as JSON text
     assert csv.stdout.splitlines()[1].startswith('2866790353306518606,1,"[""2866790353306518606"", ""1""]",9007199254740991,')
+
+
+# ---------------------------------------------------------------------------- control characters
+OSC = "\x1b]0;owned\x07\x1b[31mRed\x1b[0m"  # sets the terminal's title, then colours
+
+
+def test_the_table_escapes_control_characters_and_csv_and_json_keep_them(warehouse):
+    # the table printed ESC sequences raw; CSV piped lost them (click's echo strips ANSI off a pipe)
+    sql = "SELECT chr(27) || ']0;owned' || chr(7) || chr(27) || '[31mRed' || chr(27) || '[0m' AS t, [chr(155)] AS l"
+    table = cli("query", sql, "-w", warehouse)
+    assert table.exit_code == 0 and "\\x1b]0;owned\\x07\\x1b[31mRed\\x1b[0m" in table.stdout and "\\x9b" in table.stdout
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f]", table.stdout)
+    assert cli("query", sql, "-w", warehouse, "-f", "csv").stdout_bytes == f't,l\n{OSC},"[""\x9b""]"\n'.encode()
+    assert json.loads(cli("query", sql, "-w", warehouse, "-f", "json").stdout) == [{"t": OSC, "l": ["\x9b"]}]
+
+
+def test_status_and_the_ingest_summary_escape_control_characters(tmp_path):
+    # a file named with an OSC sequence set the terminal's title from the ingest's warning and status
+    from flows.cli import _summary_text
+
+    target = tmp_path / f"w{OSC}.duckdb"
+    with duckdb.connect(str(target)) as con:
+        for table in ("dim_source_file", "fact_listing", "dim_paper", "dim_author", "dim_category", "quarantine"):
+            con.execute(f"CREATE TABLE {table} AS SELECT 1 AS x")
+        con.execute(f"CREATE TABLE ingest_run AS SELECT 'r' AS run_id, 'failed' AS status, now() AS started_at, "
+                    f"now() AS finished_at, 0 AS n_files_new, 0 AS n_listings, 0 AS n_new_papers, 0 AS n_quarantined, "
+                    f"'cannot read bad{OSC}.zip' AS message")
+    status = cli("status", "-w", target)
+    assert status.exit_code == 0 and "bad\\x1b]0;owned\\x07" in status.stdout and "w\\x1b]0;owned" in status.stdout
+    summary = _summary_text({"run_id": "r", "warehouse": str(target), "files_seen": 1, "n_files_new": 0,
+                             "n_files_skipped": 1, "n_listings": 0, "n_new_papers": 0, "n_papers": 0, "n_authors": 0,
+                             "n_quarantined": 0, "seconds": 1.0, "warning": f"1 file could not be read: bad{OSC}.zip"})
+    for text in (status.stdout, summary):
+        assert "\x1b" not in text and "\x07" not in text, text
+
+
+def test_a_stdout_that_cannot_encode_a_character_shows_it_escaped(warehouse):
+    # PYTHONIOENCODING=cp1252 (or a Windows console): a UnicodeEncodeError traceback, exit 1
+    def run(*args):
+        return subprocess.run([str(Path(sys.executable).parent / "digest"), "query", "SELECT 'μ→😀' AS s",
+                               "-w", str(warehouse), *args], cwd=Path(__file__).resolve().parent.parent,
+                              env={**os.environ, "PYTHONIOENCODING": "cp1252"}, capture_output=True, timeout=120)
+
+    table = run()
+    assert table.returncode == 0 and b"\\u2192\\U0001f600" in table.stdout, table.stderr
+    assert run("-f", "csv").stdout == "s\nμ→😀\n".encode()  # data: UTF-8, whatever the terminal's encoding
