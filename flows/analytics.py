@@ -14,10 +14,10 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
-from itertools import chain
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date
+from itertools import chain
 from pathlib import Path
 
 import duckdb
