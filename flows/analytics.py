@@ -22,7 +22,6 @@ from pathlib import Path
 
 import duckdb
 import polars as pl
-import pyarrow as pa
 from duckdb.sqltypes import DuckDBPyType
 
 from flows import interrupts
@@ -272,6 +271,8 @@ def _unique_names(result: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
 
 def _spool(relation: duckdb.DuckDBPyRelation, types: list[DuckDBPyType], spool) -> tuple[set[int], set[str]]:
     """Write the relation's rows to `spool`; return the columns `_text_values` and `_wide_integers` find."""
+    import pyarrow as pa  # here: the dashboard and the other commands never need it
+
     redo: set[int] = set()
     wide: set[str] = set()
     reader = relation.to_arrow_reader(BATCH_ROWS)
@@ -288,8 +289,11 @@ def _spool(relation: duckdb.DuckDBPyRelation, types: list[DuckDBPyType], spool) 
 
 
 def _unspool(spool, wide: set[str]) -> Iterator[pl.DataFrame]:
+    import pyarrow as pa
+
     reader = pa.ipc.open_stream(spool)
-    for batch in chain([reader.schema.empty_table()], reader):
+    no_rows = pa.Table.from_batches([], schema=reader.schema)  # not schema.empty_table(): it imports pandas (0.3 s)
+    for batch in chain([no_rows], reader):
         interrupts.check()  # writing a large result is Python's work: no statement to interrupt
         frame = pl.from_arrow(batch)
         yield frame.with_columns(pl.col(name).cast(_integers_as_text(frame.schema[name])) for name in wide)
@@ -321,6 +325,8 @@ def _integral(dtype: pl.DataType) -> bool:
 
 
 def _head(relation: duckdb.DuckDBPyRelation, rows: int) -> tuple[pl.DataFrame, int]:
+    import pyarrow as pa
+
     kept, total = [], 0
     reader = relation.to_arrow_reader(BATCH_ROWS)
     try:
