@@ -45,7 +45,7 @@ def ctrl_c_interrupts() -> Iterator[None]:
         yield
         return
     _received.clear()
-    signal.signal(signal.SIGINT, _on_sigint)  # left installed: a late call must not raise mid-message
+    handler = signal.signal(signal.SIGINT, _on_sigint)
     reader, writer = socket.socketpair()
     writer.setblocking(False)
     previous = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
@@ -58,6 +58,8 @@ def ctrl_c_interrupts() -> Iterator[None]:
             raise KeyboardInterrupt from err
         raise
     finally:
+        if not _received.is_set():  # else left: a late call of Python's own would cut the message
+            signal.signal(signal.SIGINT, handler)
         signal.set_wakeup_fd(previous)  # an ingest's SIGTERM watcher in this process, if any
         writer.close()  # the watcher reads the end of the stream and stops
         watcher.join()
