@@ -39,7 +39,7 @@ ELLIPSIS = r"\s*(?:…|\.{3,})\s*"
 TRAILING_ELLIPSIS = r"\s*[,，;；、]?\s*(?:…|\.{3})\s*$"  # the last three dots: "Anderson, J...."
 # Words that join two names: "A and B", "A & B", "A, B, and C", German "und", French "et".
 # Only as whole words between spaces: never inside a name (Anderson, Alexandra, Ferrand).
-JOINERS = rf"and|und|et|{SCRIPT_JOINERS}"  # and the other scripts' "and" (formats.common)
+JOINERS = r"and|und|et"
 # German nobility's "von und zu" ("Hans von und zu Liechtenstein"): "und" inside a name, not
 # between two (it was split into "Hans von" and "zu Liechtenstein").
 VON_UND_ZU = r"(?i)\b(von)\s+und\s+(zu)\b"
@@ -48,7 +48,8 @@ VON_UND_ZU = r"(?i)\b(von)\s+und\s+(zu)\b"
 # Niu · Didong Li" was one author); not one inside a name ("Jean·Pierre").
 # So does a bar between spaces ("Ann Lee | Bo Chen | Carl Wu" was one person); not a slash, which
 # may join one person's two spellings ("Wei Zhang / 张伟").
-NAME_SEPARATORS = rf"(?i)\s*[,，、;；{SCRIPT_COMMAS}]\s*(?:(?:{JOINERS})\s+|&\s*)?|\s+(?:{JOINERS})\s+|\s*&\s*|\s+[·•∙⋅|｜]\s+"
+NAME_SEPARATORS = (rf"(?i)\s*[,，、;；{SCRIPT_COMMAS}]\s*(?:(?:{JOINERS})\s+|&\s*)?|\s+(?:{JOINERS})\s+|\s*&\s*|\s+[·•∙⋅|｜]\s+"
+                   rf"|\s+(?-i:{SCRIPT_JOINERS})\s+")  # in small letters only: "И", "Та" are initials, names
 # A sentence's period after the last name ("…, Carl Wu."), in a list with no other period: not the
 # name's ("Carl Wu." became the display spelling of every Carl Wu). A list with periods elsewhere
 # abbreviates ("Petrov A., Ivanov Yu."), and a suffix keeps its period ("John Smith, Jr.").
@@ -75,21 +76,13 @@ _DEGREE = r"Ph\.?\s?D|D\.?\s?Phil|M\.?\s?Phil|M\.?\s?Sc|B\.?\s?Sc|D\.?\s?Sc"
 # Post-nominal credentials as medical and clinical lists print them, each its own item after the
 # name ("John Smith, MD, MPH, Jane Doe, RN"): read as items, "MD" was a top author and every
 # position after it shifted. In capitals as written (case matters: "Ma", "Do" are surnames); as an
-# item of their own only ("Ann Lee MD" may be Vancouver initials).
+# item of their own only, once the list's shape is read: in "Surname, Initials" pairs ("Jones, MD",
+# "MA, Li", "Van Dyke, M.D.") they are initials or a surname, and "Ann Lee MD" may be Vancouver's.
 _CREDENTIAL = (r"MD|DO|RN|NP|PA-C|APRN|CRNA|BSN|MSN|DNP|MPH|MSPH|MHS|MS|MA|BA|BS|MEd|EdD|PsyD|PharmD|DrPH"
                r"|DDS|DMD|DVM|DPT|MBBS|MBChB|MBBCh|BMBS|FRCPC?|FRCSC?|FRACP|FRACS|FACS|FACP|FACC|FAAP|FAHA"
-               r"|FESC|FRCR|FRCPath|FMedSci|FREng|FRSE|MRCP|MRCS|MRCGP|ScD|JD|LLM|MSW|LCSW")
-# The same with periods: they also spell initials ("Jones, M.D." is M. D. Jones), so they are read
-# as credentials only after a name of two words or more.
+               r"|FESC|FRCR|FRCPath|FMedSci|FREng|FRSE|MRCP|MRCS|MRCGP|ScD|JD|LLM|MSW|LCSW|CCRN")
 _DOTTED_CREDENTIAL = (r"M\.\s?D|D\.\s?O|R\.\s?N|M\.\s?P\.\s?H|M\.\s?S|M\.\s?A|B\.\s?A|B\.\s?S|D\.\s?D\.\s?S"
                       r"|D\.\s?M\.\s?D|Pharm\.\s?D|Dr\.\s?P\.\s?H|Sc\.\s?D|J\.\s?D")
-_ANY_CREDENTIAL = rf"(?:{_CREDENTIAL}|{_DOTTED_CREDENTIAL}|{_DEGREE}|MBA|FRS)\.?"
-_CREDENTIAL_END = r"(\s*(?:[,，;；、&]|$)|\s+(?i:and)\s)"  # kept: no look-ahead in Polars
-_NAME_WORD_BEFORE = r"\p{L}[\p{L}\p{M}'’.\-]*"
-# A run of credentials after a name, left out of the line before the list's shape is read (in a
-# semicolon list, "John Smith, MD; Jane Doe, RN" was read as "Last, First" pairs: "MD John Smith").
-CREDENTIAL_ITEMS = rf"([^\s,，;；、&]\s+{_NAME_WORD_BEFORE})(?:\s*[,，]\s*{_ANY_CREDENTIAL})+{_CREDENTIAL_END}"
-UNDOTTED_CREDENTIAL_ITEMS = rf"({_NAME_WORD_BEFORE})(?:\s*[,，]\s*(?:{_CREDENTIAL}|{_DEGREE}|MBA|FRS)\.?)+{_CREDENTIAL_END}"
 DEGREES = (rf"^(?:(.*\p{{Ll}}.*?)\s*,?\s+(?:MBA|FRS)|(.*?)\s*,?\s+(?:{_DEGREE})"
            rf"|(?:MBA|FRS|{_DEGREE}|{_CREDENTIAL}|{_DOTTED_CREDENTIAL}))\.?$")
 EMAIL = r"\s*[<(\[]?(?:mailto:)?[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+[>)\]]?"
@@ -178,10 +171,11 @@ def split_authors(df: pl.DataFrame, line: str = "authors_raw") -> pl.DataFrame:
 
 
 def _declared_total(line: pl.Expr, shown: pl.Expr) -> dict[str, pl.Expr]:
-    """A total the line declares ("(2,934 authors)"), when it is no smaller than the names shown."""
+    """A total the line declares ("(2,934 authors)"), when it is no smaller than the names shown
+    and the list does not count its missing names itself ("and 5 more (7 authors)": 8)."""
     declared = pl.when(line.str.contains(DECLARED_TOTAL)).then(line).str.extract(DECLARED_TOTAL, 1)
     total = _count_value(declared)
-    said = total.is_not_null() & (total >= shown)
+    said = total.is_not_null() & (total >= shown) & ~(pl.col("is_truncated") & pl.col("author_total").is_not_null())
     return {"author_total": pl.when(said).then(total).otherwise(pl.col("author_total")),
             "is_truncated": pl.col("is_truncated") | (said & (total > shown))}
 
@@ -202,9 +196,7 @@ def _author_parts(line: pl.Expr, authors: pl.Expr) -> dict[str, pl.Expr]:
              .str.replace_all(r"\s*" + LOOSE_MARKS + r"\s*", " ")
              .str.replace_all(EMAIL, "")
              .str.replace_all(ORCID, "")
-             .str.replace_all(SUFFIX_ITEM, " ${1}${2}")
-             .str.replace_all(CREDENTIAL_ITEMS, "${1}${2}")
-             .str.replace_all(UNDOTTED_CREDENTIAL_ITEMS, "${1}${2}"))
+             .str.replace_all(SUFFIX_ITEM, " ${1}${2}"))
     return {
         "_more": _more_count(line),
         # "A, B, ... and 3 more": the dots are the three left out

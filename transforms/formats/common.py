@@ -236,9 +236,13 @@ def _names_rows(lines: pl.Series) -> pl.Series:
 # prose (the same in parentheses is dropped with the affiliations, as this is now).
 _GROUP = r"(?:collaborati(?:on|ve)|consortium|group|team)"
 _GROUP_WORD = rf"(?i){_GROUP}"
-_FOR_GROUP = rf"(?i)[\s,;]+(?:for|on\s+behalf\s+of)\s+(?:the\s+)?[^,;]*?{_GROUP}s?\s*\.?\s*$"
+_FOR_GROUP = rf"(?i)[\s,;]+(?:for\s+the|on\s+behalf\s+of(?:\s+the)?)\s+[^,;]*?{_GROUP}s?\s*\.?\s*$"
+# ... not when a group or committee is what writes for it: "Writing Group for the DCCT/EDIC
+# Research Group" is one author (a real one, of JAMA's).
+_GROUP_FOR = (r"(?i)(?:^|[,;])[^,;]*\b(?:collaborati(?:on|ve)|consortium|group|team|committee|network|board|council"
+              r"|investigators|office|center|centre|alliance|organi[sz]ation)\s+(?:for|on\s+behalf\s+of)\s")
 _TWO_GROUPS = rf"(?i)(^|[,;]\s*)(?:the\s+)?(\S+)\s+(?:and|&)\s+(\S+)\s+({_GROUP})s\b"
-_GROUP_LABEL = rf"(?i)^((?:the\s+)?[^,;:]*?\s{_GROUP})\s*:\s*"
+_GROUP_LABEL = rf"(?i)^((?:the\s+)?[^,;:]*?\s{_GROUP}s?)\s*:\s*"
 # A collaboration's key leaves out "the" ("The BABAR Collaboration" is written so, and is the
 # key's "babar collaboration"): on the folded key, anchored (costs nothing on other names).
 THE_GROUP_KEY = rf"^the (.+ {_GROUP})$"
@@ -249,9 +253,11 @@ _LOWER_THE_GROUP = rf"(^|[,;]\s*|\s(?:and|&)\s+)the\s+([^,;]*?\s(?i:{_GROUP}))\b
 def collaborations(lines: pl.Series) -> pl.Series:
     """Author lines with each collaboration one item, and a "for the ... Collaboration" closing
     the list left out."""
+    a = pl.col("a")
+    written_for = pl.when(a.str.contains(_GROUP_FOR)).then(a).otherwise(a.str.replace(_FOR_GROUP, ""))
     return lines.to_frame("a").select(
-        pl.col("a").str.replace(_FOR_GROUP, "").str.replace_all(_TWO_GROUPS, "${1}${2} ${4}, ${3} ${4}")
-        .str.replace(_GROUP_LABEL, "${1}, ").str.replace_all(_LOWER_THE_GROUP, "${1}${2}")).to_series()
+        written_for.str.replace(_GROUP_LABEL, "${1}, ").str.replace_all(_TWO_GROUPS, "${1}${2} ${4}, ${3} ${4}")
+        .str.replace_all(_LOWER_THE_GROUP, "${1}${2}")).to_series()
 
 
 _NAME_WORD = (
@@ -261,14 +267,15 @@ _NAME_WORD = (
     r")" + AFFILIATION_MARKS + r"*"
 )
 NAME_ITEM = r"(?:" + _NAME_WORD + r"(?: " + _NAME_WORD + r"){0,5}|" + AFFILIATION_MARKS + r"+)"
-# "and" in the scripts whose names lists print it, between spaces: Russian "и", Ukrainian "і" / "та",
-# Greek "και", Arabic "و" (a name never is one of these words alone; Latin "y" and "e" join the
+# "and" in the scripts whose names lists print it, between spaces and in small letters: Russian
+# "и", Ukrainian "і" / "та", Greek "και", Arabic "و" (a name never is one of these words alone;
+# capitalised, "И", "Та" are initials and names: "Иванов И И", "Та Куанг Бу"; Latin "y" and "e" join the
 # parts of one name: "Ortega y Gasset"). And the Arabic comma and semicolon. Not read, "Сергей
 # Иванов и Анна Смирнова" and "محمد علي، أحمد حسن" were one person each.
 SCRIPT_JOINERS = r"и|і|та|και|و"
 SCRIPT_COMMAS = "،؛"
 # Every way a list separates two names: , ; 、 & "and" (", and" too).
-LIST_SEPARATOR = rf"(?i)\s*(?:[,，;；、&{SCRIPT_COMMAS}]\s*(?:and\s+)?|\s+(?:and|{SCRIPT_JOINERS})\s+)\s*"
+LIST_SEPARATOR = rf"(?i)\s*(?:[,，;；、&{SCRIPT_COMMAS}]\s*(?:and\s+)?|\s+(?:and|(?-i:{SCRIPT_JOINERS}))\s+)\s*"
 # How many names a list leaves out, spelled as digits or as a word ("and one more").
 MORE_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
