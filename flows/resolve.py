@@ -53,6 +53,7 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, run_id: str,
                             threshold: float = resolve.DEFAULT_THRESHOLD) -> None:
     """Map every new paper_key of stg_listings in paper_key_map (see the module docstring)."""
     _backfill_signatures(con)
+    _resign_changed_keys(con)
     con.execute(f"CREATE OR REPLACE TEMP VIEW new_papers AS SELECT paper_key, title, abstract, author_keys "
                 f"FROM stg_fullest WHERE {NEW_KEY}")
     con.execute("CREATE OR REPLACE TEMP TABLE new_signature (paper_key BIGINT, band SMALLINT, bucket BIGINT)")
@@ -107,6 +108,38 @@ def _backfill_signatures(con: duckdb.DuckDBPyConnection) -> None:
     missing = ("SELECT paper_id AS paper_key, abstract, author_keys FROM dim_paper WHERE paper_id NOT IN "
                "(SELECT m.paper_id FROM paper_signature s JOIN paper_key_map m USING (paper_key) WHERE s.band = 0)")
     _sign_query(con, "paper_signature", missing)
+
+
+# What a key's block keys are made of (`transforms.resolve.block_keys`): its abstract and the
+# surnames of its first two authors. A stored key whose fullest version this run changes any of
+# them in (the full list arrives after an "et al." listing, a name's typo is fixed, a longer
+# abstract) is signed again; the names are compared whole, a superset of a surname's change.
+CHANGED_SIGNATURE_INPUTS = """
+SELECT f.paper_key FROM stg_fullest f JOIN paper_version v USING (paper_key)
+WHERE f.abstract IS DISTINCT FROM v.abstract
+   OR f.author_keys[1] IS DISTINCT FROM v.author_keys[1]
+   OR f.author_keys[2] IS DISTINCT FROM v.author_keys[2]
+"""
+
+
+def _resign_changed_keys(con: duckdb.DuckDBPyConnection) -> None:
+    """Stored keys this run lists with another abstract or other first two authors than their
+    stored version (paper_version, before 20_papers.sql replaces it with stg_fullest) get their
+    block keys again, from stg_fullest, before the new keys are blocked against them: signed once,
+    at first sight, a key kept the first run's salts (an "et al." list has no second author; a
+    typo fixed later stayed in the salt), and a revision that a fresh load of the same files
+    merges (the first author dropped: it meets the paper by the second author) stayed apart.
+    A pair that meets such a key is scored on the key's new version, not on the stored paper
+    (its list is the old one until 20_papers.sql: "et al." against the full list, the typo, and
+    the pair was kept apart as `authors_differ`). Only the keys this run lists are compared, so the cost follows the run, not the warehouse."""
+    # Kept for the run: a pair with a re-signed stored key is scored on that key's new version
+    # (schemas/resolve/candidates.sql, pair_texts.sql), as a fresh load scores it.
+    con.execute(f"CREATE OR REPLACE TEMP TABLE resigned_keys AS {CHANGED_SIGNATURE_INPUTS}")
+    if not con.execute("SELECT count(*) FROM resigned_keys").fetchall()[0][0]:
+        return
+    con.execute("DELETE FROM paper_signature WHERE paper_key IN (SELECT paper_key FROM resigned_keys)")
+    _sign_query(con, "paper_signature",
+                "SELECT paper_key, abstract, author_keys FROM stg_fullest SEMI JOIN resigned_keys USING (paper_key)")
 
 
 def _resign_other_scheme(con: duckdb.DuckDBPyConnection) -> None:

@@ -825,6 +825,61 @@ def test_a_revision_that_adds_a_first_author_to_a_list_cut_short_is_the_same_pap
     assert warehouse.sql("SELECT n_listings FROM dim_paper") == [(3,)]
 
 
+# A 43-word abstract (under SAME_TEXT_WORDS: no unsalted block catches it) listed on three days.
+CYBER_TITLE = "CyberRange: Benchmarking LLM Agents in Open-Ended Offensive Security"
+CYBER_ABSTRACT = (
+    "Real-world offensive security operations are inherently open-ended. We introduce a benchmark that places "
+    "language model agents in realistic network ranges with many services and measures how far they progress "
+    "toward a goal. Results show that current agents stall early and rarely chain exploits.")
+CYBER_FULL = ["Nanda Rani", "Kimberly Milner", "Minghao Shao"]
+
+
+@pytest.mark.parametrize("first_list", [["Nanda Rani et al."], ["Nanda Rani", "Kimberly Millner", "Minghao Shao"]],
+                         ids=["et_al_then_full_list", "second_author_typo_fixed_later"])
+@pytest.mark.parametrize("runs", [[[0], [1, 2]], [[0], [1], [2]]], ids=["d21_then_d22_d23", "one_file_a_run"])
+def test_a_key_is_signed_again_when_a_later_run_changes_its_first_two_authors(tmp_path, first_list, runs):
+    """"Nanda Rani et al." (or "..., Kimberly Millner, ..."), then the full list (the typo fixed),
+    then a revision dropping the first author ("Kimberly Milner, Minghao Shao"). A fresh load
+    merges the three; in date order the stored key kept the block keys of its first run (no second
+    author, or "millner", in the second-author anchors), the revision never met it and was a
+    second paper. Now a run that changes a stored key's abstract or first two authors signs it
+    again, and scores the pair on that version: the same papers, ids and block keys either way."""
+    assert len(CYBER_ABSTRACT.split()) < resolve.SAME_TEXT_WORDS
+    texts = [listing_text([(CYBER_TITLE, names, CYBER_ABSTRACT)], day=f"Jun {day}, 2026")
+             for names, day in ((first_list, 21), (CYBER_FULL, 22), (CYBER_FULL[1:], 23))]
+    fresh = Warehouse(tmp_path / "fresh.duckdb")
+    fresh.ingest(texts)
+    incremental = Warehouse(tmp_path / "incremental.duckdb")
+    for run in runs:
+        incremental.ingest([texts[i] for i in run])
+    papers = "SELECT paper_id, authors, n_listings FROM dim_paper ORDER BY ALL"
+    assert fresh.sql(papers) == [(fresh.sql(papers)[0][0], CYBER_FULL, 3)]
+    assert incremental.sql(papers) == fresh.sql(papers)
+    for query in ("SELECT paper_key, paper_id FROM paper_key_map ORDER BY ALL",
+                  "SELECT paper_key, band, bucket FROM paper_signature ORDER BY ALL"):
+        assert incremental.sql(query) == fresh.sql(query)
+
+
+def test_only_stored_keys_whose_signature_inputs_changed_are_signed_again(warehouse, monkeypatch):
+    """Listing a stored paper again with the same first two authors and abstract, or a list that
+    only adds a third name, signs nothing again (the cost follows the keys a run changes); the
+    full list after "et al." (a second author where there was none) signs that key, only."""
+    warehouse.ingest([listing_text([(TITLE, ["Marius Henry et al."], ABSTRACT),
+                                    ("Improving Signals", ["Nilotpal Kakati"], OTHER)])])
+    signed = []
+    sign = flows_resolve._sign_query
+    monkeypatch.setattr(flows_resolve, "_sign_query", lambda con, table, query: signed.append(
+        con.execute(f"SELECT paper_key FROM ({query})").fetchall()) or sign(con, table, query))
+    warehouse.ingest([listing_text([(TITLE, ["Marius Henry et al."], ABSTRACT)], day="Oct 27, 2026")])
+    assert signed == []
+    warehouse.ingest([listing_text([(TITLE, AUTHORS[:2], ABSTRACT)], day="Oct 28, 2026")])
+    (key,) = warehouse.sql(f"SELECT paper_key FROM paper_version WHERE title = '{TITLE}'")[0]
+    assert signed == [[(key,)]]
+    warehouse.ingest([listing_text([(TITLE, AUTHORS, ABSTRACT)], day="Oct 29, 2026")])
+    assert signed == [[(key,)]]  # a third name is no input of the block keys
+    assert warehouse.sql("SELECT n_listings FROM dim_paper ORDER BY ALL") == [(1,), (4,)]
+
+
 def test_names_pushed_past_the_cut_are_forgiven_only_as_the_totals_differ():
     """Co-first authors swapped in lists cut short with the same totals: no name was pushed past
     the cut, and two of three in order is no revision; unknown totals forgive nothing."""

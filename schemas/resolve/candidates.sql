@@ -47,7 +47,11 @@ SELECT DISTINCT a.paper_key, b.paper_key AS other, false AS other_is_paper, b.pa
 FROM shared_new a JOIN shared_new b USING (band, bucket)
 WHERE a.paper_key < b.paper_key
 UNION ALL
-SELECT n.paper_key, m.paper_id AS other, true AS other_is_paper, min(s.paper_key) AS other_key
+SELECT n.paper_key, m.paper_id AS other, true AS other_is_paper,
+       -- a stored key this run signed again (flows/resolve.py, resigned_keys) first: the pair is
+       -- scored on its new version (pair_texts.sql)
+       coalesce(min(s.paper_key) FILTER (WHERE s.paper_key IN (SELECT paper_key FROM resigned_keys)),
+                min(s.paper_key)) AS other_key
 FROM (SELECT * FROM new_signature ANTI JOIN big_blocks USING (band, bucket)) n
 JOIN paper_signature s USING (band, bucket) JOIN paper_key_map m ON m.paper_key = s.paper_key
 WHERE m.paper_id IN (SELECT paper_id FROM dim_paper)  -- not a paper whose every listing was superseded
