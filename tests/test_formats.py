@@ -1363,3 +1363,15 @@ def test_a_list_for_a_collaboration_is_names_not_prose(authors):
     records, quarantine = parse_text("\n".join(lines))
     assert quarantine.height == 0
     assert records["abstract"][0] == seed_text(LISTING_SEEDS[0]).split("\n")[4]
+
+
+@pytest.mark.parametrize("authors", ["The ATLAS Collaboration: G. Aad, B. Abbott, D. C. Abbott and 2,931 more",
+                                     "Ann Lee, Bo Chen for the ATLAS Collaboration"])
+def test_a_collaborations_names_line_on_a_search_page_is_its_names_line(authors):
+    """Read as no names line (a colon; "the" of prose), the first record of a search page was
+    quarantined as an abstract without an authors line, and its names with it."""
+    text = seed_text(SEARCH_SEEDS[0])
+    first = text.split("\n\n")[2]  # the first record's names paragraph (after the title and area)
+    records, quarantine = parse_text(text.replace(first, authors, 1))
+    assert quarantine.height == 0
+    assert records["authors_raw"][0] == authors

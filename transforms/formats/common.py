@@ -203,9 +203,12 @@ def without_field_label(text: pl.Series, label: str) -> pl.Series:
 
 
 def without_marks(lines: pl.Series) -> pl.Series:
-    """The lines without an authors label (`without_label`), SUPERSCRIPT_MARKS and SYMBOL_MARKS
-    ("Yu$^{1}$", "Yu ✉"); the patterns run on the lines that can hold one only."""
+    """The lines without an authors label (`without_label`), with a collaboration's forms read
+    (`collaborations`: "The ATLAS Collaboration: G. Aad, ..." was no names line on a search page,
+    its record quarantined), without SUPERSCRIPT_MARKS and SYMBOL_MARKS ("Yu$^{1}$", "Yu ✉"); the
+    patterns run on the lines that can hold one only."""
     lines = without_label(lines)
+    lines = on_rows_where(lines, lines.str.contains(_GROUP_WORD), collaborations)
     needs = lines.str.contains(r"[\^<$]|\\text(?:super|sub)script|" + SYMBOL_MARKS)
     return on_rows_where(lines, needs, lambda rows: rows.str.replace_all(SUPERSCRIPT_MARKS, "${1}")
                          .str.replace_all(r"\s*" + SYMBOL_MARKS, ""))

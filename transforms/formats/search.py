@@ -414,7 +414,7 @@ def _names_shaped(texts: pl.Series) -> pl.Series:
     paras = pl.DataFrame({"text": texts})
     frame = paras.with_columns(unmarked=without_marks(texts), semicolons=_semicolon_names(paras))
     as_commas = pl.col("unmarked").str.replace_all(r"\s+&\s+", ", ")
-    shaped = ((as_commas.str.contains(NAMES_LINE) | pl.col("semicolons")) & ~_prose_hint(pl.col("text"))
+    shaped = ((as_commas.str.contains(NAMES_LINE) | pl.col("semicolons")) & ~_prose_hint(pl.col("unmarked"))
               & ~pl.col("text").str.contains(ONE_LINE_ABSTRACT)) | pl.col("text").str.contains(r",.* ?等$")
     return frame.select(shaped.fill_null(False)).to_series()
 
@@ -496,7 +496,8 @@ def _a_parent_of_the_file(lines: pl.DataFrame, area_lines: pl.DataFrame) -> pl.S
 def _prose_hint_of_names_shaped(paras: pl.DataFrame) -> pl.Series:
     """`_prose_hint` of the paragraphs shaped like a names line (false for the others): the
     prose patterns on every abstract were a sixth of a search page's parse."""
-    return on_rows(paras, paras["names_shape"].arg_true(), _prose_hint(pl.col("text"))).rename("prose_hint")
+    # (of the text as a names line reads: "A, B for the ATLAS Collaboration" held "the" of prose)
+    return on_rows(paras, paras["names_shape"].arg_true(), _prose_hint(pl.col("unmarked"))).rename("prose_hint")
 
 
 def _one_person(paras: pl.DataFrame) -> pl.Series:
