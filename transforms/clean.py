@@ -27,7 +27,6 @@ from transforms.formats.common import (
     PARTICLES,
     SCRIPT_COMMAS,
     SCRIPT_JOINERS,
-    THE_GROUP_KEY,
     as_quarantine,
     names_line,
 )
@@ -142,7 +141,7 @@ def clean_listings(records: pl.DataFrame, files: pl.DataFrame) -> tuple[pl.DataF
     df = split_authors(df.with_columns(**category_columns()))
     df = df.with_columns(
         # The parsers return clean_text()ed fields (formats/common.py): no second pass here.
-        author_keys=pl.col("authors").list.eval(fold_key(pl.element()).str.replace(THE_GROUP_KEY, "${1}")),
+        author_keys=pl.col("authors").list.eval(fold_key(pl.element())),
         abstract_key=text_key(pl.col("abstract")),
     )
     return _split_bad(df)

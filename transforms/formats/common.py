@@ -246,9 +246,6 @@ _GROUP_FOR = (r"(?i)(?:^|[,;])[^,;]*\b(?:collaborati(?:on|ve)|consortium|group|t
               r"|investigators|office|center|centre|alliance|organi[sz]ation)\s+(?:for|on\s+behalf\s+of)\s")
 _TWO_GROUPS = rf"(?i)(^|[,;]\s*)(?:the\s+)?(\S+)\s+(?:and|&)\s+(\S+)\s+({_GROUP})s\b"
 _GROUP_LABEL = rf"(?i)^((?:the\s+)?[^,;:]*?\s{_GROUP}s?)\s*:\s*"
-# A collaboration's key leaves out "the" ("The BABAR Collaboration" is written so, and is the
-# key's "babar collaboration"): on the folded key, anchored (costs nothing on other names).
-THE_GROUP_KEY = rf"^the (.+ {_GROUP})$"
 # A lower-case "the" before one is left out of the line: "the ATLAS collaboration" read as prose.
 _LOWER_THE_GROUP = rf"(^|[,;]\s*|\s(?:and|&)\s+)the\s+([^,;]*?\s(?i:{_GROUP}))\b"
 
