@@ -238,7 +238,9 @@ def _names_rows(lines: pl.Series) -> pl.Series:
 # Collaboration" two authors; and "Ann Lee, Bo Chen for the ATLAS Collaboration" was quarantined as
 # prose (the same in parentheses is dropped with the affiliations, as this is now).
 _GROUP = r"(?:collaborati(?:on|ve)|consortium|group|team)"
-_GROUP_WORD = rf"(?i){_GROUP}"
+# The lines that may hold one, found by literals (as the regex engine's fast scan finds them: the
+# case-insensitive words cost four times as much over every authors line).
+_GROUP_WORD = r"ollaborati|onsorti|roup|eam|OLLABORATI|ONSORTI|ROUP|EAM"
 _FOR_GROUP = rf"(?i)[\s,;]+(?:for\s+the|on\s+behalf\s+of(?:\s+the)?)\s+[^,;]*?{_GROUP}s?\s*\.?\s*$"
 # ... not when a group or committee is what writes for it: "Writing Group for the DCCT/EDIC
 # Research Group" is one author (a real one, of JAMA's).
