@@ -234,9 +234,10 @@ def _names_rows(lines: pl.Series) -> pl.Series:
 
 # A collaboration as physics and medicine print it in author lists. Read as names, "The ATLAS
 # Collaboration: G. Aad, ..." was one person "The ATLAS Collaboration: G. Aad"; "ATLAS and CMS
-# Collaborations" two, "ATLAS" and "CMS Collaborations"; "The ATLAS Collaboration" and "ATLAS
+# Collaborations" two, "ATLAS" and "CMS Collaborations"; "the ATLAS collaboration" and "ATLAS
 # Collaboration" two authors; and "Ann Lee, Bo Chen for the ATLAS Collaboration" was quarantined as
-# prose (the same in parentheses is dropped with the affiliations, as this is now).
+# prose (the same in parentheses is dropped with the affiliations, as this is now). "The ATLAS
+# Collaboration", as arXiv writes it, keeps its "The" and its key: a name's key is `fold_key` of it.
 _GROUP = r"(?:collaborati(?:on|ve)|consortium|group|team)"
 # The lines that may hold one, found by literals (as the regex engine's fast scan finds them: the
 # case-insensitive words cost four times as much over every authors line).
@@ -271,9 +272,9 @@ _NAME_WORD = (
 NAME_ITEM = r"(?:" + _NAME_WORD + r"(?: " + _NAME_WORD + r"){0,5}|" + AFFILIATION_MARKS + r"+)"
 # "and" in the scripts whose names lists print it, between spaces and in small letters: Russian
 # "и", Ukrainian "і" / "та", Greek "και", Arabic "و" (a name never is one of these words alone;
-# capitalised, "И", "Та" are initials and names: "Иванов И И", "Та Куанг Бу"; Latin "y" and "e" join the
-# parts of one name: "Ortega y Gasset"). And the Arabic comma and semicolon. Not read, "Сергей
-# Иванов и Анна Смирнова" and "محمد علي، أحمد حسن" were one person each.
+# capitalised, "И", "Та" are initials and names: "Иванов И И", "Та Куанг Бу"; Latin "y" and "e"
+# join the parts of one name: "Ortega y Gasset"). And the Arabic comma and semicolon. Not read,
+# "Сергей Иванов и Анна Смирнова" and "محمد علي، أحمد حسن" were one person each.
 SCRIPT_JOINERS = r"и|і|та|και|و"
 SCRIPT_COMMAS = "،؛"
 # Every way a list separates two names: , ; 、 & "and" (", and" too).
