@@ -30,7 +30,7 @@ def _warehouse(path: Path | None) -> Path:
 
     target = path or Settings().warehouse
     if not target.is_file():
-        _fail(f"no warehouse at {target}: run `digest ingest` first")
+        fail(f"no warehouse at {target}: run `digest ingest` first")
     return target
 
 
@@ -49,15 +49,15 @@ def read_errors() -> Iterator[None]:
         with interrupts.ctrl_c_interrupts():
             yield
     except KeyboardInterrupt:
-        _fail("interrupted", interrupts.EXIT_CODE)
+        fail("interrupted", interrupts.EXIT_CODE)
     except BrokenPipeError:  # `| head`: ended quietly, as click does
         raise
     except (WarehouseUnavailable, StatementRefused) as err:
-        _fail(f"{'refused: ' if isinstance(err, StatementRefused) else ''}{err}")
+        fail(f"{'refused: ' if isinstance(err, StatementRefused) else ''}{err}")
     except duckdb.Error as err:
-        _fail(_explain(str(err).splitlines()[0]))
+        fail(_explain(str(err).splitlines()[0]))
     except OSError as err:  # a file the command writes (export, docs) or reads: a traceback was all it said
-        _fail(f"{err.filename}: {err.strerror or err}" if err.filename else str(err))
+        fail(f"{err.filename}: {err.strerror or err}" if err.filename else str(err))
 
 
 # JSON readers (jq, JavaScript) hold a number as a double: an integer past ±(2^53 - 1) loses its
@@ -160,7 +160,8 @@ def _explain(message: str) -> str:
     return message
 
 
-def _fail(message: str, code: int = 2) -> None:
+def fail(message: str, code: int = 2) -> None:
+    """One line "error: ..." on stderr (control characters escaped), then exit `code`."""
     typer.secho(f"error: {visible(message)}", fg=typer.colors.RED, err=True)
     raise typer.Exit(code)
 

@@ -15,7 +15,7 @@ from typing import Annotated, Optional
 import typer
 from typer.core import TyperCommand
 
-from flows.analytics_cli import WarehouseOpt, read_errors, table_text, visible, write_csv, write_json
+from flows.analytics_cli import WarehouseOpt, fail as _fail, read_errors, table_text, visible, write_csv, write_json
 from flows.settings import Settings, apply_prefect_defaults
 
 apply_prefect_defaults()
@@ -49,11 +49,6 @@ class OutputFormat(str, Enum):
     table = "table"
     csv = "csv"
     json = "json"
-
-
-def _fail(message: str, code: int) -> None:
-    typer.secho(f"error: {visible(message)}", fg=typer.colors.RED, err=True)
-    raise typer.Exit(code)
 
 
 @app.callback()
