@@ -280,6 +280,8 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("John Smith, M.D., Ph.D., Jane Doe, FRCS and Bo Chen", (["John Smith", "Jane Doe", "Bo Chen"], 3, 3, False)),
     ("John Smith, MD", (["John Smith"], 1, 1, False)),
     ("Ann Lee, RN, BSN, CCRN, Bo Chen", (["Ann Lee", "Bo Chen"], 2, 2, False)),
+    # the kind, not the list: fellowships and memberships of other colleges, pharmacy degrees
+    ("Ann Lee, FACOG, Bo Chen, FRCPE, Carl Wu, MRCPsych, Dan Ng, BPharm", (["Ann Lee", "Bo Chen", "Carl Wu", "Dan Ng"], 4, 4, False)),
     # and not initials or a surname in "Surname, Initials" pairs (the review's: "Jones, MD" lost its
     # initials, "MA, Li" its person), nor Vancouver's "Lee MD", nor names
     ("Smith, JA; Jones, MD; Lee, BS", (["JA Smith", "MD Jones", "BS Lee"], 3, 3, False)),
@@ -293,6 +295,10 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     # "and" and the comma of other scripts (each list was one or two people)
     ("Иван Петров, Сергей Иванов и Анна Смирнова", (["Иван Петров", "Сергей Иванов", "Анна Смирнова"], 3, 3, False)),
     ("Олена Коваль та Петро Шевченко", (["Олена Коваль", "Петро Шевченко"], 2, 2, False)),
+    ("राम शर्मा और सीता वर्मा", (["राम शर्मा", "सीता वर्मा"], 2, 2, False)),
+    ("สมชาย ใจดี และ สมหญิง รักไทย", (["สมชาย ใจดี", "สมหญิง รักไทย"], 2, 2, False)),
+    ("გიორგი ბერიძე და ნინო კაპანაძე", (["გიორგი ბერიძე", "ნინო კაპანაძე"], 2, 2, False)),
+    ("김철수 및 이영희", (["김철수", "이영희"], 2, 2, False)),
     # ... in small letters only: capitalised, they are initials and names (the review's)
     ("Иванов И И, Петров А Б", (["Иванов И И", "Петров А Б"], 2, 2, False)),
     ("Нгуен Ван Ань, Та Куанг Бу", (["Нгуен Ван Ань", "Та Куанг Бу"], 2, 2, False)),
@@ -413,7 +419,8 @@ COUNTED_ENDINGS = [("et 2 autres", 2), ("y 2 más", 2), ("e 3 outros", 3), ("und
                    ("他2名", 2), ("ほか 3 名", 3), ("and 2 others.", 2),
                    # digits in groups ("2" was a person, the total 935) and "authors" after a plus
                    ("and 2,931 more", 2931), ("and 1,000 more", 1000), ("and 2.931 more", 2931),
-                   ("and 2\u00a0931 more", 2931), ("[+2931 authors]", 2931), ("(+2,931 authors)", 2931)]
+                   ("and 2\u00a0931 more", 2931), ("[+2931 authors]", 2931), ("(+2,931 authors)", 2931),
+                   ("and 2'931 more", 2931), ("and 2\u2009931 more", 2931), ("and 12,345 more", 12345)]
 
 
 @pytest.mark.parametrize("ending", UNSAID_ENDINGS)

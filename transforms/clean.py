@@ -20,6 +20,7 @@ from transforms.formats.common import (
     AND_MORE,
     BRACKETED_ET_AL,
     DECLARED_TOTAL,
+    DIGIT_GROUP_SEPARATORS,
     ET_AL,
     GLUED_MARKS,
     LOOSE_MARKS,
@@ -79,7 +80,8 @@ _DEGREE = r"Ph\.?\s?D|D\.?\s?Phil|M\.?\s?Phil|M\.?\s?Sc|B\.?\s?Sc|D\.?\s?Sc"
 # "MA, Li", "Van Dyke, M.D.") they are initials or a surname, and "Ann Lee MD" may be Vancouver's.
 _CREDENTIAL = (r"MD|DO|RN|NP|PA-C|APRN|CRNA|BSN|MSN|DNP|MPH|MSPH|MHS|MS|MA|BA|BS|MEd|EdD|PsyD|PharmD|DrPH"
                r"|DDS|DMD|DVM|DPT|MBBS|MBChB|MBBCh|BMBS|FRCPC?|FRCSC?|FRACP|FRACS|FACS|FACP|FACC|FAAP|FAHA"
-               r"|FESC|FRCR|FRCPath|FMedSci|FREng|FRSE|MRCP|MRCS|MRCGP|ScD|JD|LLM|MSW|LCSW|CCRN")
+               r"|FESC|FRCR|FRCPath|FMedSci|FREng|FRSE|MRCP|MRCS|MRCGP|ScD|JD|LLM|MSW|LCSW|CCRN"
+               r"|F(?:RC|AC|AA|RA)[A-Z]{1,4}|M(?:RC|FPH)[A-Z]{0,3}|[FM]RCPsych|BPharm|MPharm|RPh|PGCert|PGDip|DPhil|MPhil")  # fellowships, members
 _DOTTED_CREDENTIAL = (r"M\.\s?D|D\.\s?O|R\.\s?N|M\.\s?P\.\s?H|M\.\s?S|M\.\s?A|B\.\s?A|B\.\s?S|D\.\s?D\.\s?S"
                       r"|D\.\s?M\.\s?D|Pharm\.\s?D|Dr\.\s?P\.\s?H|Sc\.\s?D|J\.\s?D")
 DEGREES = (rf"^(?:(.*\p{{Ll}}.*?)\s*,?\s+(?:MBA|FRS)|(.*?)\s*,?\s+(?:{_DEGREE})"
@@ -233,7 +235,7 @@ def _more_count(authors: pl.Expr) -> pl.Expr:
 
 def _count_value(count: pl.Expr) -> pl.Expr:
     """A count as written (digits, in groups of three or not, or a word) as a number."""
-    count = count.str.to_lowercase().str.replace_all(r"[,.\s\u00a0\u202f]", "")  # "2,931": digits in groups
+    count = count.str.to_lowercase().str.replace_all(f"[{DIGIT_GROUP_SEPARATORS}]", "")  # "2,931": digits in groups
     as_number = count.replace(MORE_COUNT_WORDS).cast(pl.Float64, strict=False)
     return as_number.clip(upper_bound=AUTHOR_TOTAL_MAX + 1).cast(pl.Int64)
 

@@ -271,11 +271,11 @@ _NAME_WORD = (
 )
 NAME_ITEM = r"(?:" + _NAME_WORD + r"(?: " + _NAME_WORD + r"){0,5}|" + AFFILIATION_MARKS + r"+)"
 # "and" in the scripts whose names lists print it, between spaces and in small letters: Russian
-# "и", Ukrainian "і" / "та", Greek "και", Arabic "و" (a name never is one of these words alone;
+# "и", Ukrainian "і" / "та", Greek "και", Arabic "و", and the others below (a name never is one of these words alone;
 # capitalised, "И", "Та" are initials and names: "Иванов И И", "Та Куанг Бу"; Latin "y" and "e"
 # join the parts of one name: "Ortega y Gasset"). And the Arabic comma and semicolon. Not read,
 # "Сергей Иванов и Анна Смирнова" and "محمد علي، أحمد حسن" were one person each.
-SCRIPT_JOINERS = r"и|і|та|και|و"
+SCRIPT_JOINERS = r"и|і|та|και|و|और|ও|และ|და|և|եւ|및"  # ... Hindi, Bengali, Thai, Georgian, Armenian, Korean
 SCRIPT_COMMAS = "،؛"
 # Every way a list separates two names: , ; 、 & "and" (", and" too).
 LIST_SEPARATOR = rf"(?i)\s*(?:[,，;；、&{SCRIPT_COMMAS}]\s*(?:and\s+)?|\s+(?:and|(?-i:{SCRIPT_JOINERS}))\s+)\s*"
@@ -284,9 +284,10 @@ MORE_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six":
                     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
                     "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
                     "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100}
-# Digits in groups of three too ("and 2,931 more", "2.931", "2 931"): read up to the separator,
-# "2" was loaded as a person and the total was 935.
-_MORE_COUNT = (r"(\d{1,3}(?:[,.\u00a0\u202f ]\d{3})+|\d+|"
+# Digits in groups of three too ("and 2,931 more", "2.931", "2 931", Swiss "2'931", a thin or
+# no-break space): read up to the separator, "2" was loaded as a person and the total was 935.
+DIGIT_GROUP_SEPARATORS = ",. '\u2019\u00a0\u202f\u2009"
+_MORE_COUNT = (rf"(\d{{1,3}}(?:[{DIGIT_GROUP_SEPARATORS}]\d{{3}})+|\d+|"
                + "|".join(sorted(MORE_COUNT_WORDS, key=len, reverse=True)) + r")")
 _MORE = (r"(?:more|others?|additional|further|weitere|autres|más|mas|otros|outros|altri|andere|anderen|flere"
          r"|muut|diğer(?:leri)?|других|innych|dalších)(?:\s+(?:co-?)?authors?)?")
