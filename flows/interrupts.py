@@ -3,8 +3,8 @@
 Python runs its SIGINT handler only in the main thread, between bytecodes: not while DuckDB runs
 a statement, and duckdb-python does not look for signals itself (a `digest query` over a huge
 cross join ran on after ^C, until killed). So, as flows/shutdown.py does for SIGTERM in an
-ingest, a watcher thread hears the signal through the wakeup fd and interrupts every open read
-connection. DuckDB's error for the statement (a RuntimeError "Query interrupted", an
+ingest, the watcher thread of flows/signal_watch.py hears the signal and interrupts every open
+read connection. DuckDB's error for the statement (a RuntimeError "Query interrupted", an
 InterruptException, or an Arrow error while streaming) then comes out as KeyboardInterrupt.
 
 Python's own handler is not relied on while a connection is open: it ran late or never (another
@@ -14,12 +14,13 @@ thread running Python code meanwhile), and a late KeyboardInterrupt cut the one-
 from __future__ import annotations
 
 import signal
-import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import duckdb
+
+from flows import signal_watch
 
 EXIT_CODE = 128 + signal.SIGINT
 _open: dict[int, duckdb.DuckDBPyConnection] = {}
@@ -41,18 +42,15 @@ def ctrl_c_interrupts() -> Iterator[None]:
     """While the block runs, SIGINT interrupts the connections of `interruptible` blocks, and
     any failure after it is raised as KeyboardInterrupt. Only the main thread takes signals (the
     dashboard runs pages in others): elsewhere, or where SIGINT is ignored, a no-op."""
-    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is signal.SIG_IGN or not signal_watch.start()):
         yield
         return
     _received.clear()
     handler = signal.signal(signal.SIGINT, _on_sigint)
-    reader, writer = socket.socketpair()
-    writer.setblocking(False)
-    previous = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
-    watcher = threading.Thread(target=_watch, args=(reader,), name="sigint-watcher", daemon=True)
-    watcher.start()
     try:
-        yield
+        with signal_watch.listening(signal.SIGINT, _interrupt_open):
+            yield
     except BaseException as err:
         if _received.is_set():
             raise KeyboardInterrupt from err
@@ -60,10 +58,6 @@ def ctrl_c_interrupts() -> Iterator[None]:
     finally:
         if not _received.is_set():  # else left: a late call of Python's own would cut the message
             signal.signal(signal.SIGINT, handler)
-        signal.set_wakeup_fd(previous)  # an ingest's SIGTERM watcher in this process, if any
-        writer.close()  # the watcher reads the end of the stream and stops
-        watcher.join()
-        reader.close()
 
 
 def check() -> None:
@@ -79,12 +73,11 @@ def _on_sigint(signum, frame) -> None:
         raise KeyboardInterrupt
 
 
-def _watch(reader: socket.socket) -> None:
-    while received := reader.recv(64):
-        if signal.SIGINT in received and _open:
-            _received.set()
-            for con in list(_open.values()):
-                try:
-                    con.interrupt()
-                except duckdb.Error:  # closed meanwhile: nothing of it left to stop
-                    pass
+def _interrupt_open() -> None:
+    if _open:
+        _received.set()
+        for con in list(_open.values()):
+            try:
+                con.interrupt()
+            except duckdb.Error:  # closed meanwhile: nothing of it left to stop
+                pass

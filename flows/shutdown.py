@@ -1,8 +1,8 @@
 """SIGTERM ends an ingest promptly, whatever it is doing, and leaves nothing behind.
 
 Python runs signal handlers only in the main thread, between bytecodes: not while DuckDB runs a
-long statement, nor while the main thread waits on a stuck worker. So a watcher thread hears
-the signal through the wakeup fd (written by the C-level handler at once) and:
+long statement, nor while the main thread waits on a stuck worker. So the watcher thread of
+flows/signal_watch.py hears the signal at once, and this module:
 
 1. interrupts what was registered (the staging connection), so the main thread gets control
    back and unwinds through its own cleanup (the handler raises SystemExit(143); inside a flow
@@ -17,29 +17,28 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from flows import signal_watch
+
 EXIT_CODE = 128 + signal.SIGTERM
 _interrupts: dict[int, Callable[[], None]] = {}
 _cleanups: dict[int, Callable[[], None]] = {}
 _requested = threading.Event()
+_ending = threading.Event()  # the watcher has begun ending the process
 _installed = False
 
 
 def install(grace_s: float = 2.0) -> None:
     """Handle SIGTERM in this process (call from the main thread, once)."""
     global _installed
-    if _installed or threading.current_thread() is not threading.main_thread():
+    if _installed or threading.current_thread() is not threading.main_thread() or not signal_watch.start():
         return
-    reader, writer = socket.socketpair()
-    writer.setblocking(False)
-    signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
     signal.signal(signal.SIGTERM, _on_sigterm)
-    threading.Thread(target=_watch, args=(reader, writer, grace_s), name="sigterm-watcher", daemon=True).start()
+    signal_watch.listen(signal.SIGTERM, lambda: _terminate(grace_s))
     _installed = True
 
 
@@ -67,13 +66,17 @@ def _on_sigterm(signum, frame) -> None:
     raise SystemExit(EXIT_CODE)
 
 
-def _watch(reader: socket.socket, writer: socket.socket, grace_s: float) -> None:
-    while True:
-        received = reader.recv(64)
-        if signal.SIGTERM in received:
-            break
+def _terminate(grace_s: float) -> None:
+    if _ending.is_set():  # a second SIGTERM: the first is being handled
+        return
+    _ending.set()
     _requested.set()
     _run_all(_interrupts)
+    # The grace period runs in a thread of its own: the watcher goes on hearing other signals.
+    threading.Thread(target=_end_after, args=(grace_s,), name="sigterm-grace", daemon=True).start()
+
+
+def _end_after(grace_s: float) -> None:
     threading.Event().wait(grace_s)  # the main thread's own unwinding usually ends the process first
     _run_all(_cleanups)
     sys.stderr.flush()
