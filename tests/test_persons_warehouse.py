@@ -499,3 +499,47 @@ def test_real_days_loaded_a_day_at_a_time_give_the_persons_of_a_fresh_load(run_i
     run_ingest(days, tmp_path / "fresh.duckdb")
     incremental, fresh = persons(tmp_path / "incremental.duckdb"), persons(tmp_path / "fresh.duckdb")
     assert incremental == fresh
+
+
+# Two people named Yue Zhang (robots with Ilaria Fontanesi; clinical notes with Thandiwe
+# Nkosi-Ramirez) whom one co-author name, Yang Liu, joined on the second day.
+ROBOTS = _listing("Mar 02, 2026", [
+    ("cs.AI", "Graph Priors for Sparse Reward Exploration in Warehouse Robots",
+     ["Kwame Osei-Bonsu", "Yue Zhang", "Ilaria Fontanesi"],
+     "We study exploration for warehouse robots under sparse rewards and propose graph priors built from floor plans "
+     "that guide a policy toward unexplored aisles; experiments on three simulated depots show faster coverage."),
+    ("cs.AI", "Curriculum Shaping for Shelf Picking with Tactile Feedback", ["Yue Zhang", "Yang Liu", "Ilaria Fontanesi"],
+     "Shelf picking with tactile feedback is hard to learn from scratch, so we shape a curriculum from easy to "
+     "cluttered shelves and show that tactile signals double the success rate on deformable items."),
+])
+CLINICAL = [
+    ("cs.AI", "Calibrated Uncertainty for Clinical Note Summarisation Models", ["Thandiwe Nkosi-Ramirez", "Yue Zhang"],
+     "Summaries of clinical notes must say when they are unsure; we calibrate token level uncertainty of a "
+     "summarisation model with conformal prediction and show that clinicians catch more omissions."),
+    ("cs.AI", "Auditing Hallucinated Medications in Discharge Summaries",
+     ["Thandiwe Nkosi-Ramirez", "Yang Liu", "Yue Zhang"],
+     "Discharge summaries written by language models sometimes list medications the patient never received; we "
+     "build an audit that aligns each drug with the pharmacy record and find that retrieval grounding removes them."),
+]
+
+
+@pytest.mark.parametrize("edit", ["co-author corrected", "record dropped"])
+def test_a_merge_of_two_persons_goes_when_the_paper_that_joined_them_changes(run_ingest, tmp_path, edit):
+    """The merge of two Yue Zhangs stood on one paper's Yang Liu. An edited file corrected that
+    name (or dropped the record): a fresh load kept two persons, the incremental warehouse one,
+    its alias citing a paper gone from dim_paper (a hunt's find)."""
+    daily = tmp_path / "daily"
+    write(daily, "2026-03-02.txt", ROBOTS)
+    write(daily, "2026-03-09.txt", _listing("Mar 09, 2026", CLINICAL))
+    run_ingest([daily], tmp_path / "incremental.duckdb")
+    assert len(persons(tmp_path / "incremental.duckdb")["yue zhang"]) == 1
+    fixed, (area, title, names, abstract) = CLINICAL[:1], CLINICAL[1]
+    if edit == "co-author corrected":
+        fixed.append((area, title, [n.replace("Yang Liu", "Junghun Phee") for n in names], abstract))
+    write(daily, "2026-03-09.txt", _listing("Mar 09, 2026", fixed))
+    run_ingest([daily], tmp_path / "incremental.duckdb")
+    run_ingest([daily], tmp_path / "fresh.duckdb")
+    incremental, fresh = persons(tmp_path / "incremental.duckdb"), persons(tmp_path / "fresh.duckdb")
+    assert incremental == fresh and len(fresh["yue zhang"]) == 2
+    with duckdb.connect(str(tmp_path / "incremental.duckdb"), read_only=True) as con:
+        assert con.execute("SELECT count(*) FROM person_alias WHERE name_key = 'yue zhang'").fetchall() == [(0,)]

@@ -5,14 +5,19 @@
 -- and a fresh load decides every mention on evidence), or that this run mentions earlier in the canonical order
 -- (listing date, undated last, then paper id and position) than a stored mention (older files
 -- loaded later); and a name several persons wear that is rare by today's statistics
--- (rare_again_keys); and a name several persons wear, decided on evidence on a paper that gained
--- names. Their persons are dropped (a name's first person is founded again with the same id), so
--- are their merges (person_alias: made again if the evidence still says so), and their papers'
--- bridge rows are rebuilt.
+-- (rare_again_keys); and a name several persons wear, or whose persons were merged, decided on
+-- evidence on a paper that gained or changed names, or that left. Their persons are dropped (a
+-- name's first person is founded again with the same id), so are their merges (person_alias: made
+-- again if the evidence still says so), and their papers' bridge rows are rebuilt.
 -- The first new mention of each common name: batch_keys holds it (person_names.sql, grouped over
 -- new_mentions as they still are: nothing is taken back yet).
 CREATE OR REPLACE TEMP TABLE canonical_new AS
 SELECT name_key, first_rank FROM batch_keys SEMI JOIN common_keys USING (name_key);
+-- Names decided on evidence into several persons (a name's persons beyond its marked one,
+-- person_marks.sql: a few rows, not a count over every person), or into persons merged since.
+-- A merge leaves one person: the evidence that joined two may change as a split's may.
+CREATE OR REPLACE TEMP TABLE split_or_merged_keys AS
+SELECT name_key FROM author_person WHERE NOT first_of_name UNION SELECT name_key FROM person_alias;
 CREATE OR REPLACE TEMP TABLE reopened_keys AS
 SELECT m.name_key FROM author_mention m SEMI JOIN common_keys USING (name_key)
 JOIN dim_paper p USING (paper_id) LEFT JOIN canonical_new c USING (name_key)
@@ -25,13 +30,18 @@ UNION  -- decided on evidence, on a paper an older listing loaded now moved earl
 SELECT DISTINCT m.name_key FROM author_mention m JOIN paper_dates_before b USING (paper_id) JOIN dim_paper p USING (paper_id)
 WHERE coalesce(p.first_listed_on, DATE '9999-12-31') < coalesce(b.first_listed_on, DATE '9999-12-31')
   AND m.rule NOT IN ('rare_name', 'one_name_one_person')
-UNION  -- worn by several persons and decided on evidence on a paper this run shows other names of
-       -- (a search page's ten after a listing's three): those names are the mention's co-authors, as
-       -- a fresh load reads them, and may join two of its persons (one person gains nothing by them)
--- (a name's persons beyond its marked one, person_marks.sql: a few rows, not a count over every person)
+UNION  -- worn by several persons, or merged, and decided on evidence on a paper this run shows other
+       -- names of (a search page's ten after a listing's three, a co-author's name corrected): those
+       -- names are the mention's co-authors, as a fresh load reads them, and may join two of its
+       -- persons, or no longer join the merged ones
 SELECT DISTINCT m.name_key FROM author_mention m SEMI JOIN (SELECT DISTINCT paper_id FROM new_mentions) n USING (paper_id)
-SEMI JOIN (SELECT name_key FROM author_person WHERE NOT first_of_name) USING (name_key)
-WHERE m.rule NOT IN ('rare_name', 'one_name_one_person');
+SEMI JOIN split_or_merged_keys USING (name_key)
+WHERE m.rule NOT IN ('rare_name', 'one_name_one_person')
+UNION  -- worn by several persons, or merged, and mentioned on a paper this run drops or changes at that position:
+       -- what it founded, joined or merged may stand on it (two persons merged by its one co-author stayed
+       -- merged after an edited file dropped the paper)
+SELECT DISTINCT p.name_key FROM stale_mentions s JOIN author_person p USING (author_id)
+SEMI JOIN split_or_merged_keys USING (name_key);
 INSERT INTO taken_back_keys SELECT name_key FROM reopened_keys;
 CREATE OR REPLACE TEMP TABLE reopened_mentions AS
 SELECT paper_id, author_position, name_key, mention_key FROM author_mention SEMI JOIN reopened_keys USING (name_key);
