@@ -23,17 +23,20 @@ _ends: tuple[socket.socket, socket.socket] | None = None  # the watcher's socket
 
 
 def start() -> bool:
-    """Start the watcher if it is not running. Only the main thread may set the wakeup fd: False
-    elsewhere (the dashboard runs pages in other threads), and nothing is watched."""
+    """Start the watcher if it is not running, and point the wakeup fd at it: something else may
+    have taken the fd since (an asyncio loop's signal handlers do). Only the main thread may set
+    the wakeup fd: False elsewhere (the dashboard runs pages in other threads), nothing watched."""
     global _ends
+    if threading.current_thread() is not threading.main_thread():
+        return _ends is not None
     with _lock:
-        if _ends is None and threading.current_thread() is threading.main_thread():
+        if _ends is None:
             reader, writer = socket.socketpair()
             writer.setblocking(False)
-            signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
             threading.Thread(target=_watch, args=(reader,), name="signal-watcher", daemon=True).start()
             _ends = (reader, writer)
-        return _ends is not None
+        signal.set_wakeup_fd(_ends[1].fileno(), warn_on_full_buffer=False)
+        return True
 
 
 def listen(signum: int, callback: Callable[[], None]) -> int:

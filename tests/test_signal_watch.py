@@ -46,3 +46,24 @@ def test_ctrl_c_still_stops_a_read_after_the_sigterm_handling_is_installed():
     """)
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout.strip()) == (0, "interrupted"), done.stderr
+
+
+def test_ctrl_c_stops_a_read_after_something_else_took_the_wakeup_fd():
+    # an asyncio loop's signal handlers set the process's one wakeup fd to their own
+    script = textwrap.dedent("""
+        import os, signal, socket, threading, duckdb
+        from flows import interrupts, shutdown
+        shutdown.install()
+        other, _ = socket.socketpair()
+        other.setblocking(False)
+        signal.set_wakeup_fd(other.fileno())
+        con = duckdb.connect()
+        threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
+        try:
+            with interrupts.ctrl_c_interrupts(), interrupts.interruptible(con):
+                con.sql("SELECT count(*) FROM range(1000000000000) t(x) WHERE x % 7 = 3").fetchall()
+        except KeyboardInterrupt:
+            print("interrupted")
+    """)
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout.strip()) == (0, "interrupted"), done.stderr
