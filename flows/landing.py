@@ -3,11 +3,15 @@ ingested, then moved to `archive/YYYY/MM/DD/` once the load has committed and pu
 failed run moves nothing; the bytes are moved, never rewritten (a rename, or a copy that keeps
 them when archive is on another disk). Each file is recorded under the archive path it is moved
 to, so a name that arrives every day (`daily.txt`) is a new file each day, never a version of
-the last one."""
+the last one. A file the run recorded but left in landing (it changed during the run: a feed
+still writing it; or its move failed) keeps that name on later days (`CLAIMS`): its next load is
+a new version of it, never a second file beside it."""
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 import os
 import shutil
 from pathlib import Path
@@ -25,6 +29,9 @@ from flows import extract, load  # noqa: E402
 from flows.ingest import ingest  # noqa: E402
 
 DEPLOYMENT = "daily-landing"
+# In the archive folder (hidden: `digest ingest` of the archive's parent leaves it out): the names
+# under which files still in landing were recorded, by their path in landing.
+CLAIMS = ".landing-claims.json"
 UNREADABLE = (extract.VANISHED, extract.CANNOT_READ)
 
 
@@ -41,15 +48,21 @@ def ingest_landing(landing: Path | None = None, archive: Path | None = None,
         get_run_logger().info("nothing in %s", landing)
         return {"archived": []}
     day = dt.datetime.now(dt.timezone.utc).date()
-    targets = archive_targets(arrived, landing, archive, day)
+    claims = continued_claims(read_claims(archive), arrived, landing, archive, warehouse)
+    targets = archive_targets(arrived, landing, archive, day, claims)
     # Each file is recorded under its archive name, not its landing one: landing/ is emptied by
     # every run, so `daily.txt` today is another file than `daily.txt` yesterday, not its next
     # version (which moved yesterday's listings to fact_listing_history).
     names = {source: recorded_name(target, archive) for source, target in targets.items()}
     summary = ingest(paths=[landing], warehouse=warehouse, recorded_as=names)  # raises on failure: nothing is moved
     left = _unreadable(warehouse, summary["run_id"])
-    moved = archive_files([f for f in arrived if recorded_name(targets.get(f.abs_path), archive) not in left],
-                          targets)
+    recorded = [f for f in arrived if f.abs_path in targets and recorded_name(targets[f.abs_path], archive) not in left]
+    moved: list[Path] = []
+    try:
+        moved = archive_files(recorded, targets)
+    finally:  # a failed move leaves its file recorded under a name no file has yet: claimed too
+        save_claims(archive, {_in_landing(f, landing): targets[f.abs_path].relative_to(archive).as_posix()
+                              for f in recorded if targets[f.abs_path] not in moved})
     get_run_logger().info("archived %d files to %s", len(moved), archive)
     return {**summary, "archived": [str(dest) for dest in moved]}
 
@@ -62,19 +75,82 @@ def refuse_archive_inside_landing(landing: Path, archive: Path) -> None:
                          "would ingest and archive it again; set DIGEST_ARCHIVE to a folder outside it")
 
 
-def archive_targets(found: list[extract.FoundFile], landing: Path, archive: Path, day: dt.date) -> dict[str, Path]:
-    """Where each readable file found in landing goes: archive/YYYY/MM/DD/<its path in landing>,
-    or name-1, name-2, ... when an earlier run (or another file of this run) took the name.
+def archive_targets(found: list[extract.FoundFile], landing: Path, archive: Path, day: dt.date,
+                    claims: dict[str, str] | None = None) -> dict[str, Path]:
+    """Where each readable file found in landing goes: the name an earlier run recorded it under
+    and could not move it to (`claims`), else archive/YYYY/MM/DD/<its path in landing>, or
+    name-1, name-2, ... when an earlier run (or another file of this run) took the name.
     Chosen before the load, since the file is recorded under it."""
     folder = archive / f"{day:%Y}" / f"{day:%m}" / f"{day:%d}"
     targets: dict[str, Path] = {}
     taken: set[Path] = set()
     for f in found:
         if not f.skip_reason:  # not read: it stays in landing under its own name
-            target = _free_name(folder / Path(f.abs_path).relative_to(landing.absolute()), taken)
+            claimed = (claims or {}).get(_in_landing(f, landing))
+            if claimed and not os.path.lexists(archive / claimed) and archive / claimed not in taken:
+                target = archive / claimed
+            else:
+                target = _free_name(folder / _in_landing(f, landing), taken)
             targets[f.abs_path] = target
             taken.add(target)
     return targets
+
+
+def _in_landing(found: extract.FoundFile, landing: Path) -> str:
+    return Path(found.abs_path).relative_to(landing.absolute()).as_posix()
+
+
+def read_claims(archive: Path) -> dict[str, str]:
+    """The names recorded for files left in landing (`CLAIMS`); none if the file is missing or
+    unreadable (then such a file is loaded the next day as a file of its own)."""
+    try:
+        claims = json.loads((archive / CLAIMS).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as err:
+        get_run_logger().warning("%s unreadable (%s): files left in landing by earlier runs are new files", CLAIMS, err)
+        return {}
+    return {k: v for k, v in claims.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(claims, dict) else {}
+
+
+def continued_claims(claims: dict[str, str], arrived: list[extract.FoundFile], landing: Path, archive: Path,
+                     warehouse: Path) -> dict[str, str]:
+    """The claims whose file is still in landing and begins with the bytes loaded under the
+    claimed name: the same digest, finished since. Another digest written under that name (the
+    next day's `daily.txt`) is a file of its own: as a version of the claimed one it would drop
+    that day's listings."""
+    here = {_in_landing(f, landing): Path(f.abs_path) for f in arrived if not f.skip_reason}
+    wanted = {name: target for name, target in claims.items() if name in here}
+    if not wanted or not warehouse.exists():
+        return {}
+    with load.connect(warehouse, read_only=True) as con:
+        loaded = {path: (size, sha256) for path, size, sha256 in con.execute(
+            "SELECT path, size_bytes, sha256 FROM dim_source_file WHERE is_current AND path IN (SELECT unnest(?))",
+            [[recorded_name(archive / target, archive) for target in wanted.values()]]).fetchall()}
+    return {name: target for name, target in wanted.items()
+            if _begins_with(here[name], *loaded.get(recorded_name(archive / target, archive), (None, None)))}
+
+
+def _begins_with(path: Path, size: int | None, sha256: str | None) -> bool:
+    if size is None:
+        return False
+    try:
+        with path.open("rb") as f:
+            return hashlib.sha256(f.read(size)).hexdigest() == sha256
+    except OSError:
+        return False
+
+
+def save_claims(archive: Path, claims: dict[str, str]) -> None:
+    """Written whole or not at all; removed when no file is left in landing."""
+    path = archive / CLAIMS
+    if not claims:
+        path.unlink(missing_ok=True)
+        return
+    archive.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".tmp")
+    partial.write_text(json.dumps(dict(sorted(claims.items())), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(partial, path)
 
 
 def recorded_name(target: Path | None, archive: Path) -> str | None:

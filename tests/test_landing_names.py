@@ -4,8 +4,10 @@ archive folder inside the landing folder is refused before it is walked."""
 
 from __future__ import annotations
 
+import datetime as dt
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import duckdb
 import pytest
@@ -66,3 +68,96 @@ def test_an_archive_inside_the_landing_folder_is_refused_before_anything_moves(p
         ingest_landing(landing=landing, archive=landing / inside, warehouse=tmp_path / "w.duckdb")
     assert sorted(p.name for p in landing.iterdir()) == ["daily.txt"]
     assert not (tmp_path / "w.duckdb").exists()
+
+
+def _on(monkeypatch, day: dt.date) -> None:
+    """The landing flow's clock at 06:00 UTC of `day` (the default schedule's run)."""
+    import flows.landing
+
+    class Clock(dt.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return dt.datetime.combine(day, dt.time(6, 0), tzinfo=dt.timezone.utc)
+
+    monkeypatch.setattr(flows.landing, "dt", SimpleNamespace(datetime=Clock, timezone=dt.timezone, date=dt.date))
+
+
+@pytest.mark.parametrize("left_by", ["still being written", "archive move failed"])
+def test_a_file_left_in_landing_after_its_load_is_a_new_version_of_it_the_next_day(prefect_harness, tmp_path,
+                                                                                    monkeypatch, left_by):
+    """A digest still being written at the 06:00 run was loaded in part and left in landing (it
+    changed); the next day's run loaded it in full under that day's archive name: two current
+    files, every listing of its first records counted twice, and lineage naming a file never
+    written (a hunt's find). So did a move that failed after the load."""
+    import flows.landing
+
+    landing, archive, warehouse = tmp_path / "landing", tmp_path / "archive", tmp_path / "w.duckdb"
+    text = DAY1.read_text(encoding="utf-8")
+    cut = text.index("\n#", len(text) // 2) + 1  # at a record's start: the first part is whole records
+    landing.mkdir()
+    (landing / "daily.txt").write_text(text[:cut], encoding="utf-8")
+    real_ingest = flows.landing.ingest
+
+    def writer_finishes_during_the_run(**kwargs):
+        summary = real_ingest(**kwargs)
+        if left_by == "still being written":
+            (landing / "daily.txt").write_text(text, encoding="utf-8")
+        else:
+            monkeypatch.setattr(flows.landing.shutil, "move", _fails_once(flows.landing.shutil.move, monkeypatch))
+        return summary
+
+    monkeypatch.setattr(flows.landing, "ingest", writer_finishes_during_the_run)
+    _on(monkeypatch, dt.date(2026, 12, 6))
+    if left_by == "still being written":
+        assert flows.landing.ingest_landing(landing=landing, archive=archive, warehouse=warehouse)["archived"] == []
+    else:
+        with pytest.raises(OSError):
+            flows.landing.ingest_landing(landing=landing, archive=archive, warehouse=warehouse)
+        (landing / "daily.txt").write_text(text, encoding="utf-8")  # and the feed wrote the rest since
+    monkeypatch.setattr(flows.landing, "ingest", real_ingest)
+    _on(monkeypatch, dt.date(2026, 12, 7))
+    second = flows.landing.ingest_landing(landing=landing, archive=archive, warehouse=warehouse)
+
+    assert second["archived"] == [str(archive / "2026" / "12" / "06" / "daily.txt")]
+    assert _rows(warehouse, "SELECT path, version, is_current FROM dim_source_file ORDER BY version") == [
+        ("archive/2026/12/06/daily.txt", 1, False), ("archive/2026/12/06/daily.txt", 2, True)]
+    n_records = text.count("\n#") + text.startswith("#")
+    assert _rows(warehouse, "SELECT count(*), count(DISTINCT paper_id) FROM fact_listing") == [(n_records, n_records)]
+    assert sorted(p.name for p in landing.iterdir()) == []
+
+
+def _fails_once(move, monkeypatch):
+    def failing(source, target):
+        import flows.landing
+
+        monkeypatch.setattr(flows.landing.shutil, "move", move)
+        raise PermissionError(f"cannot move {source}")
+    return failing
+
+
+def test_another_digest_under_a_left_file_s_name_is_a_file_of_its_own(prefect_harness, tmp_path, monkeypatch):
+    """The file left in landing was replaced by the next day's digest under its name before the
+    next run: a version of the claimed file, it would drop the first day's listings."""
+    import flows.landing
+
+    landing, archive, warehouse = tmp_path / "landing", tmp_path / "archive", tmp_path / "w.duckdb"
+    _land(landing, "daily.txt", DAY1)
+    real_ingest = flows.landing.ingest
+
+    def touched_during_the_run(**kwargs):
+        summary = real_ingest(**kwargs)
+        with (landing / "daily.txt").open("a", encoding="utf-8") as f:
+            f.write("\n")
+        return summary
+
+    monkeypatch.setattr(flows.landing, "ingest", touched_during_the_run)
+    _on(monkeypatch, dt.date(2026, 12, 6))
+    flows.landing.ingest_landing(landing=landing, archive=archive, warehouse=warehouse)
+    assert (archive / flows.landing.CLAIMS).exists()
+    _land(landing, "daily.txt", DAY2)
+    monkeypatch.setattr(flows.landing, "ingest", real_ingest)
+    _on(monkeypatch, dt.date(2026, 12, 7))
+    flows.landing.ingest_landing(landing=landing, archive=archive, warehouse=warehouse)
+    assert _rows(warehouse, "SELECT path, version, is_current FROM dim_source_file ORDER BY path") == [
+        ("archive/2026/12/06/daily.txt", 1, True), ("archive/2026/12/07/daily.txt", 1, True)]
+    assert not (archive / flows.landing.CLAIMS).exists()
