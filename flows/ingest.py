@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import shutil
+import threading
 import time
 import uuid
 from collections import deque
@@ -116,6 +117,7 @@ def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None,
     """
     settings = Settings()
     logger = get_run_logger()
+    _prefect_unreachable.clear()
     started = time.perf_counter()
     started_at = dt.datetime.now(dt.timezone.utc)
     run_id = str(flow_run.id or uuid.uuid4())
@@ -136,7 +138,7 @@ def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None,
                                                                 seen.n_unchanged, settings)
     summary = {**discovery.summary(run_id, shown, seen, stats, started, timings, warning), "flow_run": True}
     if report is not None:
-        _publish_artifacts(*report)
+        _best_effort("the run's table and summary", _publish_artifacts, *report)
     logger.info("ingest summary: %s", summary)
     if summary["warning"]:
         logger.warning(summary["warning"])
@@ -156,6 +158,24 @@ def configured_ingest(settings: Settings):
         return ingest.with_options(task_runner=DaskTaskRunner(address=settings.dask_address))
     return ingest.with_options(task_runner=DaskTaskRunner(
         cluster_kwargs={"n_workers": 2, "threads_per_worker": 1, "processes": True, "dashboard_address": None}))
+
+
+_prefect_unreachable = threading.Event()  # this run's artifacts failed once: the rest are skipped
+
+
+def _best_effort(what: str, call: Callable, *args, **kwargs):
+    """Artifacts are for the Prefect UI: a server that stopped answering must not fail a load
+    (after the commit, "ingest failed" and exit 1 were said of a published run). Warns once per
+    run, and later calls are skipped: each one waited out the client's retries (~1 min)."""
+    if _prefect_unreachable.is_set():
+        return None
+    try:
+        return call(*args, **kwargs)
+    except Exception as err:  # noqa: BLE001 - httpx, Prefect's client errors: the UI misses it, the data does not
+        _prefect_unreachable.set()
+        get_run_logger().warning("%s not recorded in Prefect (%s: %s); the load goes on without them",
+                                 what, type(err).__name__, err)
+        return None
 
 
 def _publish_artifacts(files: pl.DataFrame, markdown: str) -> None:
@@ -356,9 +376,11 @@ def _stage_batches(open_loader: Callable[[], load.RunLoader], batches: list[list
         for key, value in {**result.timings, "stage": time.perf_counter() - begun}.items():
             timings[key] = timings.get(key, 0.0) + value
         progress.report("parse", done, n_files)
-        update_progress_artifact(artifact_id, progress=100.0 * done / max(n_files, 1))
+        if artifact_id is not None:
+            _best_effort("the progress bar", update_progress_artifact, artifact_id, progress=100.0 * done / max(n_files, 1))
 
-    artifact_id = create_progress_artifact(progress=0.0, key="ingest-progress", description="Files parsed (%)")
+    artifact_id = _best_effort("the progress bar", create_progress_artifact, progress=0.0, key="ingest-progress",
+                               description="Files parsed (%)")
     progress.report("parse", 0, n_files)
     for batch in batches:
         slots = batch_slots(batch, batch_bytes)

@@ -143,6 +143,7 @@ def test_errors_are_one_line_with_documented_exit_codes(tmp_path):
     ("DIGEST_DUCKDB_MEMORY_LIMIT", "lots", "should match pattern"),  # was taken: the load failed in DuckDB's parser
     ("DIGEST_DUCKDB_MEMORY_LIMIT", "2000000000", "should match pattern"),  # no unit: the same
     ("DIGEST_TIMEZONE", "Mars/Base", "not an IANA time zone"),  # was taken: `digest serve` failed with a traceback
+    ("DIGEST_DUCKDB_MEMORY_LIMIT", "0MB", "above zero"),  # was taken: the run failed, advising "e.g. 0MB"
 ])
 def test_a_bad_setting_is_one_line_naming_it_before_any_command_runs(tmp_path, monkeypatch, variable, value, says):
     """A bad DIGEST_* value was pydantic's traceback (exit 1) from whichever command read it,
@@ -164,6 +165,28 @@ def test_serve_with_a_bad_schedule_says_so_in_one_line(tmp_path, monkeypatch, sc
     result = CliRunner().invoke(app, ["serve"])
     assert result.exit_code == 2, result.output
     assert result.output.strip() == f'error: DIGEST_SCHEDULE={schedule!r}: Invalid cron string: "{schedule}"'
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "latin-1"])
+def test_a_dot_env_file_not_in_utf8_is_one_line(tmp_path, monkeypatch, encoding):
+    # Notepad's "Unicode" (UTF-16) or a Latin-1 .env: a UnicodeDecodeError traceback from every command
+    (tmp_path / ".env").write_text("DIGEST_WAREHOUSE=/tmp/café/w.duckdb\n", encoding=encoding)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["config"])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: bad setting: .env is not UTF-8 text"), lines
+
+
+@pytest.mark.parametrize("schedule", ["* * * * * *", "0 0 6 * * *"])
+def test_serve_refuses_a_cron_of_six_fields(tmp_path, monkeypatch, schedule):
+    # Prefect reads the first as seconds: one flow run a second, 66 processes in two minutes
+    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:9/api")  # never reached
+    monkeypatch.setenv("DIGEST_SCHEDULE", schedule)
+    monkeypatch.setenv("DIGEST_LANDING", str(tmp_path / "landing"))
+    result = CliRunner().invoke(app, ["serve"])
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().startswith(f"error: DIGEST_SCHEDULE={schedule!r}: a cron of five fields")
 
 
 def test_serve_with_the_archive_inside_the_landing_folder_says_so_at_start(tmp_path, monkeypatch):
@@ -210,3 +233,26 @@ def test_serve_with_no_prefect_server_answering_says_so_in_one_line(tmp_path):
     assert result.returncode == 1, result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"error: the Prefect server at PREFECT_API_URL={url} did not answer"), result.stderr
+
+
+def test_a_prefect_server_gone_mid_run_costs_the_artifacts_not_the_load(prefect_harness, tmp_path, monkeypatch):
+    """The server died after the commit: "ingest failed", exit 1, of a run that was published;
+    before it, the progress bar's update failed the whole load (a hunt's find)."""
+    import httpx
+
+    import flows.ingest
+
+    calls = []
+
+    def refused(*args, **kwargs):
+        calls.append(1)
+        raise httpx.ConnectError("[Errno 111] Connection refused")
+
+    for name in ("create_progress_artifact", "update_progress_artifact", "create_table_artifact"):
+        monkeypatch.setattr(flows.ingest, name, refused)
+    folder = tmp_path / "in"
+    shutil.copytree(SAMPLES, folder)
+    summary = flows.ingest.ingest(paths=[folder], warehouse=tmp_path / "w.duckdb")
+    assert summary["n_listings"] > 0 and len(calls) == 1  # warned once, the later calls skipped
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
+        assert con.execute("SELECT status FROM ingest_run").fetchall() == [("completed",)]
