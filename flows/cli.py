@@ -69,6 +69,8 @@ def _settings_first() -> None:
         Settings()
     except ValidationError as err:
         _fail(f"bad setting: {settings_problem(err)}", 2)
+    except UnicodeDecodeError as err:  # the .env file: a traceback from every command
+        _fail(f"bad setting: .env is not UTF-8 text ({err.reason} at byte {err.start}): save it as UTF-8", 2)
 
 
 @app.command()

@@ -204,9 +204,15 @@ def _unreadable(warehouse: Path, run_id: str) -> set[str]:
 
 def landing_deployment(settings: Settings) -> RunnerDeployment:
     """`ingest-landing` on the configured cron schedule, with the configured folders."""
+    schedule = Cron(settings.schedule, timezone=settings.timezone)  # Prefect's check of the string first
+    if len(settings.schedule.split()) != 5 and not settings.schedule.strip().startswith("@"):
+        # Prefect takes six fields, the first as seconds: "0 0 6 * * *" (06:00 in Quartz's
+        # habit) ran every second of 00:00 on the 6th, "* * * * * *" every second
+        raise ValueError("a cron of five fields (minute hour day month weekday), e.g. '0 6 * * *': "
+                         "Prefect reads a sixth field as seconds")
     return ingest_landing.to_deployment(
         name=DEPLOYMENT,
-        schedules=[Cron(settings.schedule, timezone=settings.timezone)],
+        schedules=[schedule],
         parameters={"landing": str(settings.landing), "archive": str(settings.archive),
                     "warehouse": str(settings.warehouse)},
         description="Ingest new digests from the landing folder, then archive them.",

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -147,6 +148,14 @@ class Settings(BaseSettings):
         """A path from DIGEST_*, .env or a flag as a shell would expand it: "~/papers.duckdb" (usual
         in .env, where no shell expands it) made a folder named "~" in the working directory."""
         return value.expanduser() if isinstance(value, Path) else value
+
+    @field_validator("duckdb_memory_limit")
+    @classmethod
+    def _more_than_nothing(cls, size: str) -> str:
+        """"0MB" matched the pattern: the run failed, advising "about twice that, e.g. 0MB"."""
+        if float(re.match(r"\s*([\d.]+)", size).group(1)) == 0:
+            raise ValueError("a budget of no memory: give a size above zero, e.g. 2GB")
+        return size
 
     @field_validator("timezone")
     @classmethod
