@@ -26,6 +26,7 @@ from prefect.deployments.runner import RunnerDeployment  # noqa: E402
 from prefect.schedules import Cron  # noqa: E402
 
 from flows import extract, load  # noqa: E402
+from flows.discovery import NothingFound  # noqa: E402
 from flows.ingest import ingest  # noqa: E402
 
 DEPLOYMENT = "daily-landing"
@@ -54,7 +55,11 @@ def ingest_landing(landing: Path | None = None, archive: Path | None = None,
     # every run, so `daily.txt` today is another file than `daily.txt` yesterday, not its next
     # version (which moved yesterday's listings to fact_listing_history).
     names = {source: recorded_name(target, archive) for source, target in targets.items()}
-    summary = ingest(paths=[landing], warehouse=warehouse, recorded_as=names)  # raises on failure: nothing is moved
+    try:
+        summary = ingest(paths=[landing], warehouse=warehouse, recorded_as=names)  # raises on failure: nothing is moved
+    except NothingFound:  # another landing run took them while this one waited for the writer lock
+        get_run_logger().info("nothing left in %s: another run took what was found", landing)
+        return {"archived": []}
     left = _unreadable(warehouse, summary["run_id"])
     recorded = [f for f in arrived if f.abs_path in targets and recorded_name(targets[f.abs_path], archive) not in left]
     moved: list[Path] = []

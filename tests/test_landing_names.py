@@ -161,3 +161,20 @@ def test_another_digest_under_a_left_file_s_name_is_a_file_of_its_own(prefect_ha
     assert _rows(warehouse, "SELECT path, version, is_current FROM dim_source_file ORDER BY path") == [
         ("archive/2026/12/06/daily.txt", 1, True), ("archive/2026/12/07/daily.txt", 1, True)]
     assert not (archive / flows.landing.CLAIMS).exists()
+
+
+def test_a_landing_run_that_finds_its_files_gone_has_nothing_to_do(prefect_harness, tmp_path, monkeypatch):
+    """Two landing runs at once: the second waited for the writer lock while the first archived
+    every file, then failed with a NothingFound traceback."""
+    import flows.landing
+
+    landing, archive, warehouse = tmp_path / "landing", tmp_path / "archive", tmp_path / "w.duckdb"
+    _land(landing, "daily.txt", DAY1)
+    real_ingest = flows.landing.ingest
+
+    def another_run_went_first(**kwargs):
+        (landing / "daily.txt").rename(tmp_path / "taken.txt")
+        return real_ingest(**kwargs)
+
+    monkeypatch.setattr(flows.landing, "ingest", another_run_went_first)
+    assert flows.landing.ingest_landing(landing=landing, archive=archive, warehouse=warehouse) == {"archived": []}
