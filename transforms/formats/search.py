@@ -220,16 +220,28 @@ def _joined(content: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+# Ten Latin names joined by "，" or "、" (Chinese sites) were one item of more than ten words: read
+# as prose, quarantined as "abstract without an authors line". `_list_items` splits there too.
+_OTHER_COMMAS = r"\s+&\s+|\s*[，、]\s*"
+# A list of names ending in "等" (et al.), its items between any comma.
+_ETAL_LIST = r"[,，、].* ?等$"
+
+
+def _as_commas(text: pl.Expr) -> pl.Expr:
+    return text.str.replace_all(_OTHER_COMMAS, ", ")
+
+
 def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     """Each paragraph's kind: C (an area line), N (a names line), P (prose)."""
-    # Names joined by " & " ("Ann Lee & Bo Chen", as the listing format's lists may be) read as
-    # commas here: such a line was taken for an abstract and its record quarantined. Names
+    # Names joined by " & " ("Ann Lee & Bo Chen", as the listing format's lists may be), "，" or
+    # "、" read as commas here (`_as_commas`): such a line was taken for an abstract and its record
+    # quarantined. Names
     # between ";" ("Ann Lee; Bo Chen") only as a list of short names without a word of prose
     # (`may_be_names`): a short abstract ("No abstract given; compares ...") passed as names
     # when ";" read as ",".
     # Affiliation marks ("Hantao Yu$^{1,2}$, Josh Alman<sup>3</sup>", "Hantao Yu ✉") are read past,
     # as the names are read: such a names line was taken for an abstract.
-    as_commas = pl.col("unmarked").str.replace_all(r"\s+&\s+", ", ")
+    as_commas = _as_commas(pl.col("unmarked"))
     # (only paragraphs a names line's length: on every abstract holding "$" or "*" the patterns
     # made a search page's parse a sixth slower, bench/batch_stages.py)
     short = paras["text"].str.len_chars() < NAMES_LINE_CHARS
@@ -241,7 +253,7 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
         .then(pl.lit("C"))
         .when(pl.col("names_shape") & ~pl.col("prose_hint") & ~pl.col("text").str.contains(ONE_LINE_ABSTRACT))
         .then(pl.lit("N"))
-        .when(pl.col("text").str.contains(r",.* ?等$") & (pl.col("text").str.len_chars() < NAMES_LINE_CHARS))
+        .when(pl.col("text").str.contains(_ETAL_LIST) & (pl.col("text").str.len_chars() < NAMES_LINE_CHARS))
         .then(pl.lit("N"))  # ten names and "等" (et al.): a names line, whatever the names look like
         .otherwise(pl.lit("P"))
     )
@@ -413,9 +425,9 @@ def _names_shaped(texts: pl.Series) -> pl.Series:
     one) or semicolons, marks aside, no prose, not a one-line abstract; or names and "等"."""
     paras = pl.DataFrame({"text": texts})
     frame = paras.with_columns(unmarked=without_marks(texts), semicolons=_semicolon_names(paras))
-    as_commas = pl.col("unmarked").str.replace_all(r"\s+&\s+", ", ")
+    as_commas = _as_commas(pl.col("unmarked"))
     shaped = ((as_commas.str.contains(NAMES_LINE) | pl.col("semicolons")) & ~_prose_hint(pl.col("unmarked"))
-              & ~pl.col("text").str.contains(ONE_LINE_ABSTRACT)) | pl.col("text").str.contains(r",.* ?等$")
+              & ~pl.col("text").str.contains(ONE_LINE_ABSTRACT)) | pl.col("text").str.contains(_ETAL_LIST)
     return frame.select(shaped.fill_null(False)).to_series()
 
 
