@@ -19,6 +19,7 @@ import polars as pl
 
 from transforms.formats.common import (
     ONE_LINE_ABSTRACT,
+    PARTICLES,
     as_quarantine,
     join_after_hyphen,
     on_rows,
@@ -544,48 +545,152 @@ def _prose_hint(text: pl.Expr) -> pl.Expr:
     return text.str.contains(f"{PROSE_HINT}|{CJK_PROSE}") | (long & text.str.contains(PROSE_HINT_LONG))
 
 
+# ---------------------------------------------------------------------------- short lines side by side
+# A record may lack its abstract, and an abstract may be one short line (a title, a TL;DR, a few
+# keywords): then names lines, one-level areas and abstracts stand side by side, told apart by their
+# look alone. Each is read as people, an area or an abstract only on evidence (`_roles`); a span
+# with none is quarantined, and the records beside it load. Read by their place alone, names loaded
+# as an abstract, a person or an abstract as the next paper's category, and records were lost.
+# One-level areas are short: "Social Aspects", "Probabilistic Methods", OpenReview's "learning on
+# time series and dynamical systems" (five words past the joiners).
+_AREA_WORDS = 5
+# What an abstract's line holds and no area or names line does: five words or more (a title, a
+# TL;DR), a sentence's end, or a word in lower case that is no joiner.
+_ABSTRACT_WORDS = 5
+_AREA_WORDS_AFTER_NAMES = 3
+_JOINERS = [*_TOPIC_JOINERS, "and"]
+
+
+def _roles(paras: pl.DataFrame) -> pl.DataFrame:
+    """Three columns of the names lines that stand next to another (few; false on the others).
+    `people`: names of people: a list `_people` reads so and no list of topics, or one person the
+    name reference knows, or a name's shape whose words no subject name and no lower-case word of
+    the page's prose holds, nor a topic's joiner ("Spandan Pyakurel", "王小明").
+    `lone_area`: one item before a names line, and a one-level area by its words: where a record
+    opens, a subject name's word, every word the page's prose's ("Health", "causal reasoning"), or
+    a topic's joiner ("visualization or interpretation of learned representations"); after a names
+    line, up to three capitalised words of subject names only. Never a person the name reference
+    knows.
+    `short_abstract`: no people, and an abstract's look (`_ABSTRACT_WORDS`...)."""
+    def near(n: int) -> pl.Expr:  # (the paragraphs are in file order: no window needed)
+        return pl.when(pl.col("file_idx").shift(n) == pl.col("file_idx")).then(pl.col("kind").shift(n))
+    rows = paras.select((pl.col("kind") == "N") & ((near(1) == "N") | (near(-1) == "N"))
+                        ).to_series().fill_null(False).arg_true()
+    false = pl.repeat(False, paras.height, dtype=pl.Boolean, eager=True)
+    if not rows.len():
+        return paras.with_columns(people=false, lone_area=false, short_abstract=false)
+    look = paras[rows].with_columns(paras.select(prev_kind=near(1), next_kind=near(-1))[rows])
+    look = look.with_columns(words=fold_key(pl.col("text")).str.extract_all(r"\p{L}+").list.eval(
+        pl.element().filter(~pl.element().is_in(_JOINERS))))
+    n_english, n_subject = _english_words(look, paras)
+    n_words = look["words"].list.len()
+    texts = look["text"]
+    # a word in lower case that is no joiner of a topic's words nor a name's particle: "a bayesian
+    # model" (its "a" is a given name of the reference: an initial), not "Jan van der Berg"
+    lower = texts.str.extract_all(r"(?:^|\s)\p{Ll}+").list.eval(
+        ~pl.element().str.strip_chars().is_in(_JOINERS) & ~pl.element().str.strip_chars().is_in(PARTICLES.split("|"))
+    ).list.any()
+    one = ~lower & (look["person"] | (texts.str.contains(_NAME_SHAPED) & (n_english == 0) & ~texts.str.contains(_TOPIC_WORD)))
+    # (a list that ends a sentence is none: "How to elicit, and detect, lying behaviour in black-box LLMs.")
+    several = _people(texts) & ~_topic_items(texts) & ~texts.str.contains(r"\p{L}{4}[.!?]$")
+    people = pl.select(pl.when(look["single_item"]).then(one).otherwise(several)).to_series()
+    # After a names line, a short line is as likely their abstract: an area there is a few
+    # capitalised words of subject names only ("Theory", "Learning Theory"; the ICML titles
+    # "Flow Q-Learning", "Wasserstein Policy Optimization" were read as areas).
+    opens = look["prev_kind"].is_null() | (look["prev_kind"] == "P")
+    by_words = pl.select(pl.when(opens).then((n_english == n_words) | (n_subject > 0) | texts.str.contains(_TOPIC_WORD))
+                         .otherwise((n_subject == n_words) & (n_words <= _AREA_WORDS_AFTER_NAMES) & ~lower
+                                    & ~texts.str.contains(r"\s[^\p{Lu}]"))).to_series()
+    area = (look["single_item"] & ~look["person"] & (look["next_kind"] == "N") & (n_words <= _AREA_WORDS)
+            & by_words & ~texts.str.contains(CJK_PROSE + r"|\p{Han}"))
+    abstract_look = (n_words >= _ABSTRACT_WORDS) | texts.str.contains(_SENTENCE_END) | lower
+    # (a fresh column each: `scatter` writes in place)
+    return paras.with_columns(people=false.clone().scatter(rows, people.fill_null(False)),
+                              lone_area=false.clone().scatter(rows, area.fill_null(False)),
+                              short_abstract=false.clone().scatter(rows, (~people & abstract_look).fill_null(False)))
+
+
+def _english_words(look: pl.DataFrame, paras: pl.DataFrame) -> tuple[pl.Series, pl.Series]:
+    """Of each line's `words` (folded): how many are English words (a subject name's, or written
+    in lower case in the prose of the line's page: "health"; a surname like "pyakurel" is none),
+    and how many are a subject name's."""
+    pairs = look.select("file_idx", "words", row=pl.int_range(pl.len())).explode("words").drop_nulls("words").unique()
+    prose = paras.filter((pl.col("kind") == "P") & pl.col("file_idx").is_in(look["file_idx"].unique().implode()))
+    # (the words of the pages' prose, as written: only the pages of the lines looked at, few)
+    vocabulary = prose.select("file_idx", words=pl.col("text").str.split(" ")).explode("words").select(
+        "file_idx", pl.col("words").str.strip_chars(".,;:()[]\"'!?")).filter(
+        pl.col("words").str.contains(r"^\p{Ll}+$")).unique()
+    in_prose = pairs.join(vocabulary, on=["file_idx", "words"]).select("row", "words")
+    of_subject = pairs.filter(pl.col("words").is_in(_subject_words().implode())).select("row", "words")
+    rows = pl.DataFrame({"row": pl.int_range(look.height, eager=True)})
+    count = lambda found: rows.join(found.unique().group_by("row").len(), on="row", how="left", maintain_order="left")[
+        "len"].fill_null(0)
+    return count(pl.concat([in_prose, of_subject])), count(of_subject)
+
+
 def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
+    paras = _roles(paras)
     prev_kind = pl.col("kind").shift(1).over("file_idx")
     new_page = pl.col("page") != pl.col("page").shift(1).over("file_idx")
-    after_person = (pl.col("kind") == "N") & (prev_kind == "N") & pl.col("person").shift(1).over("file_idx")
-    # A names line of several names is no area either: before another names line and an abstract
-    # it is a record cut off before its abstract (it took the next record down with it, both
-    # quarantined as "unexpected paragraphs").
-    after_names = ((pl.col("kind") == "N") & (prev_kind == "N") & ~pl.col("single_item").shift(1).over("file_idx")
-                   & ~pl.col("area_of_items").shift(1).over("file_idx") & (pl.col("kind").shift(-1).over("file_idx") == "P"))
-    starts = ((pl.col("kind") == "C") | (prev_kind == "P") | prev_kind.is_null() | new_page.fill_null(False)
-              | after_person.fill_null(False) | after_names.fill_null(False))
-    paras = paras.with_columns(position=starts.cum_sum().over("file_idx"))
+    opens = (prev_kind == "P") | prev_kind.is_null() | new_page.fill_null(False)
+    # A line that opens its record and reads as its area: a one-level area, or topics in a list
+    # (OpenReview's "transfer learning, meta learning, and lifelong learning") only where a record
+    # opens (after one, such a list is as likely the short abstract of the record above).
+    an_area = (pl.col("lone_area") | (pl.col("area_of_items") & opens)).fill_null(False)
+    # A names line after a names line opens a record, unless the line above is its area: before
+    # an abstract (the line above is a record cut off, or its short abstract), or as people
+    # (people are no abstract). A one-level area after a names line opens its record.
+    after_names = (pl.col("kind") == "N") & (prev_kind == "N") & (
+        (~an_area.shift(1).over("file_idx") & ((pl.col("kind").shift(-1).over("file_idx") == "P") | pl.col("people")))
+        | pl.col("lone_area"))
+    starts = (pl.col("kind") == "C") | opens | after_names.fill_null(False)
+    paras = paras.with_columns(position=starts.cum_sum().over("file_idx"), an_area=an_area)
     recs = paras.group_by("file_idx", "position", maintain_order=True).agg(
         line_start=pl.col("line_start").first(),
         line_end=pl.col("line_end").last(),
         kinds=pl.col("kind").str.join(""),
-        first_single=pl.col("single_item").first(),
-        first_area_of_items=pl.col("area_of_items").first(),
+        page=pl.col("page").first(),
+        first_area=pl.col("an_area").first(),
+        first_people=pl.col("people").first(),
+        last_short_abstract=pl.col("short_abstract").last(),
         texts=pl.col("text"),
         raw_text=pl.col("raw_text").str.join("\n\n"),
     )
     n = pl.col("texts").list.len()
-    # "CNN": a short abstract that reads like a names line, closed by the next category.
-    has_category = pl.col("kinds").is_in(["CNP", "CNN"]) | (
-        (pl.col("kinds") == "NNP") & (pl.col("first_single") | pl.col("first_area_of_items"))
-    )
+    recs = recs.with_columns(is_last=pl.col("position") == pl.col("position").max().over("file_idx"))
+    next_has_area = pl.col("kinds").shift(-1).over("file_idx").str.starts_with("C").fill_null(False)
+    next_on_page = (pl.col("page").shift(-1).over("file_idx") == pl.col("page")).fill_null(False)
+    # Names and a short abstract that reads like a names line ("CNN", "NN"): the last line is no
+    # people (they open a record), and no area either: the next record opens with its own (or a
+    # new page), or the line looks like an abstract (else it may be the next record's area).
+    short = (pl.col("kinds").is_in(["CNN", "NN"]) & ~pl.col("is_last")
+             & (next_has_area | ~next_on_page | pl.col("last_short_abstract"))
+             & ((pl.col("kinds") == "CNN") | pl.col("first_people")))
+    has_category = pl.col("kinds").is_in(["CNP", "CNN"]) | ((pl.col("kinds") == "NNP") & pl.col("first_area"))
     return recs.with_columns(
-        is_last=pl.col("position") == pl.col("position").max().over("file_idx"),
         category_raw=pl.when(has_category).then(pl.col("texts").list.first()),
         authors_raw=pl.col("texts").list.get(n - 2, null_on_oob=True),
         abstract=pl.col("texts").list.last(),
-        valid_shape=has_category | (pl.col("kinds") == "NP"),
+        valid_shape=(pl.col("kinds").is_in(["CNP", "NP"]) | ((pl.col("kinds") == "NNP") & pl.col("first_area")) | short),
+        unsure_short=pl.col("kinds").is_in(["CNN", "NN"]) & ~short & next_on_page,
+        unsure_one=((pl.col("kinds") == "N") & ~pl.col("first_people") & ~next_has_area & next_on_page
+                    & ~pl.col("texts").list.first().str.contains(r"[,;，、；]|等$")),
     )
 
 
 def _reason() -> pl.Expr:
     kinds = pl.col("kinds")
     return (
-        pl.when(pl.col("valid_shape") & ~((kinds == "CNN") & pl.col("is_last")))
+        pl.when(pl.col("valid_shape"))
         .then(None)
         .when(~kinds.str.ends_with("P") & pl.col("is_last"))
         .then(pl.lit("record cut off at end of file: no abstract"))
+        .when(pl.col("unsure_one"))
+        .then(pl.lit("one name line, then a record: a one-level area, or a one-author record without its abstract?"
+                     " (neither reads surely)"))
+        .when(pl.col("unsure_short"))
+        .then(pl.lit("a short line after the names, then a record: their abstract, or the next record's one-level"
+                     " area? (neither reads surely)"))
         .when(kinds.is_in(["P", "CP"]))
         .then(pl.lit("abstract without an authors line"))
         .when(~kinds.str.ends_with("P"))
