@@ -554,10 +554,11 @@ def _prose_hint(text: pl.Expr) -> pl.Expr:
 # One-level areas are short: "Social Aspects", "Probabilistic Methods", OpenReview's "learning on
 # time series and dynamical systems" (five words past the joiners).
 _AREA_WORDS = 5
+# After a names line, where a title is as likely, fewer: ICML's one-level areas ("Learning Theory").
+_AREA_WORDS_AFTER_NAMES = 3
 # What an abstract's line holds and no area or names line does: five words or more (a title, a
 # TL;DR), a sentence's end, or a word in lower case that is no joiner.
 _ABSTRACT_WORDS = 5
-_AREA_WORDS_AFTER_NAMES = 3
 _JOINERS = [*_TOPIC_JOINERS, "and"]
 
 
@@ -571,7 +572,7 @@ def _roles(paras: pl.DataFrame) -> pl.DataFrame:
     a topic's joiner ("visualization or interpretation of learned representations"); after a names
     line, up to three capitalised words of subject names only. Never a person the name reference
     knows.
-    `short_abstract`: no people, and an abstract's look (`_ABSTRACT_WORDS`...)."""
+    `short_abstract`: no people, and an abstract's look (`_ABSTRACT_WORDS`)."""
     def near(n: int) -> pl.Expr:  # (the paragraphs are in file order: no window needed)
         return pl.when(pl.col("file_idx").shift(n) == pl.col("file_idx")).then(pl.col("kind").shift(n))
     rows = paras.select((pl.col("kind") == "N") & ((near(1) == "N") | (near(-1) == "N"))
@@ -598,8 +599,9 @@ def _roles(paras: pl.DataFrame) -> pl.DataFrame:
     # capitalised words of subject names only ("Theory", "Learning Theory"; the ICML titles
     # "Flow Q-Learning", "Wasserstein Policy Optimization" were read as areas).
     opens = look["prev_kind"].is_null() | (look["prev_kind"] == "P")
-    by_words = pl.select(pl.when(opens).then((n_english == n_words) | (n_subject > 0) | texts.str.contains(_TOPIC_WORD))
-                         .otherwise((n_subject == n_words) & (n_words <= _AREA_WORDS_AFTER_NAMES) & ~lower
+    n_distinct = look["words"].list.n_unique()
+    by_words = pl.select(pl.when(opens).then((n_english == n_distinct) | (n_subject > 0) | texts.str.contains(_TOPIC_WORD))
+                         .otherwise((n_subject == n_distinct) & (n_words <= _AREA_WORDS_AFTER_NAMES) & ~lower
                                     & ~texts.str.contains(r"\s[^\p{Lu}]"))).to_series()
     area = (look["single_item"] & ~look["person"] & (look["next_kind"] == "N") & (n_words <= _AREA_WORDS)
             & by_words & ~texts.str.contains(CJK_PROSE + r"|\p{Han}"))
@@ -611,9 +613,9 @@ def _roles(paras: pl.DataFrame) -> pl.DataFrame:
 
 
 def _english_words(look: pl.DataFrame, paras: pl.DataFrame) -> tuple[pl.Series, pl.Series]:
-    """Of each line's `words` (folded): how many are English words (a subject name's, or written
-    in lower case in the prose of the line's page: "health"; a surname like "pyakurel" is none),
-    and how many are a subject name's."""
+    """Of each line's distinct `words` (folded): how many are English words (a subject name's, or
+    written in lower case in the prose of the line's page: "health"; a surname like "pyakurel" is
+    none), and how many are a subject name's."""
     pairs = look.select("file_idx", "words", row=pl.int_range(pl.len())).explode("words").drop_nulls("words").unique()
     prose = paras.filter((pl.col("kind") == "P") & pl.col("file_idx").is_in(look["file_idx"].unique().implode()))
     # (the words of the pages' prose, as written: only the pages of the lines looked at, few)
@@ -623,8 +625,10 @@ def _english_words(look: pl.DataFrame, paras: pl.DataFrame) -> tuple[pl.Series, 
     in_prose = pairs.join(vocabulary, on=["file_idx", "words"]).select("row", "words")
     of_subject = pairs.filter(pl.col("words").is_in(_subject_words().implode())).select("row", "words")
     rows = pl.DataFrame({"row": pl.int_range(look.height, eager=True)})
-    count = lambda found: rows.join(found.unique().group_by("row").len(), on="row", how="left", maintain_order="left")[
-        "len"].fill_null(0)
+
+    def count(found: pl.DataFrame) -> pl.Series:
+        per_row = found.unique().group_by("row").len()
+        return rows.join(per_row, on="row", how="left", maintain_order="left")["len"].fill_null(0)
     return count(pl.concat([in_prose, of_subject])), count(of_subject)
 
 
