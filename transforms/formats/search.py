@@ -223,13 +223,17 @@ def _joined(content: pl.DataFrame) -> pl.DataFrame:
 
 # Ten Latin names joined by "，" or "、" (Chinese sites) were one item of more than ten words: read
 # as prose, quarantined as "abstract without an authors line". `_list_items` splits there too.
-_OTHER_COMMAS = r"\s+&\s+|\s*[，、]\s*"
+_AMPERSAND = r"\s+&\s+"
+_CHINESE_COMMA = r"[，、]\s*"
 # A list of names ending in "等" (et al.), its items between any comma.
 _ETAL_LIST = r"[,，、].* ?等$"
 
 
-def _as_commas(text: pl.Expr) -> pl.Expr:
-    return text.str.replace_all(_OTHER_COMMAS, ", ")
+def _as_commas(texts: pl.Series) -> pl.Series:
+    """The texts, " & ", "，" and "、" written ", " (the Chinese commas only in the texts holding
+    one: a pass over every abstract made the parse a tenth slower)."""
+    chinese = on_rows_where(texts, texts.str.contains("[，、]"), lambda t: t.str.replace_all(_CHINESE_COMMA, ", "))
+    return chinese.str.replace_all(_AMPERSAND, ", ")
 
 
 def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
@@ -242,19 +246,24 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     # when ";" read as ",".
     # Affiliation marks ("Hantao Yu$^{1,2}$, Josh Alman<sup>3</sup>", "Hantao Yu ✉") are read past,
     # as the names are read: such a names line was taken for an abstract.
-    as_commas = _as_commas(pl.col("unmarked"))
+    as_commas = pl.col("as_commas")
     # (only paragraphs a names line's length: on every abstract holding "$" or "*" the patterns
     # made a search page's parse a sixth slower, bench/batch_stages.py)
     short = paras["text"].str.len_chars() < NAMES_LINE_CHARS
     paras = paras.with_columns(semicolons=_semicolon_names(paras), area=area_shaped(paras["text"]),
                                unmarked=on_rows_where(paras["text"], short, without_marks))
-    paras = paras.with_columns(names_shape=as_commas.str.contains(NAMES_LINE) | pl.col("semicolons"))
+    # (the pattern only on the short texts that end in "等": its class of commas, on every abstract,
+    # made a search page's parse a tenth slower)
+    etal_rows = (short & paras["text"].str.ends_with("等")).fill_null(False).arg_true()
+    paras = paras.with_columns(as_commas=_as_commas(paras["unmarked"]))
+    paras = paras.with_columns(names_shape=as_commas.str.contains(NAMES_LINE) | pl.col("semicolons"),
+                               etal_list=on_rows(paras, etal_rows, pl.col("text").str.contains(_ETAL_LIST)))
     kind = (
         pl.when(pl.col("area"))
         .then(pl.lit("C"))
         .when(pl.col("names_shape") & ~pl.col("prose_hint") & ~pl.col("text").str.contains(ONE_LINE_ABSTRACT))
         .then(pl.lit("N"))
-        .when(pl.col("text").str.contains(_ETAL_LIST) & (pl.col("text").str.len_chars() < NAMES_LINE_CHARS))
+        .when(pl.col("etal_list"))
         .then(pl.lit("N"))  # ten names and "等" (et al.): a names line, whatever the names look like
         .otherwise(pl.lit("P"))
     )
@@ -267,7 +276,7 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     keywords = pl.col("semicolons") & (pl.col("kind") == "N") & after_names.fill_null(False)
     paras = paras.with_columns(kind=pl.when(keywords).then(pl.lit("P")).otherwise("kind"), text=_canonical_areas(paras))
     paras = paras.with_columns(kind=pl.when(_a_parent_area(paras)).then(pl.lit("C")).otherwise("kind"))
-    return paras.drop("names_shape", "prose_hint", "area", "unmarked")  # (semicolons: `_wrapped_areas`)
+    return paras.drop("names_shape", "prose_hint", "area", "unmarked", "etal_list", "as_commas")  # (semicolons: `_wrapped_areas`)
 
 
 def _wrapped_areas(paras: pl.DataFrame) -> pl.DataFrame:
@@ -425,8 +434,9 @@ def _names_shaped(texts: pl.Series) -> pl.Series:
     """Lines a names paragraph could be, as `_kinds` reads one: names between commas (" & " as
     one) or semicolons, marks aside, no prose, not a one-line abstract; or names and "等"."""
     paras = pl.DataFrame({"text": texts})
-    frame = paras.with_columns(unmarked=without_marks(texts), semicolons=_semicolon_names(paras))
-    as_commas = _as_commas(pl.col("unmarked"))
+    unmarked = without_marks(texts)
+    frame = paras.with_columns(unmarked=unmarked, as_commas=_as_commas(unmarked), semicolons=_semicolon_names(paras))
+    as_commas = pl.col("as_commas")
     shaped = ((as_commas.str.contains(NAMES_LINE) | pl.col("semicolons")) & ~_prose_hint(pl.col("unmarked"))
               & ~pl.col("text").str.contains(ONE_LINE_ABSTRACT)) | pl.col("text").str.contains(_ETAL_LIST)
     return frame.select(shaped.fill_null(False)).to_series()
@@ -573,14 +583,12 @@ def _roles(paras: pl.DataFrame) -> pl.DataFrame:
     line, up to three capitalised words of subject names only. Never a person the name reference
     knows.
     `short_abstract`: no people, and an abstract's look (`_ABSTRACT_WORDS`)."""
-    def near(n: int) -> pl.Expr:  # (the paragraphs are in file order: no window needed)
-        return pl.when(pl.col("file_idx").shift(n) == pl.col("file_idx")).then(pl.col("kind").shift(n))
-    rows = paras.select((pl.col("kind") == "N") & ((near(1) == "N") | (near(-1) == "N"))
+    rows = paras.select((pl.col("kind") == "N") & ((_near("kind", -1) == "N") | (_near("kind", 1) == "N"))
                         ).to_series().fill_null(False).arg_true()
     false = pl.repeat(False, paras.height, dtype=pl.Boolean, eager=True)
     if not rows.len():
         return paras.with_columns(people=false, lone_area=false, short_abstract=false)
-    look = paras[rows].with_columns(paras.select(prev_kind=near(1), next_kind=near(-1))[rows])
+    look = paras[rows].with_columns(paras.select(prev_kind=_near("kind", -1), next_kind=_near("kind", 1))[rows])
     look = look.with_columns(words=fold_key(pl.col("text")).str.extract_all(r"\p{L}+").list.eval(
         pl.element().filter(~pl.element().is_in(_JOINERS))))
     n_english, n_subject = _english_words(look, paras)
@@ -616,20 +624,29 @@ def _english_words(look: pl.DataFrame, paras: pl.DataFrame) -> tuple[pl.Series, 
     """Of each line's distinct `words` (folded): how many are English words (a subject name's, or
     written in lower case in the prose of the line's page: "health"; a surname like "pyakurel" is
     none), and how many are a subject name's."""
-    pairs = look.select("file_idx", "words", row=pl.int_range(pl.len())).explode("words").drop_nulls("words").unique()
-    prose = paras.filter((pl.col("kind") == "P") & pl.col("file_idx").is_in(look["file_idx"].unique().implode()))
+    pairs = look.select("file_idx", "words", "single_item", row=pl.int_range(pl.len())).explode("words").drop_nulls(
+        "words").unique()
+    of_subject = pairs.filter(pl.col("words").is_in(_subject_words().implode())).select("row", "words")
+    # (the prose is read only where it decides: lines of one item, no subject's word)
+    asked = pairs.filter(pl.col("single_item") & ~pl.col("row").is_in(of_subject["row"].implode()))
+    prose = paras.filter((pl.col("kind") == "P") & pl.col("file_idx").is_in(asked["file_idx"].unique().implode()))
     # (the words of the pages' prose, as written: only the pages of the lines looked at, few)
     vocabulary = prose.select("file_idx", words=pl.col("text").str.split(" ")).explode("words").select(
         "file_idx", pl.col("words").str.strip_chars(".,;:()[]\"'!?")).filter(
         pl.col("words").str.contains(r"^\p{Ll}+$")).unique()
-    in_prose = pairs.join(vocabulary, on=["file_idx", "words"]).select("row", "words")
-    of_subject = pairs.filter(pl.col("words").is_in(_subject_words().implode())).select("row", "words")
+    in_prose = asked.join(vocabulary, on=["file_idx", "words"]).select("row", "words")
     rows = pl.DataFrame({"row": pl.int_range(look.height, eager=True)})
 
     def count(found: pl.DataFrame) -> pl.Series:
         per_row = found.unique().group_by("row").len()
         return rows.join(per_row, on="row", how="left", maintain_order="left")["len"].fill_null(0)
     return count(pl.concat([in_prose, of_subject])), count(of_subject)
+
+
+def _near(column: str, n: int) -> pl.Expr:
+    """`column` of the row `n` rows down (up, n < 0), null across a file's edge: the rows are in
+    file order, so no window is needed (a window per column cost the parse a tenth)."""
+    return pl.when(pl.col("file_idx").shift(-n) == pl.col("file_idx")).then(pl.col(column).shift(-n))
 
 
 def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
@@ -640,20 +657,21 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
     # A line that opens its record and reads as its area: a one-level area, or topics in a list
     # (OpenReview's "transfer learning, meta learning, and lifelong learning") only where a record
     # opens (after one, such a list is as likely the short abstract of the record above).
-    an_area = (pl.col("lone_area") | (pl.col("area_of_items") & opens)).fill_null(False)
+    paras = paras.with_columns(an_area=(pl.col("lone_area") | (pl.col("area_of_items") & opens)).fill_null(False),
+                               opens=opens)
     # A names line after a names line opens a record, unless the line above is its area: before
     # an abstract (the line above is a record cut off, or its short abstract), or as people
     # (people are no abstract). A one-level area after a names line opens its record.
-    after_names = (pl.col("kind") == "N") & (prev_kind == "N") & (
-        (~an_area.shift(1).over("file_idx") & ((pl.col("kind").shift(-1).over("file_idx") == "P") | pl.col("people")))
-        | pl.col("lone_area"))
-    starts = (pl.col("kind") == "C") | opens | after_names.fill_null(False)
-    paras = paras.with_columns(position=starts.cum_sum().over("file_idx"), an_area=an_area)
+    after_names = (pl.col("kind") == "N") & (_near("kind", -1) == "N") & (
+        (~_near("an_area", -1) & ((_near("kind", 1) == "P") | pl.col("people"))) | pl.col("lone_area"))
+    starts = (pl.col("kind") == "C") | pl.col("opens") | after_names.fill_null(False)
+    paras = paras.with_columns(position=starts.cum_sum().over("file_idx"))
     recs = paras.group_by("file_idx", "position", maintain_order=True).agg(
         line_start=pl.col("line_start").first(),
         line_end=pl.col("line_end").last(),
         kinds=pl.col("kind").str.join(""),
         page=pl.col("page").first(),
+        first_single=pl.col("single_item").first(),
         first_area=pl.col("an_area").first(),
         first_people=pl.col("people").first(),
         last_short_abstract=pl.col("short_abstract").last(),
@@ -661,24 +679,24 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
         raw_text=pl.col("raw_text").str.join("\n\n"),
     )
     n = pl.col("texts").list.len()
-    recs = recs.with_columns(is_last=pl.col("position") == pl.col("position").max().over("file_idx"))
-    next_has_area = pl.col("kinds").shift(-1).over("file_idx").str.starts_with("C").fill_null(False)
-    next_on_page = (pl.col("page").shift(-1).over("file_idx") == pl.col("page")).fill_null(False)
+    is_last = (_near("position", 1).is_null()).alias("is_last")
+    next_has_area = _near("kinds", 1).str.starts_with("C").fill_null(False)
+    next_on_page = (_near("page", 1) == pl.col("page")).fill_null(False)
     # Names and a short abstract that reads like a names line ("CNN", "NN"): the last line is no
     # people (they open a record), and no area either: the next record opens with its own (or a
     # new page), or the line looks like an abstract (else it may be the next record's area).
-    short = (pl.col("kinds").is_in(["CNN", "NN"]) & ~pl.col("is_last")
+    short = (pl.col("kinds").is_in(["CNN", "NN"]) & ~is_last
              & (next_has_area | ~next_on_page | pl.col("last_short_abstract"))
              & ((pl.col("kinds") == "CNN") | pl.col("first_people")))
     has_category = pl.col("kinds").is_in(["CNP", "CNN"]) | ((pl.col("kinds") == "NNP") & pl.col("first_area"))
     return recs.with_columns(
+        is_last,
         category_raw=pl.when(has_category).then(pl.col("texts").list.first()),
         authors_raw=pl.col("texts").list.get(n - 2, null_on_oob=True),
         abstract=pl.col("texts").list.last(),
         valid_shape=(pl.col("kinds").is_in(["CNP", "NP"]) | ((pl.col("kinds") == "NNP") & pl.col("first_area")) | short),
         unsure_short=pl.col("kinds").is_in(["CNN", "NN"]) & ~short & next_on_page,
-        unsure_one=((pl.col("kinds") == "N") & ~pl.col("first_people") & ~next_has_area & next_on_page
-                    & ~pl.col("texts").list.first().str.contains(r"[,;，、；]|等$")),
+        unsure_one=(pl.col("kinds") == "N") & pl.col("first_single") & ~pl.col("first_people") & ~next_has_area & next_on_page,
     )
 
 
