@@ -202,3 +202,29 @@ def test_every_record_loads_with_its_own_fields_or_is_quarantined(rows):
     loaded, _ = parse(page(*paragraphs))
     for record in loaded:
         assert record in truth
+
+
+# ---------------------------------------------------------------------------- a review's finds
+@pytest.mark.parametrize("area", ["generative models", "datasets and benchmarks", "causal reasoning"])
+def test_an_area_in_lower_case_opening_a_record_is_its_area(area):
+    # OpenReview's primary areas: read as a one-author record (no word of theirs in the page's
+    # prose), quarantined, and the paper loaded without its category
+    loaded, quarantined = parse(page(area, "Daniel Geng, Andrew Owens", PROSE_A))
+    assert (loaded, quarantined) == ([(area, "Daniel Geng, Andrew Owens", PROSE_A)], [])
+
+
+@pytest.mark.parametrize("opening", [[], ["Deep Learning · Theory"]])
+@pytest.mark.parametrize("area", ["generative models", "reinforcement learning"])
+def test_an_area_in_lower_case_after_a_record_cut_before_its_abstract_is_no_abstract(opening, area):
+    # loaded as the cut record's abstract, the next paper without its category
+    loaded, quarantined = parse(page(FIRST, *opening, "Enming Liang, Minghua Chen", area,
+                                     "Mohamed Elsayed, A. Rupam Mahmood", PROSE_C))
+    assert all(abstract != area for _, _, abstract in loaded) and len(quarantined) == 1
+    assert loaded[-1][1:] == ("Mohamed Elsayed, A. Rupam Mahmood", PROSE_C)
+
+
+def test_chinese_prose_ending_in_deng_is_an_abstract_not_names():
+    # "等" ends sentences too: with "，" in it, the text was read as a names line and quarantined
+    prose = "本文提出一种新的图神经网络方法，在多个数据集上取得了很好的效果，优于基线等"
+    loaded, quarantined = parse(page("Deep Learning · Theory", "王小明，李娜", prose))
+    assert (loaded, quarantined) == ([("Deep Learning · Theory", "王小明，李娜", prose)], [])

@@ -227,6 +227,14 @@ _AMPERSAND = r"\s+&\s+"
 _CHINESE_COMMA = r"[，、]\s*"
 # A list of names ending in "等" (et al.), its items between any comma.
 _ETAL_LIST = r"[,，、].* ?等$"
+_CJK = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]"
+
+
+def _etal_list(text: pl.Expr) -> pl.Expr:
+    """A list ending in "等": between any commas in Latin letters; in texts of Chinese, Japanese or
+    Korean only between ASCII commas, as before (a short Chinese abstract "关键词：图神经网络，注意力，
+    优化等" was read as names and quarantined)."""
+    return text.str.contains(_ETAL_LIST) & (~text.str.contains(_CJK) | text.str.contains(r",.* ?等$"))
 
 
 def _as_commas(texts: pl.Series) -> pl.Series:
@@ -257,7 +265,7 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     etal_rows = (short & paras["text"].str.ends_with("等")).fill_null(False).arg_true()
     paras = paras.with_columns(as_commas=_as_commas(paras["unmarked"]))
     paras = paras.with_columns(names_shape=as_commas.str.contains(NAMES_LINE) | pl.col("semicolons"),
-                               etal_list=on_rows(paras, etal_rows, pl.col("text").str.contains(_ETAL_LIST)))
+                               etal_list=on_rows(paras, etal_rows, _etal_list(pl.col("text"))))
     kind = (
         pl.when(pl.col("area"))
         .then(pl.lit("C"))
@@ -438,7 +446,7 @@ def _names_shaped(texts: pl.Series) -> pl.Series:
     frame = paras.with_columns(unmarked=unmarked, as_commas=_as_commas(unmarked), semicolons=_semicolon_names(paras))
     as_commas = pl.col("as_commas")
     shaped = ((as_commas.str.contains(NAMES_LINE) | pl.col("semicolons")) & ~_prose_hint(pl.col("unmarked"))
-              & ~pl.col("text").str.contains(ONE_LINE_ABSTRACT)) | pl.col("text").str.contains(_ETAL_LIST)
+              & ~pl.col("text").str.contains(ONE_LINE_ABSTRACT)) | _etal_list(pl.col("text"))
     return frame.select(shaped.fill_null(False)).to_series()
 
 
@@ -567,7 +575,7 @@ _AREA_WORDS = 5
 # After a names line, where a title is as likely, fewer: ICML's one-level areas ("Learning Theory").
 _AREA_WORDS_AFTER_NAMES = 3
 # What an abstract's line holds and no area or names line does: five words or more (a title, a
-# TL;DR), a sentence's end, or a word in lower case that is no joiner.
+# TL;DR) or a sentence's end.
 _ABSTRACT_WORDS = 5
 _JOINERS = [*_TOPIC_JOINERS, "and"]
 
@@ -608,12 +616,17 @@ def _roles(paras: pl.DataFrame) -> pl.DataFrame:
     # "Flow Q-Learning", "Wasserstein Policy Optimization" were read as areas).
     opens = look["prev_kind"].is_null() | (look["prev_kind"] == "P")
     n_distinct = look["words"].list.n_unique()
-    by_words = pl.select(pl.when(opens).then((n_english == n_distinct) | (n_subject > 0) | texts.str.contains(_TOPIC_WORD))
+    # Where a record opens no abstract stands: a line in lower case there is no names line either
+    # (OpenReview's areas: "generative models", "datasets and benchmarks").
+    by_words = pl.select(pl.when(opens).then((n_english == n_distinct) | (n_subject > 0) | texts.str.contains(_TOPIC_WORD)
+                                             | lower)
                          .otherwise((n_subject == n_distinct) & (n_words <= _AREA_WORDS_AFTER_NAMES) & ~lower
                                     & ~texts.str.contains(r"\s[^\p{Lu}]"))).to_series()
     area = (look["single_item"] & ~look["person"] & (look["next_kind"] == "N") & (n_words <= _AREA_WORDS)
             & by_words & ~texts.str.contains(CJK_PROSE + r"|\p{Han}"))
-    abstract_look = (n_words >= _ABSTRACT_WORDS) | texts.str.contains(_SENTENCE_END) | lower
+    # (not a line in lower case alone: OpenReview's areas are so written, "generative models" below
+    # a record cut before its abstract was loaded as that abstract)
+    abstract_look = (n_words >= _ABSTRACT_WORDS) | texts.str.contains(_SENTENCE_END)
     # (a fresh column each: `scatter` writes in place)
     return paras.with_columns(people=false.clone().scatter(rows, people.fill_null(False)),
                               lone_area=false.clone().scatter(rows, area.fill_null(False)),
