@@ -37,10 +37,13 @@ UNION  -- worn by several persons, or merged, and decided on evidence on a paper
 SELECT DISTINCT m.name_key FROM author_mention m SEMI JOIN (SELECT DISTINCT paper_id FROM new_mentions) n USING (paper_id)
 SEMI JOIN split_or_merged_keys USING (name_key)
 WHERE m.rule NOT IN ('rare_name', 'one_name_one_person')
-UNION  -- worn by several persons, or merged, and mentioned on a paper this run drops or changes at that position:
-       -- what it founded, joined or merged may stand on it (two persons merged by its one co-author stayed
-       -- merged after an edited file dropped the paper)
+UNION  -- worn by several persons, or merged, and mentioned on a paper this run drops or changes: what it
+       -- founded, joined or merged may stand on it (two persons merged by their one co-author stayed
+       -- merged after an edited file dropped the paper, or dropped that co-author from the list's end)
 SELECT DISTINCT p.name_key FROM stale_mentions s JOIN author_person p USING (author_id)
+SEMI JOIN split_or_merged_keys USING (name_key)
+UNION
+SELECT DISTINCT m.name_key FROM author_mention m SEMI JOIN (SELECT DISTINCT paper_id FROM stale_mentions) s USING (paper_id)
 SEMI JOIN split_or_merged_keys USING (name_key);
 INSERT INTO taken_back_keys SELECT name_key FROM reopened_keys;
 CREATE OR REPLACE TEMP TABLE reopened_mentions AS
