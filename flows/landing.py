@@ -49,7 +49,8 @@ def ingest_landing(landing: Path | None = None, archive: Path | None = None,
         get_run_logger().info("nothing in %s", landing)
         return {"archived": []}
     day = dt.datetime.now(dt.timezone.utc).date()
-    claims = continued_claims(read_claims(archive), arrived, landing, archive, warehouse)
+    stored_claims = read_claims(archive)
+    claims = continued_claims(stored_claims, arrived, landing, archive, warehouse)
     targets = archive_targets(arrived, landing, archive, day, claims)
     # Each file is recorded under its archive name, not its landing one: landing/ is emptied by
     # every run, so `daily.txt` today is another file than `daily.txt` yesterday, not its next
@@ -66,8 +67,13 @@ def ingest_landing(landing: Path | None = None, archive: Path | None = None,
     try:
         moved = archive_files(recorded, targets)
     finally:  # a failed move leaves its file recorded under a name no file has yet: claimed too
-        save_claims(archive, {_in_landing(f, landing): targets[f.abs_path].relative_to(archive).as_posix()
-                              for f in recorded if targets[f.abs_path] not in moved})
+        left = {_in_landing(f, landing): targets[f.abs_path].relative_to(archive).as_posix()
+                for f in recorded if targets[f.abs_path] not in moved}
+        done = {_in_landing(f, landing) for f in recorded if targets[f.abs_path] in moved}
+        # an earlier run's claim stays while its file does (unreadable this time, or being written)
+        earlier = {name: target for name, target in stored_claims.items()
+                   if name not in done and (landing / name).exists()}
+        save_claims(archive, {**earlier, **left})
     get_run_logger().info("archived %d files to %s", len(moved), archive)
     return {**summary, "archived": [str(dest) for dest in moved]}
 

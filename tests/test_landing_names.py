@@ -178,3 +178,20 @@ def test_a_landing_run_that_finds_its_files_gone_has_nothing_to_do(prefect_harne
 
     monkeypatch.setattr(flows.landing, "ingest", another_run_went_first)
     assert flows.landing.ingest_landing(landing=landing, archive=archive, warehouse=warehouse) == {"archived": []}
+
+
+def test_a_claim_stays_while_its_file_is_in_landing_and_unreadable(prefect_harness, tmp_path, monkeypatch):
+    """A claimed file unreadable at the next run (its permissions, a lock) lost its claim: the
+    run after loaded it as a second file."""
+    import flows.landing
+
+    landing, archive, warehouse = tmp_path / "landing", tmp_path / "archive", tmp_path / "w.duckdb"
+    _land(landing, "daily.txt", DAY1)
+    claims = archive / flows.landing.CLAIMS
+    archive.mkdir()
+    claims.write_text('{"daily.txt": "2026/12/06/daily.txt"}', encoding="utf-8")
+    _land(landing, "other.txt", DAY2)
+    found = [f for f in flows.landing.extract.discover([landing])[1] if f.path.endswith("other.txt")]
+    monkeypatch.setattr(flows.landing.extract, "discover", lambda *a, **k: ([], found))  # daily.txt unread
+    flows.landing.ingest_landing(landing=landing, archive=archive, warehouse=warehouse)
+    assert flows.landing.read_claims(archive) == {"daily.txt": "2026/12/06/daily.txt"}
