@@ -67,13 +67,13 @@ def ingest_landing(landing: Path | None = None, archive: Path | None = None,
     try:
         moved = archive_files(recorded, targets)
     finally:  # a failed move leaves its file recorded under a name no file has yet: claimed too
-        left = {_in_landing(f, landing): targets[f.abs_path].relative_to(archive).as_posix()
-                for f in recorded if targets[f.abs_path] not in moved}
+        unmoved = {_in_landing(f, landing): targets[f.abs_path].relative_to(archive).as_posix()
+                   for f in recorded if targets[f.abs_path] not in moved}
         done = {_in_landing(f, landing) for f in recorded if targets[f.abs_path] in moved}
         # an earlier run's claim stays while its file does (unreadable this time, or being written)
         earlier = {name: target for name, target in stored_claims.items()
                    if name not in done and (landing / name).exists()}
-        save_claims(archive, {**earlier, **left})
+        save_claims(archive, {**earlier, **unmoved})
     get_run_logger().info("archived %d files to %s", len(moved), archive)
     return {**summary, "archived": [str(dest) for dest in moved]}
 
