@@ -116,7 +116,8 @@ def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None,
     """
     settings = Settings()
     logger = get_run_logger()
-    _artifacts_failed.clear()
+    global _artifacts_failed
+    _artifacts_failed = False
     started = time.perf_counter()
     started_at = dt.datetime.now(dt.timezone.utc)
     run_id = str(flow_run.id or uuid.uuid4())
@@ -159,21 +160,22 @@ def configured_ingest(settings: Settings):
         cluster_kwargs={"n_workers": 2, "threads_per_worker": 1, "processes": True, "dashboard_address": None}))
 
 
-# This run's artifacts failed once: the rest are skipped. (A set, not an Event: the Dask runner
-# pickles this module's tasks, and a lock is no pickle.)
-_artifacts_failed: set[bool] = set()
+# This run's artifacts failed once: the rest are skipped. (A plain flag, not an Event: the Dask
+# runner pickles this module's tasks, and a lock is no pickle.)
+_artifacts_failed = False
 
 
 def _best_effort(what: str, call: Callable, *args, **kwargs):
     """Artifacts are for the Prefect UI: a server that stopped answering must not fail a load
     (after the commit, "ingest failed" and exit 1 were said of a published run). Warns once per
     run, and later calls are skipped: each one waited out the client's retries (~1 min)."""
+    global _artifacts_failed
     if _artifacts_failed:
         return None
     try:
         return call(*args, **kwargs)
     except Exception as err:  # noqa: BLE001 - httpx, Prefect's client errors: the UI misses it, the data does not
-        _artifacts_failed.add(True)
+        _artifacts_failed = True
         get_run_logger().warning("%s not recorded in Prefect (%s: %s); the load goes on without them",
                                  what, type(err).__name__, err)
         return None
