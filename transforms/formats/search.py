@@ -664,9 +664,8 @@ def _near(column: str, n: int) -> pl.Expr:
 
 def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
     paras = _roles(paras)
-    prev_kind = pl.col("kind").shift(1).over("file_idx")
-    new_page = pl.col("page") != pl.col("page").shift(1).over("file_idx")
-    opens = (prev_kind == "P") | prev_kind.is_null() | new_page.fill_null(False)
+    prev_kind = _near("kind", -1)
+    opens = (prev_kind == "P") | prev_kind.is_null() | (pl.col("page") != _near("page", -1)).fill_null(False)
     # A line that opens its record and reads as its area: a one-level area, or topics in a list
     # (OpenReview's "transfer learning, meta learning, and lifelong learning") only where a record
     # opens (after one, such a list is as likely the short abstract of the record above).
