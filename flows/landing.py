@@ -143,13 +143,19 @@ def continued_claims(claims: dict[str, str], arrived: list[extract.FoundFile], l
 
 
 def _begins_with(path: Path, size: int | None, sha256: str | None) -> bool:
+    """The file's first `size` bytes hash to `sha256`: read in blocks (a digest of gigabytes
+    was held whole in memory)."""
     if size is None:
         return False
+    digest, left = hashlib.sha256(), size
     try:
         with path.open("rb") as f:
-            return hashlib.sha256(f.read(size)).hexdigest() == sha256
+            while left and (block := f.read(min(left, 1 << 20))):
+                digest.update(block)
+                left -= len(block)
     except OSError:
         return False
+    return not left and digest.hexdigest() == sha256
 
 
 def save_claims(archive: Path, claims: dict[str, str]) -> None:

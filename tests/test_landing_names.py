@@ -195,3 +195,17 @@ def test_a_claim_stays_while_its_file_is_in_landing_and_unreadable(prefect_harne
     monkeypatch.setattr(flows.landing.extract, "discover", lambda *a, **k: ([], found))  # daily.txt unread
     flows.landing.ingest_landing(landing=landing, archive=archive, warehouse=warehouse)
     assert flows.landing.read_claims(archive) == {"daily.txt": "2026/12/06/daily.txt"}
+
+
+def test_a_claims_prefix_check_reads_past_one_block_and_refuses_a_shorter_file(tmp_path):
+    import hashlib
+
+    from flows.landing import _begins_with
+
+    data = bytes(range(256)) * 9000  # 2.2 MiB: three blocks
+    path = tmp_path / "daily.txt"
+    path.write_bytes(data + b"more records")
+    assert _begins_with(path, len(data), hashlib.sha256(data).hexdigest())
+    assert not _begins_with(path, len(data), hashlib.sha256(data[:-1] + b"x").hexdigest())
+    path.write_bytes(data[:1000])
+    assert not _begins_with(path, len(data), hashlib.sha256(data).hexdigest())
