@@ -174,6 +174,17 @@ def test_serve_with_a_bad_schedule_says_so_in_one_line(tmp_path, monkeypatch, sc
     assert result.output.strip().startswith(f"error: DIGEST_SCHEDULE={schedule!r}: {says}")
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "latin-1"])
+def test_a_dot_env_file_not_in_utf8_is_one_line(tmp_path, monkeypatch, encoding):
+    # Notepad's "Unicode" (UTF-16) or a Latin-1 .env: a UnicodeDecodeError traceback from every command
+    (tmp_path / ".env").write_text("DIGEST_WAREHOUSE=/tmp/café/w.duckdb\n", encoding=encoding)
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["config"])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: bad setting: .env is not UTF-8 text"), lines
+
+
 def test_serve_with_the_archive_inside_the_landing_folder_says_so_at_start(tmp_path, monkeypatch):
     # each scheduled run would ingest the archive and move it into itself, one level deeper
     monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:9/api")  # never reached
