@@ -227,6 +227,9 @@ def landing_deployment(settings: Settings) -> RunnerDeployment:
         # habit) ran every second of 00:00 on the 6th, "* * * * * *" every second
         raise ValueError("a cron of five fields (minute hour day month weekday), e.g. '0 6 * * *': "
                          "Prefect reads a sixth field as seconds")
+    if not _fires(settings.schedule, settings.timezone):
+        raise ValueError("a cron that never fires (no such day, e.g. the 31st of February): "
+                         "the deployment would wait forever without a word")
     return ingest_landing.to_deployment(
         name=DEPLOYMENT,
         schedules=[schedule],
@@ -234,6 +237,19 @@ def landing_deployment(settings: Settings) -> RunnerDeployment:
                     "warehouse": str(settings.warehouse)},
         description="Ingest new digests from the landing folder, then archive them.",
     )
+
+
+def _fires(cron: str, timezone: str) -> bool:
+    """Whether the cron names a time that exists: Prefect's scheduler finds none for "0 6 31 2 *"
+    and logs its error on the server only, at every scheduling pass."""
+    import asyncio
+
+    from prefect.server.schemas.schedules import CronSchedule  # the server's own date search
+
+    try:
+        return bool(asyncio.run(CronSchedule(cron=cron, timezone=timezone).get_dates(1)))
+    except Exception:  # croniter's CroniterBadDateError: "failed to find next date"
+        return False
 
 
 def serve_deployment(deployment: RunnerDeployment) -> None:

@@ -110,6 +110,16 @@ def test_scheduled_deployment_is_visible_through_the_api(prefect_harness, tmp_pa
     assert deployment.parameters["landing"] == str(tmp_path / "in")
 
 
+@pytest.mark.parametrize("schedule", ["0 6 29 2 *", "@yearly", "0 6 * 2 1"])
+def test_a_rare_but_real_schedule_is_taken(tmp_path, schedule):
+    # the 29th of February fires once in four years
+    from flows.landing import landing_deployment
+
+    settings = Settings(schedule=schedule, landing=tmp_path / "in", archive=tmp_path / "out",
+                        warehouse=tmp_path / "w.duckdb")
+    assert landing_deployment(settings).schedules[0].schedule.cron == schedule
+
+
 def test_status_and_config_speak_json(prefect_harness, tmp_path, monkeypatch):
     from flows.ingest import ingest
 
@@ -163,6 +173,12 @@ def test_a_bad_setting_is_one_line_naming_it_before_any_command_runs(tmp_path, m
     # six fields: Prefect reads the first as seconds (one flow run a second, 66 processes in two minutes)
     ("* * * * * *", "a cron of five fields"),
     ("0 0 6 * * *", "a cron of five fields"),
+    # a day no month has: the server's scheduler finds no date and the deployment never runs
+    ("0 6 31 2 *", "a cron that never fires"),
+    ("0 6 30 2 *", "a cron that never fires"),
+    ("30 7 31 4,6,9,11 *", "a cron that never fires"),
+    # cron would OR the days (any Monday in February), but Prefect's scheduler finds no date for it
+    ("0 6 31 2 1", "a cron that never fires"),
 ])
 def test_serve_with_a_bad_schedule_says_so_in_one_line(tmp_path, monkeypatch, schedule, says):
     # Prefect's check of the cron string ended `digest serve` with a traceback (exit 1)
