@@ -111,6 +111,31 @@ ANY_LABEL = r"^\p{L}[\p{L}\-]*(?: [\p{L}\-]+){0,2}\s*(?::|：)\s*\S"
 FIELD_LABEL = r"^(?i:abstract|summary|tl;?dr|title|authors?|author\(s\)|by)\s*(?::|：)"
 # Longer than any such line seen (a long Journal-ref); an abstract is longer.
 METADATA_MAX_CHARS = 160
+# Lines a mailing or a listing page prints between records, never an abstract's wrapped rest:
+# a section heading ("Cross-lists for Mon, 26 Oct 26", "New submissions (showing 4 of 4
+# entries)"), a separator ("------", "\\\\", "* * *": marks alone; a DOS end-of-file ^Z is none), an arXiv metadata
+# label ("Comments:", "Journal-ref:") or the next record's title ("Title:"; a labelled record's own
+# "Authors:" may follow a title of three lines), a note (_NOTE). After a record of short lines
+# each was read as its one-line abstract's second line. (Not any label: a wrapped line may open
+# "data: images and text"; not a link alone: an abstract's last line often is one.)
+_SECTION = (r"(?i:(?:new|cross|replacement)\s+submissions|cross-?lists|replacements)\b.{0,40}"
+            r"(?:\bfor\s+\p{L}{3},?\s+\d{1,2}\s+\p{L}{3}\s+\d{2,4}|\(showing\s+(?:first\s+)?\d+\s+of\s+\d+\s+entries\))")
+_ARXIV_LABELS = (r"(?i:comments?|journal[- ]?ref(?:erence)?|doi|report[- ]?(?:no|number)\.?|(?:msc|acm|jel)[- ]?class(?:es)?"
+                 r"|subj-class|subjects|pacs|title)\s*(?::|：)")
+# a listing's note ("(withdrawn)", "[replaced with revised version Mon, 26 Oct 2026]",
+# "(showing first 25 of 312 entries)"), a version line ("[v2] Mon, 26 Oct 2026 ...")
+# (only these: a names line wraps onto an affiliation alone, "(Lisbon, IST)")
+_NOTE = (r"\((?i:withdrawn|showing\s[^()]*entries)\)$|\[(?i:replaced with\s)[^\[\]]*\]$|\[v\d+\]\s"
+         r"|(?i:replaced with revised version)\b")
+BETWEEN_RECORDS = rf"^(?:{_SECTION}\s*$|[\p{{P}}\p{{S}}\s]*[\p{{P}}\p{{S}}][\p{{P}}\p{{S}}\s]*$|{_ARXIV_LABELS}|{_NOTE})"
+# arXiv's RSS feeds mark their items: before 2024 a title "T. (arXiv:2602.13165v2 [cs.IR] UPDATED)"
+# (each version's digits read as another paper's number: a paper per version), since then an
+# abstract "arXiv:2602.13165v2 Announce Type: replace Abstract: ...". A mark has the id's version
+# or category (a title may name a paper: "Comments on (arXiv:2401.00001)").
+_ARXIV_ID = r"(?:\d{4}\.\d{4,5}|[a-z][a-z\-]*(?:\.[A-Z]{2})?/\d{7})"
+FEED_TITLE_MARK = (rf"\.?\s*\(arXiv:{_ARXIV_ID}(?:v\d+(?:\s*\[[^\]\s]+\])?|\s*\[[^\]\s]+\])"
+                   r"(?:\s+(?:UPDATED|CROSS LISTED|REPLACED))?\)$")
+FEED_ABSTRACT_MARK = rf"^arXiv:{_ARXIV_ID}(?:v\d+)?\s+(?i:announce\s+type):\s*[\w-]+\s+(?i:abstract):\s*"
 
 
 def is_metadata(line: pl.Expr, any_label: bool = True) -> pl.Expr:
@@ -178,10 +203,18 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     grouped = _in_file_order(grouped, preamble)
     abstract = without_field_label(grouped["abstract"], "abstract")
     labelled = (abstract != grouped["abstract"]).fill_null(False) | has_authors_label(grouped["authors_raw"])
-    grouped = grouped.with_columns(category_raw=_codes_of_named(grouped["category_raw"]), abstract=abstract,
-                                   title=on_rows_where(grouped["title"], labelled, lambda t: without_field_label(t, "title")))
+    title = on_rows_where(grouped["title"], labelled, lambda t: without_field_label(t, "title"))
+    grouped = grouped.with_columns(category_raw=_codes_of_named(grouped["category_raw"]), **_without_feed_marks(title, abstract))
     valid, bad = split_valid(_with_dates(_with_shifted(grouped)), _reason())
     return valid, pl.concat([stray, extra, bad])
+
+
+def _without_feed_marks(title: pl.Series, abstract: pl.Series) -> dict[str, pl.Series]:
+    """Title and abstract without an RSS feed's marks (FEED_TITLE_MARK, FEED_ABSTRACT_MARK)."""
+    def unmarked(text: pl.Series, mark: str) -> pl.Series:
+        return on_rows_where(text, text.str.contains("arXiv:", literal=True) & text.str.contains(mark),
+                             lambda rows: rows.str.replace(mark, ""))
+    return {"title": unmarked(title, FEED_TITLE_MARK), "abstract": unmarked(abstract, FEED_ABSTRACT_MARK)}
 
 
 def _in_file_order(grouped: pl.DataFrame, preamble: pl.DataFrame) -> pl.DataFrame:
@@ -269,7 +302,7 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     after_end = (pl.col("j") >= N_LINES) & pl.col("ends").shift(1).fill_null(False) & (pl.col("width") <= WRAP_MAX)
     c = c.with_columns(metadata=on_rows(c, c.select(after_end.arg_true()).to_series(),
                                         is_metadata(pl.col("text"), any_label=False)))
-    lost_header = lost_header | pl.col("metadata")
+    lost_header = lost_header | pl.col("metadata") | ((pl.col("j") >= N_LINES) & pl.col("text").str.contains(BETWEEN_RECORDS))
     recs = c.group_by(g, maintain_order=True).agg(
         n=pl.col("j").max(),
         width=pl.col("width").first(),
