@@ -80,6 +80,9 @@ SQL_TEXT_FUNCTIONS = {"query", "json_execute_serialized_sql", "json_serialize_pl
 # configuration locked. Under --allow-files it is refused; listed values make it a plain SELECT.
 PIVOT_WORDS = {"pivot", "pivot_wider"}
 _NOT_DUCKDB = "not a valid DuckDB database file"
+# Catalog names DuckDB keeps for itself (or that read as a schema): a warehouse "memory.duckdb"
+# is attached under another name.
+_RESERVED_CATALOGS = {"memory", "system", "temp", "main"}
 
 
 def read_config(allow_files: bool = False) -> dict:
@@ -98,7 +101,7 @@ def open_read_only(path: Path, allow_files: bool = False) -> Iterator[duckdb.Duc
         raise WarehouseUnavailable(f"no warehouse at {path}: run `digest ingest` first")
     for attempt in range(LOCK_RETRIES):
         try:
-            con = duckdb.connect(str(path), read_only=True, config=read_config(allow_files))
+            con = _attached(Path(path), allow_files)
             break
         except duckdb.IOException as err:
             if _NOT_DUCKDB in str(err):
@@ -116,6 +119,26 @@ def open_read_only(path: Path, allow_files: bool = False) -> Iterator[duckdb.Duc
             yield con
     finally:
         con.close()
+
+
+def _attached(path: Path, allow_files: bool) -> duckdb.DuckDBPyConnection:
+    """A database instance of its own with the warehouse attached read-only. DuckDB shares one
+    instance among all `connect`s to a path in a process: its configuration, locked by the first
+    reader, refused every other reader's SET (the dashboard's sessions are threads), and a reader
+    opened beside another read the file an ingest had replaced. Attached under the file's stem,
+    the name a direct open gives it; then file access goes and the configuration is locked."""
+    config = {**read_config(allow_files), "enable_external_access": True, "temp_directory": f"{path}.tmp"}
+    con = duckdb.connect(":memory:", config=config)
+    try:
+        name = path.stem if path.stem.lower() not in _RESERVED_CATALOGS else "warehouse"
+        con.execute(f"ATTACH '{str(path).replace(chr(39), chr(39) * 2)}' AS {_ident(name)} (READ_ONLY)")
+        con.execute(f"USE {_ident(name)}")
+        if not allow_files:
+            con.execute("SET enable_external_access = false")
+    except BaseException:
+        con.close()
+        raise
+    return con
 
 
 def check_read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
