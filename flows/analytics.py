@@ -531,23 +531,30 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out_dir: Path, with_marts: bo
     the views, one per mart (`marts/<view>.parquet`). Returns the files written.
 
     Without the marts, an earlier export's mart files are removed: left, they were read beside
-    the new tables as if they were of the same warehouse. Each file is written beside its place and
-    moved in, so a reader never sees half a file."""
-    written = []
-    for rel in catalog(con):
-        if (rel.kind == "table" and rel.schema != "main") or (rel.kind == "view" and rel.schema != MARTS_SCHEMA):
-            continue
-        target = out_dir / f"{rel.name}.parquet" if rel.kind == "table" else out_dir / rel.schema / f"{rel.name}.parquet"
-        if rel.kind == "view" and not with_marts:
+    the new tables as if they were of the same warehouse. Every file is written beside its place
+    under a name of this export's own, and all are moved in at the end: a reader never sees half
+    a file, an export stopped midway leaves the one before whole (its tables were new and its
+    marts old), and two exports into one folder no longer wrote one partial file."""
+    planned = [(rel, out_dir / f"{rel.name}.parquet" if rel.kind == "table" else out_dir / rel.schema / f"{rel.name}.parquet")
+               for rel in catalog(con)
+               if (rel.kind == "table" and rel.schema == "main") or (rel.kind == "view" and rel.schema == MARTS_SCHEMA)]
+    dropped = [target for rel, target in planned if rel.kind == "view" and not with_marts]
+    kept = [(rel, target) for rel, target in planned if target not in dropped]
+    own = f"{os.getpid()}-{os.urandom(4).hex()}"
+    partials = [target.with_name(f".{target.name}.{own}.partial") for _, target in kept]
+    try:
+        for (rel, target), partial in zip(kept, partials):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            # The path goes to DuckDB's COPY as an argument, never spliced into SQL text.
+            con.sql(f"SELECT * FROM {_ident(rel.schema)}.{_ident(rel.name)}").write_parquet(str(partial), compression="zstd")
+        for (_, target), partial in zip(kept, partials):
+            partial.replace(target)
+        for target in dropped:
             target.unlink(missing_ok=True)
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        partial = target.with_name(f".{target.name}.partial")
-        # The path goes to DuckDB's COPY as an argument, never spliced into SQL text.
-        con.sql(f"SELECT * FROM {_ident(rel.schema)}.{_ident(rel.name)}").write_parquet(str(partial), compression="zstd")
-        partial.replace(target)
-        written.append(target)
-    return written
+    finally:  # stopped or failed: this export's partial files go
+        for partial in partials:
+            partial.unlink(missing_ok=True)
+    return [target for _, target in kept]
 
 
 def _ident(name: str) -> str:

@@ -221,6 +221,46 @@ def test_export_writes_one_parquet_file_per_table(warehouse, tmp_path):
     assert sorted(p.stem for p in tmp_path.glob("*.parquet")) == sorted(tables["table_name"])
 
 
+def test_an_export_stopped_midway_leaves_the_last_export_whole(warehouse, tmp_path, monkeypatch):
+    # each file was moved in as soon as it was written: an export stopped after its tables left
+    # the marts of the export before, read by a BI tool as one warehouse
+    tiny = tmp_path / "tiny.duckdb"
+    with duckdb.connect(str(tiny)) as con:
+        con.execute("CREATE TABLE dim_paper AS SELECT 1 AS paper_id; CREATE SCHEMA marts;"
+                    "CREATE VIEW marts.top_authors AS SELECT 1 AS author_id")
+    out = tmp_path / "out"
+    with analytics.open_read_only(tiny, allow_files=True) as con:
+        analytics.export_parquet(con, out)
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*.parquet")}
+    written = []
+    real = duckdb.DuckDBPyRelation.write_parquet
+
+    def stop_at_the_marts(rel, path, **kw):
+        if "marts" in path:
+            raise KeyboardInterrupt
+        written.append(path)
+        return real(rel, path, **kw)
+
+    monkeypatch.setattr(duckdb.DuckDBPyRelation, "write_parquet", stop_at_the_marts)
+    with analytics.open_read_only(warehouse, allow_files=True) as con, pytest.raises(KeyboardInterrupt):
+        analytics.export_parquet(con, out)
+    assert written  # the tables were written, then it stopped
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*.parquet")} == before
+    assert not [p for p in out.rglob("*") if "partial" in p.name]
+
+
+def test_two_exports_write_their_partial_files_under_names_of_their_own(warehouse, tmp_path, monkeypatch):
+    names = []
+    real = duckdb.DuckDBPyRelation.write_parquet
+    monkeypatch.setattr(duckdb.DuckDBPyRelation, "write_parquet",
+                        lambda rel, path, **kw: (names.append(path), real(rel, path, **kw))[1])
+    for _ in range(2):
+        with analytics.open_read_only(warehouse, allow_files=True) as con:
+            analytics.export_parquet(con, tmp_path, with_marts=False)
+    first, second = names[:len(names) // 2], names[len(names) // 2:]
+    assert not set(first) & set(second)
+
+
 def test_readers_do_not_hold_the_warehouse(warehouse):
     read(warehouse, "SELECT count(*) FROM marts.top_authors")
     with duckdb.connect(str(warehouse)) as writer:  # a writer could take it right after
