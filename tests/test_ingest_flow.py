@@ -525,3 +525,39 @@ def test_abstracts_and_names_are_stored_uncompressed(seeds_warehouse):
         f"SELECT '{t}.{c}' AS c, compression FROM pragma_storage_info('{t}') "
         f"WHERE column_name = '{c}' AND segment_type = 'VARCHAR'" for t, c in columns))
     assert sorted(set(storage.iter_rows())) == sorted((f"{t}.{c}", "Uncompressed") for t, c in columns)
+
+
+# ============================================================================ a withdrawn version
+def test_a_withdrawn_relisting_is_one_paper_through_the_flow(run_ingest, tmp_path):
+    """Day 2 relists a paper with its title, authors and category, its abstract now arXiv's
+    withdrawal notice: one paper, counted once, keeping its real abstract; a namesake paper
+    ("Introduction" by other people) and two real papers of one title and authors stay apart."""
+    title, authors = "Unifying approach to uniform expressivity of graph neural networks", "Huan Luo, Jonni Virtema"
+    real = ("The expressive power of Graph Neural Networks (GNNs) is often analysed via correspondence to the "
+            "Weisfeiler-Leman algorithm and fragments of first-order logic. We formalize an architectural trend by "
+            "introducing Template GNNs, a generalized framework where node features are updated by aggregating over "
+            "valid template embeddings, and establish an equivalence with a graded template modal logic.")
+    intro_a = ("We survey the use of optimal transport in generative modelling, from Wasserstein objectives to flow "
+               "matching, and organise the field by the coupling each method learns between noise and data samples, "
+               "with a short guide to the open problems of scaling these methods to high-dimensional video data.")
+    intro_b = ("This chapter introduces the basic notions of category theory used in the rest of the book: categories, "
+               "functors, natural transformations and adjunctions, each illustrated on examples from algebra and "
+               "topology, with exercises that prepare the reader for the chapters on monads and sheaves that follow.")
+    day1 = (f"#01Oct 26, 2026\ncs.LG; cs.AI; cs.LO\n{title}\n{authors}\n{real}\n"
+            f"#02Oct 26, 2026\ncs.LG\nIntroduction\nAda Stone\n{intro_a}\n"
+            f"#03Oct 26, 2026\ncs.LO\nIntroduction\nAda Stone\n{intro_b}\n")
+    day2 = (f"#01Oct 27, 2026\ncs.LG; cs.AI; cs.LO\n{title}\n{authors}\n"
+            "This paper has been withdrawn by the author due to an error in the proof of Theorem 2.\n"
+            f"#02Oct 27, 2026\ncs.LG\nIntroduction\nBo Reyes\nWithdrawn.\n")
+    (tmp_path / "day1.txt").write_text(day1, encoding="utf-8")
+    (tmp_path / "day2.txt").write_text(day2, encoding="utf-8")
+    warehouse = tmp_path / "w.duckdb"
+    run_ingest([tmp_path / "day1.txt", tmp_path / "day2.txt"], warehouse)
+    papers = read_sql(warehouse, "SELECT title, abstract, n_listings FROM dim_paper ORDER BY title, abstract")
+    assert papers.rows() == [("Introduction", intro_b, 1), ("Introduction", intro_a, 1), ("Introduction", "Withdrawn.", 1),
+                             (title, real, 2)]
+    assert read_sql(warehouse, "SELECT n_papers FROM dim_author WHERE name = 'Huan Luo'").item() == 1
+    day2_new = read_sql(warehouse, """SELECT sum(n_new_papers) FROM marts.papers_per_category_day
+                                      WHERE date = DATE '2026-10-27' AND level = 'category' AND code = 'cs.LG'""").item()
+    assert day2_new == 1  # Bo Reyes' withdrawn "Introduction" only
+    assert read_sql(warehouse, "SELECT rule FROM paper_match WHERE is_merge").rows() == [("notice_abstract",)]

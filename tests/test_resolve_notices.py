@@ -50,3 +50,136 @@ def test_a_notice_anywhere_in_the_title_is_not_the_paper(notice):
 def test_titles_without_other_notices_still_merge(title_a, title_b):
     row = scored(pair(ABSTRACT, ABSTRACT, title_a=title_a, title_b=title_b)).row(0, named=True)
     assert row["is_match"], row
+
+
+# ----------------------------------------------------------------------------- a withdrawn version
+# arXiv shows a withdrawn version with the paper's title and authors and a notice for its abstract.
+# Blocked by abstract text only, the notice never met its paper, and the paper was loaded twice.
+# A short (boilerplate) abstract now meets its paper by the folded title and the first author, and
+# merges when the title is the same and every author agrees strictly (rule `notice_abstract`).
+from flows.resolve import resolve_entities  # noqa: E402
+from functools import partial  # noqa: E402
+
+import polars as pl  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from tests.test_resolve import AUTHORS, OTHER, TITLE, Warehouse, listing_text  # noqa: E402
+from transforms import resolve  # noqa: E402
+
+WITHDRAWALS = [
+    "This paper has been withdrawn by the author due to an error in the proof of Theorem 2.",
+    "This paper has been withdrawn by the authors.",
+    "This article has been withdrawn.",
+    "Withdrawn due to a crucial error in equation 5.",
+    "Withdrawn.",
+    "The paper is withdrawn",
+    "This submission has been withdrawn by arXiv administrators due to inappropriate text overlap with external sources.",
+    "No abstract available.",
+]
+KEYS = [n.lower().replace("-", " ") for n in AUTHORS]
+# Another real paper of the same title and authors ("Introduction", "Erratum": one author writes several)
+ANOTHER = (
+    "We revisit length generalisation in recurrent networks with gated state updates and prove that a "
+    "bounded-precision recurrence cannot count beyond a fixed horizon, whatever its width. Our bounds are "
+    "tight for linear recurrences and loose by a logarithmic factor for gated ones. We complement the theory "
+    "with experiments on parity, counting and Dyck languages, where the predicted horizon matches the observed "
+    "collapse of accuracy within a few tokens, and discuss what this means for state space models."
+)
+
+
+@pytest.mark.parametrize("notice", WITHDRAWALS)
+@pytest.mark.parametrize("notice_first", [False, True])
+def test_a_notice_under_the_same_title_and_authors_is_the_paper(notice, notice_first):
+    a, b = (notice, ABSTRACT) if notice_first else (ABSTRACT, notice)
+    for title_b in (TITLE, TITLE.upper(), TITLE.replace(":", " -")):  # the title folded as the resolver folds it
+        row = scored(pair(a, b, title_b=title_b)).row(0, named=True)
+        assert row["is_match"] and row["rule"] == "notice_abstract", row
+
+
+@pytest.mark.parametrize("keys_b, title_b, abstract_b", [
+    (["xiaoyi li"], TITLE, ABSTRACT),  # other people (one letter apart: two people, README)
+    (KEYS[:2], TITLE, ABSTRACT),  # a shorter list: not the same authors
+    (KEYS[::-1], TITLE, ABSTRACT),  # the same names in another order
+    (["marius henry", "m rizvi martel", "michael hahn"], TITLE, ABSTRACT),  # initials agree: the same people
+    (KEYS, TITLE + ": Part II", ABSTRACT),  # another title
+    (KEYS, "Introduction", ABSTRACT),
+    (KEYS, None, ABSTRACT),  # no title to agree on
+])
+def test_a_notice_merges_only_with_the_same_title_and_the_same_authors(keys_b, title_b, abstract_b):
+    keys_a = ["xiaoyu li"] if keys_b == ["xiaoyi li"] else KEYS
+    row = scored(pair(WITHDRAWALS[0], abstract_b, keys_a=keys_a, keys_b=keys_b, title_b=title_b)).row(0, named=True)
+    same_people = keys_b[1] == "m rizvi martel" if len(keys_b) > 1 else False
+    assert row["is_match"] == same_people and (row["rule"] == "notice_abstract") == same_people, row
+
+
+def test_two_real_abstracts_under_one_title_and_authors_stay_what_they_were():
+    """The rule reads a short abstract only: two long ones of one title are scored as before."""
+    for title in (TITLE, "Introduction"):
+        row = scored(pair(ABSTRACT, ANOTHER, title_a=title, title_b=title)).row(0, named=True)
+        assert not row["is_match"] and row["rule"] == "below_threshold", row
+
+
+def test_a_notice_and_its_paper_share_a_block_two_real_abstracts_do_not_get_one():
+    papers = pl.DataFrame({
+        "paper_key": [1, 2, 3, 4, 5],
+        "title": [TITLE, TITLE.lower(), TITLE, TITLE, "Introduction"],
+        "abstract": [ABSTRACT, WITHDRAWALS[0], ANOTHER, WITHDRAWALS[1], WITHDRAWALS[0]],
+        "author_keys": [KEYS, KEYS, KEYS, ["nobody else"], KEYS],
+    })
+    keys = resolve.block_keys(papers)
+    titled = keys.filter(pl.col("band").is_in([resolve.NOTICE_BAND, resolve.TITLE_BAND]))
+    # one key each: the short abstracts' in NOTICE_BAND, the long ones' in TITLE_BAND
+    assert sorted(titled.select("paper_key", "band").rows()) == [
+        (1, resolve.TITLE_BAND), (2, resolve.NOTICE_BAND), (3, resolve.TITLE_BAND), (4, resolve.NOTICE_BAND),
+        (5, resolve.NOTICE_BAND)]
+    bucket = dict(titled.select("paper_key", "bucket").rows())
+    assert bucket[1] == bucket[2] == bucket[3]  # same folded title and first author
+    assert len({bucket[1], bucket[4], bucket[5]}) == 3
+    # without titles (a caller that has none), no such keys
+    assert resolve.block_keys(papers.drop("title"))["band"].max() < resolve.NOTICE_BAND
+
+
+@given(st.sampled_from(WITHDRAWALS), st.lists(st.sampled_from(KEYS + ["ann lee", "bo chen"]), min_size=1, max_size=4,
+                                            unique=True))
+@settings(max_examples=60, deadline=None)
+def test_a_notice_merges_exactly_when_the_lists_agree(notice, keys_b):
+    row = scored(pair(ABSTRACT, notice, keys_a=KEYS, keys_b=keys_b)).row(0, named=True)
+    assert row["is_match"] == (keys_b == KEYS), row
+
+
+# ----------------------------------------------------------------------------- through the loader
+def _papers(warehouse: Warehouse) -> list[tuple]:
+    return warehouse.sql("SELECT paper_id, title, abstract, n_listings FROM dim_paper ORDER BY ALL")
+
+
+@pytest.mark.parametrize("notice_day", [2, 1])
+def test_a_withdrawn_relisting_is_one_paper_whichever_day_it_came(tmp_path, notice_day):
+    real = [(TITLE, AUTHORS, ABSTRACT), ("Improving Signals", ["Nilotpal Kakati"], OTHER)]
+    withdrawn = [(TITLE, AUTHORS, WITHDRAWALS[0]), ("Improving Signals", ["Nilotpal Kakati"], OTHER)]
+    days = [real, withdrawn] if notice_day == 2 else [withdrawn, real]
+    texts = [listing_text(days[0]), listing_text(days[1], day="Oct 27, 2026")]
+    incremental, fresh = Warehouse(tmp_path / "inc.duckdb"), Warehouse(tmp_path / "fresh.duckdb")
+    incremental.ingest(texts[:1])
+    incremental.ingest(texts[1:])
+    fresh.ingest(texts)
+    papers = _papers(incremental)
+    assert papers == _papers(fresh)  # ids too
+    assert len(papers) == 2
+    # the real abstract stays the paper's, whichever was listed last
+    assert {(t, a, n) for _, t, a, n in papers} == {(TITLE, ABSTRACT, 2), ("Improving Signals", OTHER, 2)}
+    rules = incremental.sql("SELECT rule, is_merge FROM paper_match WHERE rule = 'notice_abstract'")
+    assert rules == [("notice_abstract", True)]
+    assert incremental.sql("SELECT n_papers FROM dim_author WHERE name = 'Marius Henry'") == [(1,)]
+
+
+def test_a_notice_that_fits_two_papers_of_one_title_joins_neither(tmp_path):
+    """Two real papers of one title and authors, then a notice: which one was withdrawn is unknown."""
+    both = [("Introduction", AUTHORS, ABSTRACT), ("Introduction", AUTHORS, ANOTHER)]
+    notice = listing_text([("Introduction", AUTHORS, WITHDRAWALS[1])], day="Oct 27, 2026")
+    for runs in ([[listing_text(both)], [notice]], [[listing_text(both), notice]]):  # incremental, fresh
+        warehouse = Warehouse(tmp_path / f"w{len(runs)}.duckdb")
+        for texts in runs:
+            warehouse.ingest(texts)
+        assert len(_papers(warehouse)) == 3
+        assert not warehouse.sql("SELECT * FROM paper_match WHERE is_merge")
