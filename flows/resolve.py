@@ -60,14 +60,17 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, run_id: str,
     # Read from stg_fullest in place (row ids), not through the view: see _table_chunks.
     n_staged = con.execute("SELECT count(*) FROM stg_fullest").fetchall()[0][0]  # the new keys are among them
     _insert_block_keys(con, "new_signature", n_staged,
-                       partial(_table_chunks, con, "stg_fullest", "paper_key, abstract, author_keys", NEW_KEY))
+                       partial(_table_chunks, con, "stg_fullest", "paper_key, title, abstract, author_keys", NEW_KEY))
     run_sql_file(con, "resolve/candidates.sql", {"run_id": run_id},
-                 max_block=MAX_BLOCK, window=WINDOW, suffix_band=resolve.SUFFIX_BAND)
+                 max_block=MAX_BLOCK, window=WINDOW, suffix_band=resolve.SUFFIX_BAND,
+                 notice_band=resolve.NOTICE_BAND, title_band=resolve.TITLE_BAND)
     _score_candidates(con, threshold)
-    accepted = read_frame(con, "SELECT paper_key, other, other_is_paper, score FROM scored_pairs WHERE is_match "
+    accepted = read_frame(con, "SELECT paper_key, other, other_is_paper, score, rule FROM scored_pairs WHERE is_match "
                                "ORDER BY rowid")  # the scoring order: ties are taken in it
+    accepted, notices_apart = resolve.ambiguous_notices(accepted)
     rejected = read_frame(con, schema_sql("resolve/rejected_near_accepted.sql"))
-    clustered, outcome = resolve.cluster_papers(accepted, rejected)
+    clustered, outcome = resolve.cluster_papers(accepted.drop("rule"), rejected)
+    outcome.update(notices_apart)
     key_map = resolve.paper_ids(*_id_keys(con), clustered)
     insert_frame(con, "paper_key_map", key_map, conflict="ON CONFLICT DO NOTHING")
     con.execute("INSERT INTO paper_signature BY NAME SELECT * FROM new_signature")
@@ -105,7 +108,7 @@ def _backfill_signatures(con: duckdb.DuckDBPyConnection) -> None:
     if n_signed >= n_keys:
         return
     # Every signed paper has a band-0 key: look at those only (one row per paper, not 22).
-    missing = ("SELECT paper_id AS paper_key, abstract, author_keys FROM dim_paper WHERE paper_id NOT IN "
+    missing = ("SELECT paper_id AS paper_key, title, abstract, author_keys FROM dim_paper WHERE paper_id NOT IN "
                "(SELECT m.paper_id FROM paper_signature s JOIN paper_key_map m USING (paper_key) WHERE s.band = 0)")
     _sign_query(con, "paper_signature", missing)
 
@@ -139,7 +142,7 @@ def _resign_changed_keys(con: duckdb.DuckDBPyConnection) -> None:
         return
     con.execute("DELETE FROM paper_signature WHERE paper_key IN (SELECT paper_key FROM resigned_keys)")
     _sign_query(con, "paper_signature",
-                "SELECT paper_key, abstract, author_keys FROM stg_fullest SEMI JOIN resigned_keys USING (paper_key)")
+                "SELECT paper_key, title, abstract, author_keys FROM stg_fullest SEMI JOIN resigned_keys USING (paper_key)")
 
 
 def _resign_other_scheme(con: duckdb.DuckDBPyConnection) -> None:
@@ -151,7 +154,7 @@ def _resign_other_scheme(con: duckdb.DuckDBPyConnection) -> None:
         return
     if con.execute("SELECT count(*) FROM paper_signature").fetchall()[0][0]:
         con.execute("DELETE FROM paper_signature")
-        _sign_query(con, "paper_signature", "SELECT paper_key, abstract, author_keys FROM paper_version")
+        _sign_query(con, "paper_signature", "SELECT paper_key, title, abstract, author_keys FROM paper_version")
     con.execute("DELETE FROM signature_scheme")
     con.execute("INSERT INTO signature_scheme VALUES (?)", [resolve.SIGNATURE_SCHEME])
 

@@ -46,7 +46,7 @@ import pyarrow as pa
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel, Levenshtein
 
-from transforms.dedupe import BOILERPLATE_WORDS, NAME_SUFFIXES, first_author_token, surname_token
+from transforms.dedupe import BOILERPLATE_WORDS, NAME_SUFFIXES, first_author_token, is_boilerplate, surname_token
 from transforms.text import _on_non_ascii_rows, fold_key
 
 # ----------------------------------------------------------------------------- settings of the method
@@ -61,10 +61,19 @@ MINHASH_SEED = 4  # fixed: stored block keys must be reproducible across runs an
 # salt is the first author's surname before a generational suffix (`first_author_token`: "jr" was
 # the salt of "John Smith Jr.", so a stored paper salted so never met its own listing salted "smith").
 # v4: the anchors also salted with the second author's surname (`block_keys`). v5: a long
-# abstract's whole signature, unsalted (EXACT_BAND).
-SIGNATURE_SCHEME = "xxh3-minhash-60x3-anchors-8-v5"
+# abstract's whole signature, unsalted (EXACT_BAND). v6: the folded title salted with the first
+# author's surname (NOTICE_BAND for a short abstract, TITLE_BAND for a long one).
+SIGNATURE_SCHEME = "xxh3-minhash-60x3-anchors-8-title-v6"
 ANCHOR_WORDS = 8
 PREFIX_BAND, SUFFIX_BAND, EXACT_BAND = NUM_BANDS, NUM_BANDS + 1, NUM_BANDS + 2
+# A short abstract (fewer than BOILERPLATE_WORDS words: a withdrawal notice, "No abstract
+# available.") says nothing of its paper's text: a withdrawn version, relisted under its paper's
+# title and authors, met no block of the paper. Titled keys also get a block of their folded title
+# and first author's surname: NOTICE_BAND for a short abstract, TITLE_BAND for a long one. Only
+# pairs with a short side are candidates (schemas/resolve/candidates.sql): two long abstracts of
+# one title are compared by their texts as before.
+NOTICE_BAND, TITLE_BAND = NUM_BANDS + 3, NUM_BANDS + 4
+NOTICE_RULE = "notice_abstract"
 MIN_PREFIX_WORDS = 20  # a shorter text is too little evidence for "cut short"
 CONTAINED_MARGIN = 0.2  # containment this far above Jaccard: one abstract holds the other
 DEFAULT_THRESHOLD = 0.8  # chosen on the tuning corpus of eval/ (seed 11)
@@ -381,13 +390,30 @@ def block_keys(papers: pl.DataFrame, compiled: bool = False) -> pl.DataFrame:
     n_bands = buckets.shape[1]
     keys = papers["paper_key"].to_numpy()
     long = papers.select(pl.col("abstract").str.count_matches(" ") + 1 >= SAME_TEXT_WORDS).to_series().to_numpy()
+    titled = _title_keys(papers)
     return pl.DataFrame({
-        "paper_key": np.concatenate([np.repeat(keys, n_bands), keys[second], keys[second], keys[long]]),
+        "paper_key": np.concatenate([np.repeat(keys, n_bands), keys[second], keys[second], keys[long],
+                                     titled["paper_key"].to_numpy()]),
         "band": np.concatenate([np.tile(np.arange(n_bands, dtype=np.int16), papers.height),
                                 np.full(second.sum(), PREFIX_BAND, np.int16), np.full(second.sum(), SUFFIX_BAND, np.int16),
-                                np.full(long.sum(), EXACT_BAND, np.int16)]),
-        "bucket": np.concatenate([buckets.reshape(-1), *(c.view(np.int64) for c in crossed), whole[long].view(np.int64)]),
-    })
+                                np.full(long.sum(), EXACT_BAND, np.int16), titled["band"].to_numpy()]),
+        "bucket": np.concatenate([buckets.reshape(-1), *(c.view(np.int64) for c in crossed), whole[long].view(np.int64),
+                                  titled["bucket"].to_numpy()]),
+    }, schema={"paper_key": pl.Int64, "band": pl.Int16, "bucket": pl.Int64})
+
+
+def _title_keys(papers: pl.DataFrame) -> pl.DataFrame:
+    """(paper_key, band, bucket) of the titled papers: the folded title salted with the first
+    author's surname, in NOTICE_BAND for a short abstract (`is_boilerplate`), else in TITLE_BAND.
+    None without a title column (a caller that has no titles)."""
+    if "title" not in papers.columns:
+        return pl.DataFrame(schema={"paper_key": pl.Int64, "band": pl.Int16, "bucket": pl.Int64})
+    titled = papers.select(
+        "paper_key", title=fold_key(pl.col("title")), salt=first_author_token(pl.col("author_keys")),
+        band=pl.when(is_boilerplate(pl.col("abstract"))).then(NOTICE_BAND).otherwise(TITLE_BAND).cast(pl.Int16),
+    ).filter(pl.col("title").is_not_null() & (pl.col("title") != ""))
+    text = titled.select(pl.concat_str("title", "salt", pl.lit("title"), separator="\x1f")).to_series()
+    return titled.select("paper_key", "band", bucket=stable_hash64(text).cast(pl.UInt64).reinterpret(signed=True))
 
 
 def _signatures(abstracts: pl.Series) -> tuple[np.ndarray, pl.Series, pl.Series]:
@@ -749,9 +775,15 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     same_people &= _strict_agreement(pairs, same_people & (short_words < BOILERPLATE_WORDS)) == 1.0
     boilerplate_ok = (short_words >= BOILERPLATE_WORDS) | np.where(has_titles, titles_ok, same_people)
     is_match = authors_ok & titles_ok & boilerplate_ok & (score >= threshold)
+    # A short abstract (a withdrawal notice, "No abstract available.") under the same title (folded)
+    # and the same authors, every name agreeing strictly and as many shown, is a version of the
+    # paper (arXiv relists a withdrawn version with its title and authors): merged whatever the
+    # texts' score, which says nothing here (NOTICE_RULE). Two long abstracts never count so.
+    notice = ~is_match & _same_paper_under_a_notice(pairs, titles, has_titles & (short_words < BOILERPLATE_WORDS))
+    is_match |= notice
     rule = np.select(
-        [is_match & (contained - jaccard > CONTAINED_MARGIN), is_match, score < threshold, ~authors_ok, ~titles_ok],
-        ["abstract_contained", "abstract", "below_threshold", "authors_differ", "titles_differ"],
+        [notice, is_match & (contained - jaccard > CONTAINED_MARGIN), is_match, score < threshold, ~authors_ok, ~titles_ok],
+        [NOTICE_RULE, "abstract_contained", "abstract", "below_threshold", "authors_differ", "titles_differ"],
         "boilerplate_abstract",
     )
     return pairs.with_columns(
@@ -761,6 +793,47 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
         author_agreement=pl.Series(authors).round(4), score=pl.Series(score).round(4),
         rule=pl.Series(rule), is_match=pl.Series(is_match),
     )
+
+
+def _same_paper_under_a_notice(pairs: pl.DataFrame, titles: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
+    """For `rows` (a mask: titled pairs with a short abstract), whether the folded titles are equal
+    and the author lists name the same people: as many names shown (and the same declared total,
+    when both are known), each agreeing at its position strictly (`names_agree` without its lenient
+    rules: "Xiaoyu Li" / "Xiaoyi Li" are two people)."""
+    out = np.zeros(pairs.height, dtype=bool)
+    same = rows & (titles["ta"] == titles["tb"]).fill_null(False).to_numpy()
+    same &= pairs.select(pl.col("keys_a").list.len() == pl.col("keys_b").list.len()).to_series().fill_null(False).to_numpy()
+    if "total_a" in pairs.columns and "total_b" in pairs.columns:
+        same &= pairs.select((pl.col("total_a") == pl.col("total_b")).fill_null(True)).to_series().to_numpy()
+    out[same] = _strict_agreement(pairs, same)[same] == 1.0
+    return out
+
+
+def ambiguous_notices(accepted: pl.DataFrame) -> tuple[pl.DataFrame, dict[tuple[int, int], str]]:
+    """accepted pairs (paper_key, other, other_is_paper, score, rule) without the NOTICE_RULE pairs of
+    a node whose notice partners are not one paper (two of them not accepted as a pair: two stored
+    papers, or two real papers of one title and authors, "Introduction"), and the pairs left out,
+    each KEPT_APART_AMBIGUOUS: which of them was withdrawn is unknown, and through the notice they
+    chained into one paper."""
+    notice = accepted.filter(pl.col("rule") == NOTICE_RULE)
+    if notice.is_empty():
+        return accepted, {}
+    ends = list(notice.select("paper_key", "other", "other_is_paper").iter_rows())
+    joined = {frozenset({(False, k), (bool(p), o)}) for k, o, p in accepted.select(
+        "paper_key", "other", "other_is_paper").iter_rows()}
+    partners: dict[tuple[bool, int], set[tuple[bool, int]]] = {}
+    for key, other, is_paper in ends:
+        a, b = (False, key), (bool(is_paper), other)
+        partners.setdefault(a, set()).add(b)
+        partners.setdefault(b, set()).add(a)
+    ambiguous = {node for node, near in partners.items()
+                 if any(frozenset({x, y}) not in joined for x in near for y in near if x < y)}
+    dropped = {(k, o) for k, o, p in ends if {(False, k), (bool(p), o)} & ambiguous}
+    if not dropped:
+        return accepted, {}
+    keep = ~pl.struct("paper_key", "other").is_in(
+        pl.DataFrame(list(dropped), schema={"paper_key": pl.Int64, "other": pl.Int64}, orient="row").to_struct().implode())
+    return accepted.filter(keep | (pl.col("rule") != NOTICE_RULE)), dict.fromkeys(dropped, KEPT_APART_AMBIGUOUS)
 
 
 def _other_numbers(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:

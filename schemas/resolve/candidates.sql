@@ -6,8 +6,9 @@
 -- copies fell out of each other's windows), and each is paired with its next {window} neighbours
 -- only, so the pairs per paper stay bounded whatever the input; such blocks are listed in
 -- resolve_capped_block. Parameters: $run_id.
+-- The title blocks ({notice_band}: a short abstract's, {title_band}: a long one's) are paired apart (below).
 CREATE OR REPLACE TEMP TABLE new_blocks AS
-SELECT band, bucket, count(*) AS n_new FROM new_signature GROUP BY band, bucket;
+SELECT band, bucket, count(*) AS n_new FROM new_signature WHERE band < {notice_band} GROUP BY band, bucket;
 
 CREATE OR REPLACE TEMP TABLE big_blocks AS
 SELECT b.band, b.bucket, b.n_new + coalesce(s.n_stored, 0) AS n_members
@@ -38,6 +39,21 @@ FROM members;
 -- A new x new pair shares a block that holds two new keys or more: most blocks hold one (at 1M
 -- distinct listings, 17.6M block keys), and joining every new key's blocks with each other's
 -- built and probed all of them.
+-- A title block pairs a short abstract with every key of its block, short or long, never two long
+-- ones (their texts tell them apart as before): a new key probes the stored keys of the bands it
+-- may meet (a short one both, a long one the short ones'), in the same join as the other blocks. A
+-- title block of more than {max_block} new keys (one author's many abstract-less chapters of one
+-- title) is left out: a notice among them could not tell which paper it withdraws.
+CREATE OR REPLACE TEMP TABLE title_probes AS
+WITH title_keys AS (
+    SELECT * FROM new_signature WHERE band >= {notice_band}
+    AND bucket NOT IN (SELECT bucket FROM new_signature WHERE band >= {notice_band}
+                       GROUP BY bucket HAVING count(*) > {max_block})
+)
+SELECT paper_key, {notice_band}::SMALLINT AS band, bucket FROM title_keys
+UNION ALL
+SELECT paper_key, {title_band}::SMALLINT, bucket FROM title_keys WHERE band = {notice_band};
+
 CREATE OR REPLACE TEMP TABLE candidates AS
 WITH shared_new AS (
     SELECT * FROM new_signature SEMI JOIN (SELECT band, bucket FROM new_blocks WHERE n_new > 1) USING (band, bucket)
@@ -52,10 +68,20 @@ SELECT n.paper_key, m.paper_id AS other, true AS other_is_paper,
        -- scored on its new version (pair_texts.sql)
        coalesce(min(s.paper_key) FILTER (WHERE s.paper_key IN (SELECT paper_key FROM resigned_keys)),
                 min(s.paper_key)) AS other_key
-FROM (SELECT * FROM new_signature ANTI JOIN big_blocks USING (band, bucket)) n
+FROM (SELECT * FROM new_signature ANTI JOIN big_blocks USING (band, bucket) WHERE band < {notice_band}
+      UNION ALL SELECT * FROM title_probes) n
 JOIN paper_signature s USING (band, bucket) JOIN paper_key_map m ON m.paper_key = s.paper_key
 WHERE m.paper_id IN (SELECT paper_id FROM dim_paper)  -- not a paper whose every listing was superseded
 GROUP BY n.paper_key, m.paper_id;
+
+-- New x new in a title block: b short, or a short and b long (title_probes).
+INSERT INTO candidates
+SELECT * FROM (
+    SELECT DISTINCT least(a.paper_key, b.paper_key) AS paper_key, greatest(a.paper_key, b.paper_key) AS other,
+           false AS other_is_paper, greatest(a.paper_key, b.paper_key) AS other_key
+    FROM title_probes a JOIN new_signature b USING (band, bucket)
+    WHERE a.paper_key <> b.paper_key
+) ANTI JOIN candidates USING (paper_key, other, other_is_paper);
 
 -- Neighbours are found by equal ranks (each member's rank ± 1..{window}), not by a rank distance: a
 -- join on the block alone compares every two members of a block, quadratic in its size (a
