@@ -115,9 +115,13 @@ SELECT DISTINCT u.version_row FROM titles u JOIN titles w USING (paper_id)
 WHERE length(w.stem) > length(u.stem) AND starts_with(w.stem, u.stem)
   AND (regexp_matches(u.title, '(\.\.\.|…)\s*$') OR NOT regexp_matches(w.stem[length(u.stem) + 1], '[\pL\pN]'));
 
+-- A real abstract wins over a short one (fewer than 25 words, transforms.dedupe.BOILERPLATE_WORDS,
+-- counted as there): a withdrawn version relisted later ("This paper has been withdrawn by the
+-- author ...", merged by the resolver's notice_abstract rule) replaced the paper's abstract.
 CREATE OR REPLACE TEMP TABLE repeated_lists AS
 SELECT r.paper_id,  -- no NULL inside the rank: its parts compare as values
-       {'whole': v.rowid NOT IN (SELECT version_row FROM cut_versions),
+       {'real': regexp_matches(coalesce(v.abstract, ''), '^[^\pL\pN]*[\pL\pN]+(?:[^\pL\pN]+[\pL\pN]+){24}'),
+        'whole': v.rowid NOT IN (SELECT version_row FROM cut_versions),
         'dated': r.last_on IS NOT NULL, 'on': coalesce(r.last_on, DATE '1900-01-01'), 'n': coalesce(length(v.abstract), -1)}
            AS abstract_rank,
        v.rowid NOT IN (SELECT version_row FROM cut_titles) AS whole_title,
@@ -163,7 +167,8 @@ FROM (
     SELECT paper_id,
            first(title ORDER BY last_on DESC NULLS LAST, length(title) DESC, title DESC)
                FILTER (WHERE title IS NOT NULL) AS title,
-           first(abstract ORDER BY last_on DESC NULLS LAST, length(abstract) DESC, abstract DESC) AS abstract,
+           first(abstract ORDER BY regexp_matches(abstract, '^[^\pL\pN]*[\pL\pN]+(?:[^\pL\pN]+[\pL\pN]+){24}') DESC,
+                 last_on DESC NULLS LAST, length(abstract) DESC, abstract DESC) AS abstract,
            first(authors ORDER BY len(authors) DESC, array_to_string(authors, ', ') DESC) AS authors,
            first(author_keys ORDER BY len(authors) DESC, array_to_string(authors, ', ') DESC) AS author_keys,
            max(author_count) AS author_count, bool_or(has_complete_listing) AS has_complete_listing
