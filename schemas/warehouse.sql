@@ -87,7 +87,7 @@ CREATE TABLE IF NOT EXISTS paper_signature (
     bucket    BIGINT NOT NULL
 );
 COMMENT ON TABLE paper_signature IS 'Blocking keys of every matcher key (transforms/resolve.py): new papers find their candidates by joining on (band, bucket), so old papers are never re-read.';
-COMMENT ON COLUMN paper_signature.band IS '0..19: MinHash LSH bands (3 rows each, word 3-shingles of the match text); 20: the first 8 words; 21: the last 8 words (20 and 21 twice for a list of two or more: salted with the first and with the second author).';
+COMMENT ON COLUMN paper_signature.band IS '0..19: MinHash LSH bands (3 rows each, word 3-shingles of the match text); 20: the first 8 words; 21: the last 8 words (20 and 21 twice for a list of two or more: salted with the first and with the second author); 22: a long abstract''s whole signature, unsalted; 23 / 24: the folded title salted with the first author''s surname, of a short abstract (fewer than 25 words) / of a long one.';
 COMMENT ON COLUMN paper_signature.bucket IS 'Hash of the band values salted with the first author''s surname token; fixed seed and hashes, stable across runs.';
 
 CREATE TABLE IF NOT EXISTS signature_scheme (
@@ -112,7 +112,7 @@ COMMENT ON COLUMN paper_match.paper_id IS 'The paper the new key was mapped to.'
 COMMENT ON COLUMN paper_match.matched_key IS 'The candidate key (for a stored paper: one of its keys).';
 COMMENT ON COLUMN paper_match.matched_paper_id IS 'The stored paper compared with; null when the candidate was a key of the same run.';
 COMMENT ON COLUMN paper_match.features IS 'abstract_ratio (rapidfuzz Indel similarity of the match texts), prefix_ratio (shorter text against the start of the longer), title_ratio (null without two titles), author_agreement (share of commonly shown positions that agree).';
-COMMENT ON COLUMN paper_match.rule IS 'abstract / abstract_contained (merged); below_threshold, authors_differ, titles_differ (not close, or other numbers: Part I / Part II), boilerplate_abstract (a short abstract without two agreeing titles, nor the same text with the same authors) (kept apart); kept_apart_existing (would have merged two stored papers), kept_apart_rejected_pair (would have put two papers the scorer kept apart in one cluster), kept_apart_ambiguous (the key fits, about equally well, two papers rejected as distinct for their titles or authors, or two stored papers: it joins neither).';
+COMMENT ON COLUMN paper_match.rule IS 'abstract / abstract_contained (merged); below_threshold, authors_differ, titles_differ (not close, or other numbers: Part I / Part II), boilerplate_abstract (a short abstract without two agreeing titles, nor the same text with the same authors) (kept apart); kept_apart_existing (would have merged two stored papers), kept_apart_rejected_pair (would have put two papers the scorer kept apart in one cluster), kept_apart_ambiguous (the key fits, about equally well, two papers rejected as distinct for their titles or authors, or two stored papers: it joins neither; or a short abstract fits two papers of its title and authors); notice_abstract (merged: a short abstract, a withdrawal notice, under the same folded title and the same authors, strictly, whatever the score).';
 
 CREATE TABLE IF NOT EXISTS resolve_capped_block (
     run_id    VARCHAR,
