@@ -183,3 +183,20 @@ def test_a_notice_that_fits_two_papers_of_one_title_joins_neither(tmp_path):
             warehouse.ingest(texts)
         assert len(_papers(warehouse)) == 3
         assert not warehouse.sql("SELECT * FROM paper_match WHERE is_merge")
+        # the notice met both, and was kept apart from both as ambiguous
+        assert warehouse.sql("SELECT count(*) FROM paper_match WHERE rule = 'kept_apart_ambiguous'") == [(2,)]
+
+
+def test_a_notice_beside_two_versions_of_its_paper_joins_them_fresh_or_incremental(tmp_path):
+    """Its partners are one paper (a v1 and its revision, accepted as a pair): no ambiguity."""
+    from tests.test_resolve import VARIANTS
+
+    texts = [listing_text([(TITLE, AUTHORS, ABSTRACT)]),
+             listing_text([(TITLE, AUTHORS, VARIANTS["v2_revision"]), (TITLE, AUTHORS, WITHDRAWALS[3])],
+                          day="Oct 27, 2026")]
+    incremental, fresh = Warehouse(tmp_path / "inc.duckdb"), Warehouse(tmp_path / "fresh.duckdb")
+    incremental.ingest(texts[:1])
+    incremental.ingest(texts[1:])
+    fresh.ingest(texts)
+    assert _papers(incremental) == _papers(fresh)
+    assert [(t, a, n) for _, t, a, n in _papers(fresh)] == [(TITLE, VARIANTS["v2_revision"], 3)]
