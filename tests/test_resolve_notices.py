@@ -6,9 +6,13 @@ short (title ratio 1.0), so each was merged into its paper, the paper showing th
 
 from __future__ import annotations
 
+import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from tests.test_resolve import ABSTRACT, pair, scored
+from tests.test_resolve import ABSTRACT, AUTHORS, OTHER, TITLE, VARIANTS, Warehouse, listing_text, pair, scored
+from transforms import resolve
 
 PAPER = "Evidence for an Excitonic Insulator Phase in 1T-TiSe$_{2}$"
 FILLING = "Filling-Factor-Dependent Magnetophonon Resonance in Graphene"
@@ -57,16 +61,6 @@ def test_titles_without_other_notices_still_merge(title_a, title_b):
 # Blocked by abstract text only, the notice never met its paper, and the paper was loaded twice.
 # A short (boilerplate) abstract now meets its paper by the folded title and the first author, and
 # merges when the title is the same and every author agrees strictly (rule `notice_abstract`).
-from flows.resolve import resolve_entities  # noqa: E402
-from functools import partial  # noqa: E402
-
-import polars as pl  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from tests.test_resolve import AUTHORS, OTHER, TITLE, Warehouse, listing_text  # noqa: E402
-from transforms import resolve  # noqa: E402
-
 WITHDRAWALS = [
     "This paper has been withdrawn by the author due to an error in the proof of Theorem 2.",
     "This paper has been withdrawn by the authors.",
@@ -189,8 +183,6 @@ def test_a_notice_that_fits_two_papers_of_one_title_joins_neither(tmp_path):
 
 def test_a_notice_beside_two_versions_of_its_paper_joins_them_fresh_or_incremental(tmp_path):
     """Its partners are one paper (a v1 and its revision, accepted as a pair): no ambiguity."""
-    from tests.test_resolve import VARIANTS
-
     texts = [listing_text([(TITLE, AUTHORS, ABSTRACT)]),
              listing_text([(TITLE, AUTHORS, VARIANTS["v2_revision"]), (TITLE, AUTHORS, WITHDRAWALS[3])],
                           day="Oct 27, 2026")]
