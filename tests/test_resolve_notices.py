@@ -107,6 +107,18 @@ def test_a_notice_merges_only_with_the_same_title_and_the_same_authors(keys_b, t
     assert row["is_match"] == same_people and (row["rule"] == "notice_abstract") == same_people, row
 
 
+@pytest.mark.parametrize("short", [
+    "We present the proceedings of the Workshop on Learning Theory 2019.",
+    "Lecture notes for a graduate course on recurrent networks.",
+])
+@pytest.mark.parametrize("other", [ABSTRACT, "Notes from a tutorial on kernel methods given at a summer school."])
+def test_a_short_real_abstract_is_no_notice(short, other):
+    # one editor's "Introduction" to two volumes, or a short abstract beside another paper of its title
+    for title in (TITLE, "Introduction"):
+        row = scored(pair(other, short, title_a=title, title_b=title)).row(0, named=True)
+        assert not row["is_match"], row
+
+
 def test_two_real_abstracts_under_one_title_and_authors_stay_what_they_were():
     """The rule reads a short abstract only: two long ones of one title are scored as before."""
     for title in (TITLE, "Introduction"):

@@ -74,6 +74,9 @@ PREFIX_BAND, SUFFIX_BAND, EXACT_BAND = NUM_BANDS, NUM_BANDS + 1, NUM_BANDS + 2
 # one title are compared by their texts as before.
 NOTICE_BAND, TITLE_BAND = NUM_BANDS + 3, NUM_BANDS + 4
 NOTICE_RULE = "notice_abstract"
+# A notice for an abstract, as match texts read (folded to words): withdrawn, retracted, none given.
+NOTICE_TEXT = (r"\bwithdrawn?\b|\bwithdrawal\b|\bretract(?:ed|ion)\b|\bno abstract\b|\babstract (?:is )?not available\b"
+               r"|^(?:n a|none|tbd|tba)$")
 MIN_PREFIX_WORDS = 20  # a shorter text is too little evidence for "cut short"
 CONTAINED_MARGIN = 0.2  # containment this far above Jaccard: one abstract holds the other
 DEFAULT_THRESHOLD = 0.8  # chosen on the tuning corpus of eval/ (seed 11)
@@ -775,11 +778,11 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     same_people &= _strict_agreement(pairs, same_people & (short_words < BOILERPLATE_WORDS)) == 1.0
     boilerplate_ok = (short_words >= BOILERPLATE_WORDS) | np.where(has_titles, titles_ok, same_people)
     is_match = authors_ok & titles_ok & boilerplate_ok & (score >= threshold)
-    # A short abstract (a withdrawal notice, "No abstract available.") under the same title (folded)
+    # A short notice (a withdrawal, "No abstract available.": NOTICE_TEXT) under the same title (folded)
     # and the same authors, every name agreeing strictly and as many shown, is a version of the
     # paper (arXiv relists a withdrawn version with its title and authors): merged whatever the
     # texts' score, which says nothing here (NOTICE_RULE). Two long abstracts never count so.
-    notice = ~is_match & _same_paper_under_a_notice(pairs, titles, has_titles & (short_words < BOILERPLATE_WORDS))
+    notice = ~is_match & _same_paper_under_a_notice(pairs, titles, _a_notice(pairs, has_titles & (short_words < BOILERPLATE_WORDS)))
     is_match |= notice
     rule = np.select(
         [notice, is_match & (contained - jaccard > CONTAINED_MARGIN), is_match, score < threshold, ~authors_ok, ~titles_ok],
@@ -793,6 +796,19 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
         author_agreement=pl.Series(authors).round(4), score=pl.Series(score).round(4),
         rule=pl.Series(rule), is_match=pl.Series(is_match),
     )
+
+
+def _a_notice(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
+    """For `rows` (a mask), whether a side's text is a short notice (NOTICE_TEXT): a short real
+    abstract is no notice ("We present the proceedings of ...": two "Introduction"s of one editor,
+    or one beside another paper of its title, were merged)."""
+    out = np.zeros(pairs.height, dtype=bool)
+    picked = np.flatnonzero(rows)
+    if picked.size:
+        def side(text: str) -> pl.Expr:
+            return pl.col(text).str.contains(NOTICE_TEXT) & (pl.col(text).str.count_matches(" ") + 1 < BOILERPLATE_WORDS)
+        out[picked] = pairs[picked].select((side("text_a") | side("text_b")).fill_null(False)).to_series().to_numpy()
+    return out
 
 
 def _same_paper_under_a_notice(pairs: pl.DataFrame, titles: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
