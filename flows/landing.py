@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import logging
 import os
 import shutil
 from pathlib import Path
@@ -22,6 +23,7 @@ apply_prefect_defaults()
 
 import prefect  # noqa: E402
 from prefect import flow, get_run_logger  # noqa: E402
+from prefect.exceptions import MissingContextError  # noqa: E402
 from prefect.deployments.runner import RunnerDeployment  # noqa: E402
 from prefect.schedules import Cron  # noqa: E402
 
@@ -51,29 +53,38 @@ def ingest_landing(landing: Path | None = None, archive: Path | None = None,
     day = dt.datetime.now(dt.timezone.utc).date()
     stored_claims = read_claims(archive)
     claims = continued_claims(stored_claims, arrived, landing, archive, warehouse)
-    targets = archive_targets(arrived, landing, archive, day, claims)
-    # Each file is recorded under its archive name, not its landing one: landing/ is emptied by
-    # every run, so `daily.txt` today is another file than `daily.txt` yesterday, not its next
-    # version (which moved yesterday's listings to fact_listing_history).
-    names = {source: recorded_name(target, archive) for source, target in targets.items()}
+    fresh = not archive.exists()  # a failed run leaves no archive folder of its making
+    targets = archive_targets(arrived, landing, archive, day, claims)  # reserved until moved
+    saved = stored_claims  # the claims as they stay if the run fails before saving them
     try:
-        summary = ingest(paths=[landing], warehouse=warehouse, recorded_as=names)  # raises on failure: nothing is moved
-    except NothingFound:  # another landing run took them while this one waited for the writer lock
-        get_run_logger().info("nothing left in %s: another run took what was found", landing)
-        return {"archived": []}
-    left = _unreadable(warehouse, summary["run_id"])
-    recorded = [f for f in arrived if f.abs_path in targets and recorded_name(targets[f.abs_path], archive) not in left]
-    moved: list[Path] = []
-    try:
-        moved = archive_files(recorded, targets)
-    finally:  # a failed move leaves its file recorded under a name no file has yet: claimed too
-        unmoved = {_in_landing(f, landing): targets[f.abs_path].relative_to(archive).as_posix()
-                   for f in recorded if targets[f.abs_path] not in moved}
-        done = {_in_landing(f, landing) for f in recorded if targets[f.abs_path] in moved}
-        # an earlier run's claim stays while its file does (unreadable this time, or being written)
-        earlier = {name: target for name, target in stored_claims.items()
-                   if name not in done and (landing / name).exists()}
-        save_claims(archive, {**earlier, **unmoved})
+        # Each file is recorded under its archive name, not its landing one: landing/ is emptied
+        # by every run, so `daily.txt` today is another file than `daily.txt` yesterday, not its
+        # next version (which moved yesterday's listings to fact_listing_history).
+        names = {source: recorded_name(target, archive) for source, target in targets.items()}
+        try:
+            summary = ingest(paths=[landing], warehouse=warehouse, recorded_as=names)  # raises on failure: nothing is moved
+        except NothingFound:  # another landing run took them while this one waited for the writer lock
+            get_run_logger().info("nothing left in %s: another run took what was found", landing)
+            return {"archived": []}
+        left = _unreadable(warehouse, summary["run_id"])
+        recorded = [f for f in arrived
+                    if f.abs_path in targets and recorded_name(targets[f.abs_path], archive) not in left]
+        moved: list[Path] = []
+        try:
+            moved = archive_files(recorded, targets)
+        finally:  # a failed move leaves its file recorded under a name no file has yet: claimed too
+            unmoved = {_in_landing(f, landing): targets[f.abs_path].relative_to(archive).as_posix()
+                       for f in recorded if targets[f.abs_path] not in moved}
+            done = {_in_landing(f, landing) for f in recorded if targets[f.abs_path] in moved}
+            # an earlier run's claim stays while its file does (unreadable this time, or being written)
+            earlier = {name: target for name, target in stored_claims.items()
+                       if name not in done and (landing / name).exists()}
+            saved = {**earlier, **unmoved}
+            save_claims(archive, saved)
+    finally:  # a claimed name keeps its reservation for the next run; every other one is freed
+        chosen = {*targets.values(), *(archive / target for target in stored_claims.values())}
+        _release(chosen - {archive / target for target in saved.values()}, archive.parent if fresh else archive,
+                 _owner(landing))
     get_run_logger().info("archived %d files to %s", len(moved), archive)
     return {**summary, "archived": [str(dest) for dest in moved]}
 
@@ -91,20 +102,80 @@ def archive_targets(found: list[extract.FoundFile], landing: Path, archive: Path
     """Where each readable file found in landing goes: the name an earlier run recorded it under
     and could not move it to (`claims`), else archive/YYYY/MM/DD/<its path in landing>, or
     name-1, name-2, ... when an earlier run (or another file of this run) took the name.
-    Chosen before the load, since the file is recorded under it."""
+    Chosen before the load, since the file is recorded under it; each name is reserved
+    (`_reserve`) as it is chosen, so another run on this archive chooses another."""
     folder = archive / f"{day:%Y}" / f"{day:%m}" / f"{day:%d}"
+    owner = _owner(landing)
     targets: dict[str, Path] = {}
     taken: set[Path] = set()
     for f in found:
         if not f.skip_reason:  # not read: it stays in landing under its own name
             claimed = (claims or {}).get(_in_landing(f, landing))
-            if claimed and not os.path.lexists(archive / claimed) and archive / claimed not in taken:
+            if claimed and archive / claimed not in taken and _holds(archive / claimed, owner):
                 target = archive / claimed
             else:
-                target = _free_name(folder / _in_landing(f, landing), taken)
+                target = _free_name(folder / _in_landing(f, landing), taken, owner)
             targets[f.abs_path] = target
             taken.add(target)
     return targets
+
+
+def _owner(landing: Path) -> str:
+    """Who holds a reservation: the landing folder, so that its next run continues a claim."""
+    return str(landing.resolve())
+
+
+def _sidecar(target: Path) -> Path:
+    """A name's reservation, beside it: hidden, so `digest ingest archive/` never reads it."""
+    return target.with_name(f".{target.name}.reserved")
+
+
+def _reserve(target: Path, owner: str) -> bool:
+    """Reserve the name for `owner` at once (O_EXCL): False when another run holds it. Two runs
+    sharing one archive chose the same name before their loads, and the second to move archived
+    its file beside it while its warehouse recorded the first's. A run killed by SIGKILL leaves
+    its reservations: those names stay taken (harmless: the next file takes name-1)."""
+    for _ in range(3):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(_sidecar(target), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            return False
+        except FileNotFoundError:  # another run removed the empty folder in between (`_release`)
+            continue
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(owner)
+        return True
+    return False
+
+
+def _holder(target: Path) -> str | None:
+    try:
+        return _sidecar(target).read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return None
+
+
+def _holds(target: Path, owner: str) -> bool:
+    """The name is free for `owner`: no file has it, and the reservation is its own (a claim
+    keeps its reservation between runs) or could be made now."""
+    return not os.path.lexists(target) and (_holder(target) == owner or _reserve(target, owner))
+
+
+def _release(targets: set[Path], top: Path, owner: str) -> None:
+    """Drop the reservations `owner` holds among `targets` (its file moved there, or it was
+    never recorded), and the day folders left empty, so a failed run leaves the archive as it was."""
+    for target in targets:
+        if _holder(target) != owner:
+            continue
+        _sidecar(target).unlink(missing_ok=True)
+        folder = target.parent
+        while folder != top and folder.is_relative_to(top):
+            try:
+                folder.rmdir()
+            except OSError:  # not empty
+                break
+            folder = folder.parent
 
 
 def _in_landing(found: extract.FoundFile, landing: Path) -> str:
@@ -119,7 +190,7 @@ def read_claims(archive: Path) -> dict[str, str]:
     except FileNotFoundError:
         return {}
     except (OSError, ValueError) as err:
-        get_run_logger().warning("%s unreadable (%s): files left in landing by earlier runs are new files", CLAIMS, err)
+        _log().warning("%s unreadable (%s): files left in landing by earlier runs are new files", CLAIMS, err)
         return {}
     return {k: v for k, v in claims.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(claims, dict) else {}
 
@@ -185,13 +256,35 @@ def archive_files(files: list[extract.FoundFile], targets: dict[str, Path]) -> l
         source, target = Path(f.abs_path), targets.get(f.abs_path)
         if target is None or not _unchanged_since_found(source, f):
             continue  # not read, or it changed during the run: the next run ingests the new content
-        if os.path.lexists(target):  # taken during the run by something else than a landing run
-            get_run_logger().warning("%s exists: %s is archived beside it", target, source)
-            target = _free_name(target, set())
+        if os.path.lexists(target):
+            _set_aside(target, source)
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(source, target)
+        _sidecar(target).unlink(missing_ok=True)  # the file holds the name now
         moved.append(target)
     return moved
+
+
+def _set_aside(target: Path, source: Path) -> None:
+    """Something was put at a reserved name during the run: not by a landing run (they choose
+    another name), by a person copying a file in. The warehouse recorded the landed file under
+    that name, so the name gets the landed file and the intruder moves beside it, under a name no
+    warehouse recorded. (Archiving the landed file beside it left lineage naming other bytes;
+    leaving it in landing too, and its next load, under another name, counted it twice.)"""
+    holder = f"set aside by process {os.getpid()}"
+    aside = _free_name(target, set(), holder)
+    os.rename(target, aside)
+    _sidecar(aside).unlink(missing_ok=True)
+    _log().warning("%s was put in the archive during the run, at the name %s was loaded under: "
+                   "moved to %s", target, source, aside)
+
+
+def _log():
+    """The run's logger; the module's own outside a flow run (a function called directly)."""
+    try:
+        return get_run_logger()
+    except MissingContextError:
+        return logging.getLogger(__name__)
 
 
 def _unchanged_since_found(path: Path, found: extract.FoundFile) -> bool:
@@ -202,11 +295,11 @@ def _unchanged_since_found(path: Path, found: extract.FoundFile) -> bool:
     return stat.st_size == found.size_bytes and stat.st_mtime_ns == found.mtime_ns
 
 
-def _free_name(target: Path, taken: set[Path]) -> Path:
-    """The target, or target-1, target-2, ... when a file of that name was archived already (or
-    is `taken` by another file of the run)."""
+def _free_name(target: Path, taken: set[Path], owner: str) -> Path:
+    """The target, or target-1, target-2, ... when a file of that name was archived already, is
+    `taken` by another file of the run or reserved by another run; reserved for `owner`."""
     candidate, n = target, 0
-    while os.path.lexists(candidate) or candidate in taken:
+    while candidate in taken or os.path.lexists(candidate) or not _reserve(candidate, owner):
         n += 1
         candidate = target.with_name(f"{target.stem}-{n}{target.suffix}")
     return candidate
