@@ -10,6 +10,7 @@ a new version of it, never a second file beside it."""
 from __future__ import annotations
 
 import datetime as dt
+import fcntl
 import hashlib
 import json
 import logging
@@ -33,8 +34,9 @@ from flows.ingest import ingest  # noqa: E402
 
 DEPLOYMENT = "daily-landing"
 # In the archive folder (hidden: `digest ingest` of the archive's parent leaves it out): the names
-# under which files still in landing were recorded, by their path in landing.
+# under which files still in landing were recorded, by landing folder, then by their path in it.
 CLAIMS = ".landing-claims.json"
+CLAIMS_LOCK = ".landing-claims.lock"  # one saver of CLAIMS at a time
 UNREADABLE = (extract.VANISHED, extract.CANNOT_READ)
 
 
@@ -51,7 +53,7 @@ def ingest_landing(landing: Path | None = None, archive: Path | None = None,
         get_run_logger().info("nothing in %s", landing)
         return {"archived": []}
     day = dt.datetime.now(dt.timezone.utc).date()
-    stored_claims = read_claims(archive)
+    stored_claims = read_claims(archive, landing)
     claims = continued_claims(stored_claims, arrived, landing, archive, warehouse)
     fresh = not archive.exists()  # a failed run leaves no archive folder of its making
     targets = archive_targets(arrived, landing, archive, day, claims)  # reserved until moved
@@ -80,7 +82,7 @@ def ingest_landing(landing: Path | None = None, archive: Path | None = None,
             earlier = {name: target for name, target in stored_claims.items()
                        if name not in done and (landing / name).exists()}
             saved = {**earlier, **unmoved}
-            save_claims(archive, saved)
+            save_claims(archive, landing, saved, settled=set(claims))
     finally:  # a claimed name keeps its reservation for the next run; every other one is freed
         chosen = {*targets.values(), *(archive / target for target in stored_claims.values())}
         _release(chosen - {archive / target for target in saved.values()}, archive.parent if fresh else archive,
@@ -182,9 +184,19 @@ def _in_landing(found: extract.FoundFile, landing: Path) -> str:
     return Path(found.abs_path).relative_to(landing.absolute()).as_posix()
 
 
-def read_claims(archive: Path) -> dict[str, str]:
-    """The names recorded for files left in landing (`CLAIMS`); none if the file is missing or
-    unreadable (then such a file is loaded the next day as a file of its own)."""
+def read_claims(archive: Path, landing: Path) -> dict[str, str]:
+    """The names recorded for files left in `landing` (`CLAIMS` holds them by landing folder:
+    two landing folders sharing one archive dropped each other's), and those of a claims file of
+    the earlier code (a flat {name: archive name}, its landing folder unknown: every folder reads
+    them, and `continued_claims` holds one only for the bytes loaded under it). None if the file
+    is missing or unreadable (then such a file is loaded the next day as a file of its own)."""
+    whole = _read_claims_file(archive)
+    own = whole.get(_owner(landing))
+    own = {k: v for k, v in own.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(own, dict) else {}
+    return {**_legacy(whole), **own}
+
+
+def _read_claims_file(archive: Path) -> dict:
     try:
         claims = json.loads((archive / CLAIMS).read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -192,7 +204,13 @@ def read_claims(archive: Path) -> dict[str, str]:
     except (OSError, ValueError) as err:
         _log().warning("%s unreadable (%s): files left in landing by earlier runs are new files", CLAIMS, err)
         return {}
-    return {k: v for k, v in claims.items() if isinstance(k, str) and isinstance(v, str)} if isinstance(claims, dict) else {}
+    return claims if isinstance(claims, dict) else {}
+
+
+def _legacy(whole: dict) -> dict[str, str]:
+    """The claims of the earlier flat file: a landing folder's key is its absolute path, with a
+    dict; a legacy claim's key is a name in landing, with a string."""
+    return {k: v for k, v in whole.items() if isinstance(v, str)}
 
 
 def continued_claims(claims: dict[str, str], arrived: list[extract.FoundFile], landing: Path, archive: Path,
@@ -229,16 +247,29 @@ def _begins_with(path: Path, size: int | None, sha256: str | None) -> bool:
     return not left and digest.hexdigest() == sha256
 
 
-def save_claims(archive: Path, claims: dict[str, str]) -> None:
-    """Written whole or not at all; removed when no file is left in landing."""
+def save_claims(archive: Path, landing: Path, claims: dict[str, str], settled: set[str] = frozenset()) -> None:
+    """This landing folder's claims, written whole or not at all, under a lock (another landing
+    folder's run saving at once would drop them); the file is removed when no folder has any.
+    A legacy claim (`_legacy`) becomes this folder's only once one of its runs continued it
+    (`settled`: the bytes loaded under it are this folder's); till then every folder reads it."""
     path = archive / CLAIMS
-    if not claims:
-        path.unlink(missing_ok=True)
+    if not claims and not path.exists():
         return
     archive.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".tmp")
-    partial.write_text(json.dumps(dict(sorted(claims.items())), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(partial, path)
+    with (archive / CLAIMS_LOCK).open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released by the kernel if the run dies
+        whole = _read_claims_file(archive)
+        legacy = _legacy(whole)
+        own = {k: v for k, v in claims.items() if k in settled or legacy.get(k) != v}
+        whole = {k: v for k, v in whole.items() if not (k in legacy and k in settled) and k != _owner(landing)}
+        if own:
+            whole[_owner(landing)] = dict(sorted(own.items()))
+        if not whole:
+            path.unlink(missing_ok=True)
+            return
+        partial = path.with_name(path.name + ".tmp")
+        partial.write_text(json.dumps(whole, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.replace(partial, path)
 
 
 def recorded_name(target: Path | None, archive: Path) -> str | None:

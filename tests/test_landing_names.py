@@ -194,7 +194,7 @@ def test_a_claim_stays_while_its_file_is_in_landing_and_unreadable(prefect_harne
     found = [f for f in flows.landing.extract.discover([landing])[1] if f.path.endswith("other.txt")]
     monkeypatch.setattr(flows.landing.extract, "discover", lambda *a, **k: ([], found))  # daily.txt unread
     flows.landing.ingest_landing(landing=landing, archive=archive, warehouse=warehouse)
-    assert flows.landing.read_claims(archive) == {"daily.txt": "2026/12/06/daily.txt"}
+    assert flows.landing.read_claims(archive, landing) == {"daily.txt": "2026/12/06/daily.txt"}
 
 
 def test_a_claims_prefix_check_reads_past_one_block_and_refuses_a_shorter_file(tmp_path):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import shutil
 from pathlib import Path
 
@@ -82,6 +83,40 @@ def test_a_name_another_landing_folder_reserved_is_not_a_claim_s(tmp_path):
     claims = {"daily.txt": "2026/12/06/daily.txt"}  # a legacy claims file, read by every folder
     other = archive_targets(_found(tmp_path / "L2"), tmp_path / "L2", archive, DAY, claims)
     assert set(other.values()).isdisjoint(held.values())
+
+
+def test_two_landing_folders_keep_their_own_claims(tmp_path):
+    from flows.landing import read_claims, save_claims
+
+    archive = tmp_path / "archive"
+    save_claims(archive, tmp_path / "L1", {"daily.txt": "2026/12/06/daily.txt"})
+    save_claims(archive, tmp_path / "L2", {"daily.txt": "2026/12/06/daily-1.txt"})
+    assert read_claims(archive, tmp_path / "L1") == {"daily.txt": "2026/12/06/daily.txt"}
+    assert read_claims(archive, tmp_path / "L2") == {"daily.txt": "2026/12/06/daily-1.txt"}
+    save_claims(archive, tmp_path / "L1", {})
+    assert read_claims(archive, tmp_path / "L1") == {}
+    assert read_claims(archive, tmp_path / "L2") == {"daily.txt": "2026/12/06/daily-1.txt"}
+
+
+def test_a_claims_file_of_the_previous_code_is_still_read(tmp_path):
+    """Existing archives hold a flat {name in landing: archive name}: its landing folder is not
+    known, so every landing folder reads it until a run of the folder that has the file settles it."""
+    from flows.landing import CLAIMS, read_claims, save_claims
+
+    archive = tmp_path / "archive"
+    archive.mkdir()
+    (archive / CLAIMS).write_text('{"daily.txt": "2026/12/06/daily.txt"}', encoding="utf-8")
+    assert read_claims(archive, tmp_path / "L1") == {"daily.txt": "2026/12/06/daily.txt"}
+    save_claims(archive, tmp_path / "L2", {"other.txt": "2026/12/06/other.txt"})  # L2 has no daily.txt
+    # L2's own daily.txt (another digest: the claim was not continued) is claimed under another name
+    save_claims(archive, tmp_path / "L2", {"daily.txt": "2026/12/06/daily-1.txt", "other.txt": "2026/12/06/other.txt"})
+    assert read_claims(archive, tmp_path / "L2")["daily.txt"] == "2026/12/06/daily-1.txt"
+    assert read_claims(archive, tmp_path / "L1") == {"daily.txt": "2026/12/06/daily.txt"}
+    save_claims(archive, tmp_path / "L1", {}, settled={"daily.txt"})  # L1 moved it
+    assert read_claims(archive, tmp_path / "L1") == {}
+    assert read_claims(archive, tmp_path / "L2") == {"daily.txt": "2026/12/06/daily-1.txt",
+                                                     "other.txt": "2026/12/06/other.txt"}
+    assert "daily.txt" not in json.loads((archive / CLAIMS).read_text(encoding="utf-8"))
 
 
 def test_two_landing_runs_on_one_archive_record_the_names_their_bytes_are_under(prefect_harness, tmp_path,
