@@ -149,3 +149,39 @@ def test_two_landing_runs_on_one_archive_record_the_names_their_bytes_are_under(
     assert not (archive / flows.landing.CLAIMS).exists()
     assert [p for p in _hidden(archive) if not p.endswith(".lock")] == []
     assert list((tmp_path / "L1").iterdir()) == list((tmp_path / "L2").iterdir()) == []
+
+
+def test_a_claimed_name_stays_reserved_for_its_landing_folder_between_runs(prefect_harness, tmp_path, monkeypatch):
+    """A file left in L1 mid-write holds its name till its next run: another landing folder's run
+    the same day chose it once it was free again, and L1's next load was a second file (its
+    first part counted twice)."""
+    import flows.landing
+
+    archive = tmp_path / "archive"
+    text = DAY1.read_text(encoding="utf-8")
+    cut = text.index("\n#", len(text) // 2) + 1
+    (tmp_path / "L1").mkdir()
+    (tmp_path / "L1" / "daily.txt").write_text(text[:cut], encoding="utf-8")
+    real_ingest = flows.landing.ingest
+
+    def still_being_written(**kwargs):
+        summary = real_ingest(**kwargs)
+        (tmp_path / "L1" / "daily.txt").write_text(text, encoding="utf-8")
+        return summary
+
+    monkeypatch.setattr(flows.landing, "ingest", still_being_written)
+    w1 = tmp_path / "W1.duckdb"
+    assert flows.landing.ingest_landing(landing=tmp_path / "L1", archive=archive, warehouse=w1)["archived"] == []
+    monkeypatch.setattr(flows.landing, "ingest", real_ingest)
+    _land(tmp_path / "L2", "daily.txt", DAY2)
+    second = flows.landing.ingest_landing(landing=tmp_path / "L2", archive=archive, warehouse=tmp_path / "W2.duckdb")
+    third = flows.landing.ingest_landing(landing=tmp_path / "L1", archive=archive, warehouse=w1)
+
+    [taken] = second["archived"]
+    [continued] = third["archived"]
+    assert Path(continued).read_text(encoding="utf-8") == text and Path(taken).read_bytes() == DAY2.read_bytes()
+    with duckdb.connect(str(w1), read_only=True) as con:
+        assert con.execute("SELECT path, version, is_current FROM dim_source_file ORDER BY version").fetchall() == [
+            (Path(continued).relative_to(tmp_path).as_posix(), 1, False),
+            (Path(continued).relative_to(tmp_path).as_posix(), 2, True)]
+    assert [p for p in _hidden(archive) if not p.endswith(".lock")] == []
