@@ -9,6 +9,7 @@ one, for a look that takes ~0.2 s). Plain DuckDB and the extract module: no Pref
 
 from __future__ import annotations
 
+import re
 import time
 import uuid
 from dataclasses import asdict, dataclass, replace
@@ -55,12 +56,30 @@ def look(paths: list[Path], warehouse: Path, settings: Settings, recorded_as: di
                            "(hidden entries inside a folder and warehouse files are not read)")
     if not warehouse.exists():
         return Look(found, 0, None)
-    with duckdb.connect(str(warehouse), read_only=True) as con:  # plain rows: no frame, no macros
+    with _looked_at(warehouse) as con:
         con.execute(QUIET)
         skip = extract.unchanged(found, extract.fingerprints(con))
         to_read = [f for f in found if f.path not in skip]
         stored = None if to_read else totals(con)
     return Look(to_read, len(skip), stored)
+
+
+class WarehouseHeld(RuntimeError):
+    """Another program holds the published warehouse open with write access."""
+
+
+def _looked_at(warehouse: Path) -> duckdb.DuckDBPyConnection:
+    """The published warehouse, read-only (plain rows: no frame, no macros). A session of
+    another program writing to it (a DuckDB shell, a notebook) ended the run with DuckDB's lock
+    message, which named a PID but not what to do."""
+    try:
+        return duckdb.connect(str(warehouse), read_only=True)
+    except duckdb.IOException as err:
+        held = re.search(r"Conflicting lock is held in (.*?) \(PID (\d+)\)", str(err))
+        if not held:
+            raise
+        raise WarehouseHeld(f"{warehouse} is open with write access in another program ({held[1]}, PID {held[2]}): "
+                            "an ingest never writes under another writer; close that session and run again") from err
 
 
 def read_limits(settings: Settings) -> extract.ReadLimits:

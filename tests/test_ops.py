@@ -268,3 +268,21 @@ def test_a_prefect_server_gone_mid_run_costs_the_artifacts_not_the_load(prefect_
     assert summary["n_listings"] > 0 and len(calls) == 1  # warned once, the later calls skipped
     with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
         assert con.execute("SELECT status FROM ingest_run").fetchall() == [("completed",)]
+
+
+def test_an_ingest_under_another_programs_write_session_says_what_holds_it(tmp_path):
+    # a DuckDB shell or notebook with the warehouse open for writing: the run ended with DuckDB's
+    # lock message, naming a PID but not what to do
+    warehouse = tmp_path / "w.duckdb"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); "
+         "c.execute('CREATE TABLE t (x INT)'); print('held', flush=True); time.sleep(120)", str(warehouse)],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        result = CliRunner().invoke(app, ["ingest", str(SAMPLES), "--warehouse", str(warehouse)])
+    finally:
+        holder.kill()
+        holder.wait()
+    assert result.exit_code == 1, result.output
+    assert "is open with write access in another program" in result.output and f"PID {holder.pid}" in result.output
