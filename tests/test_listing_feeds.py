@@ -20,6 +20,12 @@ TITLE = "Designing RNAs with Language Models"
 ABSTRACT = "We design RNA sequences with a language model trained on families of structured RNAs."
 
 
+def second(title: str = TITLE, abstract: str = ABSTRACT) -> tuple[dict, list[dict]]:
+    """The record between FIRST and LAST as read, and the file's quarantine rows."""
+    records, quarantine = parse_text(f"{FIRST}#02Oct 26, 2026\ncs.LG\n{title}\nAnn Lee, Bo Chen\n{abstract}\n{LAST}")
+    return records.row(1, named=True), quarantine.to_dicts()
+
+
 @pytest.mark.parametrize("title", [
     f"{TITLE}. (arXiv:2602.12470v1 [cs.LG])",
     f"{TITLE}. (arXiv:2602.12470v2 [cs.LG] UPDATED)",
@@ -30,10 +36,8 @@ ABSTRACT = "We design RNA sequences with a language model trained on families of
     f"{TITLE}. (arXiv:2602.12470v2)",
 ])
 def test_an_rss_feed_title_loses_the_feeds_id_and_version(title):
-    middle = f"#02Oct 26, 2026\ncs.LG\n{title}\nAnn Lee, Bo Chen\n{ABSTRACT}\n"
-    records, quarantine = parse_text(FIRST + middle + LAST)
-    assert quarantine.is_empty(), quarantine.to_dicts()
-    assert records["title"].to_list()[1] == TITLE
+    record, quarantine = second(title=title)
+    assert not quarantine and record["title"] == TITLE, quarantine
 
 
 @pytest.mark.parametrize("title", [
@@ -42,9 +46,7 @@ def test_an_rss_feed_title_loses_the_feeds_id_and_version(title):
     "Scaling Laws (Revisited)",
 ])
 def test_a_title_that_names_an_arxiv_paper_itself_is_kept(title):
-    middle = f"#02Oct 26, 2026\ncs.LG\n{title}\nAnn Lee, Bo Chen\n{ABSTRACT}\n"
-    records, _ = parse_text(FIRST + middle + LAST)
-    assert records["title"].to_list()[1] == title
+    assert second(title=title)[0]["title"] == title
 
 
 @pytest.mark.parametrize("prefix", [
@@ -56,10 +58,8 @@ def test_a_title_that_names_an_arxiv_paper_itself_is_kept(title):
     "arXiv:2602.18374v2 Announce Type: replace\tAbstract:  ",
 ])
 def test_an_rss_feed_abstract_loses_the_feeds_announcement(prefix):
-    middle = f"#02Oct 26, 2026\ncs.LG\n{TITLE}\nAnn Lee, Bo Chen\n{prefix}{ABSTRACT}\n"
-    records, quarantine = parse_text(FIRST + middle + LAST)
-    assert quarantine.is_empty(), quarantine.to_dicts()
-    assert records["abstract"].to_list()[1] == ABSTRACT
+    record, quarantine = second(abstract=prefix + ABSTRACT)
+    assert not quarantine and record["abstract"] == ABSTRACT, quarantine
 
 
 @pytest.mark.parametrize("line", [
@@ -141,6 +141,4 @@ _WORDS = st.text(st.sampled_from("abcdefghij KLMNOP-"), min_size=3, max_size=40)
 @given(title=_WORDS, version=st.integers(1, 9), code=st.sampled_from(["cs.LG", "math.AG", "hep-th", "q-bio.BM"]),
        mark=st.sampled_from(["", " UPDATED", " CROSS LISTED"]))
 def test_any_feed_title_reads_as_the_plain_title(title, version, code, mark):
-    middle = f"#02Oct 26, 2026\ncs.LG\n{title}. (arXiv:2602.12470v{version} [{code}]{mark})\nAnn Lee, Bo Chen\n{ABSTRACT}\n"
-    records, _ = parse_text(FIRST + middle + LAST)
-    assert records["title"].to_list()[1] == " ".join(title.split())
+    assert second(title=f"{title}. (arXiv:2602.12470v{version} [{code}]{mark})")[0]["title"] == " ".join(title.split())
