@@ -349,7 +349,7 @@ def serve() -> None:
 
     Example: DIGEST_SCHEDULE="0 6 * * *" digest serve
     """
-    from flows.landing import landing_deployment, refuse_archive_inside_landing, serve_deployment
+    from flows.landing import landing_deployment, refuse_archive_inside_landing, refuse_missing_landing, serve_deployment
 
     if not os.environ.get("PREFECT_API_URL"):
         _fail("digest serve needs a Prefect server: run `prefect server start` and set "
@@ -357,7 +357,8 @@ def serve() -> None:
     settings = Settings()
     try:  # at start, not at the first scheduled run
         refuse_archive_inside_landing(settings.landing, settings.archive)
-    except ValueError as err:
+        refuse_missing_landing(settings.landing)
+    except (ValueError, FileNotFoundError) as err:
         _fail(str(err), 2)
     try:
         deployment = landing_deployment(settings)

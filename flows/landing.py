@@ -30,7 +30,7 @@ from prefect.schedules import Cron  # noqa: E402
 
 from flows import extract, load  # noqa: E402
 from flows.discovery import NothingFound  # noqa: E402
-from flows.ingest import ingest  # noqa: E402
+from flows.ingest import configured_ingest  # noqa: E402
 
 DEPLOYMENT = "daily-landing"
 # In the archive folder (hidden: `digest ingest` of the archive's parent leaves it out): the names
@@ -47,7 +47,7 @@ def ingest_landing(landing: Path | None = None, archive: Path | None = None,
     landing, archive = landing or settings.landing, archive or settings.archive
     warehouse = warehouse or settings.warehouse
     refuse_archive_inside_landing(landing, archive)
-    landing.mkdir(parents=True, exist_ok=True)
+    refuse_missing_landing(landing)
     _, arrived = extract.discover([landing], exclude=extract.warehouse_files(warehouse))  # never move the warehouse
     if not arrived:
         get_run_logger().info("nothing in %s", landing)
@@ -64,7 +64,9 @@ def ingest_landing(landing: Path | None = None, archive: Path | None = None,
         # next version (which moved yesterday's listings to fact_listing_history).
         names = {source: recorded_name(target, archive) for source, target in targets.items()}
         try:
-            summary = ingest(paths=[landing], warehouse=warehouse, recorded_as=names)  # raises on failure: nothing is moved
+            # the task runner of the settings (DIGEST_TASK_RUNNER=dask): the deployment ran in one process, unsaid
+            summary = configured_ingest(settings)(paths=[landing], warehouse=warehouse,
+                                                  recorded_as=names)  # raises on failure: nothing is moved
         except NothingFound:  # another landing run took them while this one waited for the writer lock
             get_run_logger().info("nothing left in %s: another run took what was found", landing)
             return {"archived": []}
@@ -97,6 +99,15 @@ def refuse_archive_inside_landing(landing: Path, archive: Path) -> None:
     if archive.resolve().is_relative_to(landing.resolve()):
         raise ValueError(f"the archive folder {archive} is inside the landing folder {landing}: every run "
                          "would ingest and archive it again; set DIGEST_ARCHIVE to a folder outside it")
+
+
+def refuse_missing_landing(landing: Path) -> None:
+    """A landing folder that is not there is a typo or a share not mounted: it was created, and
+    every scheduled run found nothing in it and ended Completed, day after day."""
+    if not landing.is_dir():
+        what = "is not a folder" if landing.exists() else "does not exist"
+        raise FileNotFoundError(f"the landing folder {landing} {what} (DIGEST_LANDING): create it "
+                                f"(mkdir -p {landing}) or mount its share")
 
 
 def archive_targets(found: list[extract.FoundFile], landing: Path, archive: Path, day: dt.date,

@@ -45,6 +45,43 @@ def test_landing_files_are_archived_after_the_load(prefect_harness, tmp_path):
     assert result["n_listings"] == 55 and result["n_quarantined"] == 1
 
 
+@pytest.mark.parametrize("kind", ["missing", "a file"])
+def test_a_landing_folder_that_is_not_there_fails_the_run_and_makes_nothing(prefect_harness, tmp_path, kind):
+    # a typo or a share not mounted: the folder was created, and every run ended Completed
+    from flows.landing import ingest_landing
+
+    landing = tmp_path / "landng"
+    if kind == "a file":
+        landing.write_text("not a folder\n")
+    with pytest.raises(FileNotFoundError, match="DIGEST_LANDING"):
+        ingest_landing(landing=landing, archive=tmp_path / "archive", warehouse=tmp_path / "w.duckdb")
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["landng"] if kind == "a file" else [])
+
+
+def test_serve_with_no_landing_folder_says_so_at_start(tmp_path, monkeypatch):
+    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:9/api")  # never reached
+    monkeypatch.setenv("DIGEST_LANDING", str(tmp_path / "landng"))
+    monkeypatch.setenv("DIGEST_ARCHIVE", str(tmp_path / "archive"))
+    result = CliRunner().invoke(app, ["serve"])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "landng does not exist (DIGEST_LANDING)" in lines[0], lines
+    assert not (tmp_path / "landng").exists()
+
+
+def test_the_landing_flow_runs_on_the_task_runner_of_the_settings(prefect_harness, tmp_path, monkeypatch):
+    # it called the in-process flow: DIGEST_TASK_RUNNER=dask on a worker was ignored, unsaid
+    import flows.landing
+    from flows.ingest import ingest
+
+    asked = []
+    monkeypatch.setattr(flows.landing, "configured_ingest", lambda settings: asked.append(settings.task_runner) or ingest)
+    monkeypatch.setenv("DIGEST_TASK_RUNNER", "dask")
+    landing = _landing_with_samples(tmp_path)
+    flows.landing.ingest_landing(landing=landing, archive=tmp_path / "archive", warehouse=tmp_path / "w.duckdb")
+    assert asked == ["dask"]
+
+
 def test_landing_files_stay_when_the_load_fails(prefect_harness, tmp_path, monkeypatch):
     from flows.landing import ingest_landing
 
@@ -238,6 +275,7 @@ def test_serve_with_no_prefect_server_answering_says_so_in_one_line(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         url = f"http://127.0.0.1:{s.getsockname()[1]}/api"  # nothing listens there
+    (tmp_path / "landing").mkdir()
     env = {**os.environ, "PREFECT_API_URL": url, "DIGEST_LANDING": str(tmp_path / "landing"),
            "DIGEST_ARCHIVE": str(tmp_path / "archive")}
     result = subprocess.run([str(Path(sys.executable).parent / "digest"), "serve"], env=env, cwd=SAMPLES.parent.parent,
