@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import os
 import shutil
+import socket
 import time
 import uuid
 from collections import deque
@@ -71,7 +73,29 @@ def parse_batch(batch: extract.FileBatch, limits: extract.ReadLimits = extract.R
     result.files = result.files.join(meta.drop("path"), on="source_file_id", how="left")
     result.skipped = skipped
     result.timings = {"read": read_s, **result.timings}
+    result.read_by = (socket.gethostname(), os.getpid())
     return result
+
+
+class WorkersCannotRead(RuntimeError):
+    """Parse tasks ran where the flow's files are not (a Dask worker on another machine)."""
+
+
+def refuse_unseen_by_worker(result: BatchResult, batch: list[extract.FoundFile]) -> None:
+    """A parse task that ran in another process and did not find files the flow finds: the
+    workers do not see the flow's files (another machine, another mount). Each was recorded as
+    "vanished", nothing was loaded, and the run ended Completed."""
+    if result.read_by is None or result.read_by == (socket.gethostname(), os.getpid()):
+        return
+    import polars as pl  # loaded with the result already
+
+    vanished = set(result.skipped.filter(pl.col("reason") == extract.VANISHED)["path"])
+    here = [f.abs_path for f in batch if f.path in vanished and Path(f.abs_path).exists()]
+    if here:
+        host, pid = result.read_by
+        raise WorkersCannotRead(
+            f"{len(here)} file(s) the flow finds were not found by the parse task on {host} (process {pid}), "
+            f"e.g. {here[0]}: Dask workers need the digest files at the same paths (DIGEST_DASK_ADDRESS)")
 
 
 def _is_transient(state) -> bool:
@@ -155,9 +179,46 @@ def configured_ingest(settings: Settings):
     from prefect_dask import DaskTaskRunner
 
     if settings.dask_address:
+        answering_scheduler(settings.dask_address)
         return ingest.with_options(task_runner=DaskTaskRunner(address=settings.dask_address))
     return ingest.with_options(task_runner=DaskTaskRunner(
         cluster_kwargs={"n_workers": 2, "threads_per_worker": 1, "processes": True, "dashboard_address": None}))
+
+
+class DaskUnreachable(RuntimeError):
+    """DIGEST_DASK_ADDRESS names no Dask scheduler with a worker."""
+
+
+def answering_scheduler(address: str) -> None:
+    """A scheduler answers at `address` and has a worker, within Dask's own connect timeout
+    (`distributed.comm.timeouts.connect`), each. Dask's client waited forever on a port that
+    accepted and never spoke (an HTTP server), and on a scheduler without workers; a port that
+    spoke something else ended in "Unable to allocate 3.07 EiB". The look runs on a thread of
+    its own, so a client that never returns is given up on, not waited for."""
+    import threading
+
+    import dask
+    from dask.utils import parse_timedelta
+    from distributed import Client
+
+    wait_s = parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), "s")
+    outcome: dict[str, object] = {}
+
+    def look() -> None:
+        try:
+            with Client(address, timeout=wait_s) as client:
+                client.wait_for_workers(1, timeout=wait_s)
+            outcome["ok"] = True
+        except BaseException as err:  # noqa: BLE001 - reported below, in one line
+            outcome["error"] = err
+
+    looking = threading.Thread(target=look, name="dask-look", daemon=True)
+    looking.start()
+    looking.join(2 * wait_s + 5)
+    if "ok" not in outcome:
+        err = outcome.get("error")
+        why = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}" if err else f"no answer in {2 * wait_s + 5:.0f} s"
+        raise DaskUnreachable(f"DIGEST_DASK_ADDRESS={address}: no Dask scheduler with a worker answered there ({why})")
 
 
 # This run's artifacts failed once: the rest are skipped. (A plain flag, not an Event: the Dask
@@ -367,12 +428,13 @@ def _stage_batches(open_loader: Callable[[], load.RunLoader], batches: list[list
 
     def stage_oldest() -> None:
         nonlocal done, loader
-        task, _slots, n_batch_files = pending.popleft()
+        task, _slots, batch = pending.popleft()
         result = task.result()
+        refuse_unseen_by_worker(result, batch)
         loader = loader or open_loader()
         begun = time.perf_counter()
         loader.stage(result)
-        done += n_batch_files  # files found, as n_files counts them: an archive's members are one file
+        done += len(batch)  # files found, as n_files counts them: an archive's members are one file
         # Prefect holds every task's return value until the flow ends: empty it, or memory grows
         # with the corpus, not with the batch size (tests/test_memory.py).
         result.release()
@@ -389,7 +451,7 @@ def _stage_batches(open_loader: Callable[[], load.RunLoader], batches: list[list
         slots = batch_slots(batch, batch_bytes)
         while pending and sum(held for _, held, _ in pending) + slots > in_flight:
             stage_oldest()
-        pending.append((parse_batch.submit(extract.FileBatch(batch), limits), slots, len(batch)))
+        pending.append((parse_batch.submit(extract.FileBatch(batch), limits), slots, batch))
     while pending:
         stage_oldest()
     return loader or open_loader()

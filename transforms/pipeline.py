@@ -44,6 +44,7 @@ class BatchResult:
     quarantine: pl.DataFrame
     skipped: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema={"path": pl.String, "reason": pl.String}))
     timings: dict[str, float] = field(default_factory=dict)
+    read_by: tuple[str, int] | None = None  # (host, process) that read the files: a Dask worker's
 
     def release(self) -> None:
         """Drop the rows (keep the schemas and the timings) once the batch is staged."""
