@@ -105,6 +105,28 @@ def test_a_wrapped_abstract_still_unwraps_onto_a_line_of_prose():
                                                 "polynomial size, with comments on the cost.")
 
 
+@pytest.mark.parametrize("lines", [
+    # a label opening a wrapped line, with the abstract going on after it
+    ["We extend our conference paper with new proofs and experiments on all.",
+     "DOI: 10.1145/3292500.3330701 is the version of record; here we add three",
+     "new datasets and a study of scaling behaviour across model sizes."],
+    ["We prove a sharper bound for sparse recovery under weak assumptions.",
+     "Comments: the bound in Theorem 2 is tight up to constants, as we show",
+     "with a matching construction for every sparsity level and dimension."],
+    # TeX or a sentence's last marks alone on the last line (daydayarxiv record 772 at 72 columns)
+    ["We release the code of our method for controllable generation at \\url{https",
+     "://github.com/arctanxarc/GENIUS}$."],
+    ["Can a transformer of bounded depth count the parentheses of a string of length",
+     "?"],
+])
+def test_a_wrapped_abstract_is_read_whole_whatever_its_lines_open_with(lines):
+    # a line of a wrapped field that reads like a label, or is marks alone, was cut off with the rest
+    text = "#02Oct 26, 2026\ncs.LG\nA Title of the Paper\nAnn Lee, Bo Chen\n" + "\n".join(lines) + "\n"
+    records, quarantine = parse_text(FIRST + text + LAST)
+    assert quarantine.is_empty(), quarantine.to_dicts()
+    assert records.row(1, named=True)["abstract"].endswith(lines[-1].strip()[-12:])
+
+
 def test_a_names_line_wrapped_onto_an_affiliation_alone_is_read_whole():
     # a line wholly in parentheses after a wrapped title and names is the names' rest, not a note
     text = ("#02Oct 26, 2026\nhep-ph\nReparametrization Invariance, the controversial extraction of $\\alpha$\n"

@@ -111,15 +111,20 @@ ANY_LABEL = r"^\p{L}[\p{L}\-]*(?: [\p{L}\-]+){0,2}\s*(?::|：)\s*\S"
 FIELD_LABEL = r"^(?i:abstract|summary|tl;?dr|title|authors?|author\(s\)|by)\s*(?::|：)"
 # Longer than any such line seen (a long Journal-ref); an abstract is longer.
 METADATA_MAX_CHARS = 160
-# Lines a mailing or a listing page prints between records, never an abstract's wrapped rest:
-# a section heading ("Cross-lists for Mon, 26 Oct 26", "New submissions (showing 4 of 4
-# entries)"), a separator ("------", "\\\\", "* * *": marks alone; a DOS end-of-file ^Z is none), an arXiv metadata
-# label ("Comments:", "Journal-ref:") or the next record's title ("Title:"; a labelled record's own
+# Lines a mailing or a listing page prints between records, never an abstract's wrapped rest
+# when they end its record: a section heading ("Cross-lists for Mon, 26 Oct 26", "New
+# submissions (showing 4 of 4 entries)"), a separator (_SEPARATOR), an arXiv metadata label
+# ("Comments:", "Journal-ref:") or the next record's title ("Title:"; a labelled record's own
 # "Authors:" may follow a title of three lines), a note (_NOTE). After a record of short lines
 # each was read as its one-line abstract's second line. (Not any label: a wrapped line may open
-# "data: images and text"; not a link alone: an abstract's last line often is one.)
+# "data: images and text"; not a link alone: an abstract's last line often is one; and only at
+# the record's end, `_between_records_at_the_end`: "DOI: 10.1145/... is the version of record;
+# here we" goes on.)
 _SECTION = (r"(?i:(?:new|cross|replacement)\s+submissions|cross-?lists|replacements)\b.{0,40}"
             r"(?:\bfor\s+\p{L}{3},?\s+\d{1,2}\s+\p{L}{3}\s+\d{2,4}|\(showing\s+(?:first\s+)?\d+\s+of\s+\d+\s+entries\))")
+# One mark three times or more ("------", "* * *", "==="), or arXiv's "\\\\"; not "}$." or "?" (a
+# wrapped field's last marks), nor a DOS end-of-file ^Z.
+_SEPARATOR = r"(?:(?:-\s*){3,}|(?:=\s*){3,}|(?:_\s*){3,}|(?:\*\s*){3,}|(?:~\s*){3,}|(?:#\s*){3,}|\\\\)$"
 _ARXIV_LABELS = (r"(?i:comments?|journal[- ]?ref(?:erence)?|doi|report[- ]?(?:no|number)\.?|(?:msc|acm|jel)[- ]?class(?:es)?"
                  r"|subj-class|subjects|pacs|title)\s*(?::|：)")
 # a listing's note ("(withdrawn)", "[replaced with revised version Mon, 26 Oct 2026]",
@@ -127,7 +132,7 @@ _ARXIV_LABELS = (r"(?i:comments?|journal[- ]?ref(?:erence)?|doi|report[- ]?(?:no
 # (only these: a names line wraps onto an affiliation alone, "(Lisbon, IST)")
 _NOTE = (r"\((?i:withdrawn|showing\s[^()]*entries)\)$|\[(?i:replaced with\s)[^\[\]]*\]$|\[v\d+\]\s"
          r"|(?i:replaced with revised version)\b")
-BETWEEN_RECORDS = rf"^(?:{_SECTION}\s*$|[\p{{P}}\p{{S}}\s]*[\p{{P}}\p{{S}}][\p{{P}}\p{{S}}\s]*$|{_ARXIV_LABELS}|{_NOTE})"
+BETWEEN_RECORDS = rf"^(?:{_SECTION}\s*$|{_SEPARATOR}|{_ARXIV_LABELS}|{_NOTE})"
 # arXiv's RSS feeds mark their items: before 2024 a title "T. (arXiv:2602.13165v2 [cs.IR] UPDATED)"
 # (each version's digits read as another paper's number: a paper per version), since then an
 # abstract "arXiv:2602.13165v2 Announce Type: replace Abstract: ...". A mark has the id's version
@@ -302,7 +307,7 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     after_end = (pl.col("j") >= N_LINES) & pl.col("ends").shift(1).fill_null(False) & (pl.col("width") <= WRAP_MAX)
     c = c.with_columns(metadata=on_rows(c, c.select(after_end.arg_true()).to_series(),
                                         is_metadata(pl.col("text"), any_label=False)))
-    lost_header = lost_header | pl.col("metadata") | ((pl.col("j") >= N_LINES) & pl.col("text").str.contains(BETWEEN_RECORDS))
+    lost_header = lost_header | pl.col("metadata") | _between_records_at_the_end()
     recs = c.group_by(g, maintain_order=True).agg(
         n=pl.col("j").max(),
         width=pl.col("width").first(),
@@ -404,6 +409,14 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         *g, "line_start", "line_end", "n_lines", "rank", "date_raw", "raw_text",
         "category_raw", "title", "authors_raw", "abstract", "unwrappable", "shift_reason", "n_unread")
     return out, extra
+
+
+def _between_records_at_the_end() -> pl.Expr:
+    """Lines after a record's fifth that read as BETWEEN_RECORDS with nothing else after them in
+    the record (else the field goes on past them)."""
+    between = (pl.col("j") >= N_LINES) & pl.col("text").str.contains(BETWEEN_RECORDS)
+    last_other = pl.col("j").filter(~between).max().over("file_idx", "position")
+    return between & (pl.col("j") > last_other)
 
 
 def _unread_header(text: pl.Expr, next_text: pl.Expr, at_end: bool = True) -> pl.Expr:
