@@ -9,7 +9,7 @@ COMMENT ON COLUMN dim_source_file.run_id IS 'The ingest_run that loaded this fil
 COMMENT ON COLUMN dim_source_file.n_listings IS 'Listings loaded from this file.';
 
 COMMENT ON COLUMN dim_paper.paper_id IS 'Id: the matching key of the first listing that made this paper; never renumbered.';
-COMMENT ON COLUMN dim_paper.abstract IS 'Abstract, cleaned (NFC, single spaces), of the most recent current listing (ties: the longest); a real abstract wins over a short one of fewer than 25 words (a withdrawal notice).';
+COMMENT ON COLUMN dim_paper.abstract IS 'Abstract, cleaned (NFC, single spaces), of the most recent current listing (ties: the longest); a real abstract wins over a withdrawal notice (transforms.resolve.NOTICE_TEXT).';
 COMMENT ON COLUMN dim_paper.author_keys IS 'name_key of each entry of authors, same order.';
 COMMENT ON COLUMN dim_paper.n_authors_shown IS 'Names in the longest author list seen.';
 COMMENT ON COLUMN dim_paper.has_complete_listing IS 'Some listing showed the list without "and K more" or "等".';

@@ -6,6 +6,8 @@ short (title ratio 1.0), so each was merged into its paper, the paper showing th
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import polars as pl
 import pytest
 from hypothesis import given, settings
@@ -69,7 +71,8 @@ WITHDRAWALS = [
     "Withdrawn.",
     "The paper is withdrawn",
     "This submission has been withdrawn by arXiv administrators due to inappropriate text overlap with external sources.",
-    "No abstract available.",
+    "This paper has been retracted.",
+    "The manuscript was withdrawn by the authors.",
 ]
 KEYS = [n.lower().replace("-", " ") for n in AUTHORS]
 # Another real paper of the same title and authors ("Introduction", "Erratum": one author writes several)
@@ -110,6 +113,11 @@ def test_a_notice_merges_only_with_the_same_title_and_the_same_authors(keys_b, t
 @pytest.mark.parametrize("short", [
     "We present the proceedings of the Workshop on Learning Theory 2019.",
     "Lecture notes for a graduate course on recurrent networks.",
+    # the words of a notice in a real abstract, and "no abstract": front matter of another volume
+    "We examine the withdrawal of arms in delayed bandits.",
+    "A deformation retraction of the complement is constructed explicitly.",
+    "Arms withdrawn by the learner are never pulled again; we bound the regret.",
+    "No abstract available.",
 ])
 @pytest.mark.parametrize("other", [ABSTRACT, "Notes from a tutorial on kernel methods given at a summer school."])
 def test_a_short_real_abstract_is_no_notice(short, other):
@@ -177,6 +185,24 @@ def test_a_withdrawn_relisting_is_one_paper_whichever_day_it_came(tmp_path, noti
     rules = incremental.sql("SELECT rule, is_merge FROM paper_match WHERE rule = 'notice_abstract'")
     assert rules == [("notice_abstract", True)]
     assert incremental.sql("SELECT n_papers FROM dim_author WHERE name = 'Marius Henry'") == [(1,)]
+
+
+def test_a_shorter_revision_listed_later_is_the_papers_abstract(tmp_path):
+    """Only a notice loses to an older abstract: a revision under 25 words was ranked below the
+    version before it, and the next merge turned stored papers back to their older texts."""
+    title, names = "On the Rationality of Cubic Fourfolds Containing a Plane", ["Ann Lee", "Bo Chen"]
+    old = ("We prove that every smooth cubic fourfold containing a plane and a second disjoint plane is rational, "
+           "and we describe the birational maps explicitly in all cases.")
+    new = ("We prove that every smooth cubic fourfold containing a plane and a second disjoint plane is rational, "
+           "and describe the birational maps explicitly.")
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    warehouse.ingest([listing_text([(title, names, old)]), listing_text([(title, names, new)], day="Oct 27, 2026")])
+    assert [a for _, _, a, _ in _papers(warehouse)] == [new]
+
+
+def test_the_merge_reads_notices_with_the_resolvers_pattern():
+    sql = (Path(resolve.__file__).parent.parent / "schemas" / "merge" / "20_papers.sql").read_text(encoding="utf-8")
+    assert f"regexp_matches(lower(v.abstract), '{resolve.NOTICE_TEXT}')" in sql
 
 
 def test_a_notice_that_fits_two_papers_of_one_title_joins_neither(tmp_path):

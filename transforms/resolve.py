@@ -74,9 +74,14 @@ PREFIX_BAND, SUFFIX_BAND, EXACT_BAND = NUM_BANDS, NUM_BANDS + 1, NUM_BANDS + 2
 # one title are compared by their texts as before.
 NOTICE_BAND, TITLE_BAND = NUM_BANDS + 3, NUM_BANDS + 4
 NOTICE_RULE = "notice_abstract"
-# A notice for an abstract, as match texts read (folded to words): withdrawn, retracted, none given.
-NOTICE_TEXT = (r"\bwithdrawn?\b|\bwithdrawal\b|\bretract(?:ed|ion)\b|\bno abstract\b|\babstract (?:is )?not available\b"
-               r"|^(?:n a|none|tbd|tba)$")
+# A withdrawal or retraction notice for an abstract, in lower case (a match text, folded to
+# words, or a text as stored: words joined by \W+): "Withdrawn.", "This paper has been withdrawn
+# by the author ...", "The manuscript was withdrawn by the authors". Its phrasing, not its words:
+# "We examine the withdrawal of arms ...", "Arms withdrawn by the learner ..." are abstracts; and
+# not "No abstract available." (an editor's "Introduction" to two volumes was one paper).
+NOTICE_TEXT = (r"^\W*(?:withdrawn|retracted)\b"
+               r"|\b(?:paper|article|submission|manuscript|preprint|version|work|note)\W+(?:(?:has|have|had)\W+been|is|was)"
+               r"\W+(?:withdrawn|retracted)\b")
 MIN_PREFIX_WORDS = 20  # a shorter text is too little evidence for "cut short"
 CONTAINED_MARGIN = 0.2  # containment this far above Jaccard: one abstract holds the other
 DEFAULT_THRESHOLD = 0.8  # chosen on the tuning corpus of eval/ (seed 11)
@@ -778,7 +783,7 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     same_people &= _strict_agreement(pairs, same_people & (short_words < BOILERPLATE_WORDS)) == 1.0
     boilerplate_ok = (short_words >= BOILERPLATE_WORDS) | np.where(has_titles, titles_ok, same_people)
     is_match = authors_ok & titles_ok & boilerplate_ok & (score >= threshold)
-    # A short notice (a withdrawal, "No abstract available.": NOTICE_TEXT) under the same title (folded)
+    # A short notice (a withdrawal: NOTICE_TEXT) under the same title (folded)
     # and the same authors, every name agreeing strictly and as many shown, is a version of the
     # paper (arXiv relists a withdrawn version with its title and authors): merged whatever the
     # texts' score, which says nothing here (NOTICE_RULE). Two long abstracts never count so.

@@ -115,21 +115,21 @@ SELECT DISTINCT u.version_row FROM titles u JOIN titles w USING (paper_id)
 WHERE length(w.stem) > length(u.stem) AND starts_with(w.stem, u.stem)
   AND (regexp_matches(u.title, '(\.\.\.|…)\s*$') OR NOT regexp_matches(w.stem[length(u.stem) + 1], '[\pL\pN]'));
 
--- A real abstract wins over a short one (fewer than 25 words, transforms.dedupe.BOILERPLATE_WORDS,
--- counted as there): a withdrawn version relisted later ("This paper has been withdrawn by the
--- author ...", merged by the resolver's notice_abstract rule) replaced the paper's abstract.
--- Counted apart, on texts under 600 characters (no notice is longer): in the rank, the pattern
--- over every version took 0.3 s of a +1 % run's 0.2 s merge. (Not for the legacy lists below:
--- there the pattern took as long, and they are of warehouses stored before paper_version existed.)
-CREATE OR REPLACE TEMP TABLE short_versions AS
+-- A real abstract wins over a withdrawal notice (transforms.resolve.NOTICE_TEXT, the same pattern:
+-- tests/test_resolve_notices.py checks): a withdrawn version relisted later ("This paper has been
+-- withdrawn by the author ...", merged by the resolver's notice_abstract rule) replaced the
+-- paper's abstract. Otherwise the most recent wins, a short revision too. Looked for in texts
+-- under 600 characters only (no notice is longer: the pattern over every version doubled a +1 %
+-- run's merge), and not in the legacy lists below (warehouses stored before paper_version).
+CREATE OR REPLACE TEMP TABLE notice_versions AS
 SELECT v.rowid AS version_row
 FROM key_recency r SEMI JOIN repeated_papers USING (paper_id) JOIN paper_version v USING (paper_key)
-WHERE coalesce(length(v.abstract), 0) < 600
-  AND NOT regexp_matches(coalesce(v.abstract, ''), '^[^\pL\pN]*[\pL\pN]+(?:[^\pL\pN]+[\pL\pN]+){24}');
+WHERE length(v.abstract) < 600
+  AND regexp_matches(lower(v.abstract), '^\W*(?:withdrawn|retracted)\b|\b(?:paper|article|submission|manuscript|preprint|version|work|note)\W+(?:(?:has|have|had)\W+been|is|was)\W+(?:withdrawn|retracted)\b');
 
 CREATE OR REPLACE TEMP TABLE repeated_lists AS
 SELECT r.paper_id,  -- no NULL inside the rank: its parts compare as values
-       {'real': v.rowid NOT IN (SELECT version_row FROM short_versions),
+       {'real': v.rowid NOT IN (SELECT version_row FROM notice_versions),
         'whole': v.rowid NOT IN (SELECT version_row FROM cut_versions),
         'dated': r.last_on IS NOT NULL, 'on': coalesce(r.last_on, DATE '1900-01-01'), 'n': coalesce(length(v.abstract), -1)}
            AS abstract_rank,
