@@ -125,12 +125,13 @@ def _attached(path: Path, allow_files: bool) -> duckdb.DuckDBPyConnection:
     """A database instance of its own with the warehouse attached read-only. DuckDB shares one
     instance among all `connect`s to a path in a process: its configuration, locked by the first
     reader, refused every other reader's SET (the dashboard's sessions are threads), and a reader
-    opened beside another read the file an ingest had replaced. Attached under the file's stem,
-    the name a direct open gives it; then file access goes and the configuration is locked."""
+    opened beside another read the file an ingest had replaced. Attached under the name a direct
+    open gives it; then file access goes and the configuration is locked."""
     config = {**read_config(allow_files), "enable_external_access": True, "temp_directory": f"{path}.tmp"}
     con = duckdb.connect(":memory:", config=config)
     try:
-        name = path.stem if path.stem.lower() not in _RESERVED_CATALOGS else "warehouse"
+        name = path.name.split(".")[0]  # as DuckDB names a file it opens: "wh.v2.duckdb" is "wh"
+        name = name if name and name.lower() not in _RESERVED_CATALOGS else "warehouse"
         con.execute(f"ATTACH '{str(path).replace(chr(39), chr(39) * 2)}' AS {_ident(name)} (READ_ONLY)")
         con.execute(f"USE {_ident(name)}")
         if not allow_files:

@@ -56,7 +56,9 @@ def test_a_read_connection_stays_locked_down(tmp_path, sql):
         con.execute(sql)
 
 
-def test_a_read_connection_names_the_warehouse_as_before(tmp_path):
-    # the catalog is named after the file, as a direct open names it: qualified names keep working
-    w = warehouse(tmp_path / "sales.duckdb", 2)
+@pytest.mark.parametrize("name", ["sales.duckdb", "sales.v2.duckdb", "sales", "sales.db"])
+def test_a_read_connection_names_the_warehouse_as_before(tmp_path, name):
+    # the catalog is named as a direct open names it (the file name to its first dot): qualified
+    # names keep working
+    w = warehouse(tmp_path / name, 2)
     assert analytics.query(w, "SELECT count(*) AS n FROM sales.main.dim_paper")["n"][0] == 2
