@@ -135,10 +135,11 @@ _NOTE = (r"\((?i:withdrawn|showing\s[^()]*entries)\)$|\[(?i:replaced with\s)[^\[
 BETWEEN_RECORDS = rf"^(?:{_SECTION}\s*$|{_SEPARATOR}|{_ARXIV_LABELS}|{_NOTE})"
 # arXiv's RSS feeds mark their items: before 2024 a title "T. (arXiv:2602.13165v2 [cs.IR] UPDATED)"
 # (each version's digits read as another paper's number: a paper per version), since then an
-# abstract "arXiv:2602.13165v2 Announce Type: replace Abstract: ...". A mark has the id's version
-# or category (a title may name a paper: "Comments on (arXiv:2401.00001)").
+# abstract "arXiv:2602.13165v2 Announce Type: replace Abstract: ...". A title's mark has the
+# category in brackets, as the feeds wrote it (a title may name a paper: "Comments on
+# (arXiv:2401.00001)", "Comment on "X" (arXiv:2401.00001v2)").
 _ARXIV_ID = r"(?:\d{4}\.\d{4,5}|[a-z][a-z\-]*(?:\.[A-Z]{2})?/\d{7})"
-FEED_TITLE_MARK = (rf"\.?\s*\(arXiv:{_ARXIV_ID}(?:v\d+(?:\s*\[[^\]\s]+\])?|\s*\[[^\]\s]+\])"
+FEED_TITLE_MARK = (rf"\.?\s*\(arXiv:{_ARXIV_ID}(?:v\d+)?\s*\[[^\]\s]+\]"
                    r"(?:\s+(?:UPDATED|CROSS LISTED|REPLACED))?\)$")
 FEED_ABSTRACT_MARK = rf"^arXiv:{_ARXIV_ID}(?:v\d+)?\s+(?i:announce\s+type):\s*[\w-]+\s+(?i:abstract):\s*"
 
