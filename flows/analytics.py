@@ -535,7 +535,8 @@ def export_parquet(con: duckdb.DuckDBPyConnection, out_dir: Path, with_marts: bo
     the new tables as if they were of the same warehouse. Every file is written beside its place
     under a name of this export's own, and all are moved in at the end: a reader never sees half
     a file, an export stopped midway leaves the one before whole (its tables were new and its
-    marts old), and two exports into one folder no longer wrote one partial file."""
+    marts old), and two exports into one folder no longer write one partial file (their moves
+    may still interleave). The folder holds both exports at the peak."""
     planned = [(rel, out_dir / f"{rel.name}.parquet" if rel.kind == "table" else out_dir / rel.schema / f"{rel.name}.parquet")
                for rel in catalog(con)
                if (rel.kind == "table" and rel.schema == "main") or (rel.kind == "view" and rel.schema == MARTS_SCHEMA)]

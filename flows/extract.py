@@ -328,6 +328,15 @@ class Unreadable(Exception):
     """A found file that is not read, with the reason for skipped_file."""
 
 
+def unchanged_since_found(found: FoundFile) -> bool:
+    """The file is where it was found, with the size and modification time it had then."""
+    try:
+        stat = os.stat(found.abs_path)
+    except FileNotFoundError:
+        return False
+    return stat.st_size == found.size_bytes and stat.st_mtime_ns == found.mtime_ns
+
+
 def read_sources(batch: list[FoundFile], limits: ReadLimits = ReadLimits()
                  ) -> tuple[list[SourceFile], pl.DataFrame, pl.DataFrame]:
     """Bytes of each readable file (each member of a packaged one), its metadata

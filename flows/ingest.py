@@ -90,7 +90,8 @@ def refuse_unseen_by_worker(result: BatchResult, batch: list[extract.FoundFile])
     import polars as pl  # loaded with the result already
 
     vanished = set(result.skipped.filter(pl.col("reason") == extract.VANISHED)["path"])
-    here = [f.abs_path for f in batch if f.path in vanished and Path(f.abs_path).exists()]
+    # here still as it was found: not a file that went and came back during the run
+    here = [f.abs_path for f in batch if f.path in vanished and extract.unchanged_since_found(f)]
     if here:
         host, pid = result.read_by
         raise WorkersCannotRead(

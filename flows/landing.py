@@ -296,7 +296,7 @@ def archive_files(files: list[extract.FoundFile], targets: dict[str, Path]) -> l
     moved = []
     for f in files:
         source, target = Path(f.abs_path), targets.get(f.abs_path)
-        if target is None or not _unchanged_since_found(source, f):
+        if target is None or not extract.unchanged_since_found(f):
             continue  # not read, or it changed during the run: the next run ingests the new content
         if os.path.lexists(target):
             _set_aside(target, source)
@@ -327,14 +327,6 @@ def _log():
         return get_run_logger()
     except MissingContextError:
         return logging.getLogger(__name__)
-
-
-def _unchanged_since_found(path: Path, found: extract.FoundFile) -> bool:
-    try:
-        stat = path.stat()
-    except FileNotFoundError:
-        return False
-    return stat.st_size == found.size_bytes and stat.st_mtime_ns == found.mtime_ns
 
 
 def _free_name(target: Path, taken: set[Path], owner: str) -> Path:
@@ -383,8 +375,10 @@ def _fires(cron: str, timezone: str) -> bool:
 
     try:
         return bool(asyncio.run(CronSchedule(cron=cron, timezone=timezone).get_dates(1)))
-    except Exception:  # croniter's CroniterBadDateError: "failed to find next date"
-        return False
+    except Exception as err:
+        if type(err).__name__ == "CroniterBadDateError":  # "failed to find next date" (Prefect's vendored croniter)
+            return False
+        raise
 
 
 def serve_deployment(deployment: RunnerDeployment) -> None:

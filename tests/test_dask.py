@@ -39,7 +39,9 @@ def test_a_parse_task_elsewhere_that_finds_none_of_the_flows_files_fails_the_run
     here = tmp_path / "daily.txt"
     here.write_text("#01Oct 26, 2026\n")
     gone = tmp_path / "gone.txt"
-    batch = [extract.FoundFile(path=p.name, abs_path=str(p), size_bytes=1, mtime_ns=0) for p in (here, gone)]
+    stat = here.stat()
+    batch = [extract.FoundFile(path=p.name, abs_path=str(p), size_bytes=stat.st_size, mtime_ns=stat.st_mtime_ns)
+             for p in (here, gone)]
 
     def result(read_by, paths):
         empty = pl.DataFrame()
@@ -50,6 +52,8 @@ def test_a_parse_task_elsewhere_that_finds_none_of_the_flows_files_fails_the_run
         refuse_unseen_by_worker(result(("worker-7", 4242), ["daily.txt"]), batch)
     refuse_unseen_by_worker(result(("worker-7", 4242), ["gone.txt"]), batch)  # vanished here too
     refuse_unseen_by_worker(result((socket.gethostname(), os.getpid()), ["daily.txt"]), batch)  # read here
+    here.write_text("#01Oct 27, 2026\n#02Oct 27, 2026\n")  # gone and back, rewritten, during the run
+    refuse_unseen_by_worker(result(("worker-7", 4242), ["daily.txt"]), batch)
 
 
 def test_an_address_that_accepts_and_never_speaks_dask_fails_in_one_line(monkeypatch):

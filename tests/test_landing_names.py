@@ -89,6 +89,7 @@ def test_a_file_left_in_landing_after_its_load_is_a_new_version_of_it_the_next_d
     changed); the next day's run loaded it in full under that day's archive name: two current
     files, every listing of its first records counted twice, and lineage naming a file never
     written (a hunt's find). So did a move that failed after the load."""
+    import flows.ingest
     import flows.landing
 
     landing, archive, warehouse = tmp_path / "landing", tmp_path / "archive", tmp_path / "w.duckdb"
@@ -96,7 +97,7 @@ def test_a_file_left_in_landing_after_its_load_is_a_new_version_of_it_the_next_d
     cut = text.index("\n#", len(text) // 2) + 1  # at a record's start: the first part is whole records
     landing.mkdir()
     (landing / "daily.txt").write_text(text[:cut], encoding="utf-8")
-    real_ingest = flows.landing.ingest
+    real_ingest = flows.ingest.ingest
 
     def writer_finishes_during_the_run(**kwargs):
         summary = real_ingest(**kwargs)
@@ -106,7 +107,7 @@ def test_a_file_left_in_landing_after_its_load_is_a_new_version_of_it_the_next_d
             monkeypatch.setattr(flows.landing.shutil, "move", _fails_once(flows.landing.shutil.move, monkeypatch))
         return summary
 
-    monkeypatch.setattr(flows.landing, "ingest", writer_finishes_during_the_run)
+    monkeypatch.setattr(flows.landing, "configured_ingest", lambda settings: writer_finishes_during_the_run)
     _on(monkeypatch, dt.date(2026, 12, 6))
     if left_by == "still being written":
         assert flows.landing.ingest_landing(landing=landing, archive=archive, warehouse=warehouse)["archived"] == []
@@ -114,7 +115,7 @@ def test_a_file_left_in_landing_after_its_load_is_a_new_version_of_it_the_next_d
         with pytest.raises(OSError):
             flows.landing.ingest_landing(landing=landing, archive=archive, warehouse=warehouse)
         (landing / "daily.txt").write_text(text, encoding="utf-8")  # and the feed wrote the rest since
-    monkeypatch.setattr(flows.landing, "ingest", real_ingest)
+    monkeypatch.setattr(flows.landing, "configured_ingest", lambda settings: real_ingest)
     _on(monkeypatch, dt.date(2026, 12, 7))
     second = flows.landing.ingest_landing(landing=landing, archive=archive, warehouse=warehouse)
 
@@ -138,11 +139,12 @@ def _fails_once(move, monkeypatch):
 def test_another_digest_under_a_left_file_s_name_is_a_file_of_its_own(prefect_harness, tmp_path, monkeypatch):
     """The file left in landing was replaced by the next day's digest under its name before the
     next run: a version of the claimed file, it would drop the first day's listings."""
+    import flows.ingest
     import flows.landing
 
     landing, archive, warehouse = tmp_path / "landing", tmp_path / "archive", tmp_path / "w.duckdb"
     _land(landing, "daily.txt", DAY1)
-    real_ingest = flows.landing.ingest
+    real_ingest = flows.ingest.ingest
 
     def touched_during_the_run(**kwargs):
         summary = real_ingest(**kwargs)
@@ -150,12 +152,12 @@ def test_another_digest_under_a_left_file_s_name_is_a_file_of_its_own(prefect_ha
             f.write("\n")
         return summary
 
-    monkeypatch.setattr(flows.landing, "ingest", touched_during_the_run)
+    monkeypatch.setattr(flows.landing, "configured_ingest", lambda settings: touched_during_the_run)
     _on(monkeypatch, dt.date(2026, 12, 6))
     flows.landing.ingest_landing(landing=landing, archive=archive, warehouse=warehouse)
     assert (archive / flows.landing.CLAIMS).exists()
     _land(landing, "daily.txt", DAY2)
-    monkeypatch.setattr(flows.landing, "ingest", real_ingest)
+    monkeypatch.setattr(flows.landing, "configured_ingest", lambda settings: real_ingest)
     _on(monkeypatch, dt.date(2026, 12, 7))
     flows.landing.ingest_landing(landing=landing, archive=archive, warehouse=warehouse)
     assert _rows(warehouse, "SELECT path, version, is_current FROM dim_source_file ORDER BY path") == [
@@ -166,23 +168,25 @@ def test_another_digest_under_a_left_file_s_name_is_a_file_of_its_own(prefect_ha
 def test_a_landing_run_that_finds_its_files_gone_has_nothing_to_do(prefect_harness, tmp_path, monkeypatch):
     """Two landing runs at once: the second waited for the writer lock while the first archived
     every file, then failed with a NothingFound traceback."""
+    import flows.ingest
     import flows.landing
 
     landing, archive, warehouse = tmp_path / "landing", tmp_path / "archive", tmp_path / "w.duckdb"
     _land(landing, "daily.txt", DAY1)
-    real_ingest = flows.landing.ingest
+    real_ingest = flows.ingest.ingest
 
     def another_run_went_first(**kwargs):
         (landing / "daily.txt").rename(tmp_path / "taken.txt")
         return real_ingest(**kwargs)
 
-    monkeypatch.setattr(flows.landing, "ingest", another_run_went_first)
+    monkeypatch.setattr(flows.landing, "configured_ingest", lambda settings: another_run_went_first)
     assert flows.landing.ingest_landing(landing=landing, archive=archive, warehouse=warehouse) == {"archived": []}
 
 
 def test_a_claim_stays_while_its_file_is_in_landing_and_unreadable(prefect_harness, tmp_path, monkeypatch):
     """A claimed file unreadable at the next run (its permissions, a lock) lost its claim: the
     run after loaded it as a second file."""
+    import flows.ingest
     import flows.landing
 
     landing, archive, warehouse = tmp_path / "landing", tmp_path / "archive", tmp_path / "w.duckdb"

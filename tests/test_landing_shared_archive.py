@@ -123,19 +123,20 @@ def test_two_landing_runs_on_one_archive_record_the_names_their_bytes_are_under(
                                                                                monkeypatch):
     """The second run chooses its names, loads and moves while the first is loading (the hunt's
     race, made certain): each warehouse's names hold the bytes it loaded, and no claim is left."""
+    import flows.ingest
     import flows.landing
 
     archive = tmp_path / "archive"
     _land(tmp_path / "L1", "daily.txt", DAY1)
     _land(tmp_path / "L2", "daily.txt", DAY2)
-    real_ingest = flows.landing.ingest
+    real_ingest = flows.ingest.ingest
 
     def the_other_run_meanwhile(**kwargs):
-        monkeypatch.setattr(flows.landing, "ingest", real_ingest)
+        monkeypatch.setattr(flows.landing, "configured_ingest", lambda settings: real_ingest)
         flows.landing.ingest_landing(landing=tmp_path / "L2", archive=archive, warehouse=tmp_path / "W2.duckdb")
         return real_ingest(**kwargs)
 
-    monkeypatch.setattr(flows.landing, "ingest", the_other_run_meanwhile)
+    monkeypatch.setattr(flows.landing, "configured_ingest", lambda settings: the_other_run_meanwhile)
     flows.landing.ingest_landing(landing=tmp_path / "L1", archive=archive, warehouse=tmp_path / "W1.duckdb")
 
     recorded = {}
@@ -155,6 +156,7 @@ def test_a_claimed_name_stays_reserved_for_its_landing_folder_between_runs(prefe
     """A file left in L1 mid-write holds its name till its next run: another landing folder's run
     the same day chose it once it was free again, and L1's next load was a second file (its
     first part counted twice)."""
+    import flows.ingest
     import flows.landing
 
     archive = tmp_path / "archive"
@@ -162,17 +164,17 @@ def test_a_claimed_name_stays_reserved_for_its_landing_folder_between_runs(prefe
     cut = text.index("\n#", len(text) // 2) + 1
     (tmp_path / "L1").mkdir()
     (tmp_path / "L1" / "daily.txt").write_text(text[:cut], encoding="utf-8")
-    real_ingest = flows.landing.ingest
+    real_ingest = flows.ingest.ingest
 
     def still_being_written(**kwargs):
         summary = real_ingest(**kwargs)
         (tmp_path / "L1" / "daily.txt").write_text(text, encoding="utf-8")
         return summary
 
-    monkeypatch.setattr(flows.landing, "ingest", still_being_written)
+    monkeypatch.setattr(flows.landing, "configured_ingest", lambda settings: still_being_written)
     w1 = tmp_path / "W1.duckdb"
     assert flows.landing.ingest_landing(landing=tmp_path / "L1", archive=archive, warehouse=w1)["archived"] == []
-    monkeypatch.setattr(flows.landing, "ingest", real_ingest)
+    monkeypatch.setattr(flows.landing, "configured_ingest", lambda settings: real_ingest)
     _land(tmp_path / "L2", "daily.txt", DAY2)
     second = flows.landing.ingest_landing(landing=tmp_path / "L2", archive=archive, warehouse=tmp_path / "W2.duckdb")
     third = flows.landing.ingest_landing(landing=tmp_path / "L1", archive=archive, warehouse=w1)

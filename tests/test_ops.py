@@ -221,6 +221,7 @@ def test_serve_with_a_bad_schedule_says_so_in_one_line(tmp_path, monkeypatch, sc
     # Prefect's check of the cron string ended `digest serve` with a traceback (exit 1)
     monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:9/api")  # never reached
     monkeypatch.setenv("DIGEST_SCHEDULE", schedule)
+    (tmp_path / "landing").mkdir()
     monkeypatch.setenv("DIGEST_LANDING", str(tmp_path / "landing"))
     result = CliRunner().invoke(app, ["serve"])
     assert result.exit_code == 2, result.output
