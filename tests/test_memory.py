@@ -340,7 +340,8 @@ def test_a_large_file_is_parsed_alone_and_counts_as_its_batch_sizes(monkeypatch)
 
             def result():
                 now[0] -= slots
-                return SimpleNamespace(files=SimpleNamespace(height=len(batch)), timings={}, release=lambda: None)
+                return SimpleNamespace(files=SimpleNamespace(height=len(batch)), timings={}, release=lambda: None,
+                                       read_by=None)
             return SimpleNamespace(result=result)
 
     monkeypatch.setattr(ingest, "parse_batch", Parse)
