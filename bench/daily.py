@@ -10,6 +10,8 @@ writeback does not land in the next); each checkout runs `digest ingest --json` 
 on PYTHONPATH (temporary Prefect server, as `digest` does when PREFECT_API_URL is unset). Prints
 each run's wall time (the process), flow time (`seconds` of the summary) and the fixed-cost
 stages, then the median per checkout. Make the "before" checkout with `git worktree add DIR REV`.
+`--own-warehouse NAME=PATH`: that checkout's runs go onto a warehouse it built itself (when the
+two differ in stored signatures, each onto the other's would time a one-off re-signing).
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from pathlib import Path
 
 from bench.side_by_side import checkouts, child_env, interleaved, remove_copy
 
-STAGES = ("copy", "copy_wait", "copy_sync", "merge_and_resolve", "checks", "commit", "publish")
+STAGES = ("copy", "copy_wait", "copy_sync", "merge_and_resolve", "merge.resolve_papers", "merge.merge_papers", "checks",
+          "commit", "publish")
 
 
 def run_once(code: Path, warehouse: Path, corpus: Path, scratch: Path) -> dict:
@@ -47,13 +50,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("warehouse", type=Path, help="a loaded warehouse (copied for each run, never written)")
     ap.add_argument("corpus", type=Path, help="the daily files (a bench.corpus folder or any folder)")
     ap.add_argument("--code", action="append", required=True, metavar="NAME=DIR", help="a checkout to run")
+    ap.add_argument("--own-warehouse", action="append", default=[], metavar="NAME=PATH",
+                    help="a warehouse this checkout built, used for its runs instead (a change of the signature "
+                         "scheme re-signs every stored paper on the first run of the other's)")
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--scratch", type=Path, default=None, help="where the copies go (default: beside the warehouse)")
     args = ap.parse_args(argv)
     scratch = args.scratch or args.warehouse.parent
+    own = {Path(folder): Path(path) for name, folder in (s.split("=", 1) for s in args.code)
+           for other, path in (o.split("=", 1) for o in args.own_warehouse) if other == name}
     try:
         interleaved(checkouts(args.code), args.rounds,
-                    lambda code: run_once(code, args.warehouse, args.corpus, scratch), ("wall", "flow", *STAGES))
+                    lambda code: run_once(code, own.get(code, args.warehouse), args.corpus, scratch),
+                    ("wall", "flow", *STAGES))
     finally:  # the copy, its lock file, a spill folder
         remove_copy(scratch / "daily.duckdb")
 
