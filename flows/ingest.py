@@ -218,7 +218,9 @@ def answering_scheduler(address: str) -> None:
     looking.join(2 * wait_s + 5)
     if "ok" not in outcome:
         err = outcome.get("error")
-        why = f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}" if err else f"no answer in {2 * wait_s + 5:.0f} s"
+        why = f"no answer in {2 * wait_s + 5:.0f} s"
+        if err is not None:
+            why = f"{type(err).__name__}: {(str(err).splitlines() or [''])[0]}"
         raise DaskUnreachable(f"DIGEST_DASK_ADDRESS={address}: no Dask scheduler with a worker answered there ({why})")
 
 
