@@ -810,8 +810,8 @@ def _a_notice(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
     out = np.zeros(pairs.height, dtype=bool)
     picked = np.flatnonzero(rows)
     if picked.size:
-        def side(text: str) -> pl.Expr:
-            return pl.col(text).str.contains(NOTICE_TEXT) & (pl.col(text).str.count_matches(" ") + 1 < BOILERPLATE_WORDS)
+        def side(text: str) -> pl.Expr:  # short as the blocks count it (`is_boilerplate`)
+            return pl.col(text).str.contains(NOTICE_TEXT) & is_boilerplate(pl.col(text))
         out[picked] = pairs[picked].select((side("text_a") | side("text_b")).fill_null(False)).to_series().to_numpy()
     return out
 
