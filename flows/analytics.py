@@ -24,7 +24,7 @@ import duckdb
 import polars as pl
 from duckdb.sqltypes import DuckDBPyType
 
-from flows import interrupts
+from flows import interrupts, publish
 from flows.analytics_cli import SAFE_INTEGER
 from flows.settings import QUIET, REPO_ROOT, Settings
 from transforms.ids import ID_SQL
@@ -109,7 +109,9 @@ def open_read_only(path: Path, allow_files: bool = False) -> Iterator[duckdb.Duc
             if "lock" not in str(err).lower():
                 raise WarehouseUnavailable(f"cannot open warehouse {path}: {str(err).splitlines()[0]}") from err
             if attempt == LOCK_RETRIES - 1:
-                raise WarehouseUnavailable(f"warehouse {path} is locked by a writer: {err}") from err
+                holder = publish.lock_holder(err) or "a writer"
+                raise WarehouseUnavailable(f"warehouse {path} is open with write access in another program ({holder}): "
+                                           "close that session and read again") from err
             time.sleep(LOCK_BACKOFF_S * (attempt + 1))
     try:
         con.execute(QUIET)  # `digest verify --json`, `status --json`: stdout holds the answer only

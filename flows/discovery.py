@@ -9,7 +9,6 @@ one, for a look that takes ~0.2 s). Plain DuckDB and the extract module: no Pref
 
 from __future__ import annotations
 
-import re
 import time
 import uuid
 from dataclasses import asdict, dataclass, replace
@@ -75,10 +74,10 @@ def _looked_at(warehouse: Path) -> duckdb.DuckDBPyConnection:
     try:
         return duckdb.connect(str(warehouse), read_only=True)
     except duckdb.IOException as err:
-        held = re.search(r"Conflicting lock is held in (.*?) \(PID (\d+)\)", str(err))
-        if not held:
+        holder = publish.lock_holder(err)
+        if holder is None:
             raise
-        raise WarehouseHeld(f"{warehouse} is open with write access in another program ({held[1]}, PID {held[2]}): "
+        raise WarehouseHeld(f"{warehouse} is open with write access in another program ({holder}): "
                             "an ingest never writes under another writer; close that session and run again") from err
 
 

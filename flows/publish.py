@@ -19,6 +19,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import re
 import shutil
 import threading
 import time
@@ -45,6 +46,14 @@ def is_disk_full(err: BaseException) -> bool:
         return True
     text = str(err)
     return any(sign in text for sign in ("No space left on device", "Disk quota exceeded", "max_temp_directory_size"))
+
+
+def lock_holder(err: BaseException) -> str | None:
+    """The program holding a DuckDB file with write access, as DuckDB's lock error names it
+    ("python3.11, PID 8028"); None for another error. An ingest never writes to the published
+    file, so that holder is another program's session (a DuckDB shell, a notebook)."""
+    held = re.search(r"Conflicting lock is held in (.*?) \(PID (\d+)\)", str(err))
+    return f"{held[1]}, PID {held[2]}" if held else None
 
 
 def staging_path(published: Path) -> Path:

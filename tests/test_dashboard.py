@@ -217,8 +217,10 @@ def test_a_warehouse_that_cannot_be_read_is_one_message_on_every_page(warehouse,
             at.switch_page(page).run()
             assert not at.exception, (page, [e.value for e in at.exception])
             assert len(at.error) == 1, (page, [e.value for e in at.error])
-            says = {"text file": "not a DuckDB warehouse", "no marts": "lacks the marts", "locked": "locked by a writer"}
-            assert says[kind] in at.error[0].value.replace("\\", ""), (page, at.error[0].value)
+            says = {"text file": "not a DuckDB warehouse", "no marts": "lacks the marts",
+                    "locked": "open with write access in another program ("}
+            shown = at.error[0].value.replace("\\", "")
+            assert says[kind] in shown and (holder is None or f"PID {holder.pid})" in shown), (page, shown)
     finally:
         if holder:
             holder.kill()
