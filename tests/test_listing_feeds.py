@@ -73,6 +73,9 @@ def test_an_rss_feed_abstract_loses_the_feeds_announcement(prefix):
     "\\\\",
     "* * *",
     "=====",
+    "——————————",  # em dashes, box drawing: separators as editors draw them
+    "────────────",
+    "═══════",
     "Comments: 5 pages",
     "Journal-ref: Phys.Rev.D76:013009,2007",
     "Report-no: CERN-TH-2026-001",

@@ -122,9 +122,10 @@ METADATA_MAX_CHARS = 160
 # here we" goes on.)
 _SECTION = (r"(?i:(?:new|cross|replacement)\s+submissions|cross-?lists|replacements)\b.{0,40}"
             r"(?:\bfor\s+\p{L}{3},?\s+\d{1,2}\s+\p{L}{3}\s+\d{2,4}|\(showing\s+(?:first\s+)?\d+\s+of\s+\d+\s+entries\))")
-# One mark three times or more ("------", "* * *", "==="), or arXiv's "\\\\"; not "}$." or "?" (a
-# wrapped field's last marks), nor a DOS end-of-file ^Z.
-_SEPARATOR = r"(?:(?:-\s*){3,}|(?:=\s*){3,}|(?:_\s*){3,}|(?:\*\s*){3,}|(?:~\s*){3,}|(?:#\s*){3,}|\\\\)$"
+# One mark three times or more ("------", "* * *", "===", and as editors draw them: "———",
+# "────", "═══"), or arXiv's "\\\\"; not "}$." or "?" (a wrapped field's last marks), nor a DOS
+# end-of-file ^Z. (No backreference in Polars' patterns: one alternative per mark.)
+_SEPARATOR = ("(?:" + "|".join(rf"(?:{re.escape(mark)}\s*){{3,}}" for mark in "-=_*~#—–─━═") + r"|\\\\)$")
 _ARXIV_LABELS = (r"(?i:comments?|journal[- ]?ref(?:erence)?|doi|report[- ]?(?:no|number)\.?|(?:msc|acm|jel)[- ]?class(?:es)?"
                  r"|subj-class|subjects|pacs|title)\s*(?::|：)")
 # a listing's note ("(withdrawn)", "[replaced with revised version Mon, 26 Oct 2026]",
