@@ -198,7 +198,6 @@ class RunLoader:
     def merge(self, ingested_at: dt.datetime) -> RunStats:
         if not self.staged:
             return RunStats(0, 0, 0, 0, *totals(self.con), 0)
-        n_papers_before, n_authors_before = totals(self.con)
         params = {"run_id": self.run_id, "ingested_at": ingested_at}
         steps = [("merge_files", lambda: run_sql_file(self.con, "merge/10_files.sql", params)),
                  ("resolve_papers", lambda: self.resolver(self.con, self.run_id)),
@@ -222,8 +221,8 @@ class RunLoader:
         n_quarantined = self._count("stg_quarantine")
         papers, authors = totals(self.con)
         skipped = seen - new + self._count("stg_skipped")
-        return RunStats(new, skipped, n_listings, papers - n_papers_before, papers, authors, n_quarantined,
-                        max(authors - n_authors_before, 0))
+        new_papers, new_authors = self._new_rows()
+        return RunStats(new, skipped, n_listings, new_papers, papers, authors, n_quarantined, new_authors)
 
     def _merge_authors(self, params: dict) -> None:
         run_sql_file(self.con, "merge/30_authors.sql", params)
@@ -248,6 +247,15 @@ class RunLoader:
         if self.open:
             self.con.execute("ROLLBACK")
             self.open = False
+
+    def _new_rows(self) -> tuple[int, int]:
+        """Papers and persons that did not exist before this run: only touched ones can be new
+        (merge/20_papers.sql and 30_authors.sql keep which of those existed before)."""
+        return self.con.execute(
+            "SELECT (SELECT count(*) FROM dim_paper SEMI JOIN touched USING (paper_id) "
+            "        ANTI JOIN paper_dates_before USING (paper_id)),"
+            "       (SELECT count(*) FROM dim_author SEMI JOIN touched_authors USING (author_id) "
+            "        ANTI JOIN authors_before USING (author_id))").fetchall()[0]
 
     def _count(self, table: str) -> int:
         return self.con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]

@@ -360,3 +360,24 @@ def test_a_paper_dropped_by_an_edited_file_and_listed_again_later_has_only_its_n
         assert (graphs[0], ["Ana Silva", "Bo Chen", "Yuxin Dong"], 3) in papers, warehouse
         authors = set(read_sql(tmp_path / warehouse, "SELECT name FROM dim_author")["name"])
         assert "Zebulon Quartermaine" not in authors, warehouse
+
+
+def test_a_run_counts_the_papers_and_persons_it_added_not_the_change_in_totals(cli, tmp_path):
+    """An edited file that drops two papers and adds one added one paper (and its two people),
+    though the totals fell by one paper: the run said '-1 new' (a difference of totals)."""
+    folder, warehouse = tmp_path / "digests", tmp_path / "w.duckdb"
+    folder.mkdir()
+    day = folder / "daily-26.txt"
+    day.write_text(listing([("Graph Attention", "Ana Silva, Bo Chen", ABSTRACT_1),
+                            ("Tokenizers Matter", "Carla Diaz", ABSTRACT_2),
+                            ("Sparse Solvers on GPUs", "Dan Wu", ABSTRACT_3)], "Oct 26, 2026"), encoding="utf-8")
+    cli("ingest", folder, "-w", warehouse)
+    day.write_text(listing([("Graph Attention", "Ana Silva, Bo Chen", ABSTRACT_1),
+                            ("Rare Events in Queues", "Eve Moreau, Femi Ade",
+                             "We bound the probability of long waits in networks of queues under heavy load and "
+                             "check the bounds against simulations of call centres over a year of traffic.")],
+                           "Oct 26, 2026"), encoding="utf-8")
+    cli("ingest", folder, "-w", warehouse)
+    runs = read_sql(warehouse, "SELECT n_new_papers, n_new_authors FROM ingest_run ORDER BY started_at")
+    assert runs.rows() == [(3, 4), (1, 2)]
+    assert read_sql(warehouse, "SELECT count(*) FROM dim_paper").item() == 2

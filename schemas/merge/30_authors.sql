@@ -51,6 +51,9 @@ FROM persons p JOIN names n USING (name_key) LEFT JOIN (  -- a bridge row per pa
     SELECT author_id, count(*) AS n_papers FROM bridge_paper_author
     WHERE author_id IN (SELECT author_id FROM touched_authors) GROUP BY author_id
 ) c USING (author_id);
+-- The touched persons that existed before this run: the run's new persons are the others (a
+-- difference of totals is not: an edited file may remove persons as it adds some).
+CREATE OR REPLACE TEMP TABLE authors_before AS SELECT author_id FROM dim_author SEMI JOIN touched_authors USING (author_id);
 DELETE FROM dim_author WHERE author_id IN (SELECT author_id FROM touched_authors);
 INSERT INTO dim_author BY NAME SELECT * FROM author_rows WHERE n_papers > 0;
 -- A person left with no mention is gone (its paper left, or its only mention was decided again).
