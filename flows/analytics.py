@@ -223,7 +223,19 @@ def query(path: Path, sql: str, params: Sequence | dict | None = None, allow_fil
 def checked_query(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence | dict | None = None) -> duckdb.DuckDBPyRelation:
     """One read-only query with bound parameters, checked, not yet run."""
     check_read_only(con, sql)
-    return con.sql(sql, params=params)
+    return con.sql(_without_final_semicolons(sql), params=params)
+
+
+def _without_final_semicolons(sql: str) -> str:
+    """The statement without the semicolons (and comments) that end it: the result is read as a
+    subquery (`_unique_names`), where "SELECT 1;\n-- end" was a syntax error at the ";"."""
+    tokens = duckdb.tokenize(sql)
+    end = len(sql)
+    for start, kind in reversed(tokens):
+        if kind != duckdb.token_type.comment and not sql.startswith(";", start):
+            break
+        end = start
+    return sql[:end]
 
 
 # DuckDB types that Polars cannot take from Arrow (an interval, a union: `.pl()` raised), alone or

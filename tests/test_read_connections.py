@@ -62,3 +62,17 @@ def test_a_read_connection_names_the_warehouse_as_before(tmp_path, name):
     # names keep working
     w = warehouse(tmp_path / name, 2)
     assert analytics.query(w, "SELECT count(*) AS n FROM sales.main.dim_paper")["n"][0] == 2
+
+
+@pytest.mark.parametrize("sql", ["SELECT count(*) AS n FROM dim_paper;\n-- end", "SELECT count(*) AS n FROM dim_paper; ;",
+                                 "-- papers\nSELECT count(*) AS n FROM dim_paper /* all */; /* done */",
+                                 "SELECT count(*) AS n FROM dim_paper -- no line end after this"])
+def test_a_query_may_end_in_semicolons_and_comments(tmp_path, sql):
+    """A .sql file's text ("...;\\n-- end") is one statement to DuckDB and to the check, but the
+    result is read as a subquery, where the kept ";" was a syntax error."""
+    w = warehouse(tmp_path / "w.duckdb", 3)
+    assert analytics.query(w, sql)["n"].to_list() == [3]
+    with analytics.open_read_only(w) as con:  # as `digest query` reads it: a head for the table, batches else
+        assert analytics.result_head(analytics.checked_query(con, sql), 10)[0]["n"].to_list() == [3]
+        with analytics.result_batches(analytics.checked_query(con, sql)) as frames:
+            assert [n for frame in frames for n in frame["n"]] == [3]
