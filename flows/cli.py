@@ -91,11 +91,13 @@ def ingest(
     shutdown.install()  # SIGTERM: exit 143 within seconds, lock released, no staging left
 
     settings = Settings()
+    target = warehouse or settings.warehouse
+    if target.is_dir():  # `-w ""` is the working folder: the run failed late, "Is a directory"
+        _fail(f"the warehouse {target} is a folder: name a file, e.g. {target / 'warehouse.duckdb'}", 2)
     # Starts while the imports below run. Not for Dask workers on other hosts: they could not
     # reach a server on this host's loopback address (Prefect sends them its settings).
     remote_workers = settings.task_runner == "dask" and settings.dask_address
     server = None if remote_workers else prefect_server.start_early()
-    target = warehouse or settings.warehouse
     sources = paths or [settings.samples]
     if not settings.flow_run_when_nothing_new:
         from flows.discovery import summary_if_nothing_new

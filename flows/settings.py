@@ -124,7 +124,7 @@ class Settings(BaseSettings):
     # parser error
     duckdb_memory_limit: str = Field(default_factory=lambda: default_memory_limit(),
                                      pattern=r"(?i)^\s*\d+(\.\d+)?\s*(b|bytes?|[kmgt]i?b?)\s*$")
-    match_threshold: float = Field(default=0.8, ge=0, le=1)  # near-duplicate papers: score at or above which two abstracts are one paper
+    match_threshold: float = Field(default=0.8, ge=0, le=1, allow_inf_nan=False)  # near-duplicate papers: score at or above which two abstracts are one paper
     # namesakes: log-odds a mention needs to join a known person of its name (higher: more persons);
     # finite: at NaN no score reaches it, and every mention of a common name was a person of its own
     person_split_threshold: float = Field(default=-1.0, allow_inf_nan=False)
@@ -148,6 +148,15 @@ class Settings(BaseSettings):
         """A path from DIGEST_*, .env or a flag as a shell would expand it: "~/papers.duckdb" (usual
         in .env, where no shell expands it) made a folder named "~" in the working directory."""
         return value.expanduser() if isinstance(value, Path) else value
+
+    @field_validator("warehouse", "samples", "landing", "archive", "ingest_root", mode="before")
+    @classmethod
+    def _a_path_is_named(cls, value):
+        """An empty DIGEST_WAREHOUSE= (a variable left blank) was the working folder: the ingest
+        left its lock file beside it and failed with "Is a directory"."""
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("empty: name a path, or unset the variable for the default")
+        return value
 
     @field_validator("duckdb_memory_limit")
     @classmethod

@@ -191,6 +191,11 @@ def test_errors_are_one_line_with_documented_exit_codes(tmp_path):
     ("DIGEST_DUCKDB_MEMORY_LIMIT", "2000000000", "should match pattern"),  # no unit: the same
     ("DIGEST_TIMEZONE", "Mars/Base", "not an IANA time zone"),  # was taken: `digest serve` failed with a traceback
     ("DIGEST_DUCKDB_MEMORY_LIMIT", "0MB", "above zero"),  # was taken: the run failed, advising "e.g. 0MB"
+    ("DIGEST_MATCH_THRESHOLD", "nan", "finite"),  # said "less than or equal to 1"
+    # a variable left blank was the working folder: the ingest failed with "Is a directory"
+    ("DIGEST_WAREHOUSE", "", "empty: name a path"),
+    ("DIGEST_WAREHOUSE", "  ", "empty: name a path"),
+    ("DIGEST_LANDING", "", "empty: name a path"),
 ])
 def test_a_bad_setting_is_one_line_naming_it_before_any_command_runs(tmp_path, monkeypatch, variable, value, says):
     """A bad DIGEST_* value was pydantic's traceback (exit 1) from whichever command read it,
@@ -201,6 +206,18 @@ def test_a_bad_setting_is_one_line_naming_it_before_any_command_runs(tmp_path, m
         assert result.exit_code == 2, result.output
         lines = result.output.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith(f"error: bad setting: {variable}='{value}': ") and says in lines[0]
+
+
+@pytest.mark.parametrize("named", ["", ".", "folder"])
+def test_a_warehouse_that_is_a_folder_is_refused_in_one_line_before_the_run(tmp_path, monkeypatch, named):
+    """`-w ""` (a blank variable in a script) is the working folder: the run started, left its lock
+    beside the folder and failed late with DuckDB's "Is a directory"."""
+    shutil.copytree(SAMPLES, tmp_path / "folder")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["ingest", str(tmp_path / "folder"), "-w", named])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("error: the warehouse ") and "is a folder: name a file" in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"]
 
 
 @pytest.mark.parametrize(("schedule", "says"), [
