@@ -5,6 +5,7 @@ a new version, and a paper's title comes from its most recent listing."""
 from __future__ import annotations
 
 import codecs
+import json
 import datetime as dt
 import os
 from pathlib import Path
@@ -381,3 +382,27 @@ def test_a_run_counts_the_papers_and_persons_it_added_not_the_change_in_totals(c
     runs = read_sql(warehouse, "SELECT n_new_papers, n_new_authors FROM ingest_run ORDER BY started_at")
     assert runs.rows() == [(3, 4), (1, 2)]
     assert read_sql(warehouse, "SELECT count(*) FROM dim_paper").item() == 2
+
+
+def test_headline_counts_follow_the_current_versions_after_a_fix_in_place(cli, tmp_path):
+    """A file with a bad header, fixed in place and ingested again: the warehouse's headline
+    counts (marts.warehouse_summary, `digest status`) said 2 files and 1 quarantined span, a
+    fresh load of the fixed file 1 and 0."""
+    folder, fresh = tmp_path / "digests", tmp_path / "fresh"
+    folder.mkdir()
+    fresh.mkdir()
+    good = listing([("Graph Attention", "Ana Silva, Bo Chen", ABSTRACT_1),
+                    ("Tokenizers Matter", "Carla Diaz", ABSTRACT_2)], "Oct 26, 2026")
+    (folder / "day.txt").write_text(good.replace("#02Oct 26, 2026", "#02Oct 26, 20266"), encoding="utf-8")
+    cli("ingest", folder, "-w", tmp_path / "inc.duckdb")
+    assert read_sql(tmp_path / "inc.duckdb", "SELECT n_quarantined_spans FROM marts.warehouse_summary").item() > 0
+    (folder / "day.txt").write_text(good, encoding="utf-8")
+    cli("ingest", folder, "-w", tmp_path / "inc.duckdb")
+    (fresh / "day.txt").write_text(good, encoding="utf-8")
+    cli("ingest", fresh, "-w", tmp_path / "fresh.duckdb")
+    headline = "SELECT n_files, n_listings, n_papers, n_quarantined_spans FROM marts.warehouse_summary"
+    assert read_sql(tmp_path / "inc.duckdb", headline).rows() == read_sql(tmp_path / "fresh.duckdb", headline).rows() \
+        == [(1, 2, 2, 0)]
+    assert read_sql(tmp_path / "inc.duckdb", "SELECT n_file_versions FROM marts.warehouse_summary").item() == 2
+    status = json.loads(cli("status", "-w", tmp_path / "inc.duckdb", "--json").output)
+    assert (status["files"], status["quarantined_spans"]) == (1, 0)

@@ -10,11 +10,12 @@ st.title("Data quality")
 
 files = ui.query("SELECT * FROM marts.dq_files ORDER BY share_lines_quarantined DESC NULLS LAST, path, version")
 runs = ui.query("SELECT * FROM marts.dq_runs ORDER BY run_number")
+current = files.filter(files["is_current"])  # a file fixed in place: its replaced version counts no more
 cols = st.columns(5)
-cols[0].metric("Files", ui.fmt_int(files.height))
-cols[1].metric("Files with quarantine", ui.fmt_int(files.filter(files["n_quarantined_spans"] > 0).height))
-cols[2].metric("Quarantined spans", ui.fmt_int(files["n_quarantined_spans"].sum()))
-cols[3].metric("Quarantined lines", ui.fmt_int(files["n_quarantined_lines"].sum()))
+cols[0].metric("Files", ui.fmt_int(current.height))
+cols[1].metric("Files with quarantine", ui.fmt_int(current.filter(current["n_quarantined_spans"] > 0).height))
+cols[2].metric("Quarantined spans", ui.fmt_int(current["n_quarantined_spans"].sum()))
+cols[3].metric("Quarantined lines", ui.fmt_int(current["n_quarantined_lines"].sum()))
 cols[4].metric("Runs", ui.fmt_int(runs.height))
 
 left, right = st.columns(2)

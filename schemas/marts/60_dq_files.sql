@@ -6,7 +6,7 @@ WITH rejected AS (
     FROM main.quarantine GROUP BY source_file_id
 )
 SELECT s.source_file_id, s.path, s.version,
-       s.version = max(s.version) OVER (PARTITION BY s.path) AS is_latest_version,
+       s.version = max(s.version) OVER (PARTITION BY s.path) AS is_latest_version, s.is_current,
        s.format, s.encoding, s.size_bytes, s.n_lines, s.n_listings,
        coalesce(q.n_spans, 0) AS n_quarantined_spans,
        coalesce(q.n_lines, 0) AS n_quarantined_lines,
@@ -20,6 +20,7 @@ COMMENT ON COLUMN marts.dq_files.source_file_id IS 'The file version (dim_source
 COMMENT ON COLUMN marts.dq_files.path IS 'Path relative to the ingest root.';
 COMMENT ON COLUMN marts.dq_files.version IS '1 for the first content seen at this path, 2 for the next, ...';
 COMMENT ON COLUMN marts.dq_files.is_latest_version IS 'True for the newest version of its path.';
+COMMENT ON COLUMN marts.dq_files.is_current IS 'True for a version whose listings count (dim_source_file.is_current): the headline counts add these rows only.';
 COMMENT ON COLUMN marts.dq_files.format IS 'Detected format: listing, search or unknown.';
 COMMENT ON COLUMN marts.dq_files.encoding IS 'Detected text encoding.';
 COMMENT ON COLUMN marts.dq_files.size_bytes IS 'File size in bytes.';
