@@ -23,11 +23,13 @@ class TrendsFormat(str, Enum):
     json = "json"
 
 
-# Rising terms of each period from $since (default: the latest period only); with a category (any case),
+# Rising terms of each period from $since (default: the latest period only, the one of the last
+# listing: a week of relistings only has no rising term, not last month's); with a category (any case),
 # those of its papers (the test itself is over all papers: a category's share of a term is
 # shown beside it, not tested on its own).
-RISING_SQL = """
-WITH latest AS (SELECT max(period_start) AS period_start FROM marts.rising_terms WHERE period = $period),
+LATEST_SQL = "SELECT date_trunc($period, max(listed_on))::DATE AS period_start FROM main.fact_listing"
+RISING_SQL = f"""
+WITH latest AS ({LATEST_SQL}),
 in_category AS (
     SELECT b.term_id, date_trunc($period, p.first_listed_on)::DATE AS period_start,
            count(DISTINCT p.paper_id) AS n_papers_in_category
@@ -73,6 +75,7 @@ def trends(
     # (a DuckDB file that is no warehouse, or one from before the marts: DuckDB's first line, not a traceback)
     with read_errors(), analytics.open_read_only(_warehouse(warehouse)) as con:
         frame = con.sql(RISING_SQL, params=params).pl()
+        latest = con.sql(LATEST_SQL, params={"period": by.value}).fetchall()[0][0]
     if not category:
         frame = frame.drop("n_papers_in_category")
     if output is TrendsFormat.csv:
@@ -81,10 +84,16 @@ def trends(
         write_json([frame])
     elif frame.is_empty():
         typer.echo(f"no rising terms per {by.value}" + (f" in {category}" if category else "")
-                   + (f" since {since.date()}" if since else " in the latest period"))
+                   + (f" since {since.date()}" if since else f" in the latest {by.value} ({_period_name(latest, by)})"))
     else:
         typer.echo(table_text(frame, tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=60, tbl_hide_dataframe_shape=True,
                               tbl_hide_column_data_types=True))
+
+
+def _period_name(start: dt.date | None, by: Period) -> str:
+    if start is None:
+        return "no dated listing yet"
+    return f"the week of {start}" if by is Period.week else start.strftime("%B %Y")
 
 
 def register(app: typer.Typer) -> None:

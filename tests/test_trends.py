@@ -212,3 +212,30 @@ def test_a_part_that_only_repeats_a_longer_terms_rise_ranks_after_it():
                        "WHERE period = 'week' AND period_start = ? AND is_rising ORDER BY rising_rank", [week[5]]).fetchall()
     assert [r[0] for r in rows][:3] == ["neural network", "graph neural network", "quantum annealing"]
     assert rows[3:] == [("annealing", "quantum annealing", 4)]
+
+
+def test_weeks_of_relistings_only_are_the_latest_period_and_zeros_in_the_counts(rendered, run_ingest, tmp_path):
+    """The corpus, then four weeks later (the next month) one of its papers listed again, no new
+    paper since. The counts stopped at the last week and month with a new paper, and `digest
+    trends` called that week the latest period: the warehouse's last weeks were missing from
+    every trend line."""
+    from flows.cli import app
+
+    folder = tmp_path / "digests"
+    shutil.copytree(rendered[0].parent, folder)
+    last = rendered[-1].read_text(encoding="utf-8").split("\n#02")[0]  # its first record
+    relisted_on = LAST_WEEK + dt.timedelta(weeks=4, days=2)
+    day = f"{corpus.MONTHS[relisted_on.month - 1]} {relisted_on.day:02d}, {relisted_on.year}"
+    (folder / "relisted.txt").write_text("#01" + day + last[last.index("\n"):], encoding="utf-8")
+    warehouse = tmp_path / "w.duckdb"
+    run_ingest([folder], warehouse)
+    weeks = read(warehouse, "SELECT week_start, n_papers, n_all_papers FROM marts.term_papers_week "
+                            "WHERE term = ? ORDER BY week_start", [corpus.GROWING])
+    assert weeks["week_start"].to_list()[-5:] == [LAST_WEEK + dt.timedelta(weeks=w) for w in range(5)]
+    assert weeks["n_papers"].to_list()[-5:] == [14, 0, 0, 0, 0] and weeks["n_all_papers"].to_list()[-4:] == [0] * 4
+    months = read(warehouse, "SELECT month_start, n_papers FROM marts.term_papers_month WHERE term = ? "
+                             "ORDER BY month_start DESC LIMIT 1", [corpus.GROWING])
+    assert months.row(0) == (relisted_on.replace(day=1), 0) != (LAST_WEEK.replace(day=1), 0)
+    result = CliRunner().invoke(app, ["trends", "-w", str(warehouse)])
+    latest = LAST_WEEK + dt.timedelta(weeks=4)
+    assert result.exit_code == 0 and result.stdout.strip() == f"no rising terms per week in the latest week (the week of {latest})"

@@ -20,7 +20,8 @@ period = st.segmented_control("Period", list(PERIODS), default="Week", key="tren
 view, period_col, n_spark = PERIODS[period]
 kind = period.lower()
 
-latest = ui.scalar_row("SELECT max(period_start) AS latest FROM marts.rising_terms WHERE period = $kind",
+# The period of the last listing: weeks of relistings only have no new paper, and are still the latest.
+latest = ui.scalar_row("SELECT date_trunc($kind, max(listed_on))::DATE AS latest FROM fact_listing",
                        {"kind": kind}).get("latest")
 if latest is None:
     st.info("No dated papers with terms yet: trends need listing digests (they carry dates).")

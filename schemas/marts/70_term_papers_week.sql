@@ -9,8 +9,10 @@ WITH dated AS (  -- one row per dated paper and its week
     FROM main.dim_paper WHERE first_listed_on IS NOT NULL
 ), all_papers AS (
     SELECT week_start, count(*) AS n_all_papers FROM dated GROUP BY week_start
-), spine AS (  -- every week from the first to the last dated paper
-    SELECT unnest(generate_series(min(week_start), max(week_start), INTERVAL 7 DAY))::DATE AS week_start
+), spine AS (  -- every week from the first dated paper to the last listing (relistings only: zeros)
+    SELECT unnest(generate_series(min(week_start),
+                                  greatest(max(week_start), (SELECT date_trunc('week', max(listed_on))::DATE FROM main.fact_listing)),
+                                  INTERVAL 7 DAY))::DATE AS week_start
     FROM all_papers
 ), weekly AS (
     SELECT b.term_id, d.week_start, count(*) AS n_papers

@@ -7,8 +7,10 @@ WITH dated AS (
     FROM main.dim_paper WHERE first_listed_on IS NOT NULL
 ), all_papers AS (
     SELECT month_start, count(*) AS n_all_papers FROM dated GROUP BY month_start
-), spine AS (
-    SELECT unnest(generate_series(min(month_start), max(month_start), INTERVAL 1 MONTH))::DATE AS month_start
+), spine AS (  -- every month from the first dated paper to the last listing (relistings only: zeros)
+    SELECT unnest(generate_series(min(month_start),
+                                  greatest(max(month_start), (SELECT date_trunc('month', max(listed_on))::DATE FROM main.fact_listing)),
+                                  INTERVAL 1 MONTH))::DATE AS month_start
     FROM all_papers
 ), monthly AS (
     SELECT b.term_id, d.month_start, count(*) AS n_papers
