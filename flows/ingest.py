@@ -396,6 +396,7 @@ def _record_failure(con, staging: Path, warehouse: Path, copy: publish.StagingCo
             raise RuntimeError("no staging connection")
         with contextlib.suppress(duckdb.Error):  # a failed COMMIT has already rolled back
             con.execute("ROLLBACK")
+        load.ensure_schema(con)  # the run may have failed before it made the schema
         load.record_run(con, run_id, started_at, "failed", n_seen, None, message)
         _close_and_publish(con, staging, warehouse, copy)
     except Exception:  # noqa: BLE001 - the disk may still be full: the original error is what counts
