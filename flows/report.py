@@ -110,4 +110,19 @@ def run_warning(con: duckdb.DuckDBPyConnection, stats: RunStats) -> str | None:
         files = "1 file" if n_unread == 1 else f"{n_unread:,} files"
         more = f" and {n_unread - 1:,} more" if n_unread > 1 else ""
         parts.append(f"{files} could not be read: {path} ({reason}){more}; see the skipped_file table")
+    parts.append(future_dates_warning(con))
     return "; ".join(p for p in parts if p) or None
+
+
+def future_dates_warning(con: duckdb.DuckDBPyConnection) -> str | None:
+    """This run's listings dated more than a year after today: a mistyped year ("2062" for
+    2026) loads as a date, and every trend then runs to it (decades of empty weeks)."""
+    n, on, path, line = con.execute(
+        "SELECT count(*), min(l.listed_on), arg_min(f.path, l.listed_on), arg_min(l.line_start, l.listed_on) "
+        "FROM stg_listings l JOIN new_files f USING (source_file_id) "
+        "WHERE l.listed_on > current_date + INTERVAL 1 YEAR").fetchall()[0]
+    if not n:
+        return None
+    listings = "1 listing is" if n == 1 else f"{n:,} listings are"
+    return (f"{listings} dated more than a year ahead (from {on}, {path} line {line}): a mistyped year? "
+            "Trends and dim_date run to the latest date")

@@ -239,3 +239,19 @@ def test_weeks_of_relistings_only_are_the_latest_period_and_zeros_in_the_counts(
     result = CliRunner().invoke(app, ["trends", "-w", str(warehouse)])
     latest = LAST_WEEK + dt.timedelta(weeks=4)
     assert result.exit_code == 0 and result.stdout.strip() == f"no rising terms per week in the latest week (the week of {latest})"
+
+
+def test_a_listing_dated_years_ahead_is_named_in_the_runs_warning(run_ingest, tmp_path):
+    """"Jan 19, 2062" for 2026 is a date the parser takes (years to 2099), and silently every trend
+    and dim_date ran to 2062 (427,843 week rows where there had been 2,136): the run now says so."""
+    ahead = dt.date.today().replace(day=1) + dt.timedelta(days=3 * 366)
+    rng = corpus.random.Random(3)
+    near = corpus._record(1, dt.date.today(), *corpus._paper(rng, corpus.FLAT), rng)
+    far = corpus._record(1, ahead, *corpus._paper(rng, corpus.FLAT), rng)
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "near.txt").write_text(near, encoding="utf-8")
+    assert run_ingest([tmp_path / "d"], tmp_path / "w.duckdb")["warning"] is None
+    (tmp_path / "d" / "far.txt").write_text(near + "\n" + far.replace("#01", "#02", 1), encoding="utf-8")
+    warning = run_ingest([tmp_path / "d"], tmp_path / "w.duckdb")["warning"]
+    assert warning == (f"1 listing is dated more than a year ahead (from {ahead}, d/far.txt line 6): a mistyped year? "
+                       "Trends and dim_date run to the latest date")
