@@ -57,6 +57,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--scratch", type=Path, default=None, help="where the copies go (default: beside the warehouse)")
     args = ap.parse_args(argv)
     scratch = args.scratch or args.warehouse.parent
+    scratch.mkdir(parents=True, exist_ok=True)  # a new folder named for the copies (it failed at the first copy)
     own = {Path(folder): Path(path) for name, folder in (s.split("=", 1) for s in args.code)
            for other, path in (o.split("=", 1) for o in args.own_warehouse) if other == name}
     try:
