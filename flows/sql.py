@@ -15,7 +15,7 @@ import polars as pl
 
 from flows.settings import QUIET, usable_cpus
 from transforms.ids import ID_SQL
-from transforms.persons import GIVEN_RE, ONE_WORD_LAMBDA, REF_NAMES, REFERENCE_WEIGHT, SURNAME_RE
+from transforms.persons import GIVEN_RE, ONE_WORD_LAMBDA, REF_NAMES, REFERENCE_WEIGHT, SURNAME_RE, WORDS_FROM
 
 
 def schema_sql(name: str) -> str:
@@ -64,6 +64,11 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     con.execute("CREATE OR REPLACE TEMP MACRO canonical_key_of(rank) AS canonical_key("
                 "DATE '0001-01-01' + (rank >> 95)::INTEGER, ((rank >> 32) & 9223372036854775807)::BIGINT, "
                 "(rank & 4294967295)::INTEGER)")
+    # What the person model reads of a paper's text (its title and the abstract's opening,
+    # flows.persons._papers_sql), as one hash: the person step re-decides the names of a paper whose
+    # hash a run changed (schemas/resolve/person_reopen.sql).
+    con.execute("CREATE OR REPLACE TEMP MACRO person_words_md5(title, abstract) AS "
+                f"md5(coalesce(title, '') || chr(0) || coalesce(left(abstract, {WORDS_FROM}), ''))")
     return con
 
 

@@ -29,10 +29,14 @@ CREATE OR REPLACE TEMP TABLE key_recency AS
 SELECT paper_id, paper_key, max(listed_on) AS last_on
 FROM fact_listing SEMI JOIN touched USING (paper_id) GROUP BY paper_id, paper_key;
 
--- Their first listing dates before this run: the person step re-decides a name whose mentions'
--- canonical order (first listing date first) an older file loaded now has changed.
+-- What the person model read of them before this run: the person step re-decides a name whose
+-- mentions' canonical order (first listing date first) this run changed, or whose evidence (the
+-- words read of a paper, its categories) it changed (schemas/resolve/person_reopen.sql).
 CREATE OR REPLACE TEMP TABLE paper_dates_before AS
-SELECT paper_id, first_listed_on FROM dim_paper SEMI JOIN touched USING (paper_id);
+SELECT p.paper_id, p.first_listed_on, person_words_md5(p.title, p.abstract) AS words_md5, c.category_ids
+FROM dim_paper p SEMI JOIN touched USING (paper_id)
+LEFT JOIN (SELECT paper_id, list(category_id ORDER BY category_id) AS category_ids FROM bridge_paper_category
+           SEMI JOIN touched USING (paper_id) GROUP BY paper_id) c USING (paper_id);
 
 -- Keys stored before paper_version existed stand in with their stored paper (none in a warehouse
 -- loaded since): kept before the touched papers leave dim_paper below.
