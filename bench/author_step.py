@@ -72,6 +72,7 @@ def run_step(warehouse: Path) -> dict:
     decide_persons(con, "bench-author-step", PersonSettings(), timings, budget=budget)
     persons_done = time.perf_counter()
     run_sql_file(con, "merge/30_authors.sql", {"run_id": "bench-author-step"})
+    run_sql_file(con, "resolve/person_forward.sql", {"run_id": "bench-author-step"})
     done = time.perf_counter()
     tables = {t: con.execute(f"SELECT count(*), bit_xor(hash({cols})) FROM {t}").fetchall()[0]
               for t, cols in CHECKED.items()}

@@ -234,6 +234,7 @@ class RunLoader:
 
     def _merge_authors(self, params: dict) -> None:
         run_sql_file(self.con, "merge/30_authors.sql", params)
+        run_sql_file(self.con, "resolve/person_forward.sql", params)  # a person that ended points where it went
         run_sql_file(self.con, "resolve/person_marks.sql")  # a name whose marked person left marks another
 
     def check(self) -> None:

@@ -279,7 +279,9 @@ CREATE TABLE IF NOT EXISTS person_alias (
     rule            VARCHAR,
     run_id          VARCHAR
 );
-COMMENT ON TABLE person_alias IS 'Two persons of one name found to be one by a later mention (paper_id, author_position, scoring both): the younger id points at the elder; ids are never renumbered.';
+ALTER TABLE person_alias ADD COLUMN IF NOT EXISTS reason VARCHAR;
+COMMENT ON TABLE person_alias IS 'Where a person id that no longer exists went: two persons of one name found to be one by a later mention (rule merged_by_mention: paper_id, author_position scoring both; the younger id points at the elder), or a person that ended when its mentions were decided again (rule forwarded: to the person now holding most of its mentions, paper_id and author_position one of them). Ids are never renumbered, and every id that ended with a mention left points here.';
+COMMENT ON COLUMN person_alias.reason IS 'Why the id ended: merged (a mention fitting both), name decided again (person_reopen.sql: its name''s canonical order, rare/common class, or a paper''s co-authors, words or dates changed), its mentions changed (an edited file changed or dropped them).';
 
 CREATE TABLE IF NOT EXISTS dim_category (
     category_id BIGINT PRIMARY KEY,

@@ -11,7 +11,7 @@ import duckdb
 import pytest
 
 from tests.support.cli import digest_cli
-from tests.test_persons_warehouse import _listing, persons
+from tests.test_persons_warehouse import (ZORBLAX_CHEMIST_AND_TOPOLOGIST, _listing, _made_up, persons)
 
 EVENTS = ("cs.CV", "Event Cameras for Low-Light Depth Estimation", ["Wei Wang", "Yuki Tanaka"],
           "Event cameras report brightness changes with microsecond latency and a high dynamic range, which makes "
@@ -76,7 +76,7 @@ def test_a_paper_listed_later_after_an_edit_gives_the_persons_of_a_fresh_load(cl
     """The vision Wei Wang founded the name on Feb 04, so holds stable_id("wei wang"). An edit moves
     that paper's first listing later (Mar 01, or Feb 11): a fresh load founds the name with the
     PDE Wei Wang (Feb 10). The incremental warehouse kept the old decision, so the id named the
-    vision person there and the PDE person in a fresh load."""
+    vision person there and the PDE person in a fresh load; every id the runs showed resolves."""
     folder = tmp_path / "land"
     seen = load_day_by_day(cli, folder, tmp_path / "incremental.duckdb", THREE_DAYS)
     if edit == "header date corrected":
@@ -88,6 +88,60 @@ def test_a_paper_listed_later_after_an_edit_gives_the_persons_of_a_fresh_load(cl
     ingest(cli, folder, tmp_path / "fresh.duckdb")
     incremental, fresh = persons(tmp_path / "incremental.duckdb"), persons(tmp_path / "fresh.duckdb")
     assert incremental == fresh and len(fresh["wei wang"]) == 2
+    assert unresolved(tmp_path / "incremental.duckdb", seen) == {}
+
+
+def test_an_id_that_ends_is_forwarded_to_the_person_holding_its_mentions(cli, tmp_path):
+    """The header correction above re-decides Wei Wang: the PDE person's further id ends (the name's
+    first id is its now), and person_alias says where its mention went, with the reason."""
+    folder = tmp_path / "land"
+    load_day_by_day(cli, folder, tmp_path / "w.duckdb", THREE_DAYS)
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
+        (pde_before,) = con.execute("SELECT author_id FROM bridge_paper_author JOIN dim_author USING (author_id) "
+                                    "JOIN dim_paper USING (paper_id) WHERE name_key = 'wei wang' "
+                                    "AND title LIKE 'Liouville%'").fetchall()[0]
+    (folder / "2026-02-04.txt").write_text(_listing("Mar 01, 2026", [EVENTS, NIGHT]), encoding="utf-8")
+    ingest(cli, folder, tmp_path / "w.duckdb")
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
+        (pde_now,) = con.execute("SELECT author_id FROM bridge_paper_author JOIN dim_author USING (author_id) "
+                                 "JOIN dim_paper USING (paper_id) WHERE name_key = 'wei wang' "
+                                 "AND title LIKE 'Liouville%'").fetchall()[0]
+        alias = con.execute("SELECT to_author_id, name_key, rule, reason FROM person_alias WHERE from_author_id = ?",
+                            [pde_before]).fetchall()
+    assert pde_now != pde_before
+    assert alias == [(pde_now, "wei wang", "forwarded", "name decided again")]
+
+
+def test_a_person_that_ends_when_its_name_turns_rare_is_forwarded(cli, tmp_path):
+    """A chemist and a topologist wearing a common Zorblax Quintaro are two persons; a later load of
+    400 unrelated names makes the name rare: one person, as a fresh load decides, and the
+    topologist's id forwards to it (it was dropped without a trace: "zixuan huang" in a hunt)."""
+    zorblaxes = [f"Zorblax {_made_up(j, 'ov')}" for j in range(16)]
+    quintaros = [f"{_made_up(j, 'ix')} Quintaro" for j in range(16)]
+    strangers = [f"{_made_up(i, 'ana')} {_made_up(i, 'ski')}" for i in range(400)]
+    days = {
+        "day1_arxiv.txt": _listing("Mar 2, 2027", [
+            *ZORBLAX_CHEMIST_AND_TOPOLOGIST,
+            *[("cs.LG", f"Sparse Model Study {_made_up(i, 'um')}", (zorblaxes + quintaros)[8 * i:8 * i + 8],
+               f"Study {_made_up(i, 'um')} measures how sparse models behave on a benchmark suite and reports "
+               "variance.") for i in range(4)]]),
+        "day2_arxiv.txt": _listing("Mar 3, 2027", [
+            ("cs.CL", f"Parsing Study {_made_up(i, 'ot')}", strangers[10 * i:10 * i + 10],
+             f"Study {_made_up(i, 'ot')} parses a treebank of a low-resource language and reports attachment "
+             "scores.") for i in range(40)]),
+    }
+    seen = load_day_by_day(cli, tmp_path / "land", tmp_path / "w.duckdb", days)
+    assert len(persons(tmp_path / "w.duckdb")["zorblax quintaro"]) == 1
+    assert unresolved(tmp_path / "w.duckdb", seen) == {}
+
+
+def test_older_files_loaded_later_leave_every_id_resolvable(cli, tmp_path):
+    """Newest day first: each older day moves Wei Wang's first mention earlier, so the name is decided
+    again each run and ids end; each that ends is forwarded."""
+    seen = load_day_by_day(cli, tmp_path / "land", tmp_path / "w.duckdb", dict(reversed(THREE_DAYS.items())))
+    ingest(cli, tmp_path / "land", tmp_path / "fresh.duckdb")
+    assert persons(tmp_path / "w.duckdb") == persons(tmp_path / "fresh.duckdb")
+    assert unresolved(tmp_path / "w.duckdb", seen) == {}
 
 
 
@@ -120,3 +174,4 @@ def test_a_corrected_category_gives_the_persons_of_a_fresh_load(cli, tmp_path):
     ingest(cli, tmp_path / "land", tmp_path / "fresh.duckdb")
     incremental, fresh = persons(tmp_path / "incremental.duckdb"), persons(tmp_path / "fresh.duckdb")
     assert incremental == fresh
+    assert unresolved(tmp_path / "incremental.duckdb", seen) == {}

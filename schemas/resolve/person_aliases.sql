@@ -7,5 +7,5 @@ UPDATE author_mention SET author_id = a.to_author_id FROM new_person_aliases a
 WHERE author_mention.author_id = a.from_author_id;
 UPDATE person_alias SET to_author_id = a.to_author_id FROM new_person_aliases a
 WHERE person_alias.to_author_id = a.from_author_id;
-INSERT OR REPLACE INTO person_alias BY NAME SELECT * FROM new_person_aliases;
+INSERT OR REPLACE INTO person_alias BY NAME SELECT *, 'merged' AS reason FROM new_person_aliases;
 DELETE FROM author_person WHERE author_id IN (SELECT from_author_id FROM new_person_aliases);

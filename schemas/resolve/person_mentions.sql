@@ -45,6 +45,11 @@ WHERE author_id IN (SELECT author_id FROM author_mention SEMI JOIN mention_paper
 CREATE OR REPLACE TEMP TABLE stale_mentions AS
 SELECT m.paper_id, m.author_position, m.author_id FROM author_mention m SEMI JOIN mention_papers USING (paper_id)
 ANTI JOIN run_mentions r USING (paper_id, author_position, mention_key, name_key);
+-- Every stored decision this run takes back (here, and names decided again: person_reopen.sql), as
+-- it was: a person that ends is forwarded to where its mentions went (person_forward.sql).
+CREATE OR REPLACE TEMP TABLE mentions_taken_back AS
+SELECT paper_id, author_position, mention_key, name_key, author_id, decided_id, 'its mentions changed' AS reason
+FROM author_mention SEMI JOIN stale_mentions USING (paper_id, author_position);
 DELETE FROM author_mention USING stale_mentions s
 WHERE author_mention.paper_id = s.paper_id AND author_mention.author_position = s.author_position;
 

@@ -18,7 +18,8 @@ SELECT name_key, first_rank FROM batch_keys SEMI JOIN common_keys USING (name_ke
 -- person_marks.sql: a few rows, not a count over every person), or into persons merged since.
 -- A merge leaves one person: the evidence that joined two may change as a split's may.
 CREATE OR REPLACE TEMP TABLE split_or_merged_keys AS
-SELECT name_key FROM author_person WHERE NOT first_of_name UNION SELECT name_key FROM person_alias;
+SELECT name_key FROM author_person WHERE NOT first_of_name
+UNION SELECT name_key FROM person_alias WHERE rule IS DISTINCT FROM 'forwarded';
 -- Stored papers whose words or categories, as the person model reads them, this run changed.
 CREATE OR REPLACE TEMP TABLE reworded_papers AS
 SELECT b.paper_id FROM paper_dates_before b JOIN dim_paper p USING (paper_id)
@@ -63,7 +64,11 @@ INSERT INTO taken_back_keys SELECT name_key FROM reopened_keys;
 CREATE OR REPLACE TEMP TABLE reopened_mentions AS
 SELECT paper_id, author_position, name_key, mention_key FROM author_mention SEMI JOIN reopened_keys USING (name_key);
 INSERT INTO moved_papers SELECT DISTINCT paper_id FROM reopened_mentions;
+INSERT INTO mentions_taken_back BY NAME
+SELECT paper_id, author_position, mention_key, name_key, author_id, decided_id, 'name decided again' AS reason
+FROM author_mention SEMI JOIN reopened_keys USING (name_key);
 DELETE FROM author_mention USING reopened_mentions r
 WHERE author_mention.paper_id = r.paper_id AND author_mention.author_position = r.author_position;
 DELETE FROM author_person WHERE name_key IN (SELECT name_key FROM reopened_keys);
-DELETE FROM person_alias WHERE name_key IN (SELECT name_key FROM reopened_keys);
+-- (the merges only: an id forwarded earlier stays forwarded, person_forward.sql)
+DELETE FROM person_alias WHERE name_key IN (SELECT name_key FROM reopened_keys) AND rule IS DISTINCT FROM 'forwarded';
