@@ -272,8 +272,9 @@ def _reopen_names(con: duckdb.DuckDBPyConnection, n_new: int, n_keys: int, setti
     with a mention decided as rare (before persons existed, by a small early load, or while the
     name's statistics dipped under the line), a common name this
     run mentions earlier in the canonical order than a stored mention (older files loaded later),
-    a name decided on evidence on a paper an older listing moved earlier in that order, a name
-    several persons wear that is rare now. Their stored mentions are taken back into new_mentions,
+    a name decided on evidence on a paper whose first listing date the run moved (either way) or
+    whose words or categories it changed, a name several persons wear that is rare now. A person
+    that ends so is forwarded after the author rows (resolve/person_forward.sql). Their stored mentions are taken back into new_mentions,
     to be decided again with the new ones in the order a fresh load uses (their keys:
     taken_back_keys). Reads the batch's classes (name_class); returns how many mentions were."""
     if not _has_decisions(con):  # a first load: nothing stored to take back, nor to flip
