@@ -32,24 +32,29 @@ class Look:
     stored: tuple[int, int] | None  # papers and authors held, read when nothing is left to read
 
 
-def _renamed(found: list[extract.FoundFile], names: dict[str, str]) -> list[extract.FoundFile]:
-    """Each file found at a path of `names` under its name there, and no other file to read: one
-    that arrived after the landing run looked has no name yet (the next run takes it). Files not
-    to be read keep their own path in `skipped_file`."""
-    kept = [replace(f, path=names[f.abs_path]) if f.abs_path in names else f
-            for f in found if f.abs_path in names or f.skip_reason]
+def _renamed(found: list[extract.FoundFile], names: dict[str, str],
+             locations: dict[str, str] | None = None) -> list[extract.FoundFile]:
+    """Each file found at a path of `names` under its name there (and its `locations`: where it
+    is moved to), and no other file to read: one that arrived after the landing run looked has
+    no name yet (the next run takes it). Files not to be read keep their own path in `skipped_file`."""
+    locations = locations or {}
+    kept = [replace(f, path=names[f.abs_path], location=locations.get(f.abs_path, f.location))
+            if f.abs_path in names else f for f in found if f.abs_path in names or f.skip_reason]
     return sorted(kept, key=lambda f: f.path)
 
 
-def look(paths: list[Path], warehouse: Path, settings: Settings, recorded_as: dict[str, str] | None = None) -> Look:
+def look(paths: list[Path], warehouse: Path, settings: Settings, recorded_as: dict[str, str] | None = None,
+         located_as: dict[str, str] | None = None) -> Look:
     """Files to read (or to record as skipped, with their reason) and how many were skipped
     unread; when nothing is left to read, the warehouse's totals (read in the same look at it).
-    The warehouse's own files are left out wherever they are. `recorded_as`: a landing run's
-    names of its files (their archive paths, by absolute path; `_renamed`)."""
+    The warehouse's own files are left out wherever they are. `recorded_as`, `located_as`: a
+    landing run's names of its files and where they go (their archive paths and locations, by
+    absolute path; `_renamed`). A file the warehouse holds is known by its location, whatever
+    folder was named (`extract.identified`)."""
     _, found = extract.discover(paths, settings.ingest_root, read_limits(settings),
                                 exclude=extract.warehouse_files(warehouse))
     if recorded_as is not None:
-        found = _renamed(found, recorded_as)
+        found = _renamed(found, recorded_as, located_as)
     if not found:
         raise NothingFound(f"no files found in {', '.join(str(p) for p in paths)} "
                            "(hidden entries inside a folder and warehouse files are not read)")
@@ -57,8 +62,10 @@ def look(paths: list[Path], warehouse: Path, settings: Settings, recorded_as: di
         return Look(found, 0, None)
     with _looked_at(warehouse) as con:
         con.execute(QUIET)
+        current = extract.current_locations(con)
+        found = extract.identified(found, current)
         skip = extract.unchanged(found, extract.fingerprints(con))
-        to_read = [f for f in found if f.path not in skip]
+        to_read = extract.other_files([f for f in found if f.path not in skip], current)
         stored = None if to_read else totals(con)
     return Look(to_read, len(skip), stored)
 

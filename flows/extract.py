@@ -61,6 +61,14 @@ class FoundFile:
     inode: int = 0
     skip_reason: str | None = None  # found, but not to be read (skipped_file.reason)
     unpacked_bytes: int | None = None  # a packed file's text once unpacked, when `sized` looked (else its size)
+    location: str | None = None  # where it is on disk, every link resolved (`location`): the file's identity
+
+    def member_location(self) -> str | None:
+        """The location of what `path` names: an archive member's is its archive's, with the member's part."""
+        if self.location is None:
+            return None
+        _, separator, member = self.path.partition(MEMBER_SEPARATOR)
+        return self.location + separator + member
 
     @property
     def text_bytes(self) -> int:
@@ -90,8 +98,9 @@ class ReadLimits:
 
 def ingest_root(paths: list[Path]) -> Path:
     """The folder paths are recorded against: the common parent of the folders asked for, so
-    recorded paths start with the folder's own name ("samples/000.txt") and a file is recorded
-    the same whether its folder or the file itself was named."""
+    recorded paths start with the folder's own name ("samples/000.txt"). Naming a sub-folder or
+    the parent gives another relative path: a file already in the warehouse is known by its
+    `location` instead, and keeps the path it was first recorded under (`identified`)."""
     folders = [p.absolute() if p.is_dir() else p.absolute().parent for p in paths]
     return Path(os.path.commonpath([f.parent for f in folders])) if folders else Path.cwd()
 
@@ -126,6 +135,7 @@ class _Walk:
     def __init__(self, root: Path, trusted: list[Path], limits: ReadLimits, exclude: set[tuple[int, int]]):
         self.root, self.trusted, self.limits, self.exclude = root, trusted, limits, exclude
         self.found: dict[str, FoundFile] = {}
+        self.real_folders: dict[str, str] = {}  # folder as walked -> its real path: one realpath a folder
         self.visited: set[tuple[int, int]] = set()  # real folders walked: loop protection
 
     def entry(self, path: Path, named: bool = False) -> None:
@@ -160,8 +170,19 @@ class _Walk:
         elif st.st_size > self.limits.max_file_bytes:
             self.skip(path, rel, _too_large(self.limits))
         else:
-            self.found[rel] = FoundFile(path, rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+            self.found[rel] = FoundFile(path, rel, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino,
+                                        location=self._location(path, is_link))
         return []
+
+    def _location(self, path: str, is_link: bool) -> str:
+        """`location` of a file found at `path`, resolving each folder once (a realpath is a
+        system call per part of the path)."""
+        if is_link:
+            return location(path)
+        folder, name = os.path.split(path)
+        if folder not in self.real_folders:
+            self.real_folders[folder] = os.path.realpath(folder)
+        return _display_name(os.path.join(self.real_folders[folder], name))
 
     def folder(self, path: str, rel: str, st: os.stat_result) -> list[tuple[str, str, bool]]:
         if (st.st_dev, st.st_ino) in self.visited:
@@ -192,6 +213,69 @@ class _Walk:
 
     def skip(self, path: str, rel: str, reason: str) -> None:
         self.found[rel] = FoundFile(path, rel, 0, 0, skip_reason=reason)
+
+
+def location(path: str | Path) -> str:
+    """Where a file is on disk: its absolute path with every link (of a folder or of itself)
+    resolved, shown as `display_path` shows names. One file has one location whatever folder,
+    working directory or symlinked folder it was named through."""
+    return _display_name(os.path.realpath(path))
+
+
+# skipped_file.reason of a file at a path whose current version is another file that still exists.
+OTHER_FILE_AT_PATH = "another file is current at this path"
+
+
+def identified(found: list[FoundFile], current: dict[str, set[str]]) -> list[FoundFile]:
+    """The files found, each under the path the warehouse knows it by. `current`: the locations
+    of the current versions by container path (`current_locations`). A file at a current
+    version's location is recorded under that version's path, whatever folder was named: read
+    through its sub-folder (`feb/day.txt` for `digests/feb/day.txt`), its parent, a symlinked
+    folder or another working directory, it was a second current file beside its own earlier
+    version, whose listings counted twice."""
+    path_at: dict[str, str] = {}
+    for path in sorted(current, reverse=True):  # two paths at one location: the first path
+        path_at.update(dict.fromkeys(current[path], path))
+    renamed = [replace(f, path=path_at[f.location]) if f.location in path_at and not f.skip_reason else f
+               for f in found]
+    return sorted(renamed, key=lambda f: f.path)
+
+
+def other_files(found: list[FoundFile], current: dict[str, set[str]]) -> list[FoundFile]:
+    """`found`, a file at a path whose current version is another file that is still on disk
+    skipped with the reason: two different digests that get one relative path under two roots
+    (`digest ingest /a/digests`, then `/b/digests`) are not versions of one file (the second
+    replaced the first's listings). A version whose file is gone (a folder moved elsewhere), or
+    of unknown location (ingested before locations were kept), is met by path, as before."""
+    return [replace(f, skip_reason=other_file_reason(current[f.path], f.location))
+            if not f.skip_reason and f.location and f.location not in current.get(f.path, {f.location})
+            and _still_there(current[f.path]) else f for f in found]
+
+
+def other_file_reason(locations: set[str], here: str | None) -> str:
+    other = min(locations)
+    return (f"{OTHER_FILE_AT_PATH} ({other}, still there; this file is {here}): not read as its next version; "
+            "to keep both, ingest from a folder that holds both (their paths then differ); if this one "
+            "replaces it, move or remove the other first")
+
+
+def _still_there(locations: set[str]) -> bool:
+    return any(os.path.isfile(loc) for loc in locations)
+
+
+def current_locations(con: duckdb.DuckDBPyConnection) -> dict[str, set[str]]:
+    """The locations of the current file versions, by container path (an archive's members share
+    their archive's); empty for a warehouse from before locations were kept."""
+    columns = {c for (c,) in con.execute(
+        "SELECT column_name FROM duckdb_columns() WHERE table_name = 'dim_source_file'").fetchall()}
+    if not {"location", "is_current"} <= columns:
+        return {}
+    current: dict[str, set[str]] = {}
+    for path, loc in con.execute(f"""
+            SELECT DISTINCT split_part(path, '{MEMBER_SEPARATOR}', 1), split_part(location, '{MEMBER_SEPARATOR}', 1)
+            FROM dim_source_file WHERE is_current AND location IS NOT NULL""").fetchall():
+        current.setdefault(path, set()).add(loc)
+    return current
 
 
 def _kind(mode: int) -> str:
@@ -247,24 +331,31 @@ def warehouse_files(warehouse: Path) -> set[tuple[int, int]]:
     return ids
 
 
-def fingerprints(con: duckdb.DuckDBPyConnection) -> set[tuple[str, int, int, int]]:
+def fingerprints(con: duckdb.DuckDBPyConnection) -> set[tuple[str, int, int, int, str]]:
     """The stat fingerprint of every ingested file version, as (container path, mtime_ns,
-    ctime_ns, inode): an archive's members share their container's. Empty for a warehouse from
-    before the fingerprint columns. Plain rows, no frame: a run with nothing new loads no Polars."""
+    ctime_ns, inode, container location): an archive's members share their container's. Empty
+    for a warehouse from before the fingerprint columns; a version of unknown location (ingested
+    before locations were kept) has none, so its file is read once more and its location kept.
+    Plain rows, no frame: a run with nothing new loads no Polars."""
     columns = {c for (c,) in con.execute(
         "SELECT column_name FROM duckdb_columns() WHERE table_name = 'dim_source_file'").fetchall()}
-    if not {"ctime_ns", "inode"} <= columns:
+    if not {"ctime_ns", "inode", "location"} <= columns:
         return set()
     return set(con.execute(f"""
-        SELECT DISTINCT split_part(path, '{MEMBER_SEPARATOR}', 1), mtime_ns, ctime_ns, inode FROM dim_source_file
-        WHERE path IS NOT NULL AND mtime_ns IS NOT NULL AND ctime_ns IS NOT NULL AND inode IS NOT NULL""").fetchall())
+        SELECT DISTINCT split_part(path, '{MEMBER_SEPARATOR}', 1), mtime_ns, ctime_ns, inode,
+               split_part(location, '{MEMBER_SEPARATOR}', 1)
+        FROM dim_source_file
+        WHERE path IS NOT NULL AND mtime_ns IS NOT NULL AND ctime_ns IS NOT NULL AND inode IS NOT NULL
+          AND location IS NOT NULL""").fetchall())
 
 
-def unchanged(found: list[FoundFile], seen: set[tuple[str, int, int, int]]) -> set[str]:
-    """Paths of found files whose whole stat fingerprint (`fingerprints`: mtime, ctime, inode)
-    matches an ingested version: skipped unread. ctime changes on every write and cannot be set
-    back, so an edit that keeps size and mtime is still read."""
-    return {f.path for f in found if not f.skip_reason and (f.path, f.mtime_ns, f.ctime_ns, f.inode) in seen}
+def unchanged(found: list[FoundFile], seen: set[tuple[str, int, int, int, str]]) -> set[str]:
+    """Paths of found files whose whole stat fingerprint (`fingerprints`: mtime, ctime, inode,
+    location) matches an ingested version: skipped unread. ctime changes on every write and
+    cannot be set back, so an edit that keeps size and mtime is still read; a file moved since
+    (a folder renamed keeps its files' ctime) is read once, so its version's location follows it."""
+    return {f.path for f in found
+            if not f.skip_reason and (f.path, f.mtime_ns, f.ctime_ns, f.inode, f.location) in seen}
 
 
 # The packing a name's suffix says: one stream (gz, bz2, xz) or an archive of files (zip, tar).
@@ -340,7 +431,7 @@ def unchanged_since_found(found: FoundFile) -> bool:
 def read_sources(batch: list[FoundFile], limits: ReadLimits = ReadLimits()
                  ) -> tuple[list[SourceFile], pl.DataFrame, pl.DataFrame]:
     """Bytes of each readable file (each member of a packaged one), its metadata
-    (source_file_id, path, sha256, size_bytes, mtime_ns, ctime_ns, inode), and the files that
+    (source_file_id, path, sha256, size_bytes, mtime_ns, ctime_ns, inode, location), and the files that
     were not read (path, reason).
 
     A file that vanished since discovery, may not be read, is not a regular file, is over the
@@ -368,8 +459,9 @@ def read_sources(batch: list[FoundFile], limits: ReadLimits = ReadLimits()
         "mtime_ns": [f.mtime_ns for f, _ in read],
         "ctime_ns": [f.ctime_ns for f, _ in read],
         "inode": [f.inode for f, _ in read],
+        "location": [f.member_location() for f, _ in read],
     }, schema={"path": pl.String, "sha256": pl.String, "size_bytes": pl.Int64, "mtime_ns": pl.Int64,
-               "ctime_ns": pl.Int64, "inode": pl.Int64})
+               "ctime_ns": pl.Int64, "inode": pl.Int64, "location": pl.String})
     meta = with_stable_ids(meta, {"source_file_id": ["path", "sha256"]})
     from transforms.pipeline import SourceFile
 

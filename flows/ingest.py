@@ -55,8 +55,8 @@ if TYPE_CHECKING:
 
 @task(name="discover", cache_policy=NO_CACHE)
 def discover(paths: list[Path], warehouse: Path, settings: Settings,
-             recorded_as: dict[str, str] | None = None) -> discovery.Look:
-    return discovery.look(paths, warehouse, settings, recorded_as)
+             recorded_as: dict[str, str] | None = None, located_as: dict[str, str] | None = None) -> discovery.Look:
+    return discovery.look(paths, warehouse, settings, recorded_as, located_as)
 
 
 @task(name="parse-clean", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=1,
@@ -132,9 +132,10 @@ def commit(loader: load.RunLoader) -> None:
 
 @fixed_cost.lean_flow(name="ingest", log_prints=False)  # @flow, its parameters sent without FastAPI
 def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None,
-           recorded_as: dict[str, str] | None = None):
+           recorded_as: dict[str, str] | None = None, located_as: dict[str, str] | None = None):
     """Ingest digest files into the warehouse and publish the result as one new snapshot.
-    `recorded_as`: the landing flow's names for its files (`discovery.look`).
+    `recorded_as`, `located_as`: the landing flow's names for its files and where it moves them
+    (`discovery.look`).
 
     Ends Completed (with a warning when spans were quarantined) and returns the summary dict;
     a failed load ends Failed with the reason, leaving the previous snapshot published.
@@ -151,7 +152,7 @@ def ingest(paths: list[Path], warehouse: Path, batch_bytes: int | None = None,
     warehouse.parent.mkdir(parents=True, exist_ok=True)
     report = None
     with publish.writer_lock(warehouse, settings.lock_timeout_s):
-        seen = discover(paths, warehouse, settings, recorded_as)
+        seen = discover(paths, warehouse, settings, recorded_as, located_as)
         if not seen.to_read:  # nothing new: leave the published snapshot untouched
             stats, timings, warning = discovery.nothing_new(seen), {}, None
         else:

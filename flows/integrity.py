@@ -12,7 +12,8 @@ from flows import load
 from flows.analytics import open_read_only
 
 # Run bookkeeping that legitimately differs between two loads of the same files.
-VOLATILE_COLUMNS = {"run_id", "ingested_at", "mtime_ns", "ctime_ns", "inode", "started_at", "finished_at"}
+# (and where the files were: a copy of them elsewhere is the same content)
+VOLATILE_COLUMNS = {"run_id", "ingested_at", "mtime_ns", "ctime_ns", "inode", "location", "started_at", "finished_at"}
 # Logs of what each run did: the resolver's decisions record what a new key was compared with,
 # which depends on the order files arrived in (the papers they give do not).
 VOLATILE_TABLES = {"ingest_run", "skipped_file", "paper_match", "resolve_capped_block", "person_alias"}

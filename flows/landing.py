@@ -37,7 +37,7 @@ DEPLOYMENT = "daily-landing"
 # under which files still in landing were recorded, by landing folder, then by their path in it.
 CLAIMS = ".landing-claims.json"
 CLAIMS_LOCK = ".landing-claims.lock"  # one saver of CLAIMS at a time
-UNREADABLE = (extract.VANISHED, extract.CANNOT_READ)
+UNREADABLE = (extract.VANISHED, extract.CANNOT_READ, extract.OTHER_FILE_AT_PATH)  # not loaded: stays in landing
 
 
 @flow(name="ingest-landing", log_prints=False)
@@ -63,10 +63,12 @@ def ingest_landing(landing: Path | None = None, archive: Path | None = None,
         # by every run, so `daily.txt` today is another file than `daily.txt` yesterday, not its
         # next version (which moved yesterday's listings to fact_listing_history).
         names = {source: recorded_name(target, archive) for source, target in targets.items()}
+        # and is known by where it goes: a later `digest ingest` of any folder above it meets it there
+        locations = {source: extract.location(target) for source, target in targets.items()}
         try:
             # the task runner of the settings (DIGEST_TASK_RUNNER=dask): the deployment ran in one process, unsaid
             summary = configured_ingest(settings)(paths=[landing], warehouse=warehouse,
-                                                  recorded_as=names)  # raises on failure: nothing is moved
+                                                  recorded_as=names, located_as=locations)  # raises on failure: nothing is moved
         except NothingFound:  # another landing run took them while this one waited for the writer lock
             get_run_logger().info("nothing left in %s: another run took what was found", landing)
             return {"archived": []}

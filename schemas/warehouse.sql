@@ -363,6 +363,10 @@ ALTER TABLE dim_source_file ADD COLUMN IF NOT EXISTS ctime_ns BIGINT;
 ALTER TABLE dim_source_file ADD COLUMN IF NOT EXISTS inode BIGINT;
 COMMENT ON COLUMN dim_source_file.ctime_ns IS 'Status-change time seen at ingest (of the archive, for a member): with mtime_ns and inode, an unchanged file is skipped unread.';
 COMMENT ON COLUMN dim_source_file.inode IS 'Inode number seen at ingest (of the archive, for a member).';
+-- Where each version's file is on disk (flows/extract.py location): one file, one location,
+-- whatever folder was named. Versions stored before stay null till a run reads their file again.
+ALTER TABLE dim_source_file ADD COLUMN IF NOT EXISTS location VARCHAR;
+COMMENT ON COLUMN dim_source_file.location IS 'Absolute path of the file on disk with every link resolved (for a member: its archive''s, then !/ and the member''s name), as last seen: a file found there again is this path''s next version, whatever folder was named (its path stays). Null for versions ingested before the column until their file is read again.';
 
 -- Terms (issue 16): key phrases of each paper's title and abstract (transforms/terms.py),
 -- kept for new and changed papers by each run (flows/terms.py).

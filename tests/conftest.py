@@ -91,7 +91,7 @@ def seeds_warehouse(run_ingest, seeds_dir, tmp_path_factory) -> tuple[Path, dict
 # ---------------------------------------------------------------------------- warehouse helpers
 # Columns that record *when* or *by which run* a row was written: they legitimately differ
 # between two runs over the same files.
-RUN_COLUMNS = {"ingested_at", "run_id", "mtime_ns", "ctime_ns", "inode"}  # stat fingerprint too
+RUN_COLUMNS = {"ingested_at", "run_id", "mtime_ns", "ctime_ns", "inode", "location"}  # stat fingerprint, place too
 # Tables that log what each run did rather than what the data is: a re-run adds to them
 # (skipped_file: "content already ingested"), and the near-duplicate decision log records
 # what a new key was compared with, which depends on the order files arrived in.

@@ -303,16 +303,22 @@ def test_a_truncated_zip_is_skipped_with_a_reason(tmp_path):
 def test_unchanged_needs_the_whole_fingerprint_and_matches_archives_by_their_members():
     import duckdb
 
-    found = [extract.FoundFile("/x/a.txt", "in/a.txt", 5, 10, 20, 30),
-             extract.FoundFile("/x/b.zip", "in/b.zip", 50, 10, 20, 31),
-             extract.FoundFile("/x/c.txt", "in/c.txt", 5, 10, 21, 32)]
+    found = [extract.FoundFile("/x/a.txt", "in/a.txt", 5, 10, 20, 30, location="/x/a.txt"),
+             extract.FoundFile("/x/b.zip", "in/b.zip", 50, 10, 20, 31, location="/x/b.zip"),
+             extract.FoundFile("/x/c.txt", "in/c.txt", 5, 10, 21, 32, location="/x/c.txt"),
+             extract.FoundFile("/y/e.txt", "in/e.txt", 5, 10, 20, 34, location="/y/e.txt"),
+             extract.FoundFile("/x/f.txt", "in/f.txt", 5, 10, 20, 35, location="/x/f.txt")]
     con = duckdb.connect()
-    con.execute("CREATE TABLE dim_source_file (path VARCHAR, mtime_ns BIGINT, ctime_ns BIGINT, inode BIGINT)")
-    con.execute("INSERT INTO dim_source_file VALUES ('in/a.txt', 10, 20, 30), ('in/b.zip!/m.txt', 10, 20, 31), "
-                "('in/c.txt', 10, 20, 32), ('in/d.txt', NULL, 20, 33)")
+    con.execute("CREATE TABLE dim_source_file (path VARCHAR, mtime_ns BIGINT, ctime_ns BIGINT, inode BIGINT, "
+                "location VARCHAR)")
+    con.execute("INSERT INTO dim_source_file VALUES ('in/a.txt', 10, 20, 30, '/x/a.txt'), "
+                "('in/b.zip!/m.txt', 10, 20, 31, '/x/b.zip!/m.txt'), ('in/c.txt', 10, 20, 32, '/x/c.txt'), "
+                "('in/d.txt', NULL, 20, 33, '/x/d.txt'), "
+                "('in/e.txt', 10, 20, 34, '/x/e.txt'), "  # moved since: read once, its location kept
+                "('in/f.txt', 10, 20, 35, NULL)")  # from before locations: read once too
     assert extract.unchanged(found, extract.fingerprints(con)) == {"in/a.txt", "in/b.zip"}
     old = duckdb.connect()
-    old.execute("CREATE TABLE dim_source_file (path VARCHAR, mtime_ns BIGINT)")
+    old.execute("CREATE TABLE dim_source_file (path VARCHAR, mtime_ns BIGINT, ctime_ns BIGINT, inode BIGINT)")
     assert extract.fingerprints(old) == set()  # a warehouse from before the columns
 
 

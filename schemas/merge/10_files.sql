@@ -82,7 +82,8 @@ UPDATE dim_source_file SET is_current = false, superseded_by_source_file_id = s.
 FROM superseded s WHERE dim_source_file.source_file_id = s.source_file_id;
 
 INSERT INTO dim_source_file BY NAME
-SELECT n.source_file_id, n.path, n.sha256, n.text_sha256, n.format, n.encoding, n.size_bytes, n.mtime_ns, n.ctime_ns, n.inode, n.n_lines,
+SELECT n.source_file_id, n.path, n.sha256, n.text_sha256, n.format, n.encoding, n.size_bytes, n.mtime_ns, n.ctime_ns, n.inode,
+       n.location, n.n_lines,
        n.n_separator_lines, f.version, true AS is_current,
        $ingested_at AS ingested_at, $run_id AS run_id,
        (SELECT count(*) FROM stg_listings l WHERE l.source_file_id = n.source_file_id) AS n_listings,
