@@ -2,7 +2,7 @@
 COMMENT ON COLUMN dim_source_file.source_file_id IS 'Id: hash of (path, sha256).';
 COMMENT ON COLUMN dim_source_file.sha256 IS 'SHA-256 of the file bytes; content already ingested is skipped.';
 COMMENT ON COLUMN dim_source_file.size_bytes IS 'File size in bytes.';
-COMMENT ON COLUMN dim_source_file.mtime_ns IS 'Modification time seen at ingest; a file with the same path, mtime, ctime and inode as an ingested version is skipped unread.';
+COMMENT ON COLUMN dim_source_file.mtime_ns IS 'Modification time seen at ingest; a file with the same path, mtime, ctime, inode and location as an ingested version is skipped unread.';
 COMMENT ON COLUMN dim_source_file.n_lines IS 'Lines in the decoded file (a binary file counts as one, an empty file as none).';
 COMMENT ON COLUMN dim_source_file.ingested_at IS 'When the run that loaded this file started.';
 COMMENT ON COLUMN dim_source_file.run_id IS 'The ingest_run that loaded this file.';

@@ -20,7 +20,7 @@ CREATE TABLE IF NOT EXISTS dim_source_file (
     n_quarantined   BIGINT NOT NULL
 );
 COMMENT ON TABLE dim_source_file IS 'One ingested file version: a path with one content (sha256).';
-COMMENT ON COLUMN dim_source_file.path IS 'Path relative to the ingest root, with / separators.';
+COMMENT ON COLUMN dim_source_file.path IS 'Path relative to the ingest root, with / separators: the one of the file''s first version (found again at its location through another folder, a file keeps it).';
 COMMENT ON COLUMN dim_source_file.format IS 'Detected digest format: listing, search or unknown (a file of digests joined end to end may hold both: the one found first).';
 COMMENT ON COLUMN dim_source_file.encoding IS 'Detected encoding: utf-8, utf-8-sig, utf-16/utf-32 (BOM), utf-16-le/-be (no BOM), utf-8-lossy, windows-1252 (Latin-1 too), windows-1250/1251/1253, koi8-r, mac-roman, gb18030 (GBK too), shift_jis, euc-jp, euc-kr, big5, iso-2022-jp, utf-8+windows-1252 (mixed), unknown-8bit, binary, empty; +quoted-printable, +base64, +multipart, +html when an e-mail or HTML body was decoded (line numbers then refer to the decoded text); +mojibake-repaired when lines garbled by an earlier misreading (UTF-8 read as Windows-1252, Latin-1 or Windows-1251) were repaired.';
 COMMENT ON COLUMN dim_source_file.n_separator_lines IS 'Blank and header lines outside any record (see digest audit).';
