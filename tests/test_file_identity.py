@@ -18,6 +18,8 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import read_sql
 from tests.support.cli import digest_cli
@@ -210,3 +212,39 @@ def test_a_landed_file_is_known_at_its_archive_place(prefect_harness, cli, tmp_p
     cli("ingest", Path(archived).parent, "-w", warehouse)  # the day's folder of the archive
     assert_corrected(warehouse, recorded)
     assert rows(warehouse, "SELECT DISTINCT location FROM dim_source_file") == [(os.path.realpath(archived),)]
+
+
+FOLDER_NAMES = st.text(st.sampled_from("ab-_ !é\\x"), min_size=1, max_size=5).filter(
+    lambda n: n.strip() and not n.startswith(".") and n not in {".", ".."})
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(folders=st.lists(FOLDER_NAMES, min_size=1, max_size=4), linked=st.integers(0, 3), cwd=st.integers(0, 4))
+def test_one_file_has_one_location_whatever_it_is_named_through(tmp_path_factory, folders, linked, cwd):
+    """Discovery's `location` of a file is the same through each of its folders, the file itself,
+    a symlink to one of its folders and a path relative to another working directory; recorded
+    under the first naming's path, every other naming is identified as that path."""
+    from flows import extract
+
+    top = tmp_path_factory.mktemp("identity")
+    chain = [top.joinpath(*folders[:i]) for i in range(1, len(folders) + 1)]
+    chain[-1].mkdir(parents=True)
+    day = chain[-1] / "day.txt"
+    day.write_text(ORIGINAL, encoding="utf-8")
+    link = top / "link"
+    link.symlink_to(chain[min(linked, len(chain) - 1)], target_is_directory=True)
+    here = chain[min(cwd, len(chain) - 1)].parent
+    namings = [[folder] for folder in chain] + [[day], [link], [Path(os.path.relpath(day, here))]]
+    found = {}
+    old = os.getcwd()
+    try:
+        os.chdir(here)
+        for naming in namings:
+            (f,) = extract.discover(naming)[1]
+            found[str(naming[0])] = f
+    finally:
+        os.chdir(old)
+    assert {f.location for f in found.values()} == {extract.location(day)}
+    first = found[str(chain[0])]
+    current = {first.path: {first.location}}
+    assert {f.path for f in extract.identified(list(found.values()), current)} == {first.path}
