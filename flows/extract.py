@@ -62,6 +62,7 @@ class FoundFile:
     skip_reason: str | None = None  # found, but not to be read (skipped_file.reason)
     unpacked_bytes: int | None = None  # a packed file's text once unpacked, when `sized` looked (else its size)
     location: str | None = None  # where it is on disk, every link resolved (`location`): the file's identity
+    other_file: str | None = None  # its path's current version is another file, still there (`other_files`)
 
     def member_location(self) -> str | None:
         """The location of what `path` names: an archive member's is its archive's, with the member's part."""
@@ -243,11 +244,13 @@ def identified(found: list[FoundFile], current: dict[str, set[str]]) -> list[Fou
 
 def other_files(found: list[FoundFile], current: dict[str, set[str]]) -> list[FoundFile]:
     """`found`, a file at a path whose current version is another file that is still on disk
-    skipped with the reason: two different digests that get one relative path under two roots
-    (`digest ingest /a/digests`, then `/b/digests`) are not versions of one file (the second
-    replaced the first's listings). A version whose file is gone (a folder moved elsewhere), or
-    of unknown location (ingested before locations were kept), is met by path, as before."""
-    return [replace(f, skip_reason=other_file_reason(current[f.path], f.location))
+    marked with the reason (`other_file`): two different digests that get one relative path
+    under two roots (`digest ingest /a/digests`, then `/b/digests`) are not versions of one file
+    (the second replaced the first's listings). The merge skips it unless its content is that
+    version's (merge/10_files.sql: a copy is content already ingested). A version whose file is
+    gone (a folder moved elsewhere), or of unknown location (ingested before locations were
+    kept), is met by path, as before."""
+    return [replace(f, other_file=other_file_reason(current[f.path], f.location))
             if not f.skip_reason and f.location and f.location not in current.get(f.path, {f.location})
             and _still_there(current[f.path]) else f for f in found]
 
@@ -431,7 +434,7 @@ def unchanged_since_found(found: FoundFile) -> bool:
 def read_sources(batch: list[FoundFile], limits: ReadLimits = ReadLimits()
                  ) -> tuple[list[SourceFile], pl.DataFrame, pl.DataFrame]:
     """Bytes of each readable file (each member of a packaged one), its metadata
-    (source_file_id, path, sha256, size_bytes, mtime_ns, ctime_ns, inode, location), and the files that
+    (source_file_id, path, sha256, size_bytes, mtime_ns, ctime_ns, inode, location, other_file), and the files that
     were not read (path, reason).
 
     A file that vanished since discovery, may not be read, is not a regular file, is over the
@@ -460,8 +463,9 @@ def read_sources(batch: list[FoundFile], limits: ReadLimits = ReadLimits()
         "ctime_ns": [f.ctime_ns for f, _ in read],
         "inode": [f.inode for f, _ in read],
         "location": [f.member_location() for f, _ in read],
+        "other_file": [f.other_file for f, _ in read],
     }, schema={"path": pl.String, "sha256": pl.String, "size_bytes": pl.Int64, "mtime_ns": pl.Int64,
-               "ctime_ns": pl.Int64, "inode": pl.Int64, "location": pl.String})
+               "ctime_ns": pl.Int64, "inode": pl.Int64, "location": pl.String, "other_file": pl.String})
     meta = with_stable_ids(meta, {"source_file_id": ["path", "sha256"]})
     from transforms.pipeline import SourceFile
 

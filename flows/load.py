@@ -194,7 +194,7 @@ class RunLoader:
         # the caller staged files it did not stat (tests, the evaluation harnesses).
         files = batch.files.with_columns(
             [pl.lit(None, pl.Int64).alias(c) for c in ("mtime_ns", "ctime_ns", "inode") if c not in batch.files.columns]
-            + [pl.lit(None, pl.String).alias("location")] * ("location" not in batch.files.columns))
+            + [pl.lit(None, pl.String).alias(c) for c in ("location", "other_file") if c not in batch.files.columns])
         frames = dict(zip(STAGING, (files, batch.listings, batch.papers, batch.authors,
                                     batch.categories, batch.quarantine, batch.skipped)))
         for table, frame in frames.items():

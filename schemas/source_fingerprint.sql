@@ -7,5 +7,5 @@
 UPDATE dim_source_file d
 SET mtime_ns = s.mtime_ns, ctime_ns = s.ctime_ns, inode = s.inode, location = coalesce(s.location, d.location)
 FROM stg_files s
-WHERE d.path = s.path AND d.sha256 = s.sha256
+WHERE d.path = s.path AND d.sha256 = s.sha256 AND s.other_file IS NULL  -- (a copy elsewhere: not this file)
   AND (d.mtime_ns, d.ctime_ns, d.inode, d.location) IS DISTINCT FROM (s.mtime_ns, s.ctime_ns, s.inode, s.location)

@@ -184,6 +184,15 @@ def test_two_different_files_at_one_relative_path_do_not_replace_each_other(cli,
     assert files(warehouse) == [("digests/feb/day.txt", 1, True, 2), ("mirror/digests/feb/day.txt", 1, True, 1)]
     assert rows(warehouse, "SELECT count(*) FROM fact_listing") == [(3,)]
 
+    shutil.copytree(tree / "archive" / "digests", tree / "backup" / "digests")  # a byte copy: no warning
+    result = cli("ingest", tree / "backup" / "digests", "-w", warehouse)
+    assert "warning" not in result.output
+    assert rows(warehouse, "SELECT reason FROM skipped_file WHERE path = 'digests/feb/day.txt' ORDER BY reason") == [
+        ("another file is current at this path" + reason.removeprefix("another file is current at this path"),),
+        ("content already ingested",)]
+    assert rows(warehouse, "SELECT location FROM dim_source_file WHERE path = 'digests/feb/day.txt'") == [
+        (os.path.realpath(tree / "archive" / "digests" / "feb" / "day.txt"),)]  # still the original's
+
 
 def test_a_warehouse_from_before_locations_learns_them_on_its_next_run(cli, tree):
     warehouse = tree / "w.duckdb"

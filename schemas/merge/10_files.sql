@@ -6,6 +6,18 @@
 -- the fullest version of each paper key of this run's listings: what the resolver compares.
 -- Parameters: $run_id, $ingested_at.
 
+-- A file at a path whose current version is another file, still on disk (flows/extract.py
+-- other_files), with a content of its own: not that file's next version (two digests that get one
+-- relative path under two roots: the second replaced the first's listings). Skipped with the
+-- reason; the same content is content already ingested, as any copy's.
+CREATE OR REPLACE TEMP TABLE other_file AS
+SELECT s.source_file_id, s.path, s.other_file AS reason FROM stg_files s
+WHERE s.other_file IS NOT NULL AND NOT EXISTS (
+    SELECT 1 FROM dim_source_file d
+    WHERE d.is_current AND d.path = s.path AND (d.text_sha256 = s.text_sha256 OR d.sha256 = s.sha256));
+INSERT INTO stg_skipped BY NAME SELECT path, reason FROM other_file;
+DELETE FROM stg_files WHERE source_file_id IN (SELECT source_file_id FROM other_file);
+
 -- Current versions that stay current: not at a path this run brings another content for (a copy
 -- of the replaced content elsewhere is then ingested in its own right, not skipped as a duplicate).
 -- Content is the decoded text without its trailing blanks and line ends (text_sha256,
@@ -67,7 +79,8 @@ UNION ALL  -- a member gone from the new version of its archive (this run read t
 SELECT d.source_file_id, NULL
 FROM dim_source_file d
 WHERE d.is_current AND contains(d.path, '!/') AND d.path NOT IN (SELECT path FROM stg_files)
-  AND split_part(d.path, '!/', 1) IN (SELECT split_part(path, '!/', 1) FROM stg_files WHERE contains(path, '!/'));
+  AND split_part(d.path, '!/', 1) IN (SELECT split_part(path, '!/', 1) FROM stg_files
+                                      WHERE contains(path, '!/') AND other_file IS NULL);  -- (not another archive)
 
 INSERT INTO fact_listing_history BY NAME
 SELECT f.*, s.by_id AS superseded_by_source_file_id, $run_id AS superseded_run_id
