@@ -21,8 +21,12 @@ with a space, which is at most the wrapper's width), or when a blank line follow
 record is unwrapped when exactly one split into title (1 to 3 lines), authors (a names line,
 `is_names_text`) and abstract (all the rest) agrees with those certain ends; otherwise it is
 quarantined whole ("hard-wrapped record: fields cannot be told apart"), never loaded with
-shifted fields. A record whose lines are longer than any wrap width (`WRAP_MAX`) is not
-wrapped: its extra lines are stray text, as above.
+shifted fields. Not every wrapper is greedy (arXiv's metadata is wrapped by its submitters'
+tools: a title at 72 columns, the abstract at 80 with its first line indented), so a record no
+split agrees with is read once more from what its lines say (`_split_by_names`): one names line
+between the title and the abstract's prose, and no other reading whose authors may be names.
+A record whose lines are longer than any wrap width (`WRAP_MAX`) is not wrapped: its extra
+lines are stray text, as above.
 """
 
 from __future__ import annotations
@@ -306,9 +310,10 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         (pl.col("j") >= N_LINES) & pl.col("text").str.contains(CATEGORY_LINE) & pl.col("ends").shift(1))
     # Likewise a metadata line ("Code: https://...") after a certain end of a wrapped record: it was
     # joined to the abstract. Looked for on those lines only (few: a wrapped field's last lines).
+    # Not one opening in small letters: a line broken early goes on "presented for the production".
     after_end = (pl.col("j") >= N_LINES) & pl.col("ends").shift(1).fill_null(False) & (pl.col("width") <= WRAP_MAX)
     c = c.with_columns(metadata=on_rows(c, c.select(after_end.arg_true()).to_series(),
-                                        is_metadata(pl.col("text"), any_label=False)))
+                                        is_metadata(pl.col("text"), any_label=False) & ~pl.col("text").str.contains(r"^\p{Ll}")))
     lost_header = lost_header | pl.col("metadata") | _between_records_at_the_end()
     recs = c.group_by(g, maintain_order=True).agg(
         n=pl.col("j").max(),
@@ -376,8 +381,16 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     cand = cand.select(*g, "a", "b", "authors_raw", "title_ends_in_names")
     chosen = cand.join(cand.group_by(g).len().filter(pl.col("len") == 1).drop("len"), on=g).filter(
         ~pl.col("title_ends_in_names")).drop("title_ends_in_names")
+    # No split agrees with the certain ends, or every field's line seemed to end it yet more lines
+    # follow (doubtful): the wrapper may not have filled its lines. Such a record split by what its
+    # lines say is a wrapped one.
+    unsplit = recs.filter(~pl.col("by_lines") | pl.col("doubtful")).join(chosen.select(g), on=g, how="anti")
+    chosen = pl.concat([chosen, _split_by_names(unsplit.select(*g, "m", "pieces"))], how="vertical_relaxed")
+    split = pl.col("a").is_not_null()
+    recs = recs.join(chosen, on=g, how="left").with_columns(
+        by_lines=pl.col("by_lines") & ~split, doubtful=pl.col("doubtful") & ~split)
 
-    recs = _out_of_place(recs.join(chosen, on=g, how="left"))
+    recs = _out_of_place(recs)
     whole, reread = pl.col("shift_reason").is_not_null(), pl.col("title_end").is_not_null()
     recs = recs.with_columns(
         unwrappable=((~pl.col("by_lines") & pl.col("a").is_null()) | pl.col("doubtful")) & ~whole,
@@ -411,6 +424,69 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         *g, "line_start", "line_end", "n_lines", "rank", "date_raw", "raw_text",
         "category_raw", "title", "authors_raw", "abstract", "unwrappable", "shift_reason", "n_unread")
     return out, extra
+
+
+# A line ending in a list separator ("Ann Lee,", "Tevatron and", "Lee &") ends no title and no
+# authors field: the text goes on on the next line.
+_OPEN_END = r"(?:[,，;；、&]|(?i:\sand))\s*$"
+
+
+# Three words in small letters ("Single walled carbon nanotubes exhibit advanced", "The complex
+# Monoceros Loop region contains several"): a names line holds two at most ("de la", "van der").
+_SMALL_WORDS = r"(?:^|\s)\p{Ll}{3,}(?:\s|[,.;:]|$)"
+
+
+def _opens_prose(line: pl.Expr) -> pl.Expr:
+    """Whether an abstract's first line reads as prose, not as what may be names."""
+    prose = _reads_as_prose(line) | (line.str.count_matches(_SMALL_WORDS) >= 3)
+    return (prose & ~may_be_names(line)).fill_null(False)
+
+
+# Authors lines of a sure reading (a bound: every reading's lines are joined, a record of
+# thousands of lines took minutes). Longer lists are quarantined.
+MAX_AUTHOR_LINES = 12
+# Longer than any title seen (185 characters in the realdata).
+MAX_TITLE_CHARS = 300
+
+
+def _split_by_names(recs: pl.DataFrame) -> pl.DataFrame:
+    """Splits of wrapped records (m, pieces) read from what the lines say, not their lengths:
+    arXiv's metadata is wrapped by its submitters' tools, at other widths for the title and the
+    abstract, an abstract's first line indented, so a short line ends no field for certain, and
+    a line of the abstract that looked short vetoed every split (85 of the Kaggle snapshot's 200).
+
+    Every split whose authors may be names (`may_be_names`, loose) is a reading. A record is
+    split when it has exactly one reading and that one is sure: its authors are a names line
+    (`is_names_text`), the abstract opens with prose (`_opens_prose`) and the title
+    does not end with a names list. A doubt quarantines the record, as before: a title's last
+    line that may be a name, a names line cut over two lines (several readings), an abstract
+    opening with what may be names or holding a line that may be (no sure one).
+    → (file_idx, position, a, b, authors_raw)."""
+    g = ["file_idx", "position"]
+    # Lines that may be names, each alone, where a title of more lines than are read would put
+    # them (the lines before, from the title's first, are short enough to be one): a sure
+    # reading's abstract holds none after its first.
+    lines = recs.select(*g, line=pl.col("pieces").list.eval(pl.element().str.strip_chars_start(" "))).explode("line")
+    length = pl.col("line").str.len_chars().cast(pl.Int64)
+    lines = lines.with_columns(title_before=length.cum_sum().over(g) - length - length.head(2).sum().over(g))
+    names_at = lines.with_columns(may_be=(pl.col("title_before") <= MAX_TITLE_CHARS) & may_be_names(pl.col("line"))).group_by(
+        g, maintain_order=True).agg(line_may_be_names="may_be")
+    cand = recs.join(names_at, on=g).with_columns(
+        a=pl.int_ranges(2, pl.min_horizontal(MAX_TITLE_LINES + 2, pl.col("m") - 1)))
+    # (authors of one line more than a sure reading's are read too: a reading, never a sure one)
+    last_b = pl.min_horizontal(pl.col("m"), pl.col("a") + MAX_AUTHOR_LINES + 2)
+    cand = cand.explode("a").drop_nulls("a").with_columns(b=pl.int_ranges(pl.col("a") + 1, last_b))
+    cand = cand.explode("b").drop_nulls("b")
+    a, b = pl.col("a"), pl.col("b")
+    last_title, last_names, first_abstract = _line(a), _line(b), _line(b + 1)
+    cand = cand.with_columns(authors_raw=_join(pl.col("pieces").list.slice(a + 1, b - a))).with_columns(
+        names=names_line(pl.col("authors_raw")))
+    cand = cand.filter(may_be_names(pl.col("names")) & ~last_title.str.contains(_OPEN_END)
+                       & ~last_names.str.contains(_OPEN_END))
+    sure = (is_names_text(pl.col("names")) & _opens_prose(first_abstract) & ~may_be_names(last_title, lists_only=True)
+            & (b - a <= MAX_AUTHOR_LINES) & ~pl.col("line_may_be_names").list.slice(b + 2, pl.col("m") - b - 1).list.any())
+    cand = cand.with_columns(sure=sure.fill_null(False), n_readings=pl.len().over(g))
+    return cand.filter(pl.col("sure") & (pl.col("n_readings") == 1)).select(*g, "a", "b", "authors_raw")
 
 
 def _between_records_at_the_end() -> pl.Expr:
