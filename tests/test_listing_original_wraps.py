@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import textwrap
 
 import pytest
 from conftest import parse_text
@@ -169,13 +168,15 @@ def _broken(draw, text: str) -> list[str]:
     record is read one field per line), each but a field's last at least 30 (see
     `test_a_word_broken_off_as_the_abstract_s_first_line_is_read_as_the_authors`)."""
     words = one_line(text).split(" ")
-    gaps = [i for i in range(1, len(words)) if not words[i - 1].endswith("-")]
-    cuts = sorted(draw(st.sets(st.sampled_from(gaps), max_size=min(len(gaps), 12)))) if gaps else []
-    lines = [" ".join(words[i:j]) for i, j in zip([0, *cuts], [*cuts, len(words)])]
-    lines = [short for line in lines for short in textwrap.wrap(line, 100, break_long_words=False, break_on_hyphens=False)]
-    for i in range(len(lines) - 2, -1, -1):
-        if len(lines[i]) < 30:
-            lines[i:i + 2] = [lines[i] + " " + lines[i + 1]]
+    cuts = draw(st.sets(st.integers(1, max(len(words) - 1, 1)), max_size=12))
+    lines, line = [], [words[0]]
+    for i, word in enumerate(words[1:], 1):
+        width = len(" ".join(line))
+        if not line[-1].endswith("-") and (width + 1 + len(word) > 100 or (i in cuts and width >= 30)):
+            lines.append(" ".join(line))
+            line = []
+        line.append(word)
+    lines.append(" ".join(line))
     # (a word alone that reads as a category code, "render-scheduling", opens a record that lost its
     # header: the abstract is cut there, loud; a limitation of its own, README)
     for i in range(len(lines) - 1, 0, -1):
