@@ -176,8 +176,9 @@ def check_read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
 
 def _first_word(sql: str) -> str:
     """The statement's first word, comments skipped, by DuckDB's own tokenizer ("pivot")."""
+    text = sql.encode()  # the tokenizer's offsets count UTF-8 bytes
     starts = [start for start, kind in duckdb.tokenize(sql) if kind != duckdb.token_type.comment]
-    return re.match(r"\w*", sql[starts[0]:]).group().lower() if starts else ""
+    return re.match(rb"\w*", text[starts[0]:]).group().decode().lower() if starts else ""
 
 
 def _files_allowed(con: duckdb.DuckDBPyConnection) -> bool:
@@ -229,13 +230,13 @@ def checked_query(con: duckdb.DuckDBPyConnection, sql: str, params: Sequence | d
 def _without_final_semicolons(sql: str) -> str:
     """The statement without the semicolons (and comments) that end it: the result is read as a
     subquery (`_unique_names`), where "SELECT 1;\n-- end" was a syntax error at the ";"."""
-    tokens = duckdb.tokenize(sql)
-    end = len(sql)
-    for start, kind in reversed(tokens):
-        if kind != duckdb.token_type.comment and not sql.startswith(";", start):
+    text = sql.encode()  # the tokenizer's offsets count UTF-8 bytes ("'Müller' -- é" was cut inside the comment)
+    end = len(text)
+    for start, kind in reversed(duckdb.tokenize(sql)):
+        if kind != duckdb.token_type.comment and not text.startswith(b";", start):
             break
         end = start
-    return sql[:end]
+    return text[:end].decode()
 
 
 # DuckDB types that Polars cannot take from Arrow (an interval, a union: `.pl()` raised), alone or

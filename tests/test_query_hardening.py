@@ -180,7 +180,7 @@ PIVOT_WRITES = {
 
 def test_a_pivot_that_lists_no_values_runs_and_writes_around_one_stay_refused(warehouse, tmp_path):
     before = digest_of(warehouse)
-    for sql in (PIVOT, f"-- wide\n{PIVOT.lower()}", "PIVOT dim_paper ON title IN ('A title') USING count(*)",
+    for sql in (PIVOT, f"-- wide\n{PIVOT.lower()}", f"-- größe\n{PIVOT}", "PIVOT dim_paper ON title IN ('A title') USING count(*)",
                 "UNPIVOT (SELECT 1 AS a, 2 AS b) ON a, b INTO NAME k VALUE v ORDER BY k"):
         result = cli("query", sql, "-w", warehouse, "-f", "csv")
         assert result.exit_code == 0 and result.stdout.splitlines()[1] in ("1,1", "a,1"), (sql, result.output)

@@ -66,7 +66,10 @@ def test_a_read_connection_names_the_warehouse_as_before(tmp_path, name):
 
 @pytest.mark.parametrize("sql", ["SELECT count(*) AS n FROM dim_paper;\n-- end", "SELECT count(*) AS n FROM dim_paper; ;",
                                  "-- papers\nSELECT count(*) AS n FROM dim_paper /* all */; /* done */",
-                                 "SELECT count(*) AS n FROM dim_paper -- no line end after this"])
+                                 "SELECT count(*) AS n FROM dim_paper -- no line end after this",
+                                 # DuckDB's tokenizer counts bytes: the cut fell inside the comment
+                                 "SELECT count(*) AS n FROM dim_paper WHERE 'Müller' <> 'Čapek' -- é",
+                                 "-- Übersicht\nSELECT count(*) AS n FROM dim_paper; -- ß"])
 def test_a_query_may_end_in_semicolons_and_comments(tmp_path, sql):
     """A .sql file's text ("...;\\n-- end") is one statement to DuckDB and to the check, but the
     result is read as a subquery, where the kept ";" was a syntax error."""
