@@ -233,12 +233,17 @@ def identified(found: list[FoundFile], current: dict[str, set[str]]) -> list[Fou
     version's location is recorded under that version's path, whatever folder was named: read
     through its sub-folder (`feb/day.txt` for `digests/feb/day.txt`), its parent, a symlinked
     folder or another working directory, it was a second current file beside its own earlier
-    version, whose listings counted twice."""
+    version, whose listings counted twice. Of several found at one location (a file and a link
+    to it) one takes that path, the one found under it if any: the others keep their own paths
+    and meet it as copies (both took the path, and the run failed on duplicate listings)."""
     path_at: dict[str, str] = {}
     for path in sorted(current, reverse=True):  # two paths at one location: the first path
         path_at.update(dict.fromkeys(current[path], path))
-    renamed = [replace(f, path=path_at[f.location]) if f.location in path_at and not f.skip_reason else f
-               for f in found]
+    taking: dict[str, FoundFile] = {}
+    for f in sorted(found, key=lambda f: (f.path != path_at.get(f.location), f.path)):
+        if f.location in path_at and not f.skip_reason:
+            taking.setdefault(f.location, f)
+    renamed = [replace(f, path=path_at[f.location]) if taking.get(f.location) is f else f for f in found]
     return sorted(renamed, key=lambda f: f.path)
 
 

@@ -32,7 +32,10 @@ WHERE d.is_current AND NOT EXISTS (SELECT 1 FROM stg_files s WHERE s.path = d.pa
 CREATE OR REPLACE TEMP TABLE new_files AS
 SELECT * FROM stg_files
 WHERE text_sha256 NOT IN (SELECT content FROM kept_current) AND sha256 NOT IN (SELECT content FROM kept_current)
-QUALIFY row_number() OVER (PARTITION BY text_sha256 ORDER BY path) = 1;
+-- One content twice (a file and a link to it, a copy): a path the warehouse knows first (the
+-- file's next version, not a new file beside it), then the first path.
+QUALIFY row_number() OVER (PARTITION BY text_sha256
+                           ORDER BY path IN (SELECT path FROM dim_source_file WHERE is_current) DESC, path) = 1;
 
 INSERT INTO skipped_file BY NAME
 SELECT $run_id AS run_id, s.path, 'content already ingested' AS reason, s.sha256,
