@@ -175,3 +175,25 @@ def test_a_corrected_category_gives_the_persons_of_a_fresh_load(cli, tmp_path):
     incremental, fresh = persons(tmp_path / "incremental.duckdb"), persons(tmp_path / "fresh.duckdb")
     assert incremental == fresh
     assert unresolved(tmp_path / "incremental.duckdb", seen) == {}
+
+
+def test_an_ended_person_is_forwarded_to_whoever_holds_its_own_place_on_the_list():
+    """A paper listing two persons of one name ("Wei Wang" 1st and 3rd): the first one's person
+    ended, its mention decided again to person 30. Matched by name only, both of the paper's
+    "wei wang" mentions were candidates, and the tie went to the lower id, the other person (the
+    session's review)."""
+    import duckdb
+
+    from flows.load import ensure_schema
+    from flows.sql import run_sql_file
+
+    con = duckdb.connect()
+    ensure_schema(con)
+    con.execute("CREATE TEMP TABLE mentions_taken_back AS SELECT 7::BIGINT AS paper_id, 1 AS author_position, "
+                "'wei wang' AS mention_key, 'wei wang' AS name_key, 50::BIGINT AS author_id, 50::BIGINT AS decided_id, "
+                "'name decided again' AS reason")
+    con.execute("INSERT INTO author_person (author_id, name_key) VALUES (30, 'wei wang'), (20, 'wei wang')")
+    con.execute("INSERT INTO author_mention (paper_id, author_position, mention_key, name_key, author_id, decided_id, rule) "
+                "VALUES (7, 1, 'wei wang', 'wei wang', 30, 30, 'x'), (7, 3, 'wei wang', 'wei wang', 20, 20, 'x')")
+    run_sql_file(con, "resolve/person_forward.sql", {"run_id": "r"})
+    assert con.execute("SELECT from_author_id, to_author_id, author_position FROM person_alias").fetchall() == [(50, 30, 1)]

@@ -12,10 +12,13 @@ WITH before AS (  -- each taken-back mention under the person it named and the o
     SELECT paper_id, author_position, mention_key, name_key, decided_id, reason FROM mentions_taken_back
 ),
 ended AS (SELECT * FROM before ANTI JOIN author_person USING (author_id)),
-went AS (  -- where each of an ended person's mentions is now
+went AS (  -- where each of an ended person's mentions is now: at its own place on the list when
+    -- it is still there (a paper of two "Wei Wang"s: not the other one's), else by name
     SELECT e.author_id, e.name_key, e.reason, e.paper_id, e.author_position, now.author_id AS to_author_id
     FROM ended e JOIN author_mention now ON now.paper_id = e.paper_id
      AND (now.name_key = e.name_key OR now.mention_key = e.mention_key)
+    QUALIFY rank() OVER (PARTITION BY e.author_id, e.paper_id, e.author_position
+                         ORDER BY now.author_position = e.author_position DESC) = 1
 )
 SELECT author_id AS from_author_id, arg_min(to_author_id, (-n, to_author_id)) AS to_author_id,
        any_value(name_key) AS name_key, arg_min(paper_id, (-n, to_author_id)) AS paper_id,
