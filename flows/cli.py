@@ -312,8 +312,11 @@ def status(
     with read_errors(), open_read_only(target) as con:
         counts = dict(zip(
             ["files", "listings", "papers", "authors", "categories", "quarantined_spans"],
-            con.execute("SELECT n_files, n_listings, n_papers, n_authors, (SELECT count(*) FROM dim_category), "
-                        "n_quarantined_spans FROM marts.warehouse_summary").fetchall()[0],
+            # current file versions, as marts.warehouse_summary (not read: a failed first run leaves no marts)
+            con.execute("SELECT (SELECT count(*) FROM dim_source_file WHERE is_current), (SELECT count(*) FROM fact_listing), "
+                        "(SELECT count(*) FROM dim_paper), (SELECT count(*) FROM dim_author), "
+                        "(SELECT count(*) FROM dim_category), (SELECT count(*) FROM quarantine "
+                        "SEMI JOIN (FROM dim_source_file WHERE is_current) USING (source_file_id))").fetchall()[0],
         ))
         last = con.sql("SELECT run_id, status, started_at, finished_at, n_files_new, n_listings, n_new_papers, "
                        "n_quarantined, message FROM ingest_run ORDER BY started_at DESC LIMIT 1").pl().to_dicts()

@@ -323,8 +323,9 @@ def test_status_and_the_ingest_summary_escape_control_characters(tmp_path):
 
     target = tmp_path / f"w{OSC}.duckdb"
     with duckdb.connect(str(target)) as con:
-        for table in ("dim_source_file", "fact_listing", "dim_paper", "dim_author", "dim_category", "quarantine"):
-            con.execute(f"CREATE TABLE {table} AS SELECT 1 AS x")
+        for table in ("fact_listing", "dim_paper", "dim_author", "dim_category", "quarantine"):
+            con.execute(f"CREATE TABLE {table} AS SELECT 1 AS source_file_id")
+        con.execute("CREATE TABLE dim_source_file AS SELECT 1 AS source_file_id, true AS is_current")
         con.execute(f"CREATE TABLE ingest_run AS SELECT 'r' AS run_id, 'failed' AS status, now() AS started_at, "
                     f"now() AS finished_at, 0 AS n_files_new, 0 AS n_listings, 0 AS n_new_papers, 0 AS n_quarantined, "
                     f"'cannot read bad{OSC}.zip' AS message")

@@ -385,7 +385,8 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     # follow (doubtful): the wrapper may not have filled its lines. Such a record split by what its
     # lines say is a wrapped one.
     unsplit = recs.filter(~pl.col("by_lines") | pl.col("doubtful")).join(chosen.select(g), on=g, how="anti")
-    chosen = pl.concat([chosen, _split_by_names(unsplit.select(*g, "m", "pieces"))], how="vertical_relaxed")
+    if unsplit.height:  # most batches have none
+        chosen = pl.concat([chosen, _split_by_names(unsplit.select(*g, "m", "pieces"))], how="vertical_relaxed")
     split = pl.col("a").is_not_null()
     recs = recs.join(chosen, on=g, how="left").with_columns(
         by_lines=pl.col("by_lines") & ~split, doubtful=pl.col("doubtful") & ~split)
