@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import read_sql
-from tests.support.cli import digest_cli
+from tests.support.cli import passing_cli
 
 # Two records of a daily listing, as arXiv's mailer prints them (realdata-like titles, authors, abstracts).
 RECORD_1 = ("Sparse Autoencoders Find Interpretable Features in Vision Transformers",
@@ -51,11 +51,7 @@ CORRECTED = listing((RECORD_1[0], "Hannah Rieger, Tomasz Kowalski", RECORD_1[2])
 @pytest.fixture()
 def cli(prefect_harness):
     """digest(*args), failing the test on a non-zero exit."""
-    with digest_cli() as digest:
-        def run(*args):
-            result = digest(*args)
-            assert result.exit_code == 0, result.output
-            return result
+    with passing_cli() as run:
         yield run
 
 

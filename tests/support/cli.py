@@ -23,6 +23,17 @@ def digest_cli() -> Iterator[Callable]:
         yield lambda *args: runner.invoke(app, [str(a) for a in args])
 
 
+@contextmanager
+def passing_cli() -> Iterator[Callable]:
+    """Yields run(*args) -> click Result, failing the test on a non-zero exit."""
+    with digest_cli() as digest:
+        def run(*args):
+            result = digest(*args)
+            assert result.exit_code == 0, result.output
+            return result
+        yield run
+
+
 def json_query(cli: Callable, warehouse: Path) -> Callable[[str], list[dict]]:
     """query(sql) -> rows, through `digest query --format json`."""
     def run(sql: str) -> list[dict]:
