@@ -54,7 +54,8 @@ class WarehouseCheckError(RuntimeError):
 
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     """Create what is missing, in one transaction: each of the ~260 statements committed on its
-    own (a WAL write each) cost 0.5-1 s of every run, even on a warehouse that had them all."""
+    own (a WAL write each), 0.12 s of every run on an idle machine and 0.5-0.9 s on a busy one,
+    even on a warehouse that had them all (0.05 s in one; `python -m bench.schema_cost`)."""
     _drop_unique_name_key(con)
     con.execute("BEGIN TRANSACTION")
     try:
