@@ -6,6 +6,7 @@ import polars as pl
 import streamlit as st
 
 import digest_ui as ui
+from flows.trends_cli import LATEST_SQL  # `digest trends` reads the same period
 from paper_view import show_paper
 
 ui.require_warehouse()
@@ -21,8 +22,7 @@ view, period_col, n_spark = PERIODS[period]
 kind = period.lower()
 
 # The period of the last listing: weeks of relistings only have no new paper, and are still the latest.
-latest = ui.scalar_row("SELECT date_trunc($kind, max(listed_on))::DATE AS latest FROM fact_listing",
-                       {"kind": kind}).get("latest")
+latest = ui.scalar_row(LATEST_SQL, {"period": kind}).get("period_start")
 if latest is None:
     st.info("No dated papers with terms yet: trends need listing digests (they carry dates).")
     st.stop()
