@@ -95,7 +95,7 @@ def decode_bytes(raw: bytes) -> Decoded:
     decoded = _decode_any(raw)
     if decoded.is_binary or decoded.encoding == "empty":
         return decoded
-    return _unwrap(decoded)
+    return _unwrap(decoded, raw)
 
 
 def _decode_any(raw: bytes) -> Decoded:
@@ -932,9 +932,13 @@ _CHARSET = _Hinted(r"""(?im)^content-type:[^\n]*charset\s*=\s*["']?([A-Za-z0-9_.
 _HTML_BR = re.compile(r"(?i)<br\s*/?>\s*$", re.M)
 
 
-def _unwrap(decoded: Decoded, quoted_printable: bool = True) -> Decoded:
-    """Quoted-printable e-mail bodies and HTML pages, decoded to the text they show."""
+def _unwrap(decoded: Decoded, raw: bytes, quoted_printable: bool = True) -> Decoded:
+    """Quoted-printable e-mail bodies and HTML pages (`raw` their bytes), decoded to the text they show."""
     head = decoded.text[:_HEAD]
+    if quoted_printable and head.startswith("From "):
+        mailbox = _from_mbox(decoded)
+        if mailbox is not None:
+            return mailbox
     if quoted_printable and _MIME_HEADERS.match(head) and _MIME_BODY.search(head):
         mime = _from_mime(decoded)
         if mime is not None:
@@ -945,12 +949,48 @@ def _unwrap(decoded: Decoded, quoted_printable: bool = True) -> Decoded:
         if header or (n_escape >= 3 and (n_soft >= 1 or len(_QP_UTF8.findall(head)) >= 2)):
             return _from_quoted_printable(decoded, header)
     if "<" in head and (_HTML.search(head) or len(_HTML_BR.findall(head)) >= 3):
+        decoded = _as_page_declares(decoded, raw, head)
         return Decoded(html_to_text(decoded.text), f"{decoded.encoding}+html", decoded.n_bad_bytes,
                        decoded.n_padding_bytes)
     return decoded
 
 
-_MIME_HEADERS = re.compile(r"(?:[!-9;-~]+:[^\n]*\n(?:[ \t][^\n]*\n)*)+\n")  # a header block first
+# The line opening each message of a saved mailbox (mbox): "From sender date", then headers.
+_MBOX_FROM = re.compile(r"(?m)^From \S+ [^\n]*\n(?=[!-9;-~]+:)")
+
+
+def _from_mbox(decoded: Decoded) -> Decoded | None:
+    """A mailbox of several messages: each decoded on its own (its header lines as they are, then
+    its body's text), in file order; None for one message (the e-mail paths read it)."""
+    text = decoded.text
+    starts = [m.start() for m in _MBOX_FROM.finditer(text)]
+    if len(starts) < 2 or starts[0] != 0:
+        return None
+    codec = _codec_of(decoded)
+    messages = [text[a:b] for a, b in zip(starts, starts[1:] + [len(text)])]
+    read = [_unwrap(Decoded(m, decoded.encoding), m.encode(codec, errors="replace")) for m in messages]
+    joined = "".join(r.text.rstrip("\n") + "\n\n" for r in read)  # a blank line between messages, as in the file
+    return Decoded(joined, f"{read[0].encoding}+mbox", sum(r.n_bad_bytes for r in read), decoded.n_padding_bytes)
+
+
+_META_CHARSET = re.compile(r"""(?i)<meta\b[^>]*?charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""")
+
+
+def _as_page_declares(decoded: Decoded, raw: bytes, head: str) -> Decoded:
+    """An HTML page read with its <meta> charset, as a browser reads it, unless it read as
+    Unicode (a BOM, valid UTF-8): a page saved by a browser writes what its code page lacks as
+    character references, so its only bytes of that code page may be too few to detect."""
+    meta = _META_CHARSET.search(head)
+    if meta is None or decoded.encoding.startswith("utf"):
+        return decoded
+    redecoded = _declared(raw[:len(raw) - decoded.n_padding_bytes], meta.group(1))
+    if redecoded is None or redecoded.encoding == decoded.encoding:
+        return decoded
+    return Decoded(redecoded.text, redecoded.encoding, 0, decoded.n_padding_bytes)
+
+
+# A header block first, after an mbox's "From sender date" line if the file is a saved mailbox.
+_MIME_HEADERS = re.compile(r"(?:From [^\n]*\n)?(?:[!-9;-~]+:[^\n]*\n(?:[ \t][^\n]*\n)*)+\n")
 _MIME_BODY = _Hinted(r"(?im)^(?:content-type:[ \t]*multipart/|content-transfer-encoding:[ \t]*base64)",
                      r"(?i)-t(?:ype:[ \t]*multipart/|ransfer-encoding:[ \t]*base64)")
 
@@ -968,26 +1008,64 @@ def _from_mime(decoded: Decoded) -> Decoded | None:
         part = message.get_body(preferencelist=("plain", "html"))
         if part is None:
             return None
-        content = part.get_content()
+        cte = str(part.get("Content-Transfer-Encoding", "7bit")).strip().lower()
+        inner = _part_text(part, cte, decoded)
     except Exception:  # noqa: BLE001 - a broken e-mail: leave the text as it is
         return None
-    if not isinstance(content, str):
+    if inner is None:
         return None
-    cte = str(part.get("Content-Transfer-Encoding", "7bit")).strip().lower()
-    charset = part.get_content_charset() or "us-ascii"
-    try:
-        label = _label_of(charset)
-    except LookupError:
-        label = charset
-    text = _normalise_newlines(content)
+    text, label = inner.text, inner.encoding
     if part.get_content_subtype() == "html":
         text, label = html_to_text(text), f"{label}+{cte}+html"
     else:
         label = f"{label}+{cte}"
     if message.is_multipart():
         label += "+multipart"
-    return Decoded(header.group(0) + text, label, decoded.n_bad_bytes + text.count(REPLACEMENT),
+    return Decoded(header.group(0) + text, label, decoded.n_bad_bytes + inner.n_bad_bytes,
                    decoded.n_padding_bytes)
+
+
+def _part_text(part, cte: str, decoded: Decoded) -> Decoded | None:
+    """A MIME part's text: a base64 or quoted-printable body's bytes read with the declared
+    charset when they are valid in it, else as detection reads them (a mailer's label can be
+    wrong); a 7bit or 8bit body is already text, as the file was decoded."""
+    if cte not in ("base64", "quoted-printable"):
+        body = part.get_payload()
+        if not isinstance(body, str):
+            return None
+        return Decoded(_normalise_newlines(body), decoded.encoding.split("+", 1)[0])
+    payload = part.get_payload(decode=True)
+    if not isinstance(payload, bytes):
+        return None
+    charset = part.get_content_charset()
+    inner = (_declared(payload, charset) if charset else None) or _decode_any(payload)
+    return Decoded("", "utf-8") if inner.is_binary or inner.encoding == "empty" else inner
+
+
+# A declared charset read as browsers and mail clients read it (WHATWG's Encoding Standard):
+# Windows mailers declare "iso-8859-1" or "us-ascii" over Windows-1252 bytes (“ ” ’ are 0x93
+# 0x94 0x92, C1 controls in Latin-1), Chinese pages "gb2312" over GBK, Japanese "Shift_JIS" over CP932.
+_DECLARED_AS = {"ascii": "cp1252", "iso8859-1": "cp1252", "iso8859-9": "cp1254", "iso8859-11": "cp874",
+                "tis-620": "cp874", "gb2312": "gb18030", "gbk": "gb18030", "shift_jis": "cp932",
+                "euc_kr": "cp949", "big5": "big5hkscs"}
+
+
+def _declared(raw: bytes, charset: str) -> Decoded | None:
+    """`raw` read strictly with its declared charset; None for an unknown label or bytes the
+    charset does not hold (detection reads them then). Non-ASCII valid UTF-8 under a Western
+    label is UTF-8: a mailer's default label says nothing of the bytes."""
+    try:
+        name = codecs.lookup(charset).name
+    except LookupError:
+        return None
+    codec = _DECLARED_AS.get(name, name)
+    candidates = ("utf-8", codec) if codec == "cp1252" and not raw.isascii() else (codec,)
+    for candidate in candidates:
+        try:
+            return Decoded(_normalise_newlines(raw.decode(candidate)), _label_of(candidate))
+        except (UnicodeDecodeError, LookupError):
+            continue
+    return None
 
 
 def _from_quoted_printable(decoded: Decoded, header: re.Match | None) -> Decoded:
@@ -1004,16 +1082,12 @@ def _from_quoted_printable(decoded: Decoded, header: re.Match | None) -> Decoded
     inner: Decoded | None = None
     charset = _CHARSET.search(prefix) if header else None
     if charset:
-        try:
-            inner = Decoded(_normalise_newlines(body_bytes.decode(charset.group(1))),
-                            _label_of(charset.group(1)))
-        except (LookupError, UnicodeDecodeError):
-            inner = None
+        inner = _declared(body_bytes, charset.group(1))
     if inner is None:
         inner = _decode_any(body_bytes)
         if inner.is_binary or inner.encoding == "empty":
             inner = Decoded("", "utf-8")
-    inner = _unwrap(inner, quoted_printable=False)
+    inner = _unwrap(inner, body_bytes, quoted_printable=False)
     base, html = inner.encoding.removesuffix("+html"), inner.encoding.endswith("+html")
     return Decoded(prefix + inner.text, f"{base}+quoted-printable" + ("+html" if html else ""),
                    decoded.n_bad_bytes + inner.n_bad_bytes, decoded.n_padding_bytes)
