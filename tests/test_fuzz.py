@@ -174,13 +174,13 @@ def test_random_bytes_never_crash_and_every_line_is_accounted(blobs):
     assert_accounted(blobs, run_batch(blobs))
 
 
-@fuzz_settings(200)
+@fuzz_settings(100)
 @given(st.lists(soup_file, min_size=2, max_size=8))
 def test_digest_like_token_soup_is_accounted(blobs):
     assert_accounted(blobs, run_batch(blobs))
 
 
-@fuzz_settings(350)
+@fuzz_settings(175)
 @given(st.lists(mutated_digest(), min_size=3, max_size=8))
 def test_mutated_real_digests_never_crash_and_every_line_is_accounted(blobs):
     assert_accounted(blobs, run_batch(blobs))

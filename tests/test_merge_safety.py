@@ -499,7 +499,11 @@ def test_a_title_cut_short_in_a_later_listing_does_not_replace_the_full_one(cli,
     newer = listing([(cut, BOUNDS_AUTHORS, BOUNDS)], day="Oct 27, 2026")
     for warehouse in load_orders(cli, tmp_path, older, newer):
         assert read_sql(warehouse, PAPER).rows() == [(FULL_TITLE, BOUNDS_AUTHORS.split(", "), 2)], warehouse
-    # A title edited later (not a prefix of the other) is still the most recent listing's.
+
+
+def test_a_title_edited_in_a_later_listing_replaces_the_earlier_one(cli, tmp_path):
+    """An edit (not a prefix of the other) is still the most recent listing's title."""
+    older = listing([(FULL_TITLE, BOUNDS_AUTHORS, BOUNDS)], day="Oct 20, 2026")
     edited = FULL_TITLE.replace("can Beat", "Beat")
     newer = listing([(edited, BOUNDS_AUTHORS, BOUNDS)], day="Oct 27, 2026")
     for warehouse in load_orders(cli, tmp_path / "edited", older, newer):
