@@ -344,17 +344,24 @@ def fingerprints(con: duckdb.DuckDBPyConnection) -> set[tuple[str, int, int, int
     ctime_ns, inode, container location): an archive's members share their container's. Empty
     for a warehouse from before the fingerprint columns; a version of unknown location (ingested
     before locations were kept) has none, so its file is read once more and its location kept.
-    Plain rows, no frame: a run with nothing new loads no Polars."""
+    Nor has a file whose plain version and members are both current (as code from before a
+    change of packing retired what a file held left it: merge/10_files.sql, `retired`): its next
+    run reads it once more and keeps what it holds now. Plain rows, no frame: a run with nothing
+    new loads no Polars."""
     columns = {c for (c,) in con.execute(
         "SELECT column_name FROM duckdb_columns() WHERE table_name = 'dim_source_file'").fetchall()}
-    if not {"ctime_ns", "inode", "location"} <= columns:
+    if not {"ctime_ns", "inode", "location", "is_current"} <= columns:
         return set()
+    container = f"split_part(path, '{MEMBER_SEPARATOR}', 1)"
     return set(con.execute(f"""
-        SELECT DISTINCT split_part(path, '{MEMBER_SEPARATOR}', 1), mtime_ns, ctime_ns, inode,
-               split_part(location, '{MEMBER_SEPARATOR}', 1)
+        SELECT DISTINCT {container}, mtime_ns, ctime_ns, inode, split_part(location, '{MEMBER_SEPARATOR}', 1)
         FROM dim_source_file
         WHERE path IS NOT NULL AND mtime_ns IS NOT NULL AND ctime_ns IS NOT NULL AND inode IS NOT NULL
-          AND location IS NOT NULL""").fetchall())
+          AND location IS NOT NULL
+          AND {container} NOT IN (
+              SELECT path FROM dim_source_file WHERE is_current AND NOT contains(path, '{MEMBER_SEPARATOR}')
+              INTERSECT SELECT {container} FROM dim_source_file WHERE is_current AND contains(path, '{MEMBER_SEPARATOR}'))
+        """).fetchall())
 
 
 def unchanged(found: list[FoundFile], seen: set[tuple[str, int, int, int, str]]) -> set[str]:

@@ -30,8 +30,8 @@ COMMENT ON COLUMN dim_source_file.n_quarantined IS 'Spans of this file rejected 
 -- every version stays current until its path's next version arrives).
 ALTER TABLE dim_source_file ADD COLUMN IF NOT EXISTS is_current BOOLEAN DEFAULT true;
 ALTER TABLE dim_source_file ADD COLUMN IF NOT EXISTS superseded_by_source_file_id BIGINT;
-COMMENT ON COLUMN dim_source_file.is_current IS 'True for the version whose listings count (fact_listing); false once a newer version of the path was ingested (its listings are in fact_listing_history).';
-COMMENT ON COLUMN dim_source_file.superseded_by_source_file_id IS 'The version that replaced this one.';
+COMMENT ON COLUMN dim_source_file.is_current IS 'True for the version whose listings count (fact_listing); false once a newer version of the path was ingested, or its file was read again without it (a member gone from its archive, a plain file now packed, an archive now plain text; its listings are in fact_listing_history).';
+COMMENT ON COLUMN dim_source_file.superseded_by_source_file_id IS 'The version that replaced this one (null when none did: a member gone from its archive, or a plain file now packed as several members).';
 ALTER TABLE dim_source_file ADD COLUMN IF NOT EXISTS text_sha256 VARCHAR;
 -- (versions stored before the column: their bytes' checksum, what decided "already ingested" then)
 UPDATE dim_source_file SET text_sha256 = sha256 WHERE text_sha256 IS NULL;

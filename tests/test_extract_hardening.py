@@ -307,16 +307,21 @@ def test_unchanged_needs_the_whole_fingerprint_and_matches_archives_by_their_mem
              extract.FoundFile("/x/b.zip", "in/b.zip", 50, 10, 20, 31, location="/x/b.zip"),
              extract.FoundFile("/x/c.txt", "in/c.txt", 5, 10, 21, 32, location="/x/c.txt"),
              extract.FoundFile("/y/e.txt", "in/e.txt", 5, 10, 20, 34, location="/y/e.txt"),
-             extract.FoundFile("/x/f.txt", "in/f.txt", 5, 10, 20, 35, location="/x/f.txt")]
+             extract.FoundFile("/x/f.txt", "in/f.txt", 5, 10, 20, 35, location="/x/f.txt"),
+             extract.FoundFile("/x/g.txt", "in/g.txt", 5, 10, 20, 36, location="/x/g.txt")]
     con = duckdb.connect()
     con.execute("CREATE TABLE dim_source_file (path VARCHAR, mtime_ns BIGINT, ctime_ns BIGINT, inode BIGINT, "
-                "location VARCHAR)")
-    con.execute("INSERT INTO dim_source_file VALUES ('in/a.txt', 10, 20, 30, '/x/a.txt'), "
-                "('in/b.zip!/m.txt', 10, 20, 31, '/x/b.zip!/m.txt'), ('in/c.txt', 10, 20, 32, '/x/c.txt'), "
-                "('in/d.txt', NULL, 20, 33, '/x/d.txt'), "
-                "('in/e.txt', 10, 20, 34, '/x/e.txt'), "  # moved since: read once, its location kept
-                "('in/f.txt', 10, 20, 35, NULL)")  # from before locations: read once too
+                "location VARCHAR, is_current BOOLEAN DEFAULT true)")
+    con.execute("INSERT INTO dim_source_file BY POSITION VALUES ('in/a.txt', 10, 20, 30, '/x/a.txt', true), "
+                "('in/b.zip!/m.txt', 10, 20, 31, '/x/b.zip!/m.txt', true), ('in/c.txt', 10, 20, 32, '/x/c.txt', true), "
+                "('in/d.txt', NULL, 20, 33, '/x/d.txt', true), "
+                "('in/e.txt', 10, 20, 34, '/x/e.txt', true), "  # moved since: read once, its location kept
+                "('in/f.txt', 10, 20, 35, NULL, true), "  # from before locations: read once too
+                # its plain version and its member both current (code before packings were compared): read once
+                "('in/g.txt', 1, 2, 3, '/x/g.txt', true), ('in/g.txt!/g.txt', 10, 20, 36, '/x/g.txt!/g.txt', true)")
     assert extract.unchanged(found, extract.fingerprints(con)) == {"in/a.txt", "in/b.zip"}
+    con.execute("UPDATE dim_source_file SET is_current = false WHERE path = 'in/g.txt'")  # as the merge leaves it now
+    assert extract.unchanged(found, extract.fingerprints(con)) == {"in/a.txt", "in/b.zip", "in/g.txt"}
     old = duckdb.connect()
     old.execute("CREATE TABLE dim_source_file (path VARCHAR, mtime_ns BIGINT, ctime_ns BIGINT, inode BIGINT)")
     assert extract.fingerprints(old) == set()  # a warehouse from before the columns

@@ -18,8 +18,23 @@ WHERE s.other_file IS NOT NULL AND NOT EXISTS (
 INSERT INTO stg_skipped BY NAME SELECT path, reason FROM other_file;
 DELETE FROM stg_files WHERE source_file_id IN (SELECT source_file_id FROM other_file);
 
+-- Current versions a file read again no longer holds: what a location on disk held is replaced
+-- by what it holds now, as a fresh load of it would have it. A file is its container's bytes (the
+-- path before the first '!/'): a member gone from its archive, a plain file now packed (a gzip
+-- saved under its name: its member `day.txt!/day.txt` stood beside the old plain version, both
+-- current, every listing counted twice), an archive now plain text, a member now packed in turn.
+-- Containers read by this run as the files they were (not another file at their path).
+CREATE OR REPLACE TEMP TABLE reread AS
+SELECT DISTINCT split_part(path, '!/', 1) AS container FROM stg_files WHERE other_file IS NULL;
+CREATE OR REPLACE TEMP TABLE retired AS
+SELECT d.source_file_id, split_part(d.path, '!/', 1) AS container, d.path = split_part(d.path, '!/', 1) AS was_plain
+FROM dim_source_file d
+WHERE d.is_current AND split_part(d.path, '!/', 1) IN (SELECT container FROM reread)
+  AND d.path NOT IN (SELECT path FROM stg_files);
+
 -- Current versions that stay current: not at a path this run brings another content for (a copy
--- of the replaced content elsewhere is then ingested in its own right, not skipped as a duplicate).
+-- of the replaced content elsewhere is then ingested in its own right, not skipped as a duplicate),
+-- nor retired (a plain file gzipped in place, a member renamed: the same content is new at its new path).
 -- Content is the decoded text without its trailing blanks and line ends (text_sha256,
 -- transforms.pipeline): a copy with other line ends, a final newline more or less, a BOM or
 -- another encoding is the same digest. A file's bytes' checksum names its content too: versions
@@ -27,7 +42,8 @@ DELETE FROM stg_files WHERE source_file_id IN (SELECT source_file_id FROM other_
 -- meet a byte-identical copy (or the same bytes at their path) through it.
 CREATE OR REPLACE TEMP TABLE kept_current AS
 SELECT d.source_file_id, unnest([d.text_sha256, d.sha256]) AS content FROM dim_source_file d
-WHERE d.is_current AND NOT EXISTS (SELECT 1 FROM stg_files s WHERE s.path = d.path AND s.sha256 <> d.sha256);
+WHERE d.is_current AND NOT EXISTS (SELECT 1 FROM stg_files s WHERE s.path = d.path AND s.sha256 <> d.sha256)
+  AND d.source_file_id NOT IN (SELECT source_file_id FROM retired);
 
 CREATE OR REPLACE TEMP TABLE new_files AS
 SELECT * FROM stg_files
@@ -78,12 +94,11 @@ FROM dim_source_file d JOIN (
     FROM dim_source_file WHERE is_current GROUP BY path HAVING count(*) > 1
 ) l USING (path)
 WHERE d.is_current AND d.version < l.latest AND d.path NOT IN (SELECT path FROM new_files)
-UNION ALL  -- a member gone from the new version of its archive (this run read the archive again)
-SELECT d.source_file_id, NULL
-FROM dim_source_file d
-WHERE d.is_current AND contains(d.path, '!/') AND d.path NOT IN (SELECT path FROM stg_files)
-  AND split_part(d.path, '!/', 1) IN (SELECT split_part(path, '!/', 1) FROM stg_files
-                                      WHERE contains(path, '!/') AND other_file IS NULL);  -- (not another archive)
+UNION ALL  -- what its container no longer holds (retired): when the packing changed, by what it holds now
+SELECT r.source_file_id, (SELECT CASE WHEN count(*) = 1 AND (r.was_plain OR bool_or(n.path = r.container))
+                                      THEN min(n.source_file_id) END
+                          FROM new_files n WHERE split_part(n.path, '!/', 1) = r.container)
+FROM retired r;
 
 INSERT INTO fact_listing_history BY NAME
 SELECT f.*, s.by_id AS superseded_by_source_file_id, $run_id AS superseded_run_id
