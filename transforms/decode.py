@@ -333,6 +333,7 @@ _SINGLE_BYTE = (("cp1252", "windows-1252"), ("iso8859_15", "iso-8859-15"), ("cp1
                 ("koi8_u", "koi8-u"), ("cp1255", "windows-1255"), ("cp1256", "windows-1256"),
                 ("cp874", "windows-874"))
 _CJK = (("gb18030", "gb18030"), ("cp932", "shift_jis"), ("euc_jp", "euc-jp"), ("euc_kr", "euc-kr"), ("big5", "big5"))
+_CJK_LABELS = {label for _, label in _CJK}
 _MAX_IMPLAUSIBLE = 0.25  # share of non-ASCII words that read as nonsense: above it, no encoding
 _MAX_MESS = 0.25  # charset-normalizer's mess ratio of the non-UTF-8 lines: above it, nonsense
 _MIN_MESS_SAMPLE = 400  # characters: the mess ratio of a few words is noise ("Núñez Núñez": 0.4)
@@ -981,8 +982,8 @@ def _as_page_declares(decoded: Decoded, raw: bytes, head: str) -> Decoded:
     Unicode (a BOM, valid UTF-8): a page saved by a browser writes what its code page lacks as
     character references, so its only bytes of that code page may be too few to detect."""
     meta = _META_CHARSET.search(head)
-    if meta is None or decoded.encoding.startswith("utf"):
-        return decoded
+    if meta is None or decoded.encoding.startswith("utf") or decoded.encoding in _CJK_LABELS:
+        return decoded  # a CJK reading was taken on strong evidence: a template's "iso-8859-1" is no match for it
     redecoded = _declared(raw[:len(raw) - decoded.n_padding_bytes], meta.group(1))
     if redecoded is None or redecoded.encoding == decoded.encoding:
         return decoded
@@ -1043,9 +1044,9 @@ def _part_text(part, cte: str, decoded: Decoded) -> Decoded | None:
 
 
 # A declared charset read as browsers and mail clients read it (WHATWG's Encoding Standard):
-# Windows mailers declare "iso-8859-1" or "us-ascii" over Windows-1252 bytes (“ ” ’ are 0x93
+# Windows mailers declare "iso-8859-1" over Windows-1252 bytes (“ ” ’ are 0x93
 # 0x94 0x92, C1 controls in Latin-1), Chinese pages "gb2312" over GBK, Japanese "Shift_JIS" over CP932.
-_DECLARED_AS = {"ascii": "cp1252", "iso8859-1": "cp1252", "iso8859-9": "cp1254", "iso8859-11": "cp874",
+_DECLARED_AS = {"iso8859-1": "cp1252", "iso8859-9": "cp1254", "iso8859-11": "cp874",
                 "tis-620": "cp874", "gb2312": "gb18030", "gbk": "gb18030", "shift_jis": "cp932",
                 "euc_kr": "cp949", "big5": "big5hkscs"}
 
