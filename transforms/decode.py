@@ -20,7 +20,8 @@ file's head (is it an e-mail body or an HTML page?). Everything else takes the s
   - otherwise the single-byte code page (`_SINGLE_BYTE`) whose words look like words: a word
     mixing scripts ("Mьller"), changing case inside ("MŸller", "иВАН"), holding three accented
     letters in a row ("Ïåòðîâ"), a symbol between letters ("na•ve") or an unusual sign glued to
-    one ("■Information") is implausible, and charset-normalizer's mess ratio must stay low;
+    one ("■Information"), made mostly of signs ("–¼", "°™") or with an opening mark after a
+    letter or digit ("10¡Á10") is implausible, and charset-normalizer's mess ratio must stay low;
     readings equally plausible that differ ("Yıldız" in Windows-1254, "Yýldýz" in Windows-1252)
     go to the likelier (`_pick_single_byte`).
   Lines that still read as nonsense in the chosen encoding keep U+FFFD instead of their
@@ -850,6 +851,34 @@ _GLUED_SIGNS = set("“”„‚«»‹›…•†‡©®™£¥€¢$§°±×�
 _LATIN_SIGNS = frozenset("µªºƒˆˇ")
 
 
+# Signs that Western text writes side by side: quotes, dashes, the ellipsis, footnote marks and
+# superscripts, spaces ("“—”", "’”", "Lee†‡", "« Oui »" with no-break spaces). Others stand alone.
+_STACKING_SIGNS = frozenset("“”„‚‘’«»‹›‐‑‒–—―…†‡§¶‖•·′″¹²³\u00a0\u2009\u202f\u200b")
+# Marks that open a phrase ("„Wort“", "¡Hola!"), never after a letter or digit: GBK's punctuation
+# (lead byte A1) in Latin code pages ("model¡¯s", "10¡Á10"), Shift-JIS kana in Windows-1252 ("‚Ù‚©").
+_OPENING_SIGNS = frozenset("„‚¿¡")
+_QUOTES = frozenset("“”„‚‘’«»‹›")
+
+
+def _is_code_page_sign(ch: str) -> bool:
+    """A sign that single-byte code pages hold, or a Latin letter used as one ("º"): of the
+    Latin-1 and spacing-modifier blocks, general punctuation, currency and letterlike symbols,
+    arrows, mathematical operators, box drawing and geometric shapes (KOI8-R's "╣╔", Mac Roman's "≤")."""
+    if _is_letter(ch) or ch.isdigit() or unicodedata.category(ch)[0] == "M":
+        return False
+    return ord(ch) <= 0x2FF or 0x2000 <= ord(ch) <= 0x214F or 0x2190 <= ord(ch) <= 0x25FF
+
+
+def _mostly_signs(word: str) -> bool:
+    """Two code-page signs or more (quotes aside: "“½”", "3½”"), outnumbering the letters and
+    digits, and not only signs that stand side by side: what CJK bytes read as in a single-byte
+    code page ("–¼" for Shift-JIS "名", "°™" for GBK "—" in Mac Roman)."""
+    signs = [ch for ch in word if not ch.isascii() and ch not in _QUOTES and _is_code_page_sign(ch)]
+    if len(signs) < 2 or all(ch in _STACKING_SIGNS for ch in signs):
+        return False
+    return len(signs) > sum(_is_letter(ch) or ch.isdigit() for ch in word)
+
+
 def _script(ch: str) -> str:
     if ch.isascii() or ch in _LATIN_SIGNS:
         return "LATIN"
@@ -875,6 +904,8 @@ def _word_is_nonsense(word: str) -> bool:
             return True
         if prev.isalpha() and unicodedata.category(ch)[0] == "M":
             continue  # a combining mark (a Thai vowel, a Hebrew point) is part of the letter before it
+        if ch in _OPENING_SIGNS and prev.isalnum():
+            return True  # "10¡Á10", "‚Ù‚©"
         if ch.isalpha():
             scripts.add(_script(ch))
             if prev.isalpha() and prev.islower() and ch.isupper() and not (prev.isascii() and ch.isascii()):
@@ -902,7 +933,7 @@ def _word_is_nonsense(word: str) -> bool:
         prev = ch
     if len(scripts) > 1:
         return True  # "Mьller"
-    return False
+    return _mostly_signs(word)
 
 
 # ---------------------------------------------------------------------------- e-mail and HTML
