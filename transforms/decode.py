@@ -17,13 +17,20 @@ file's head (is it an e-mail body or an HTML page?). Everything else takes the s
     valid Big5/GBK/Shift-JIS pair), mostly common ones (level 1 of GB2312 / JIS X 0208, Big5's
     frequent set, Hangul); the fewest rare characters wins among GB18030, Shift-JIS, EUC-JP,
     EUC-KR, Big5, ties going to GB18030 (our Chinese sources), all-Hangul text to EUC-KR;
+  - a CJK encoding whose reading holds no CJK text but an author list's et-al ending ("ほか",
+    "外 2 名", "等 5 人") beside Western letters and signs (Western names written in GB18030,
+    with GBK's "—", "×", "·"), all of it words (`_pick_cjk_of_few_words`): those bytes read in
+    a single-byte code page as letters or signs that may pass for words ("ŠO 1 –¼",
+    "Pierre-Andr®¶");
   - otherwise the single-byte code page (`_SINGLE_BYTE`) whose words look like words: a word
     mixing scripts ("Mьller"), changing case inside ("MŸller", "иВАН"), holding three accented
     letters in a row ("Ïåòðîâ"), a symbol between letters ("na•ve") or an unusual sign glued to
     one ("■Information"), made mostly of signs ("–¼", "°™") or with an opening mark after a
     letter or digit ("10¡Á10") is implausible, and charset-normalizer's mess ratio must stay low;
     readings equally plausible that differ ("Yıldız" in Windows-1254, "Yýldýz" in Windows-1252)
-    go to the likelier (`_pick_single_byte`).
+    go to the likelier (`_pick_single_byte`); when the reading chosen still holds nonsense, a
+    CJK reading without any, of common characters, wins (`_pick_clean_cjk`: "第 1 名" beside
+    "Pierre-André").
   Lines that still read as nonsense in the chosen encoding keep U+FFFD instead of their
   undecodable or non-ASCII characters, so their records are quarantined ("undecodable bytes in
   record") and never loaded as mojibake; when no encoding is plausible, the file is
@@ -61,6 +68,7 @@ import quopri
 import re
 import unicodedata
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -381,14 +389,21 @@ def _decode_8bit(raw: bytes) -> Decoded:
     # A CJK file can hold a few lines that happen to be valid UTF-8 ("一" in GB18030 is D2 BB,
     # UTF-8 for "һ"); a file mixing real UTF-8 with stray bytes holds many.
     n_high = sum(len(line) - len(line.decode("ascii", "ignore")) for line in sample)
-    if n_multibyte == 0 and _is_western_gb18030(sample):
-        return _whole_file(raw, "gb18030", "gb18030")
-    if n_multibyte <= 0.1 * n_high:
+    may_be_cjk = n_multibyte <= 0.1 * n_high
+    if n_multibyte == 0:
+        picked = _pick_cjk_of_few_words(sample)
+        if picked:
+            return _whole_file(raw, *picked)
+    if may_be_cjk:
         picked = _pick_cjk(sample)
         if picked:
             return _cjk_file(raw, lines, out, n_multibyte, *picked)
 
     codec, label = _pick_single_byte(sample)
+    if may_be_cjk and not (codec and _reads_as_words(b"\n".join(sample).decode(codec, errors="replace"))):
+        picked = _pick_clean_cjk(sample)  # a CJK reading without nonsense wins over one with some
+        if picked:
+            return _cjk_file(raw, lines, out, n_multibyte, *picked)
     n_bad = 0
     n_legacy = 0
     for i, (line, text) in enumerate(zip(lines, out)):
@@ -575,18 +590,76 @@ def _pick_cjk(sample: list[bytes]) -> tuple[str, str] | None:
     return _CJK[min(i for share, i in scored if share - best < 0.05)]
 
 
-def _is_western_gb18030(sample: list[bytes]) -> bool:
-    """Accented Latin, Greek or Cyrillic letters written in GB18030 (a Chinese site's page of
-    Western names: "ö" is A8 B4; "TD($λ$)"): every line decodes and every non-ASCII character is
-    a letter of those scripts, which single-byte text almost never gives (its accented letters are
-    C0-FF, and one before an ASCII letter makes a hanzi). A single-byte code
-    page reads those pairs as symbol + letter ("D¨´ring"); CJK symbols ("©I" = A9 49 = "㊣") fail."""
+# The et-al endings of CJK author lists that the parser reads (`transforms.formats.common`:
+# AND_MORE, _UNSAID_MORE, _DENG), at a line's end (an HTML tag may follow): "ほか", "外 2 名",
+# "他", "等", "等 5 人", "외 2 명".
+_ET_AL_ENDING = re.compile(r"(?:[ \t]*ほか|[ \t,，、][ \t]*[外他외]|[ \t]*等人?)(?:[ \t]*\d+[ \t]*[名人位명])?"
+                           r"(?=[ \t.]*(?:<[^<>\n]*>[ \t]*)*$)", re.M)
+
+
+def _cjk_reading(sample: list[bytes], codec: str) -> tuple[str, int] | None:
+    """The lines read in a CJK code page without their et-al endings, and how many endings there
+    were; None when a line does not decode or holds what stray bytes make (`_CJK_BAD`)."""
     try:
-        texts = [line.decode("gb18030") for line in sample]
+        text, n_endings = _ET_AL_ENDING.subn("", b"\n".join(sample).decode(codec))
     except UnicodeDecodeError:
-        return False
-    high = [ch for t in texts for ch in t if not ch.isascii()]
-    return bool(high) and all(ch.isalpha() and _script(ch) in _WESTERN_SCRIPTS for ch in high)
+        return None
+    return None if _CJK_BAD.search(text) else (text, n_endings)
+
+
+def _reads_as_words(text: str) -> bool:
+    """No word no language writes: an ideograph glued to Latin letters mixes scripts ("Nicol疽"
+    is Latin-1 "Nicolás" read in Shift-JIS)."""
+    return not any(_line_is_nonsense(line) for line in text.split("\n"))
+
+
+def _pick_cjk_of_few_words(sample: list[bytes]) -> tuple[str, str] | None:
+    """The CJK code page whose reading holds no CJK text but et-al endings ("Ziru Chen ほか",
+    "Bo Chen 等 5 人"), Western letters and signs, as a Chinese site writes Western names in
+    GB18030 ("ö" is A8 B4; "TD($λ$)"), with GBK's punctuation ("—" A1 AA, "×" A1 C1, "·" A1 A4),
+    and reads as words: with an ending or a letter (signs alone read as signs in any of them).
+    Single-byte text almost never reads so (its accented letters are C0-FF, and one before an
+    ASCII letter makes an ideograph glued to Latin letters), while those bytes read in a
+    single-byte code page as letters or signs that may pass for words: "ŠO 1 –¼" for "外 1 名",
+    "Ëû" for "他", "Pierre-Andr®¶" for "Pierre-André"."""
+    for codec, label in _CJK:
+        reading = _cjk_reading(sample, codec)
+        if reading is None:
+            continue
+        text, n_endings = reading
+        if _CJK_CHAR.search(text):
+            continue
+        high = [ch for ch in text if not ch.isascii()]
+        if (all(_is_western_letter(ch) or _is_code_page_sign(ch) for ch in high)
+                and (n_endings or any(map(_is_western_letter, high))) and _reads_as_words(text)):
+            return codec, label
+    return None
+
+
+def _is_western_letter(ch: str) -> bool:
+    return ch.isalpha() and _script(ch) in _WESTERN_SCRIPTS
+
+
+def _pick_clean_cjk(sample: list[bytes]) -> tuple[str, str] | None:
+    """For lines the single-byte code pages read with nonsense ("第 1 名" is "µÚ 1 Ãû" in
+    Windows-1252): the CJK reading that reads as words, of two common characters or more and at
+    most a fifth rare ones. Of two that read about as well (Korean in EUC-KR is common hanzi in
+    GB18030 too: without runs of CJK characters, `_pick_cjk`, a few words cannot tell them
+    apart), the one reading more et-al endings ("외 2 명"); None when that does not tell either."""
+    scored = []  # (share of rare characters, endings, codec, label)
+    for codec, label in _CJK:
+        reading = _cjk_reading(sample, codec)
+        if reading is None or not _reads_as_words(reading[0]):
+            continue
+        classes = Counter(_cjk_class(ch, codec) for ch in reading[0] if not ch.isascii())
+        n_cjk = classes["common"] + classes["rare"]
+        if classes["common"] >= 2 and classes["rare"] <= 0.2 * n_cjk:
+            scored.append((classes["rare"] / n_cjk, reading[1], codec, label))
+    close = sorted((-endings, codec, label) for share, endings, codec, label in scored
+                   if share - min(scored)[0] < 0.05)  # the most endings first
+    if not close or (len(close) > 1 and close[1][0] == close[0][0]):
+        return None
+    return close[0][1:]
 
 
 _WESTERN_SCRIPTS = {"LATIN", "GREEK", "CYRILLIC"}
