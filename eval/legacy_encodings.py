@@ -13,6 +13,10 @@ Windows-1252 writer could not write ("Çağrı", "Łukasz"): the files that need
 of the corpus is in Cyrillic or Greek. Held out: the letter frequencies `decode` weighs readings with
 (transforms/name_letters.csv) are rebuilt here from the other half of the names (by a hash of
 the name), so no tested name's letters were counted.
+
+Then CJK code pages with little CJK in them (`CJK_FEW`): the real names GBK writes with accents,
+one of GBK's punctuation marks ("—", "×", "·") in an abstract and a Chinese et-al ending ("等 5 人")
+on a names line; in Shift-JIS, ASCII names, a mark and a Japanese ending ("ほか", "外 2 名").
 """
 
 from __future__ import annotations
@@ -118,6 +122,44 @@ def _outcomes(rng: random.Random, items: list[str], pages: list[str], as_file) -
     return outcomes
 
 
+# CJK code pages whose files hold little CJK (hunt 45, F2, F3, L2): marks of the code page that
+# Western text writes, in an abstract, and an et-al ending on a names line, their only CJK text.
+CJK_FEW = {"gbk": (["—", "×", "·", "’", "“", "…"], ["等", "等 5 人", "等人"]),
+           "cp932": (["×", "’", "“"], ["ほか", "外 2 名", "他 3 名"])}
+
+
+def run_cjk(seed: int) -> dict[str, tuple[Counter, Counter]]:
+    """code page -> (files of 1-20 random names, each name alone), each file with a mark and an
+    ending (`CJK_FEW`); GBK writes accented names, Shift-JIS none (its names are ASCII)."""
+    rng = random.Random(seed)
+    names = sorted({unicodedata.normalize("NFC", n) for n in real_corpus()[0]["name"].to_list()})
+    outcomes = {}
+    for page, (marks, endings) in CJK_FEW.items():
+        candidates = [n for n in names if n.isascii() == (page == "cp932") and _writes(page, n)]
+
+        def one(picked: list[str]) -> str:
+            abstracts = [f"We study problem {i} in depth." for i in range(1, len(picked) + 1)]
+            at = rng.randrange(len(picked))
+            abstracts[at] = abstracts[at].replace(" in ", f" {rng.choice(marks)} ", 1)
+            text = listing(picked, abstracts)
+            line = f"{rng.choice(picked)}, Ann Lee\n"
+            text = text.replace(line, f"{line[:-1]} {rng.choice(endings)}\n", 1)
+            got = decode.decode_bytes(text.encode(page)).text
+            return "exact" if got == text else "loud" if decode.REPLACEMENT in got else "silent"
+
+        mixed = Counter(one(rng.sample(candidates, k)) for k in SIZES for _ in range(FILES_PER_SIZE))
+        outcomes[page] = (mixed, Counter(one([n]) for n in candidates[:500]))
+    return outcomes
+
+
+def _writes(page: str, text: str) -> bool:
+    try:
+        text.encode(page)
+        return True
+    except UnicodeEncodeError:
+        return False
+
+
 def print_table(what: str, outcomes: dict[str, tuple[Counter, Counter]]) -> None:
     print(f"| code page | {what} | 1-20 {what}: exact / loud / silently wrong | one alone: exact / loud / silently wrong |")
     print("|---|---:|---|---|")
@@ -138,6 +180,9 @@ def main() -> None:
     print_table("names", run(args.seed))
     print(f"\nfiles of 1-20 held-out real abstracts and titles with a non-ASCII letter, and each alone\n")
     print_table("texts", run_texts(args.seed))
+    print("\nfiles of 1-20 real names in a CJK code page whose only CJK text is an et-al ending, with a mark"
+          " of the code page in an abstract, and each name alone\n")
+    print_table("names", run_cjk(args.seed))
 
 
 if __name__ == "__main__":
