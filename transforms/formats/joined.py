@@ -29,7 +29,7 @@ _PADS = f"[{PAD}]*"
 # A listing header or the search marker at the end of a line (as `listing.find` and `search.find`
 # see them). Lines are tested with patterns without captures (a DFA); the text before an
 # opener is cut off only on the lines that are cut.
-_HEADER = listing.HEADER_FOUND
+_HEADER = rf"(?:{listing.HEADER_FOUND}|{listing.UNREAD_HEADER_FOUND})"
 _OPENER = rf"(?:{_HEADER}|{search.MARKER}){_PADS}$"
 _MARKER_END = rf"{search.MARKER}{_PADS}$"
 _FINISHED_MARKER = rf"[.。!！?？…\"'\p{{Pe}}\p{{Pf}}]{_PADS}{search.MARKER}{_PADS}$"

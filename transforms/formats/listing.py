@@ -52,7 +52,7 @@ from transforms.formats.common import (
     split_valid,
     without_field_label,
 )
-from transforms.text import PAD, clean_text, on_rows_where
+from transforms.text import INVISIBLE, PAD, clean_text, on_rows_where
 
 NAME = "listing"
 HEADER = r"^#(?<rank>\d{2,})\s*(?<date>\p{L}{3,9}\.?\s+\d{1,2},\s*\d{4})$"
@@ -94,6 +94,15 @@ _MONTH = "(?i:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + ")"
 _DATE = (r"(?:" + _MONTH + r"\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+" + _MONTH
          + r"\.?,?\s+\d{4}|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{4})(?:\D|$)")
 HEADER_LIKE = r"^(?:[#＃]\s*\d|.{0,16}" + _DATE + r"(?:.{0,16})$)"
+# A line opening as a header does, a number after "#" and then a date, whatever follows ("#02Oct
+# 26, 2026 cs.GR", "#02Oct 26, 2026 UTC" over "[cs.CV]" or over the title): a record's start, not
+# an abstract's wrapped rest. Only before a category line did it count: the rest of its record
+# was read into the abstract above (a paper lost, every later position one too low).
+_WEEKDAY = r"(?:[^\W\d_]{3,9}\.?,?\s+)?"  # "Mon, 26 Oct 2026", "Monday, Oct 26, 2026"
+OPENS_AS_HEADER = r"^[#＃]\s*\d+\s*" + _WEEKDAY + _DATE
+# Its form for the finder of joined files (`joined`): glued to the end of the other file's last
+# line ("...resources.#01Oct 26 2026") it stayed in that abstract; cut off, it is read as above.
+UNREAD_HEADER_FOUND = rf"#[{INVISIBLE}]*\d{{2,}}[{PAD}]*" + _WEEKDAY + _DATE
 # Metadata lines as arXiv pages and mailing lists print them beside a paper: a label and a colon
 # ("Comments: 9 pages", "DOI: 10.1234/abc", "Journal-ref: ...", "MSC classes: 68T05", "Code: https://..."),
 # a venue note ("Accepted at NeurIPS 2025", "To appear in ...", "Published in ..."), a link or an
@@ -171,7 +180,10 @@ EXTRA_REASON = "lines after a record's abstract that belong to no record (missin
 # both engines), found by its literal "#" first (a scan of 30 MB in ~20 ms; a pattern opening
 # with "^" is tried at every position, ten times slower). Looser than HEADER on purpose: the
 # parser, after clean_text, has the last word on each line.
-HEADER_FOUND = r"#\d{2,}[ \t\u00a0]*[^\W\d_]{3,9}\.?[ \t\u00a0]+\d{1,2},[ \t\u00a0]*\d{4}"
+# Its blanks are any that clean_text makes one space or drops (a thin or ideographic space, a
+# zero-width one after the "#" or the rank): HEADER reads such headers, and a finder that did not
+# left a joined file's header in the abstract before it, or a whole file "unknown format".
+HEADER_FOUND = rf"#[{INVISIBLE}]*\d{{2,}}[{PAD}]*[^\W\d_]{{3,9}}\.?[{PAD}]+\d{{1,2}},[{PAD}]*\d{{4}}"
 _FIND = re.compile(rf"{HEADER_FOUND}[{PAD}]*$", re.M)
 
 
@@ -501,9 +513,11 @@ def _between_records_at_the_end() -> pl.Expr:
 def _unread_header(text: pl.Expr, next_text: pl.Expr, at_end: bool = True) -> pl.Expr:
     """A header HEADER does not read (HEADER_LIKE) where a record follows it: a category line next,
     or nothing (`at_end`: a header cut off with its record) and no sentence end. Prose wraps onto
-    header-like lines too ("#1 on the Open LLM Leaderboard ...", an abstract ending "2025-12-31.")."""
+    header-like lines too ("#1 on the Open LLM Leaderboard ...", an abstract ending "2025-12-31.");
+    a line opening with "#", a number and a date (OPENS_AS_HEADER) is a header whatever follows."""
     code_next = next_text.str.contains(CATEGORY_LINE) | next_text.str.contains(NAMED_CODES)
-    return text.str.contains(HEADER_LIKE) & code_next.fill_null(at_end & ~text.str.contains(r"[.!?;,]$"))
+    return ((text.str.contains(HEADER_LIKE) & code_next.fill_null(at_end & ~text.str.contains(r"[.!?;,]$")))
+            | text.str.contains(OPENS_AS_HEADER))
 
 
 def _line(j: int | pl.Expr) -> pl.Expr:
