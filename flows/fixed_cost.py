@@ -18,12 +18,19 @@ Measured on a no-op run (2 loaded cores, running server, `python -m bench.noop`)
   importing `fastapi.encoders` imports FastAPI's whole application stack (0.2-0.4 s). `LeanFlow`
   encodes what our flows take (paths, numbers, text, lists and dicts of them) itself, with the
   same result, and leaves anything else to Prefect.
+
+Not a cost but a limit, on the same path: Prefect's server refuses a flow run whose parameters
+take more than 512 KiB as JSON (422 Unprocessable Entity). `digest ingest` of ~8,000 files named
+one by one (a shell glob) failed there, and so did every scheduled landing run once ~3,600 files
+waited in landing (two entries a file). The run gets its values whole, in memory; the API (and its
+UI) gets a list or dict of more than `SHOWN` items as its count and first items.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import itertools
 import logging
 from contextlib import contextmanager
 from pathlib import PurePath
@@ -33,18 +40,37 @@ from prefect import flow_engine
 from prefect.flows import Flow
 
 _PLAIN = (str, int, float, bool, type(None))
+SHOWN = 10  # items of a long list or dict parameter that the API is sent
 
 
 class LeanFlow(Flow):
-    """A Prefect flow whose plain parameters are serialised without importing FastAPI."""
+    """A Prefect flow whose plain parameters are serialised without importing FastAPI, and
+    whose long ones are sent shortened (`shortened`)."""
 
     def serialize_parameters(self, parameters: dict[str, Any]) -> dict[str, Any]:
+        parameters = {key: shortened(value) for key, value in parameters.items()}
         if self.ismethod or self.isclassmethod:
             return super().serialize_parameters(parameters)
         rest = {key: value for key, value in parameters.items() if not _is_plain(value)}
         encoded = super().serialize_parameters(rest) if rest else {}
         return {key: encoded[key] if key in rest else _encoded(value)
                 for key, value in parameters.items() if key in encoded or key not in rest}
+
+    def with_options(self, **options: Any) -> LeanFlow:
+        """Prefect's copy is a plain `Flow` (the Dask runner's flow sent every path again)."""
+        copy = super().with_options(**options)
+        copy.__class__ = type(self)  # a LeanFlow holds nothing a Flow does not
+        return copy
+
+
+def shortened(value: Any) -> Any:
+    """A list, tuple or dict of more than `SHOWN` items as {"count": n, "first": its first
+    items}; any other value as it is."""
+    if isinstance(value, (list, tuple)) and len(value) > SHOWN:
+        return {"count": len(value), "first": list(value[:SHOWN])}
+    if isinstance(value, dict) and len(value) > SHOWN:
+        return {"count": len(value), "first": dict(itertools.islice(value.items(), SHOWN))}
+    return value
 
 
 def lean_flow(**options: Any):
