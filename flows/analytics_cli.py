@@ -161,9 +161,23 @@ def _explain(message: str) -> str:
 
 
 def fail(message: str, code: int = 2) -> None:
-    """One line "error: ..." on stderr (control characters escaped), then exit `code`."""
-    typer.secho(f"error: {visible(message)}", fg=typer.colors.RED, err=True)
+    """One line "error: ..." on stderr (`one_line`), then exit `code`."""
+    typer.secho(f"error: {one_line(message)}", fg=typer.colors.RED, err=True)
     raise typer.Exit(code)
+
+
+MAX_LINE = 1_000  # characters of an error's line
+
+
+def one_line(message: object) -> str:
+    """The message with control characters escaped, at most `MAX_LINE` characters: its
+    beginning (what failed) and its end (what to do, in our own messages). A server's error can
+    hold the whole request: Prefect's refusal of a run named each of its 20,000 paths (3 MB)."""
+    shown = visible(message)
+    if len(shown) <= MAX_LINE:
+        return shown
+    head, tail = MAX_LINE * 2 // 3, MAX_LINE // 4
+    return f"{shown[:head]} … [{len(shown) - head - tail:,} characters left out] … {shown[-tail:]}"
 
 
 def docs(

@@ -56,7 +56,7 @@ def look(paths: list[Path], warehouse: Path, settings: Settings, recorded_as: di
     if recorded_as is not None:
         found = _renamed(found, recorded_as, located_as)
     if not found:
-        raise NothingFound(f"no files found in {', '.join(str(p) for p in paths)} "
+        raise NothingFound(f"no files found in {extract.some(paths)} "
                            "(hidden entries inside a folder and warehouse files are not read)")
     if not warehouse.exists():
         return Look(found, 0, None)

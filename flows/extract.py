@@ -114,11 +114,11 @@ def discover(paths: list[Path], root: Path | None = None, limits: ReadLimits = R
     files, whatever their names). A path that does not exist is an error."""
     missing = [str(p) for p in paths if not os.path.lexists(p)]
     if missing:
-        raise FileNotFoundError(f"no such file or folder: {', '.join(missing)}")
+        raise FileNotFoundError(f"no such file or folder: {some(missing)}")
     root = (root or ingest_root(paths)).absolute()
     outside = [str(p) for p in paths if not p.absolute().is_relative_to(root)]
     if outside:
-        raise ValueError(f"not under the ingest root {root}: {', '.join(outside)}")
+        raise ValueError(f"not under the ingest root {root}: {some(outside)}")
     # Links may point anywhere under what the user named, nowhere else (not even elsewhere in
     # the root, which is only the parent the paths are recorded against).
     trusted = [Path(os.path.realpath(p)) for p in paths]
@@ -126,6 +126,12 @@ def discover(paths: list[Path], root: Path | None = None, limits: ReadLimits = R
     for start in paths:
         walk.entry(start.absolute(), named=True)
     return root, [walk.found[k] for k in sorted(walk.found)]
+
+
+def some(names: list[str], shown: int = 3) -> str:
+    """The first names and how many more: a message naming each path of a glob was megabytes."""
+    listed = ", ".join(str(name) for name in names[:shown])
+    return f"{listed} and {len(names) - shown:,} more" if len(names) > shown else listed
 
 
 class _Walk:

@@ -133,3 +133,32 @@ def test_the_parameters_sent_are_bounded_whatever_the_count(paths, n_copies, pla
     else:
         assert sent["recorded_as"] == {"count": len(places), "first": dict(list(places.items())[:SHOWN])}
     assert sent["warehouse"] == "w.duckdb"
+
+
+def test_many_missing_paths_are_named_in_a_short_line(prefect_harness, tmp_path):
+    """A glob over a folder that moved: each of its 20,000 paths was in the message."""
+    missing = [tmp_path / "gone" / f"{i:05d}.txt" for i in range(20_000)]
+    with digest_cli() as digest:
+        result = digest("ingest", *missing, "--warehouse", tmp_path / "w.duckdb")
+    assert result.exit_code == 1
+    (line,) = result.stderr.splitlines()
+    assert len(line) < 1_000
+    assert str(missing[0]) in line and "and 19,997 more" in line
+
+
+@given(message=st.text(min_size=0, max_size=50_000))
+def test_a_fatal_error_is_one_bounded_line(message):
+    """Whatever an error says (a server's whole response body, a traceback's text), the line
+    printed is one line of bounded length that begins as the message does."""
+    from flows.analytics_cli import MAX_LINE, one_line, visible
+
+    line = one_line(message)
+    assert "\n" not in line and len(line) <= MAX_LINE
+    shown = visible(message)
+    if len(shown) <= MAX_LINE:
+        assert line == shown
+    else:  # its beginning (what failed), and its end (what to do, in our own messages)
+        head, _, tail = line.partition(" characters left out] … ")
+        head = head.rpartition(" … [")[0]
+        assert shown.startswith(head) and shown.endswith(tail)
+        assert len(head) >= MAX_LINE // 2 and len(tail) >= MAX_LINE // 5
