@@ -121,7 +121,7 @@ def discover(paths: list[Path], root: Path | None = None, limits: ReadLimits = R
         raise ValueError(f"not under the ingest root {root}: {some(outside)}")
     # Links may point anywhere under what the user named, nowhere else (not even elsewhere in
     # the root, which is only the parent the paths are recorded against).
-    trusted = [Path(os.path.realpath(p)) for p in paths]
+    trusted = {Path(os.path.realpath(p)) for p in paths}
     walk = _Walk(root, trusted, limits, set(exclude))
     for start in paths:
         walk.entry(start.absolute(), named=True)
@@ -139,7 +139,7 @@ class _Walk:
     entries, not Path objects: a Path per file (joined, made relative, stat'ed and lstat'ed
     through pathlib) cost ~50 us, 6.4 s for the 129,562 files of a 10M-listing corpus."""
 
-    def __init__(self, root: Path, trusted: list[Path], limits: ReadLimits, exclude: set[tuple[int, int]]):
+    def __init__(self, root: Path, trusted: set[Path], limits: ReadLimits, exclude: set[tuple[int, int]]):
         self.root, self.trusted, self.limits, self.exclude = root, trusted, limits, exclude
         self.found: dict[str, FoundFile] = {}
         self.real_folders: dict[str, str] = {}  # folder as walked -> its real path: one realpath a folder
@@ -214,7 +214,9 @@ class _Walk:
             if isinstance(err, FileNotFoundError):
                 return f"{CANNOT_READ}: a dangling symlink"
             return f"{CANNOT_READ}: a symlink loop"
-        if self.limits.follow_outside_root or any(target.is_relative_to(t) for t in self.trusted):
+        # the target or a folder above it named: a look per folder up, not per path named (each
+        # of 4,000 named links was compared with every path named: 57 s)
+        if self.limits.follow_outside_root or not self.trusted.isdisjoint((target, *target.parents)):
             return None
         return f"{CANNOT_READ}: a symlink to outside the ingest root (follow_outside_root is off)"
 
