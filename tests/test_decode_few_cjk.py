@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from transforms.decode import _word_is_nonsense, decode_bytes
+from transforms.decode import _looks_like_cjk_bytes, _word_is_nonsense, decode_bytes
 
 
 def digest(authors: list[str], abstracts: list[str] | None = None, titles: list[str] | None = None) -> str:
@@ -122,13 +122,38 @@ def test_single_byte_files_with_few_non_ascii_letters_stay_so(text, codec, label
 
 # ---------------------------------------------------------------------------- the word rule
 @pytest.mark.parametrize("word", ["‚Ù‚©", "–¼", "°™", "°§", "¡ª", "¡°", "¡¤", "10¡Á10", "Lee¡¢Bo", "model¡¯s"])
-def test_words_of_signs_that_cjk_bytes_make_are_nonsense(word):
+def test_words_of_signs_that_cjk_bytes_make_look_like_cjk_bytes(word):
     """What Shift-JIS "ほか", "名" and GBK's "—", "·", "“", "×", "、", "’" read as in Windows-1252
-    and Mac Roman."""
-    assert _word_is_nonsense(word)
+    and Mac Roman: weighed against a CJK reading of the same bytes, not nonsense on their own."""
+    assert _looks_like_cjk_bytes(f"see {word} here")
 
 
 @pytest.mark.parametrize("word", ["—", "–––", "…”", "’’", "“—”", "§§", "Lee†‡", "Lee¹²", "«\u00a0Oui\u00a0»", "½",
                                   "(±2)", "50°C", "nº", "Mª", "µm", "©IEEE", "“½”", "3½”", "“£5”", "¿Qué?", "¡Hola!", "„Wort“"])
 def test_signs_western_text_writes_are_not_nonsense(word):
     assert not _word_is_nonsense(word)
+
+
+# The review (session 45): as nonsense on their own, Western sign words made another code page win.
+WESTERN_SIGN_ABSTRACTS = ["We estimate the head pose with an accuracy of ±5° in azimuth.", "Ratios ±½ were used.",
+                          "We trade the €/£ pair.", "Doses of ½–¾ a tablet.", "Ratios ¼–½ and ½–¾ of José's café.",
+                          "Signal at 10¡ and values 1¿2.", "Drift of ~5°±1° per hour."]
+
+
+@pytest.mark.parametrize("abstract", WESTERN_SIGN_ABSTRACTS)
+@pytest.mark.parametrize("codec", ["cp1252", "latin-1"])
+def test_western_sign_words_keep_their_code_page(abstract, codec):
+    text = f"#01Oct 26, 2026\ncs.LG\nPose estimation in the wild\nJosé Núñez, Zoë Müller\n{abstract}\n"
+    try:
+        raw = text.encode(codec)
+    except UnicodeEncodeError:
+        pytest.skip(f"{codec} cannot write it")
+    decoded = decode_bytes(raw)
+    assert (decoded.text, decoded.encoding) == (text, "windows-1252")
+
+
+def test_a_utf8_file_with_one_windows_line_keeps_its_utf8_sign_words():
+    utf8 = ("#01Oct 26, 2026\ncs.LG\nA title\nJosé Núñez, Bo Chen\nWe estimate pose within ±5° of truth.\n"
+            "#02Oct 26, 2026\ncs.LG\nAnother title\nAnn Lee\n")
+    decoded = decode_bytes(utf8.encode() + "We study the café.\n".encode("cp1252"))
+    assert (decoded.text, decoded.encoding) == (utf8 + "We study the café.\n", "utf-8+windows-1252")

@@ -25,11 +25,12 @@ file's head (is it an e-mail body or an HTML page?). Everything else takes the s
   - otherwise the single-byte code page (`_SINGLE_BYTE`) whose words look like words: a word
     mixing scripts ("Mьller"), changing case inside ("MŸller", "иВАН"), holding three accented
     letters in a row ("Ïåòðîâ"), a symbol between letters ("na•ve") or an unusual sign glued to
-    one ("■Information"), made mostly of signs ("–¼", "°™") or with an opening mark after a
-    letter or digit ("10¡Á10") is implausible, and charset-normalizer's mess ratio must stay low;
+    one ("■Information") is implausible, and charset-normalizer's mess ratio must stay low;
     readings equally plausible that differ ("Yıldız" in Windows-1254, "Yýldýz" in Windows-1252)
-    go to the likelier (`_pick_single_byte`); when the reading chosen still holds nonsense, a
-    CJK reading without any, of common characters, wins (`_pick_clean_cjk`: "第 1 名" beside
+    go to the likelier (`_pick_single_byte`); when the reading chosen still holds nonsense, or
+    words that look like CJK bytes (mostly signs, "–¼", "°™", or an opening mark after a letter
+    or digit, "10¡Á10": weighed only here, Western text writes "±5°" and "10¡" too), a CJK
+    reading without nonsense, of common characters, wins (`_pick_clean_cjk`: "第 1 名" beside
     "Pierre-André").
   Lines that still read as nonsense in the chosen encoding keep U+FFFD instead of their
   undecodable or non-ASCII characters, so their records are quarantined ("undecodable bytes in
@@ -400,7 +401,8 @@ def _decode_8bit(raw: bytes) -> Decoded:
             return _cjk_file(raw, lines, out, n_multibyte, *picked)
 
     codec, label = _pick_single_byte(sample)
-    if may_be_cjk and not (codec and _reads_as_words(b"\n".join(sample).decode(codec, errors="replace"))):
+    reading = b"\n".join(sample).decode(codec, errors="replace") if codec else ""
+    if may_be_cjk and not (codec and _reads_as_words(reading) and not _looks_like_cjk_bytes(reading)):
         picked = _pick_clean_cjk(sample)  # a CJK reading without nonsense wins over one with some
         if picked:
             return _cjk_file(raw, lines, out, n_multibyte, *picked)
@@ -977,8 +979,6 @@ def _word_is_nonsense(word: str) -> bool:
             return True
         if prev.isalpha() and unicodedata.category(ch)[0] == "M":
             continue  # a combining mark (a Thai vowel, a Hebrew point) is part of the letter before it
-        if ch in _OPENING_SIGNS and prev.isalnum():
-            return True  # "10¡Á10", "‚Ù‚©"
         if ch.isalpha():
             scripts.add(_script(ch))
             if prev.isalpha() and prev.islower() and ch.isupper() and not (prev.isascii() and ch.isascii()):
@@ -1006,7 +1006,16 @@ def _word_is_nonsense(word: str) -> bool:
         prev = ch
     if len(scripts) > 1:
         return True  # "Mьller"
-    return _mostly_signs(word)
+    return False
+
+
+def _looks_like_cjk_bytes(text: str) -> bool:
+    """A word made mostly of signs ("–¼", "°™") or with an opening mark after a letter or digit
+    ("10¡Á10", "‚Ù‚©"): what CJK bytes read as in a single-byte code page. Only weighed against a
+    CJK reading of the same bytes (`_pick_clean_cjk`), never alone: Western text writes "±5°",
+    "½–¾", "€/£" and "10¡" too (as nonsense, they made Windows-1252 files ISO-8859-2 or Thai)."""
+    return any(_mostly_signs(word) or any(ch in _OPENING_SIGNS and prev.isalnum() for prev, ch in zip(word, word[1:]))
+               for line in text.split("\n") for word in _non_ascii_words(line))
 
 
 # ---------------------------------------------------------------------------- e-mail and HTML
