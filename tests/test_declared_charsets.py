@@ -109,7 +109,7 @@ def test_a_saved_mailbox_of_several_messages_keeps_each_in_file_order():
     messages = [mbox_message(f"bot{i}@example.org", t, c) for i, (t, c) in
                 enumerate(zip(texts, ["utf-8", "gb18030", "iso-8859-1"]))]
     decoded = decode_bytes("".join(messages).encode())
-    assert decoded.text == "".join(header_lines(m) + t.rstrip("\n") + "\n\n" for m, t in zip(messages, texts))
+    assert decoded.text == "".join(header_lines(m) + t.rstrip("\n") + "\n\n" for m, t in zip(messages, texts)).rstrip("\n") + "\n"
     assert decoded.encoding == "utf-8+base64+mbox" and decoded.n_bad_bytes == 0
 
 
@@ -172,3 +172,43 @@ def test_a_chinese_page_under_a_templates_western_meta_keeps_its_chinese_reading
     page = browser_saved_page(text, "gb18030").replace(b"charset=gb18030", b"charset=iso-8859-1")
     decoded = decode_bytes(page)
     assert decoded.text.strip("\n") == text.strip("\n") and decoded.encoding == "gb18030+html"
+
+
+def test_a_single_byte_page_under_a_templates_other_single_byte_meta_keeps_its_reading():
+    """The review: a Windows-1251 page with a template's "iso-8859-1" meta loaded "Èâàí Ïåòðîâ"."""
+    text = listing(["Иван Петров, Анна Смирнова"], ["Мы изучаем устойчивость нейронных сетей."])
+    page = browser_saved_page(text, "cp1251").replace(b"charset=cp1251", b"charset=iso-8859-1")
+    decoded = decode_bytes(page)
+    assert decoded.text.strip("\n") == text.strip("\n") and decoded.encoding == "windows-1251+html"
+
+
+def test_a_quoted_printable_html_part_keeps_its_declared_charset_over_its_meta():
+    html_text = browser_saved_page(OUTLOOK_TEXT, "cp1252").replace(b"charset=cp1252", b"charset=iso-8859-2")
+    raw = (HEADERS.replace("text/plain", "text/html").format("windows-1252") + quopri.encodestring(html_text).decode()).encode()
+    decoded = decode_bytes(raw)
+    assert decoded.text.endswith(OUTLOOK_TEXT.rstrip("\n") + "\n") or decoded.text.rstrip("\n").endswith(OUTLOOK_TEXT.rstrip("\n"))
+
+
+def test_a_mailbox_keeps_each_message_s_own_blank_lines():
+    """Plain 8-bit messages: line numbers are the file's (one blank line was forced between them)."""
+    first = "From a@example.org Thu Feb  5 06:00:00 2026\nFrom: a@example.org\nSubject: one\n\n" + OUTLOOK_TEXT + "\n\n\n"
+    second = "From b@example.org Thu Feb  5 07:00:00 2026\nFrom: b@example.org\nSubject: two\n\n" + OUTLOOK_TEXT
+    text = first + second
+    decoded = decode_bytes(text.encode())
+    assert decoded.text == text
+
+
+def test_a_from_line_in_a_body_before_a_url_does_not_split_the_message():
+    """An unescaped "From " line in a plain body (mbox writers escape it as ">From "; some do not)."""
+    body = OUTLOOK_TEXT.replace("see the repo…", "see the repo…\nFrom here on the code is at\nhttps://example.org/x")
+    first = "From a@example.org Thu Feb  5 06:00:00 2026\nFrom: a@example.org\nSubject: one\n\n" + body + "\n"
+    second = "From b@example.org Thu Feb  5 07:00:00 2026\nFrom: b@example.org\nSubject: two\n\n" + OUTLOOK_TEXT
+    decoded = decode_bytes((first + second).encode())
+    assert decoded.text == first + second and decoded.encoding == "utf-8+mbox"
+
+
+def test_utf8_bytes_under_any_single_byte_label_are_utf8():
+    for label in ("iso-8859-15", "windows-1250", "koi8-r"):
+        raw = (HEADERS.format(label) + quopri.encodestring(OUTLOOK_TEXT.encode()).decode()).encode()
+        decoded = decode_bytes(raw)
+        assert decoded.text.endswith(OUTLOOK_TEXT) and decoded.encoding == "utf-8+quoted-printable", label

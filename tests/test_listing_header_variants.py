@@ -96,3 +96,20 @@ def test_an_unread_header_glued_by_a_join_is_cut_off_not_left_in_the_abstract(he
     assert listings["abstract"].to_list()[:2] == [r[4] for r in RECORDS[:2]], "the header stayed in the abstract"
     assert listings["title"].to_list() == [r[2] for r in RECORDS[:2]] + [second_records[1][2]]
     assert quarantine["raw_text"].str.contains(header, literal=True).any()
+
+
+@pytest.mark.parametrize("opening", ["#1 since Oct 5, 2024 the model has ranked first on the public",
+                                     "#3 2024-05-01 release of the benchmark, which we extend here to",
+                                     "#12 since Oct 5, 2024 the leaderboard has listed it first among"])
+def test_a_wrapped_abstract_line_that_opens_with_a_number_and_a_date_goes_on(opening):
+    """The review: such a line ended the record, its abstract loaded cut short."""
+    first, middle, last = (list(r) for r in RECORDS)
+    prefix = "We study leaderboards of language models and what their ranks say about progress."
+    rest = opening + " three tasks, and we find the ranks unstable across seeds and prompts."
+    middle[4] = prefix + " " + rest
+    lines = render([first, middle, last], wrap=False).split("\n")
+    at = lines.index(middle[4])
+    lines[at:at + 1] = [prefix, rest]  # the line breaks before the number
+    listings, quarantine = loaded("\n".join(lines))
+    assert quarantine.is_empty(), quarantine.to_dicts()
+    assert listings["position"].to_list() == [1, 2, 3] and listings["abstract"][1] == middle[4]

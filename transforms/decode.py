@@ -343,7 +343,7 @@ _SINGLE_BYTE = (("cp1252", "windows-1252"), ("iso8859_15", "iso-8859-15"), ("cp1
                 ("koi8_u", "koi8-u"), ("cp1255", "windows-1255"), ("cp1256", "windows-1256"),
                 ("cp874", "windows-874"))
 _CJK = (("gb18030", "gb18030"), ("cp932", "shift_jis"), ("euc_jp", "euc-jp"), ("euc_kr", "euc-kr"), ("big5", "big5"))
-_CJK_LABELS = {label for _, label in _CJK}
+_CJK_LABELS = {label for _, label in _CJK} | {"cp949", "big5hkscs"}  # and what a declared label reads as
 _MAX_IMPLAUSIBLE = 0.25  # share of non-ASCII words that read as nonsense: above it, no encoding
 _MAX_MESS = 0.25  # charset-normalizer's mess ratio of the non-UTF-8 lines: above it, nonsense
 _MIN_MESS_SAMPLE = 400  # characters: the mess ratio of a few words is noise ("Núñez Núñez": 0.4)
@@ -1070,7 +1070,7 @@ def _unwrap(decoded: Decoded, raw: bytes, quoted_printable: bool = True) -> Deco
 
 
 # The line opening each message of a saved mailbox (mbox): "From sender date", then headers.
-_MBOX_FROM = re.compile(r"(?m)^From \S+ [^\n]*\n(?=[!-9;-~]+:)")
+_MBOX_FROM = re.compile(r"(?m)^From \S+ [^\n]*\n(?=[A-Za-z][A-Za-z0-9-]*:[ \t])")
 
 
 def _from_mbox(decoded: Decoded) -> Decoded | None:
@@ -1083,23 +1083,35 @@ def _from_mbox(decoded: Decoded) -> Decoded | None:
     codec = _codec_of(decoded)
     messages = [text[a:b] for a, b in zip(starts, starts[1:] + [len(text)])]
     read = [_unwrap(Decoded(m, decoded.encoding), m.encode(codec, errors="replace")) for m in messages]
-    joined = "".join(r.text.rstrip("\n") + "\n\n" for r in read)  # a blank line between messages, as in the file
-    return Decoded(joined, f"{read[0].encoding}+mbox", sum(r.n_bad_bytes for r in read), decoded.n_padding_bytes)
+    joined = "".join(map(_ends_in_a_blank_line, (r.text for r in read[:-1]))) + read[-1].text
+    return Decoded(joined, f"{read[0].encoding}+mbox", decoded.n_bad_bytes + sum(r.n_bad_bytes for r in read),
+                   decoded.n_padding_bytes)
+
+
+def _ends_in_a_blank_line(text: str) -> str:
+    """A message's text with its own blank lines, and one after a body that had none left (a
+    base64 body's decoded text): the next message's "From " line never goes on its last field."""
+    return text if text.endswith("\n\n") else text + ("\n" if text.endswith("\n") else "\n\n")
 
 
 _META_CHARSET = re.compile(r"""(?i)<meta\b[^>]*?charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""")
 
 
 def _as_page_declares(decoded: Decoded, raw: bytes, head: str) -> Decoded:
-    """An HTML page read with its <meta> charset, as a browser reads it, unless it read as
-    Unicode (a BOM, valid UTF-8): a page saved by a browser writes what its code page lacks as
-    character references, so its only bytes of that code page may be too few to detect."""
+    """An HTML page read with its <meta> charset where its bytes are valid in it, and detection
+    could not read it (bytes left as U+FFFD) or read a single-byte code page where the page
+    declares a CJK one: a page saved by a browser writes what its code page lacks as character
+    references, so its only bytes of that code page may be too few to detect. Not over Unicode,
+    a CJK reading, or another single-byte one (a template's "iso-8859-1" on a Windows-1251 page)."""
     meta = _META_CHARSET.search(head)
     if meta is None or decoded.encoding.startswith("utf") or decoded.encoding in _CJK_LABELS:
-        return decoded  # a CJK reading was taken on strong evidence: a template's "iso-8859-1" is no match for it
+        return decoded
     redecoded = _declared(raw[:len(raw) - decoded.n_padding_bytes], meta.group(1))
     if redecoded is None or redecoded.encoding == decoded.encoding:
         return decoded
+    failed = decoded.encoding == "unknown-8bit" or decoded.n_bad_bytes > 0
+    if not (failed or redecoded.encoding in _CJK_LABELS):
+        return decoded  # one single-byte reading against another: a template's "iso-8859-1" over a Windows-1251 page
     return Decoded(redecoded.text, redecoded.encoding, 0, decoded.n_padding_bytes)
 
 
@@ -1164,16 +1176,21 @@ _DECLARED_AS = {"iso8859-1": "cp1252", "iso8859-9": "cp1254", "iso8859-11": "cp8
                 "euc_kr": "cp949", "big5": "big5hkscs"}
 
 
+_MULTI_BYTE = {"gb18030", "cp932", "euc_jp", "cp949", "big5hkscs", "iso2022_jp", "hz"}
+
+
 def _declared(raw: bytes, charset: str) -> Decoded | None:
     """`raw` read strictly with its declared charset; None for an unknown label or bytes the
-    charset does not hold (detection reads them then). Non-ASCII valid UTF-8 under a Western
-    label is UTF-8: a mailer's default label says nothing of the bytes."""
+    charset does not hold (detection reads them then). Non-ASCII valid UTF-8 under a single-byte
+    label is UTF-8: a mailer's default label says nothing of the bytes, and a single-byte text is
+    valid UTF-8 only by accident ("Ã¼" for "ü")."""
     try:
         name = codecs.lookup(charset).name
     except LookupError:
         return None
     codec = _DECLARED_AS.get(name, name)
-    candidates = ("utf-8", codec) if codec == "cp1252" and not raw.isascii() else (codec,)
+    single_byte = codec not in _MULTI_BYTE and not codec.startswith("utf")
+    candidates = ("utf-8", codec) if single_byte and not raw.isascii() else (codec,)
     for candidate in candidates:
         try:
             return Decoded(_normalise_newlines(raw.decode(candidate)), _label_of(candidate))

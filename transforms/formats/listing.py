@@ -98,8 +98,11 @@ HEADER_LIKE = r"^(?:[#＃]\s*\d|.{0,16}" + _DATE + r"(?:.{0,16})$)"
 # 26, 2026 cs.GR", "#02Oct 26, 2026 UTC" over "[cs.CV]" or over the title): a record's start, not
 # an abstract's wrapped rest. Only before a category line did it count: the rest of its record
 # was read into the abstract above (a paper lost, every later position one too low).
-_WEEKDAY = r"(?:[^\W\d_]{3,9}\.?,?\s+)?"  # "Mon, 26 Oct 2026", "Monday, Oct 26, 2026"
-OPENS_AS_HEADER = r"^[#＃]\s*\d+\s*" + _WEEKDAY + _DATE
+_WEEKDAY = r"(?:(?i:mon|tue|wed|thu|fri|sat|sun)[^\W\d_]{0,6}\.?,?\s+)?"  # "Mon, 26 Oct 2026", "Thursday, Oct 26"
+# A rank of two digits or more as the format's, at most one blank on each side of it, and a short
+# line: a wrapped abstract's line "#1 since Oct 5, 2024 ..." or "#3 2024-05-01 ..." goes on.
+OPENS_AS_HEADER = r"^[#＃]\s?\d{2,}\s?" + _WEEKDAY + _DATE
+OPENS_AS_HEADER_MAX_CHARS = 48
 # Its form for the finder of joined files (`joined`): glued to the end of the other file's last
 # line ("...resources.#01Oct 26 2026") it stayed in that abstract; cut off, it is read as above.
 UNREAD_HEADER_FOUND = rf"#[{INVISIBLE}]*\d{{2,}}[{PAD}]*" + _WEEKDAY + _DATE
@@ -517,7 +520,7 @@ def _unread_header(text: pl.Expr, next_text: pl.Expr, at_end: bool = True) -> pl
     a line opening with "#", a number and a date (OPENS_AS_HEADER) is a header whatever follows."""
     code_next = next_text.str.contains(CATEGORY_LINE) | next_text.str.contains(NAMED_CODES)
     return ((text.str.contains(HEADER_LIKE) & code_next.fill_null(at_end & ~text.str.contains(r"[.!?;,]$")))
-            | text.str.contains(OPENS_AS_HEADER))
+            | (text.str.contains(OPENS_AS_HEADER) & (text.str.len_chars() <= OPENS_AS_HEADER_MAX_CHARS)))
 
 
 def _line(j: int | pl.Expr) -> pl.Expr:
