@@ -440,13 +440,13 @@ def test_decoding_a_large_file_holds_its_text_a_few_times_not_a_dozen():
     import threading
     import time
 
-    from transforms.pipeline import SourceFile, _decode
+    from transforms.pipeline import SourceFile, _decode, decode_files
 
     seed = sorted(SAMPLES.glob("*.txt"))[0].read_text(encoding="utf-8")
     text = (seed.rstrip("\n") + "\n") * (24_000_000 // len(seed)) + "Ω\n"  # one character past U+00FF: 2 bytes each
     data = text.encode("utf-8")
     del text
-    _decode([SourceFile(0, "warm-up.txt", seed.encode())])
+    _decode(decode_files([SourceFile(0, "warm-up.txt", seed.encode())]))
     process, peak, done = psutil.Process(), [0], threading.Event()
 
     def sample():
@@ -457,7 +457,7 @@ def test_decoding_a_large_file_holds_its_text_a_few_times_not_a_dozen():
     before = peak[0] = process.memory_info().rss
     sampler = threading.Thread(target=sample)
     sampler.start()
-    files, lines, _ = _decode([SourceFile(1, "big.txt", data)])
+    files, lines, _ = _decode(decode_files([SourceFile(1, "big.txt", data)]))
     done.set()
     sampler.join()
     assert files["n_lines"][0] == lines.height == data.count(b"\n")
