@@ -300,7 +300,8 @@ def _kind(mode: int) -> str:
 
 def _too_large(limits: ReadLimits) -> str:
     return (f"{CANNOT_READ}: larger than the size limit of {limits.max_file_bytes:,} bytes (max_file_bytes, "
-            f"DIGEST_MAX_FILE_BYTES: parsing holds {PARSE_BYTES_PER_INPUT_BYTE} times a file's size in memory; "
+            f"DIGEST_MAX_FILE_BYTES: parsing holds about {PARSE_BYTES_PER_INPUT_BYTE} times a digest's size in memory, "
+            "more for short lines; "
             "split the file, or raise the limit)")
 
 

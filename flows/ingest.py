@@ -64,14 +64,14 @@ def discover(paths: list[Path], warehouse: Path, settings: Settings,
 def parse_batch(batch: extract.FileBatch, limits: extract.ReadLimits = extract.ReadLimits()) -> BatchResult:
     # The parsers and their frame checks (Pandera, which imports pandas: ~0.9 s) load when a
     # file is read, not in a run that finds nothing new.
-    from transforms.pipeline import process_batch
+    from flows.parse_memory import parse_within_memory
 
     started = time.perf_counter()
     sources, meta, skipped = extract.read_sources(batch.files, limits)
     read_s = time.perf_counter() - started
-    result = process_batch(sources)
+    result = parse_within_memory(sources, limits.max_file_bytes)  # weighed by their lines too
     result.files = result.files.join(meta.drop("path"), on="source_file_id", how="left")
-    result.skipped = skipped
+    result.skipped = skipped.vstack(result.skipped)
     result.timings = {"read": read_s, **result.timings}
     result.read_by = (socket.gethostname(), os.getpid())
     return result

@@ -34,12 +34,33 @@ def usable_cpus() -> int:
 
 
 DEFAULT_BATCH_BYTES = 16 * 1024 * 1024
-# Parsing a batch holds about this many bytes of memory per byte of its text at its peak, and
-# most of it until the batch is staged (`python -m bench.big_files memory FILE...`, each file
-# alone in a fresh process: listing files of 15 / 116 MB 8.1-9.0x, 58 MB of the distinct shape's
-# 7.7-7.9x, 57 MB of its search pages 9.4-9.5x; 13-15x before lines were cut by str.split; README,
-# Performance, Session 24). The search pages' figure and a margin: both formats, not one corpus.
+# What parsing holds at its peak: memory for each byte of a file and, above all, for each of its
+# lines, however short (a line is a Python string, then a row of several frames). Each file alone
+# in a fresh process (`python -m bench.big_files shapes` makes them, `... memory FILE...` measures;
+# tests/test_memory.py keeps the table): ordinary digests (250-310 bytes a line) 7.4-10.3 bytes a
+# byte; files of short lines 168-205 bytes a line (line ends only), 264-345 (one letter each),
+# 442-528 (stray one-letter lines after a record, after a search page's block), 318-526 (records
+# of one-word fields), 717-798 (record headers alone, each quarantined). Charged by its bytes
+# alone, a 32 MB file of line ends peaked at 5.1 GB where the guards allowed for 384 MB (hunt 45).
+# A file's lines are counted once it is read (`flows.parse_memory`).
+PARSE_BYTES_PER_BYTE = 8
+PARSE_BYTES_PER_LINE = 800
+# What sizes are planned by before anything is read (the batches parsed at once, the largest file
+# read): an ordinary digest's bytes, 10.6-11.2 bytes of memory a byte by the model above (measured
+# 7.4-10.3; `bench.big_files memory` of 15 / 116 MB listing files 8.1-9.0x and 57 MB of search pages
+# 9.4-9.5x: README, Performance, Session 24), and a margin.
 PARSE_BYTES_PER_INPUT_BYTE = 12
+
+
+def parse_cost(n_bytes: int, n_lines: int) -> int:
+    """Bytes of memory parsing a file of `n_bytes` and `n_lines` holds at its peak, at most."""
+    return PARSE_BYTES_PER_BYTE * n_bytes + PARSE_BYTES_PER_LINE * n_lines
+
+
+def parse_memory_budget() -> int:
+    """Bytes of memory the parses under way in one process may hold together (by `parse_cost`):
+    the share of memory `parse_slots` plans batches for."""
+    return _default_budget_bytes()
 
 
 def default_batches_in_flight() -> int:

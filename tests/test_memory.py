@@ -7,6 +7,8 @@ from pathlib import Path
 
 import polars as pl
 import psutil
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.conftest import SAMPLES
 
@@ -430,6 +432,238 @@ def test_the_largest_file_read_by_default_is_one_whose_parse_fits_in_half_of_mem
         assert settings.Settings().max_file_bytes * settings.PARSE_BYTES_PER_INPUT_BYTE <= max(memory // 2, 4 << 30)
     reason = extract._too_large(extract.ReadLimits(max_file_bytes=1000))
     assert "DIGEST_MAX_FILE_BYTES" in reason and "split the file" in reason
+
+
+# What `process_batch` held at its peak, each file alone in a fresh process (`python -m
+# bench.big_files shapes`, then `... memory`; hunt 45's corpora for ordinary digests): (shape,
+# bytes a line, peak bytes of memory a line), the larger of its runs at 1M and 4M lines (3-117 MB
+# for ordinary digests).
+PARSE_PEAKS = [
+    ("line ends alone, then a record", 1.0, 201),
+    ("CRLF line ends alone, then a record", 2.0, 205),
+    ("one letter a line (no format)", 2.0, 345),
+    ("a record, then one-letter lines", 2.0, 520),
+    ("a search page's block, then one-letter lines", 1.5, 528),
+    ("records of one-word fields", 8.6, 419),
+    ("search blocks of one-word fields", 3.6, 526),
+    ("record headers alone, each quarantined", 16.0, 798),
+    ("ordinary listing files, 29-117 MB", 306, 7.6 * 306),
+    ("ordinary listing files, 3.7 MB", 306, 10.2 * 306),
+    ("ordinary search pages, 13-52 MB", 252, 8.6 * 252),
+    ("ordinary search pages, 1.7-3.3 MB", 252, 10.3 * 252),
+]
+
+
+def test_the_parse_estimate_covers_what_each_shape_of_file_held():
+    """Hunt 45: the memory guards charged a file PARSE_BYTES_PER_INPUT_BYTE (12) per byte, but
+    what parsing holds grows with lines: a file of line ends held ~155-200 bytes a byte (a 32 MB
+    one peaked at 5.1 GB). The estimate charges bytes and lines, and covers every measured shape;
+    an ordinary digest is still charged no more than the 12 a byte batches are planned by."""
+    from flows.settings import PARSE_BYTES_PER_INPUT_BYTE, parse_cost
+
+    for shape, bytes_a_line, peak_a_line in PARSE_PEAKS:
+        per_line = parse_cost(bytes_a_line, 1)
+        assert per_line >= 1.04 * peak_a_line, shape
+        if bytes_a_line < 20:
+            assert per_line >= 1.15 * peak_a_line, shape  # the hostile shapes with a margin
+            assert PARSE_BYTES_PER_INPUT_BYTE * bytes_a_line < peak_a_line / 3, shape  # what the size said
+        else:
+            assert per_line <= PARSE_BYTES_PER_INPUT_BYTE * bytes_a_line, shape
+
+
+def test_a_file_of_line_ends_holds_no_more_than_its_estimate():
+    """The hunt's shape measured here, in a child process of its own: 1.5M line ends before one
+    record held ~280 MB, 12 a byte allowed 18 MB; the estimate by its lines allows more than it held."""
+    import subprocess
+    import sys
+
+    script = (
+        "import threading, time, psutil\n"
+        "from pathlib import Path\n"
+        "from transforms.pipeline import SourceFile, process_batch\n"
+        "seed = sorted(Path('data/samples').glob('*.txt'))[0].read_bytes()\n"
+        "process_batch([SourceFile(0, 'warm-up.txt', seed)])\n"
+        "data = b'\\n' * 1_500_000 + b'\\n'.join(seed.split(b'\\n')[:5]) + b'\\n'\n"
+        "proc, peak = psutil.Process(), [0]\n"
+        "def sample():\n"
+        "    while True:\n"
+        "        peak[0] = max(peak[0], proc.memory_info().rss)\n"
+        "        time.sleep(0.002)\n"
+        "before = peak[0] = proc.memory_info().rss\n"
+        "threading.Thread(target=sample, daemon=True).start()\n"
+        "result = process_batch([SourceFile(1, 'blank.txt', data)])\n"
+        "time.sleep(0.01)\n"
+        "assert result.listings['line_start'].to_list() == [1_500_001]\n"
+        "print(len(data), result.files['n_lines'][0], peak[0] - before)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[1])
+    from flows.settings import PARSE_BYTES_PER_INPUT_BYTE, parse_cost
+
+    n_bytes, n_lines, grew = map(int, out.stdout.split())
+    assert grew > 5 * PARSE_BYTES_PER_INPUT_BYTE * n_bytes, f"+{grew / MB:.0f} MB"
+    assert parse_cost(n_bytes, n_lines) > 1.5 * grew, f"+{grew / MB:.0f} MB for {n_lines:,} lines"
+
+
+def _lines_then_record(n_lines: int, line: bytes = b"\n") -> bytes:
+    record = b"\n".join(sorted(SAMPLES.glob("*.txt"))[0].read_bytes().split(b"\n")[:5]) + b"\n"
+    return line * n_lines + record
+
+
+def test_a_file_heavier_by_its_lines_than_max_file_bytes_is_skipped_naming_the_setting(run_ingest, tmp_path, monkeypatch):
+    """A file of 300,000 line ends and one record is 0.3 MB, well under max_file_bytes (2 MB here),
+    and was parsed whatever its lines: the guard let in a file of a few hundred MB of them, which
+    ran out of memory before any limit applied. It weighs as much as a 20 MB digest now: skipped
+    with the reason and the setting to raise, beside the digests that load; with the limit raised,
+    the next run reads it (a skipped file keeps no fingerprint)."""
+    import duckdb
+
+    folder = tmp_path / "digests"
+    folder.mkdir()
+    seeds = sorted(SAMPLES.glob("*.txt"))[:2]
+    for seed in seeds:
+        (folder / seed.name).write_bytes(seed.read_bytes())
+    (folder / "blank.txt").write_bytes(_lines_then_record(300_000))
+    warehouse = tmp_path / "w.duckdb"
+    monkeypatch.setenv("DIGEST_MAX_FILE_BYTES", "2000000")
+    summary = run_ingest([folder], warehouse)
+    assert "1 file could not be read: digests/blank.txt (cannot be read: its 300,006 lines need as much memory" \
+        in summary["warning"], summary["warning"]
+    with duckdb.connect(str(warehouse), read_only=True) as con:
+        (reason,), = con.execute("SELECT reason FROM skipped_file WHERE path = 'digests/blank.txt'").fetchall()
+        files = {p for (p,) in con.execute("SELECT path FROM dim_source_file").fetchall()}
+    assert "DIGEST_MAX_FILE_BYTES" in reason and "split the file, or raise the limit" in reason
+    assert files == {f"digests/{seed.name}" for seed in seeds}
+    monkeypatch.setenv("DIGEST_MAX_FILE_BYTES", "50000000")
+    summary = run_ingest([folder], warehouse)
+    assert summary["n_files_new"] == 1 and not summary["warning"], summary
+    with duckdb.connect(str(warehouse), read_only=True) as con:
+        starts = con.execute("SELECT line_start FROM fact_listing JOIN dim_source_file USING (source_file_id) "
+                             "WHERE path = 'digests/blank.txt'").fetchall()
+    assert starts == [(300_001,)]
+
+
+def test_parses_heavy_by_their_lines_wait_for_room_in_memory(run_ingest, tmp_path, monkeypatch):
+    """Batches are planned by size before a file is read: four files of 400,000 line ends (0.4 MB
+    each, one batch each) were parsed at once, ~300 MB by their lines each (four of 8 MB peaked
+    at 4.0 GB). Where memory holds one of them (a 512 MiB share, this machine's at 4 GiB) they
+    are parsed one at a time now, and every record loads."""
+    import threading
+    import time
+
+    import duckdb
+
+    from flows import settings
+    from transforms import pipeline
+
+    folder = tmp_path / "digests"
+    folder.mkdir()
+    data = _lines_then_record(400_000)
+    for i in range(4):
+        (folder / f"blank{i}.txt").write_bytes(b"\n" * i + data)  # not copies of one another
+    monkeypatch.setattr(settings, "physical_memory", lambda: 4 << 30)
+    assert settings.parse_memory_budget() < 2 * settings.parse_cost(len(data), 400_000)
+    monkeypatch.setenv("DIGEST_BATCH_BYTES", str(len(data)))  # a file a batch, each one batch size
+    monkeypatch.setenv("DIGEST_MAX_BATCHES_IN_FLIGHT", "4")
+    assert settings.parse_slots(4, len(data)) == 4
+    lock, now, most = threading.Lock(), [0], [0]
+
+    def counted(parse):
+        def run(*args, **kwargs):
+            with lock:
+                now[0] += 1
+                most[0] = max(most[0], now[0])
+            time.sleep(0.3)  # long enough for the others to start
+            try:
+                return parse(*args, **kwargs)
+            finally:
+                with lock:
+                    now[0] -= 1
+        return run
+
+    for name in ("process_batch", "process_decoded"):  # what a parse task calls, before and after
+        if hasattr(pipeline, name):
+            monkeypatch.setattr(pipeline, name, counted(getattr(pipeline, name)))
+    summary = run_ingest([folder], tmp_path / "w.duckdb")
+    assert summary["n_listings"] == 4, summary
+    assert most[0] == 1
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
+        starts = con.execute("SELECT line_start FROM fact_listing ORDER BY 1").fetchall()
+    assert starts == [(400_001 + i,) for i in range(4)]
+
+
+def test_a_parse_waits_for_room_unless_it_is_alone():
+    """`Room`: parses whose estimates fit together run together; a heavier one waits until the
+    others are done and then runs alone, however heavy."""
+    import threading
+
+    from flows import parse_memory, settings
+
+    budget = settings.parse_memory_budget()
+    room = parse_memory.Room()
+    together = threading.Barrier(3, timeout=10)
+
+    def light():
+        with room.taken(budget // 4):
+            together.wait()  # three at once, or the barrier breaks
+
+    threads = [threading.Thread(target=light) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not together.broken and room.held == 0
+
+    order: list[str] = []
+    first_in, let_go = threading.Event(), threading.Event()
+
+    def first():
+        with room.taken(budget // 2) as share:
+            first_in.set()
+            let_go.wait(10)
+            share.resize(budget // 4)  # less: given back at once
+            order.append("first done")
+
+    def heavy():
+        first_in.wait(10)
+        with room.taken(3 * budget):
+            order.append(f"heavy alone: {room.held == 3 * budget}")
+
+    threads = [threading.Thread(target=first), threading.Thread(target=heavy)]
+    for t in threads:
+        t.start()
+    first_in.wait(10)
+    threading.Event().wait(0.2)
+    assert order == []  # the heavy one waits
+    let_go.set()
+    for t in threads:
+        t.join()
+    assert order == ["first done", "heavy alone: True"] and room.held == 0
+
+
+_PLAIN_TEXT = st.text(st.sampled_from(list("abcxyz019 \t.,éü中文\u00a0")), max_size=12)
+
+
+@given(st.lists(st.tuples(_PLAIN_TEXT, st.sampled_from(["\n", "\r\n", "\r"])), max_size=30),
+       st.booleans(), st.sampled_from(["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "gb18030", "cp1252"]))
+def test_lines_counted_in_the_bytes_are_never_fewer_than_those_parsed(lines, last_ended, encoding):
+    """What a parse task weighs before decoding (`most_lines` of the bytes) is never less than
+    the lines decoding gives (`n_lines`), which are those the batch is cut into: whatever the
+    line ends (LF, CRLF, classic Mac CR, mixed) and encoding (UTF-16's line ends are two bytes)."""
+    from flows.parse_memory import most_lines
+    from transforms.pipeline import SourceFile, _decode, decode_files
+
+    text = "".join(line + end for line, end in lines)
+    if not last_ended and lines:
+        text = text.removesuffix(lines[-1][1])
+    try:
+        data = text.encode(encoding)
+    except UnicodeEncodeError:
+        data = text.encode("utf-8")
+    decoded = decode_files([SourceFile(1, "x.txt", data)])
+    n_lines = decoded[0].n_lines
+    assert most_lines(data) >= n_lines
+    files, frame, _ = _decode(decoded)
+    assert n_lines == frame.height == files["n_lines"][0] or files["encoding"][0] == "binary"
 
 
 def test_decoding_a_large_file_holds_its_text_a_few_times_not_a_dozen():
