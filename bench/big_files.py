@@ -11,8 +11,15 @@ the known answer (answer.parquet) still holds, so `bench.run`-style counts can b
 
 `memory`: each file parsed alone by `transforms.pipeline.process_batch` (as one parse task),
 in a fresh process after a warm-up parse of the bundled samples (imports, compiled patterns),
-with RSS sampled every 10 ms: the peak over the RSS before, per byte of the file, and what is
-still held after (the result, and what the allocator keeps), --rounds times each. `flows.settings.PARSE_BYTES_PER_INPUT_BYTE` rests on these figures."""
+with RSS sampled every 10 ms: the peak over the RSS before, per byte and per line of the file, and
+what is still held after (the result, and what the allocator keeps), --rounds times each.
+`flows.settings.PARSE_BYTES_PER_BYTE`, `PARSE_BYTES_PER_LINE` and `PARSE_BYTES_PER_INPUT_BYTE`
+rest on these figures.
+
+`shapes`: files of short lines made from the bundled samples' records, --lines lines each (hunt
+45: what parsing holds grows with lines, not bytes): line ends alone (LF and CRLF) before a record,
+one letter a line (no format), one-letter lines after a record and after a search page's block,
+records and search blocks of one-word fields, and record headers alone."""
 
 from __future__ import annotations
 
@@ -88,9 +95,33 @@ def one(path: Path, round_no: int) -> None:
     seconds = time.perf_counter() - started
     time.sleep(0.05)
     grew, held = peak[0] - before, proc.memory_info().rss - before
-    print(f"round {round_no}  {path.name}: {len(data) / MB:,.1f} MB, {result.listings.height:,} listings, "
-          f"{seconds:.1f} s; peak +{grew / MB:,.0f} MB ({grew / len(data):.1f} x its size), "
-          f"held after +{held / MB:,.0f} MB", flush=True)
+    n_lines = result.files["n_lines"].sum()
+    print(f"round {round_no}  {path.name}: {len(data) / MB:,.1f} MB, {n_lines:,} lines, {result.listings.height:,} "
+          f"listings, {seconds:.1f} s; peak +{grew / MB:,.0f} MB ({grew / len(data):.1f} x its size, "
+          f"{grew / max(n_lines, 1):,.0f} a line), held after +{held / MB:,.0f} MB", flush=True)
+
+
+def shapes(target: Path, n_lines: int) -> None:
+    """The files of short lines (module docstring) in `target`, named after their shape."""
+    listing = (SAMPLES / "000_2fe0bc6f923800c6.txt").read_text(encoding="utf-8")
+    record = "\n".join(listing.split("\n")[:5]) + "\n"
+    page = (SAMPLES / "003_da0255890f613690.txt").read_text(encoding="utf-8")
+    block = "\n".join(page.split("\n")[:7]) + "\n"  # the marker and one block
+    target.mkdir(parents=True, exist_ok=True)
+    files = {
+        "line_ends": "\n" * n_lines + record,
+        "crlf_line_ends": ("\n" * n_lines + record).replace("\n", "\r\n"),
+        "letters": "a\n" * n_lines,
+        "record_then_letters": record + "a\n" * n_lines,
+        "page_then_letters": block + "\nb\n" * (n_lines // 2),
+        "one_word_records": "".join(f"#{i % 1000 + 1:02d}Oct 26, 2026\ncs.LG\nT{i}\nA B\nX{i}.\n"
+                                    for i in range(n_lines // 5)),
+        "one_word_blocks": block.split("\n")[0] + "\n\n" + "".join(f"A B\n\nX{i}.\n\n" for i in range(n_lines // 4)),
+        "headers_alone": "#01Oct 26, 2026\n" * n_lines,
+    }
+    for name, text in files.items():
+        (target / f"{name}_{n_lines}.txt").write_bytes(text.encode("utf-8"))
+    print(f"{len(files)} files of ~{n_lines:,} lines in {target}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -104,6 +135,9 @@ def main(argv: list[str] | None = None) -> None:
     mem = sub.add_parser("memory")
     mem.add_argument("files", type=Path, nargs="+")
     mem.add_argument("--rounds", type=int, default=2)
+    sh = sub.add_parser("shapes")
+    sh.add_argument("target", type=Path)
+    sh.add_argument("--lines", type=int, default=1_000_000)
     single = sub.add_parser("one")  # memory's child: one file
     single.add_argument("file", type=Path)
     single.add_argument("--round", type=int, default=1)
@@ -112,6 +146,8 @@ def main(argv: list[str] | None = None) -> None:
         make(args.source, args.target, args.file_mb, args.format)
     elif args.command == "memory":
         memory(args.files, args.rounds)
+    elif args.command == "shapes":
+        shapes(args.target, args.lines)
     else:
         one(args.file, args.round)
 
