@@ -1,6 +1,7 @@
 """The small bench tools whose figures the README cites: bench.spy_frames (py-spy stacks to
 seconds per function), bench.compression's warehouse mode, the side-by-side runners
-(bench.side_by_side, bench.author_step, bench.settings_ab) and bench.wrapped's counts."""
+(bench.side_by_side, bench.author_step, bench.settings_ab), bench.wrapped's counts and
+bench.big_files' shapes of short lines."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import duckdb
 
 import polars as pl
 
-from bench import author_step, compression, settings_ab, side_by_side, spy_frames, wrapped
+from bench import author_step, big_files, compression, settings_ab, side_by_side, spy_frames, wrapped
 from tests.conftest import SAMPLES
 
 REPO = Path(__file__).resolve().parents[1]
@@ -102,3 +103,22 @@ def test_settings_ab_runs_each_setting_in_turn_and_leaves_no_warehouse(prefect_h
     assert [line.split()[0] for line in runs] == ["one", "four"]
     assert all(float(line.split()[2]) > 0 for line in runs)  # the flow's seconds, from its summary
     assert list(tmp_path.iterdir()) == []  # each run's warehouse removed
+
+
+def test_big_files_shapes_are_the_lines_and_records_they_are_named_for(tmp_path, capsys):
+    """The shapes flows.settings.parse_cost is measured on: each file holds about the lines asked
+    for, and parses to what its name says (a record after the line ends, quarantined headers)."""
+    from transforms.pipeline import SourceFile, process_batch
+
+    big_files.shapes(tmp_path, 1000)
+    parsed = {path.name.removesuffix("_1000.txt"): process_batch([SourceFile(1, path.name, path.read_bytes())])
+              for path in sorted(tmp_path.glob("*.txt"))}
+    assert {name: r.files["n_lines"][0] for name, r in parsed.items()} == {
+        "crlf_line_ends": 1005, "headers_alone": 1000, "letters": 1000, "line_ends": 1005,
+        "one_word_blocks": 1002, "one_word_records": 1000, "page_then_letters": 1007, "record_then_letters": 1005}
+    listings = {name: r.listings.height for name, r in parsed.items()}
+    assert listings == {"crlf_line_ends": 1, "headers_alone": 0, "letters": 0, "line_ends": 1,
+                        "one_word_blocks": 249,  # of 250: the last reads as cut off at the file's end
+                        "one_word_records": 200, "page_then_letters": 1, "record_then_letters": 1}
+    assert parsed["line_ends"].listings["line_start"].to_list() == [1001]
+    assert parsed["headers_alone"].quarantine.height == 1000
