@@ -7,6 +7,7 @@ from pathlib import Path
 
 import polars as pl
 import psutil
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -542,11 +543,13 @@ def test_a_file_heavier_by_its_lines_than_max_file_bytes_is_skipped_naming_the_s
     assert starts == [(300_001,)]
 
 
-def test_parses_heavy_by_their_lines_wait_for_room_in_memory(run_ingest, tmp_path, monkeypatch):
+@pytest.mark.parametrize("one_batch", [False, True])
+def test_files_heavy_by_their_lines_are_parsed_one_at_a_time(run_ingest, tmp_path, monkeypatch, one_batch):
     """Batches are planned by size before a file is read: four files of 400,000 line ends (0.4 MB
-    each, one batch each) were parsed at once, ~300 MB by their lines each (four of 8 MB peaked
-    at 4.0 GB). Where memory holds one of them (a 512 MiB share, this machine's at 4 GiB) they
-    are parsed one at a time now, and every record loads."""
+    each, ~300 MB by their lines) were parsed at once, as four batches in flight or as one batch
+    of four (four 8 MB files of line ends made one batch and peaked at 3.9 GB). Where memory holds
+    one of them (a 512 MiB share, this machine's at 4 GiB) they are parsed one at a time now,
+    and every record loads."""
     import threading
     import time
 
@@ -562,19 +565,21 @@ def test_parses_heavy_by_their_lines_wait_for_room_in_memory(run_ingest, tmp_pat
         (folder / f"blank{i}.txt").write_bytes(b"\n" * i + data)  # not copies of one another
     monkeypatch.setattr(settings, "physical_memory", lambda: 4 << 30)
     assert settings.parse_memory_budget() < 2 * settings.parse_cost(len(data), 400_000)
-    monkeypatch.setenv("DIGEST_BATCH_BYTES", str(len(data)))  # a file a batch, each one batch size
+    if not one_batch:
+        monkeypatch.setenv("DIGEST_BATCH_BYTES", str(len(data)))  # a file a batch, each one batch size
+        assert settings.parse_slots(4, len(data)) == 4
     monkeypatch.setenv("DIGEST_MAX_BATCHES_IN_FLIGHT", "4")
-    assert settings.parse_slots(4, len(data)) == 4
-    lock, now, most = threading.Lock(), [0], [0]
+    lock, now, most, files_at_once = threading.Lock(), [0], [0], []
 
     def counted(parse):
-        def run(*args, **kwargs):
+        def run(files, *args, **kwargs):
             with lock:
                 now[0] += 1
                 most[0] = max(most[0], now[0])
+                files_at_once.append(len(files))
             time.sleep(0.3)  # long enough for the others to start
             try:
-                return parse(*args, **kwargs)
+                return parse(files, *args, **kwargs)
             finally:
                 with lock:
                     now[0] -= 1
@@ -585,10 +590,44 @@ def test_parses_heavy_by_their_lines_wait_for_room_in_memory(run_ingest, tmp_pat
             monkeypatch.setattr(pipeline, name, counted(getattr(pipeline, name)))
     summary = run_ingest([folder], tmp_path / "w.duckdb")
     assert summary["n_listings"] == 4, summary
-    assert most[0] == 1
+    assert most[0] == 1 and files_at_once == [1, 1, 1, 1]
     with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
         starts = con.execute("SELECT line_start FROM fact_listing ORDER BY 1").fetchall()
     assert starts == [(400_001 + i,) for i in range(4)]
+
+
+def test_a_batch_parsed_in_groups_gives_what_it_gives_parsed_whole(monkeypatch):
+    """A batch heavier than the room is parsed a group at a time (`parse_within_memory`): the
+    listings, quarantined spans, files and papers are those of the whole batch parsed at once."""
+    from flows import parse_memory, settings
+    from transforms.pipeline import SourceFile, process_batch
+
+    monkeypatch.setattr(settings, "physical_memory", lambda: 4 << 30)
+    seeds = [p.read_bytes() for p in sorted(SAMPLES.glob("*.txt"))]
+    datas = [seeds[0], _lines_then_record(400_000), seeds[3], _lines_then_record(350_000, b"x\n"), seeds[1] + seeds[4]]
+    sources = [SourceFile(i + 1, f"f{i}.txt", data) for i, data in enumerate(datas)]
+    sizes = []
+
+    class Recorded(parse_memory.Room):
+        def _take(self, need):
+            sizes.append(need)
+            super()._take(need)
+
+    grouped = parse_memory.parse_within_memory(sources, 1 << 30, Recorded())
+    whole = process_batch(sources)
+    assert len([n for n in sizes if n]) >= 2 and max(sizes) <= settings.parse_memory_budget()
+    for name, key in [("files", ["source_file_id"]), ("listings", ["source_file_id", "position"]),
+                      ("quarantine", ["source_file_id", "line_start"]), ("papers", ["paper_key"]),
+                      ("authors", None), ("categories", ["category_id"])]:
+        a, b = getattr(grouped, name), getattr(whole, name)
+        if name == "files":
+            a, b = a.drop("file_idx"), b.drop("file_idx")
+        if name in ("listings", "quarantine") and "file_idx" in a.columns:
+            a, b = a.drop("file_idx"), b.drop("file_idx")
+        a, b = a.unique(), b.unique()
+        key = key or a.columns
+        assert a.sort(key).equals(b.select(a.columns).sort(key)), name
+    assert grouped.skipped.is_empty()
 
 
 def test_a_parse_waits_for_room_unless_it_is_alone():

@@ -120,6 +120,19 @@ def process_decoded(texts: list[DecodedFile], matcher: PaperMatcher = match_exac
     )
 
 
+def combined(results: list[BatchResult]) -> BatchResult:
+    """Results of parts of a batch as one: what staging each would stage (it appends rows)."""
+    if len(results) == 1:
+        return results[0]
+    timings: dict[str, float] = {}
+    for result in results:
+        for stage, seconds in result.timings.items():
+            timings[stage] = timings.get(stage, 0.0) + seconds
+    frames = {name: pl.concat([getattr(r, name) for r in results], how="diagonal_relaxed")
+              for name in ("files", "listings", "papers", "authors", "categories", "quarantine", "skipped")}
+    return BatchResult(**frames, timings=timings)
+
+
 @contextmanager
 def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
     started = time.perf_counter()
