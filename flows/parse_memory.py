@@ -1,13 +1,14 @@
 """What a parse task holds in memory, weighed before it parses: each file's bytes and its lines
 (`flows.settings.parse_cost`). Batches are planned by size before anything is read, and a file of
 short lines holds far more than its size says: a 32 MB file of line ends peaked at 5.1 GB, four
-of 8 MB at once at 4.0 GB (hunt 45). Once a task has read its files it counts their lines, skips
-a file heavier than max_file_bytes allows, and waits until the parses under way in its process
-leave room for its own (`Room`).
+of 8 MB at 4.0 GB (hunt 45). Once a task has read its files it counts their lines, skips a file
+heavier than max_file_bytes allows, and parses the rest in groups that fit in the room memory
+leaves for parsing, each once the parses under way in its process leave room for it (`Room`).
 
 Lines are counted twice: in the bytes read, before decoding (some decoders cut non-UTF-8 text
-into lines), and in the decoded text, where an e-mail or HTML body's lines stand (base64,
-quoted-printable "=0A", "<br>"), before the text is cut into lines.
+into lines; in UTF-16 a byte 0x0A inside a character counts too, so the count errs high), and in
+the decoded text, where an e-mail or HTML body's lines stand (base64, quoted-printable "=0A",
+"<br>"), before the text is cut into lines.
 """
 
 from __future__ import annotations
@@ -32,11 +33,13 @@ if TYPE_CHECKING:
 
 
 def most_lines(data: bytes) -> int:
-    """The most lines `data` decodes to as plain text: LF, CR and CRLF each end one, and a last
-    line may have no end. A byte 0x0A or 0x0D inside a UTF-16 character counts too (more, never
-    fewer). One pass each at memory speed, and no second or third without a CR."""
-    n = data.count(b"\n")
-    return 1 + (n + data.count(b"\r") - data.count(b"\r\n") if b"\r" in data else n)
+    """The most lines `data` decodes to as plain text: LF, CR and CRLF each end one, and the last
+    may have no end. A byte 0x0A or 0x0D inside a UTF-16 character counts too (more, never fewer).
+    One pass each at memory speed, and no second or third without a CR."""
+    ends = data.count(b"\n")
+    if b"\r" in data:
+        ends += data.count(b"\r") - data.count(b"\r\n")
+    return ends + (not data.endswith((b"\n", b"\r")))
 
 
 def weight(n_bytes: int, n_lines: int) -> int:
@@ -113,7 +116,7 @@ def parse_within_memory(sources: list[SourceFile], max_file_bytes: int, room: Ro
     once `room` holds its estimate."""
     import polars as pl
 
-    from transforms.pipeline import combined, decode_files, process_decoded
+    from transforms.pipeline import combined, decode_files, line_count, process_decoded
 
     skipped: list[dict[str, str]] = []
 
@@ -126,9 +129,13 @@ def parse_within_memory(sources: list[SourceFile], max_file_bytes: int, room: Ro
     def parsed(group: list[tuple[SourceFile, int]]) -> BatchResult:
         with room.taken(sum(parse_cost(len(s.data), n) for s, n in group)) as share:
             started = time.perf_counter()
-            texts = [t for t in decode_files([s for s, _ in group]) if allowed(t.source.path, len(t.source.data), t.n_lines)]
-            share.resize(sum(parse_cost(len(t.source.data), t.n_lines) for t in texts))
-            return process_decoded(texts, decode_seconds=time.perf_counter() - started)
+            texts = decode_files([s for s, _ in group])
+            # A plain text's lines are those counted in its bytes; an unwrapped body's ("+html",
+            # "+base64", ...) are counted again.
+            counted = [(t, line_count(t.decoded) if "+" in t.decoded.encoding else n) for t, (_, n) in zip(texts, group)]
+            counted = [(t, n) for t, n in counted if allowed(t.source.path, len(t.source.data), n)]
+            share.resize(sum(parse_cost(len(t.source.data), n) for t, n in counted))
+            return process_decoded([t for t, _ in counted], decode_seconds=time.perf_counter() - started)
 
     counted = [(s, most_lines(s.data)) for s in sources]
     counted = [(s, n) for s, n in counted if allowed(s.path, len(s.data), n)]

@@ -527,7 +527,7 @@ def test_a_file_heavier_by_its_lines_than_max_file_bytes_is_skipped_naming_the_s
     warehouse = tmp_path / "w.duckdb"
     monkeypatch.setenv("DIGEST_MAX_FILE_BYTES", "2000000")
     summary = run_ingest([folder], warehouse)
-    assert "1 file could not be read: digests/blank.txt (cannot be read: its 300,006 lines need as much memory" \
+    assert "1 file could not be read: digests/blank.txt (cannot be read: its 300,005 lines need as much memory" \
         in summary["warning"], summary["warning"]
     with duckdb.connect(str(warehouse), read_only=True) as con:
         (reason,), = con.execute("SELECT reason FROM skipped_file WHERE path = 'digests/blank.txt'").fetchall()
@@ -630,6 +630,29 @@ def test_a_batch_parsed_in_groups_gives_what_it_gives_parsed_whole(monkeypatch):
     assert grouped.skipped.is_empty()
 
 
+def test_an_unwrapped_body_is_weighed_by_the_lines_it_decodes_to():
+    """An e-mail body in base64 or an HTML page hides its lines from the bytes (5,270 line ends
+    in the base64 of 300,000 lines, one in a page of 100,000 <br>): each is weighed by the lines
+    of its decoded text, skipped when max_file_bytes does not allow them, parsed when it does."""
+    import base64
+
+    from flows.parse_memory import parse_within_memory
+    from transforms.pipeline import SourceFile
+
+    record = _lines_then_record(0)
+    mail = (b"From: a@example.org\nSubject: digest\nMIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n"
+            b"Content-Transfer-Encoding: base64\n\n" + base64.encodebytes(b"\n" * 300_000 + record))
+    page = b"<html><body>" + b"a<br>" * 100_000 + b"</body></html>\n"
+    sources = [SourceFile(1, "mail.eml", mail), SourceFile(2, "page.html", page)]
+    result = parse_within_memory(sources, max_file_bytes=2_000_000)
+    reasons = dict(result.skipped.iter_rows())
+    assert reasons.keys() == {"mail.eml", "page.html"}
+    assert "its 300,011 lines need as much memory" in reasons["mail.eml"] and "DIGEST_MAX_FILE_BYTES" in reasons["mail.eml"]
+    assert "its 100,000 lines" in reasons["page.html"]
+    result = parse_within_memory(sources, max_file_bytes=50_000_000)
+    assert result.skipped.is_empty() and result.listings["source_file_id"].to_list() == [1]
+
+
 def test_a_parse_waits_for_room_unless_it_is_alone():
     """`Room`: parses whose estimates fit together run together; a heavier one waits until the
     others are done and then runs alone, however heavy."""
@@ -685,11 +708,11 @@ _PLAIN_TEXT = st.text(st.sampled_from(list("abcxyz019 \t.,éü中文\u00a0")), m
 @given(st.lists(st.tuples(_PLAIN_TEXT, st.sampled_from(["\n", "\r\n", "\r"])), max_size=30),
        st.booleans(), st.sampled_from(["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "gb18030", "cp1252"]))
 def test_lines_counted_in_the_bytes_are_never_fewer_than_those_parsed(lines, last_ended, encoding):
-    """What a parse task weighs before decoding (`most_lines` of the bytes) is never less than
-    the lines decoding gives (`n_lines`), which are those the batch is cut into: whatever the
-    line ends (LF, CRLF, classic Mac CR, mixed) and encoding (UTF-16's line ends are two bytes)."""
+    """What a parse task weighs a plain text by (`most_lines` of its bytes) is never less than
+    the lines the batch is cut into (`line_count` of the decoded text, the frame's rows): whatever
+    the line ends (LF, CRLF, classic Mac CR, mixed) and encoding (UTF-16's line ends are two bytes)."""
     from flows.parse_memory import most_lines
-    from transforms.pipeline import SourceFile, _decode, decode_files
+    from transforms.pipeline import SourceFile, _decode, decode_files, line_count
 
     text = "".join(line + end for line, end in lines)
     if not last_ended and lines:
@@ -699,7 +722,7 @@ def test_lines_counted_in_the_bytes_are_never_fewer_than_those_parsed(lines, las
     except UnicodeEncodeError:
         data = text.encode("utf-8")
     decoded = decode_files([SourceFile(1, "x.txt", data)])
-    n_lines = decoded[0].n_lines
+    n_lines = line_count(decoded[0].decoded)
     assert most_lines(data) >= n_lines
     files, frame, _ = _decode(decoded)
     assert n_lines == frame.height == files["n_lines"][0] or files["encoding"][0] == "binary"

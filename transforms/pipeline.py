@@ -54,24 +54,19 @@ class BatchResult:
 
 @dataclass
 class DecodedFile:
-    """A source file's text until it is cut into lines, and how many lines it holds: what
-    parsing it holds in memory grows with (`flows.parse_memory` weighs a batch by it first)."""
+    """A source file's text until it is cut into lines (`flows.parse_memory` weighs a batch by
+    its lines first: `line_count`)."""
     source: SourceFile
     decoded: Decoded | None  # let go once the text is cut into lines
-    n_lines: int
 
 
 def decode_files(sources: list[SourceFile]) -> list[DecodedFile]:
-    """Each source's text (`decode_bytes`) and the number of lines `_decode` cuts it into."""
-    texts = []
-    for src in sources:
-        decoded = decode_bytes(src.data)
-        texts.append(DecodedFile(src, decoded, _n_lines(decoded)))
-    return texts
+    """Each source's text (`decode_bytes`)."""
+    return [DecodedFile(src, decode_bytes(src.data)) for src in sources]
 
 
-def _n_lines(decoded: Decoded) -> int:
-    """The lines `_decode` cuts the text into (the last newline ends the last line)."""
+def line_count(decoded: Decoded) -> int:
+    """The lines `_decode` cuts a text into (the last newline ends the last line)."""
     if decoded.encoding in NO_LINES:
         return 0
     return decoded.text.count("\n") + (not decoded.text.endswith("\n"))
