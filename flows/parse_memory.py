@@ -5,10 +5,10 @@ of 8 MB at 4.0 GB (hunt 45). Once a task has read its files it counts their line
 heavier than max_file_bytes allows, and parses the rest in groups that fit in the room memory
 leaves for parsing, each once the parses under way in its process leave room for it (`Room`).
 
-Lines are counted twice: in the bytes read, before decoding (some decoders cut non-UTF-8 text
-into lines; in UTF-16 a byte 0x0A inside a character counts too, so the count errs high), and in
-the decoded text, where an e-mail or HTML body's lines stand (base64, quoted-printable "=0A",
-"<br>"), before the text is cut into lines.
+Lines are counted in the bytes read, before decoding (some decoders cut non-UTF-8 text into
+lines; in UTF-16 a byte 0x0A inside a character counts too, so the count errs high), and again in
+the decoded text of an unwrapped e-mail or HTML body, whose lines its bytes hide (base64,
+quoted-printable "=0A", "<br>"), before any text is cut into lines.
 """
 
 from __future__ import annotations
@@ -132,10 +132,10 @@ def parse_within_memory(sources: list[SourceFile], max_file_bytes: int, room: Ro
             texts = decode_files([s for s, _ in group])
             # A plain text's lines are those counted in its bytes; an unwrapped body's ("+html",
             # "+base64", ...) are counted again.
-            counted = [(t, line_count(t.decoded) if "+" in t.decoded.encoding else n) for t, (_, n) in zip(texts, group)]
-            counted = [(t, n) for t, n in counted if allowed(t.source.path, len(t.source.data), n)]
-            share.resize(sum(parse_cost(len(t.source.data), n) for t, n in counted))
-            return process_decoded([t for t, _ in counted], decode_seconds=time.perf_counter() - started)
+            weighed = [(t, line_count(t.decoded) if "+" in t.decoded.encoding else n) for t, (_, n) in zip(texts, group)]
+            weighed = [(t, n) for t, n in weighed if allowed(t.source.path, len(t.source.data), n)]
+            share.resize(sum(parse_cost(len(t.source.data), n) for t, n in weighed))
+            return process_decoded([t for t, _ in weighed], decode_seconds=time.perf_counter() - started)
 
     counted = [(s, most_lines(s.data)) for s in sources]
     counted = [(s, n) for s, n in counted if allowed(s.path, len(s.data), n)]
