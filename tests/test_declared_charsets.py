@@ -146,7 +146,8 @@ def test_a_utf8_page_keeps_utf8_whatever_its_meta_says():
        st.text(alphabet="abc XYZ.,;" + WINDOWS_PUNCTUATION + "éüñ", min_size=1, max_size=60),
        st.sampled_from(["iso-8859-1", "us-ascii", "windows-1252"]),
        st.sampled_from(["base64", "quoted-printable"]))
-@example(["Ann Lee"], "é", "us-ascii", "base64")  # the full suite's draw: a lone letter, read as in any file
+@example(["Ann Lee"], "é", "us-ascii", "base64")
+@example(["Ann Lee"], "é––", "iso-8859-1", "base64")  # valid UTF-8 by accident: "陖"  # the full suite's draw: a lone letter, read as in any file
 def test_any_windows_text_under_a_western_label_reads_as_written(names, abstract, label, cte):
     text = listing([", ".join(names)], [abstract.strip() or "x"])
     m = EmailMessage()
@@ -213,3 +214,11 @@ def test_utf8_bytes_under_any_single_byte_label_are_utf8():
         raw = (HEADERS.format(label) + quopri.encodestring(OUTLOOK_TEXT.encode()).decode()).encode()
         decoded = decode_bytes(raw)
         assert decoded.text.endswith(OUTLOOK_TEXT) and decoded.encoding == "utf-8+quoted-printable", label
+
+
+@pytest.mark.parametrize("abstract", ["Die Straße… ist lang.", "é––", "We cite Müller–Schön—Å° here."])
+def test_windows_text_valid_as_utf8_by_accident_keeps_its_label(abstract):
+    text = listing(["Jürgen Müller"], [abstract])
+    raw = (HEADERS.format("iso-8859-1") + quopri.encodestring(text.encode("cp1252")).decode()).encode()
+    decoded = decode_bytes(raw)
+    assert decoded.text.endswith(text) and decoded.encoding == "windows-1252+quoted-printable"

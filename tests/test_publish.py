@@ -95,17 +95,17 @@ def test_a_daily_run_parses_its_files_while_the_warehouse_is_copied(seeds_wareho
     import transforms.pipeline
 
     parsing = threading.Event()
-    process_batch, copy_pieces = transforms.pipeline.process_batch, publish._copy_pieces
+    process_decoded, copy_pieces = transforms.pipeline.process_decoded, publish._copy_pieces
 
     def parse(*args, **kwargs):
         parsing.set()
-        return process_batch(*args, **kwargs)
+        return process_decoded(*args, **kwargs)
 
     def copy_after_the_parse_began(*args):
         assert parsing.wait(timeout=60), "no batch was parsed while the warehouse was copied"
         return copy_pieces(*args)
 
-    monkeypatch.setattr(transforms.pipeline, "process_batch", parse)
+    monkeypatch.setattr(transforms.pipeline, "process_decoded", parse)  # what a parse task calls
     monkeypatch.setattr(publish, "_copy_pieces", copy_after_the_parse_began)
     warehouse = tmp_path / "w.duckdb"
     shutil.copyfile(seeds_warehouse[0], warehouse)
@@ -132,7 +132,7 @@ def test_a_parse_that_fails_before_the_copy_is_whole_is_recorded_as_a_failed_run
     def broken(*args, **kwargs):
         raise RuntimeError("the parser broke here")
 
-    monkeypatch.setattr(transforms.pipeline, "process_batch", broken)
+    monkeypatch.setattr(transforms.pipeline, "process_decoded", broken)
     warehouse = tmp_path / "w.duckdb"
     shutil.copyfile(seeds_warehouse[0], warehouse)
     day2 = tmp_path / "day2.txt"

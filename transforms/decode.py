@@ -1189,14 +1189,29 @@ def _declared(raw: bytes, charset: str) -> Decoded | None:
     except LookupError:
         return None
     codec = _DECLARED_AS.get(name, name)
+    try:
+        declared = _normalise_newlines(raw.decode(codec))
+    except (UnicodeDecodeError, LookupError):
+        declared = None
     single_byte = codec not in _MULTI_BYTE and not codec.startswith("utf")
-    candidates = ("utf-8", codec) if single_byte and not raw.isascii() else (codec,)
-    for candidate in candidates:
-        try:
-            return Decoded(_normalise_newlines(raw.decode(candidate)), _label_of(candidate))
-        except (UnicodeDecodeError, LookupError):
-            continue
-    return None
+    utf8 = _utf8_by_intent(raw, declared) if single_byte and not raw.isascii() else None
+    if utf8 is not None:
+        return Decoded(utf8, "utf-8")
+    return None if declared is None else Decoded(declared, _label_of(codec))
+
+
+def _utf8_by_intent(raw: bytes, declared: str | None) -> str | None:
+    """Valid UTF-8 that reads as words, where the declared single-byte reading does not, or of two
+    characters or more: a single-byte text is valid UTF-8 by accident ("é––" is one CJK character,
+    "Straße…" holds NKo), and then mostly of one character glued to Latin letters."""
+    try:
+        text = _normalise_newlines(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return None
+    if not _reads_as_words(text):
+        return None
+    n_multibyte = sum(not ch.isascii() for ch in text)
+    return text if declared is None or n_multibyte >= 2 or not _reads_as_words(declared) else None
 
 
 def _from_quoted_printable(decoded: Decoded, header: re.Match | None) -> Decoded:
