@@ -103,6 +103,20 @@ def read_sql(warehouse: Path, sql: str) -> pl.DataFrame:
         return con.sql(sql).pl()
 
 
+def rows(warehouse: Path, sql: str) -> list[tuple]:
+    return read_sql(warehouse, sql).rows()
+
+
+@pytest.fixture()
+def cli(prefect_harness):
+    """digest(*args) in this process, failing the test on a non-zero exit (a test file that
+    checks failing runs defines its own `cli` with tests.support.cli.digest_cli)."""
+    from support.cli import passing_cli
+
+    with passing_cli() as run:
+        yield run
+
+
 def table_contents(warehouse: Path, drop_run_columns: bool = False,
                    exclude: set[str] = frozenset({"ingest_run"})) -> dict[str, pl.DataFrame]:
     """Every base table but `exclude`, rows sorted, for whole-warehouse comparisons."""

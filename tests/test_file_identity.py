@@ -21,8 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import read_sql
-from tests.support.cli import passing_cli
+from tests.conftest import rows
 
 # Two records of a daily listing, as arXiv's mailer prints them (realdata-like titles, authors, abstracts).
 RECORD_1 = ("Sparse Autoencoders Find Interpretable Features in Vision Transformers",
@@ -48,15 +47,6 @@ ORIGINAL = listing(RECORD_1, RECORD_2)
 CORRECTED = listing((RECORD_1[0], "Hannah Rieger, Tomasz Kowalski", RECORD_1[2]))
 
 
-@pytest.fixture()
-def cli(prefect_harness):
-    """digest(*args), failing the test on a non-zero exit."""
-    with passing_cli() as run:
-        yield run
-
-
-def rows(warehouse: Path, sql: str) -> list[tuple]:
-    return read_sql(warehouse, sql).rows()
 
 
 def files(warehouse: Path) -> list[tuple]:

@@ -20,8 +20,7 @@ import duckdb
 import pytest
 
 from bench.corpus import default_realdata
-from tests.conftest import read_sql
-from tests.support.cli import passing_cli
+from tests.conftest import rows
 
 LISTINGS = default_realdata() / "arxiv_daydayarxiv_csAI_listings.jsonl"
 pytestmark = pytest.mark.skipif(not LISTINGS.is_file(), reason=f"real listings not found at {LISTINGS} "
@@ -92,14 +91,6 @@ def location_name(i: int, before: str, after: str, same: bool) -> str:
     return f"{i:02d}-{before}-to-{after}{'-same' if same else ''}.txt"
 
 
-@pytest.fixture()
-def cli(prefect_harness):
-    with passing_cli() as run:
-        yield run
-
-
-def rows(warehouse: Path, sql: str) -> list[tuple]:
-    return read_sql(warehouse, sql).rows()
 
 
 def current_state(warehouse: Path) -> dict[str, list[tuple]]:

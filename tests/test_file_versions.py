@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import LISTING_SEEDS, SEARCH_SEEDS, SEED_FILES, read_sql
-from tests.support.cli import passing_cli
 
 ABSTRACT_1 = ("We propose a graph attention model that learns node representations from neighbourhoods and show "
               "strong results on citation benchmarks with fewer parameters than prior work in every setting.")
@@ -29,12 +28,6 @@ def listing(records: list[tuple[str, str, str]], day: str) -> str:
     return "\n".join(f"#{i:02d}{day}\ncs.LG\n{title}\n{authors}\n{abstract}"
                      for i, (title, authors, abstract) in enumerate(records, 1)) + "\n"
 
-
-@pytest.fixture()
-def cli(prefect_harness):
-    """digest(*args), failing the test on a non-zero exit."""
-    with passing_cli() as run:
-        yield run
 
 
 def write_keeping_stat(path: Path, text: str) -> None:
