@@ -222,3 +222,13 @@ def test_windows_text_valid_as_utf8_by_accident_keeps_its_label(abstract):
     raw = (HEADERS.format("iso-8859-1") + quopri.encodestring(text.encode("cp1252")).decode()).encode()
     decoded = decode_bytes(raw)
     assert decoded.text.endswith(text) and decoded.encoding == "windows-1252+quoted-printable"
+
+
+@pytest.mark.parametrize("codec,label", [("shift_jis", "shift_jis"), ("euc-kr", "cp949")])
+def test_an_xhtml_page_is_read_with_its_xml_declaration(codec, label):
+    """The kind of the <meta> case: an XHTML page declares its encoding in its XML declaration."""
+    body = html.escape(SEARCH_PAGE, quote=False).encode(codec, errors="xmlcharrefreplace")
+    page = (f'<?xml version="1.0" encoding="{codec}"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><body><pre>\n'
+            ).encode("ascii") + body + b"</pre></body></html>\n"
+    decoded = decode_bytes(page)
+    assert decoded.text.strip("\n") == SEARCH_PAGE.strip("\n") and decoded.encoding == f"{label}+html"

@@ -1094,7 +1094,8 @@ def _ends_in_a_blank_line(text: str) -> str:
     return text if text.endswith("\n\n") else text + ("\n" if text.endswith("\n") else "\n\n")
 
 
-_META_CHARSET = re.compile(r"""(?i)<meta\b[^>]*?charset\s*=\s*["']?([A-Za-z0-9_.:-]+)""")
+# A page's declared charset: its <meta>, or an XHTML page's XML declaration.
+_META_CHARSET = re.compile(r"""(?i)(?:<meta\b[^>]*?charset|<\?xml\b[^>]*?encoding)\s*=\s*["']?([A-Za-z0-9_.:-]+)""")
 
 
 def _as_page_declares(decoded: Decoded, raw: bytes, head: str) -> Decoded:
