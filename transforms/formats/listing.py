@@ -41,6 +41,7 @@ from transforms.formats.common import (
     LIST_SEPARATOR,
     NAME_ITEM,
     ONE_LINE_ABSTRACT,
+    PARTICLES,
     QUARANTINE_SCHEMA,
     UNFINISHED_ENDING,
     as_quarantine,
@@ -586,9 +587,16 @@ def _out_of_place(recs: pl.DataFrame) -> pl.DataFrame:
                              .when(pl.col("names_moved") & pl.col("title_end").is_null()).then(pl.lit(SHIFT_REASON)))
 
 
-# Words of prose that no names line holds (lower-case: a name's particles are not among them).
-_PROSE_WORD = r"(?:a|an|the|of|to|in|for|with|on|by|from|as|at|into|via|using|we|our|is|are|this|that)"
-PROSE_WORDS = rf"(?:^|\s){_PROSE_WORD}(?:\s|,|\.|$)"
+# Words of prose that no names line holds (lower-case: a name's particles are not among them). The
+# short ones are surnames too, typed in small letters ("an li", "jae in", "minh to"): they count after
+# a blank only, and not ending an item (`_SURNAME_PROSE_WORD`). The others (none is a word of the
+# 64,795 names in ../shared/realdata, in any case), and "e.g.", "i.e.", count at an item's start too,
+# after a separator or "(" ("..., which transforms", "(e.g."): prose lists were names.
+_SHORT_PROSE_WORDS = "a|an|the|of|to|in|for|with|on|by|from|as|at|into|via|using|we|our|is|are|this|that"
+_LONG_PROSE_WORDS = (r"its|they|their|these|those|have|has|had|was|were|which|where|also|not|but|yet|while|whereas"
+                     r"|between|through|across|without|within|under|over|onto|upon|among|during|often|thereby"
+                     r"|including|e\.g\.|i\.e\.")
+PROSE_WORDS = rf"(?:(?:^|\s)(?:{_SHORT_PROSE_WORDS})|(?:^|[\s,(])(?:{_LONG_PROSE_WORDS}))(?:\s|,|\.|$)"
 
 
 # A list of short items (a names line's shape, lower case allowed): 1 to 5 words of letters each,
@@ -597,8 +605,25 @@ _SHORT_ITEM = r"[\p{L}\p{M}'’.\-()]+(?: [\p{L}\p{M}'’.\-()]+){0,4}"
 LIST_SHAPE = r"^" + _SHORT_ITEM + r"(?:," + _SHORT_ITEM + r")*$"
 
 
-# A surname that is a prose word in lower case, ending its item: "sohyun an", "minh to", "xiang we".
-_SURNAME_PROSE_WORD = rf"(\p{{L}}[\p{{L}}\p{{M}}'’.\-]*) {_PROSE_WORD}(,|$)"
+# A surname that is a short prose word in lower case, ending its item: "sohyun an", "minh to", "xiang we".
+_SURNAME_PROSE_WORD = rf"(\p{{L}}[\p{{L}}\p{{M}}'’.\-]*) (?:{_SHORT_PROSE_WORDS})(,|$)"
+
+
+# Small letters in a names line are a name's particles ("van der", "de la": two in a row at most) or
+# a name typed in small letters, an item of its own ("danah boyd", "seyed amir hossein saberi"). So
+# three small words in a row (three letters or more, no particle) after a capitalised word of their
+# item are prose: "Complex unmanned systems comprising", "In today's fast-paced information era".
+_SMALL_WORD = r"\p{Ll}[\p{L}\p{M}'’\-]{2,}"
+_SMALL_RUN_AFTER_CAPITAL = rf"(?:^|,)[^,]*\p{{Lu}}[^,]*\s{_SMALL_WORD}(?:\s+{_SMALL_WORD}){{2}}"
+_PARTICLE = rf"(^|[\s,])(?:{PARTICLES})([\s,]|$)"
+
+
+def _small_words_after_a_capital(items: pl.Expr) -> pl.Expr:
+    """Whether a list's `items` (one "," between each two) hold a run of small words after a
+    capitalised word of their item (above)."""
+    # particles out of the runs (twice: a match takes the blank after it, "van den")
+    items = items.str.replace_all(_PARTICLE, "$1~$2").str.replace_all(_PARTICLE, "$1~$2")
+    return items.str.contains(_SMALL_RUN_AFTER_CAPITAL)
 
 
 def may_be_names(text: pl.Expr, lists_only: bool = False) -> pl.Expr:
@@ -620,6 +645,7 @@ def may_be_names(text: pl.Expr, lists_only: bool = False) -> pl.Expr:
         is_list
         & items.str.contains(LIST_SHAPE)
         & ~items.str.replace_all(_SURNAME_PROSE_WORD, "$1$2").str.contains(PROSE_WORDS)
+        & ~_small_words_after_a_capital(items)
         & (ending | a_name | cut | ~text.str.contains(r"\p{Lu}"))
     )
     # a line that is only a list's ending ("and 1 more", "et al.", a cut "and 2"): the rest of a
