@@ -9,6 +9,7 @@ from pathlib import Path
 
 import polars as pl
 
+from transforms.formats.listing import ONE_CODE
 from transforms.formats.search import AREA_SEPARATOR, canonical_area
 
 TAXONOMY_FILE = Path(__file__).resolve().parent.parent / "data" / "taxonomy" / "arxiv_taxonomy.json"
@@ -135,7 +136,7 @@ def with_secondary_ids(listings: pl.DataFrame, categories: pl.DataFrame) -> pl.D
     empty = pl.lit([], dtype=pl.List(pl.Int64))
     if listings.is_empty() or not (listings["secondary_codes"].list.len() > 0).any():
         return listings.drop("secondary_codes").with_columns(secondary_category_ids=empty)
-    ids = categories.select("listed_code", "taxonomy", secondary_id=pl.col("category_id"))
+    ids = categories.select("listed_code", taxonomy="listed_taxonomy", secondary_id=pl.col("category_id"))
     rows = listings.with_row_index("_row")
     secondary = (
         rows.select("_row", "taxonomy", "category_id", listed_code=pl.col("secondary_codes"))
@@ -152,20 +153,45 @@ def with_secondary_ids(listings: pl.DataFrame, categories: pl.DataFrame) -> pl.D
     )
 
 
+def taxonomy_code(text: pl.Expr) -> pl.Expr:
+    """Whether a text is a code of the arXiv taxonomy in any case, aliases and legacy codes
+    included ("CS.LG", "Hep-Ph", "math.IT", "alg-geom"), or a dotted code in one of its archives
+    ("cs.XY"): one token with a dot or a hyphen, which no person's name nor area is written as."""
+    lower = text.str.to_lowercase()
+    archive = lower.str.extract(r"^([^.]+)\.", 1)
+    known = lower.is_in(list(_case_folded())) | archive.is_in(list(_archive_spelling()[0]))
+    return text.str.contains("(?i)" + ONE_CODE) & known
+
+
 def resolve_categories(codes: pl.Series, taxonomy: pl.Series) -> pl.DataFrame:
-    """Distinct (listed code, taxonomy) → one dimension row each, keyed by `listed_code`.
+    """Distinct (listed code, listed taxonomy) → one dimension row each, keyed by `listed_code`
+    and `listed_taxonomy` (the format's: a listing's codes are arXiv's, a search page's areas
+    the conference's).
 
     arXiv aliases resolve to their canonical code (math.IT → cs.IT); a well-formed code the
-    taxonomy does not know keeps its archive prefix as parent and a null name.
+    taxonomy does not know keeps its archive prefix as parent and a null name. A one-level area
+    written as an arXiv code (a search page's "hep-ph", "CS.LG", "cs.XY"), or shaped as a listing's
+    category line writes one, is that arXiv category, resolved as a listing's: read as an area, it
+    was a second row of the code, named the code, without a parent, and a paper listed in both
+    formats was counted twice under the code (so no area's code is ever an arXiv row's).
     """
-    known, archives, aliases = arxiv_taxonomy()
-    listed = pl.DataFrame({"listed_code": codes, "taxonomy": taxonomy}).drop_nulls().unique(maintain_order=True)
-    arxiv = listed.filter(pl.col("taxonomy") == ARXIV).with_columns(
-        code=pl.col("listed_code").str.to_lowercase().replace_strict(
-            _case_folded(), default=_unknown_code(pl.col("listed_code")), return_dtype=pl.String)
-    )
-    arxiv = (
-        arxiv.join(known.drop("taxonomy"), on="code", how="left")
+    listed = pl.DataFrame({"listed_code": codes, "listed_taxonomy": taxonomy}).drop_nulls().unique(maintain_order=True)
+    is_area = pl.col("listed_taxonomy") == CONFERENCE
+    listed = listed.with_columns(area=pl.when(is_area).then(_area_levels(pl.col("listed_code")))).with_columns(
+        written=pl.when(is_area).then(pl.col("area").list.join(AREA_SEPARATOR)).otherwise(pl.col("listed_code")))
+    as_code = ~is_area | pl.col("written").str.contains(ONE_CODE) | taxonomy_code(pl.col("written"))
+    return pl.concat([_arxiv_rows(listed.filter(as_code)), _area_rows(listed.filter(~as_code))], how="diagonal").select(
+        "listed_code", "listed_taxonomy", *[pl.col(c).cast(t) for c, t in CATEGORY_COLUMNS.items()])
+
+
+def _arxiv_rows(listed: pl.DataFrame) -> pl.DataFrame:
+    """The arXiv category of each `written` code: its canonical code, names, archive and group."""
+    known, archives, _ = arxiv_taxonomy()
+    code = pl.col("written").str.to_lowercase().replace_strict(
+        _case_folded(), default=_unknown_code(pl.col("written")), return_dtype=pl.String)
+    return (
+        listed.with_columns(code=code, taxonomy=pl.lit(ARXIV))
+        .join(known.drop("taxonomy"), on="code", how="left")
         .with_columns(parent_code=pl.col("parent_code").fill_null(pl.col("code").str.split(".").list.first()))
         .join(archives, on="parent_code", how="left")  # an unknown code in a known archive
         .with_columns(
@@ -174,12 +200,14 @@ def resolve_categories(codes: pl.Series, taxonomy: pl.Series) -> pl.DataFrame:
             group_name=pl.col("group_name").fill_null(pl.col("archive_group_name")),
         )
     )
-    conference = listed.filter(pl.col("taxonomy") == CONFERENCE).with_columns(area=_area_levels(pl.col("listed_code")))
-    conference = conference.with_columns(
-        code=pl.col("area").list.join(AREA_SEPARATOR),
+
+
+def _area_rows(listed: pl.DataFrame) -> pl.DataFrame:
+    """The conference area of each listed area: its levels joined, named by its last level."""
+    return listed.with_columns(
+        code=pl.col("written"),
         name=pl.col("area").list.last(),
         parent_code=pl.when(pl.col("area").list.len() > 1).then(pl.col("area").list.first()),
-    ).with_columns(parent_name=pl.col("parent_code")).drop("area")
-    return pl.concat([arxiv, conference], how="diagonal").select(
-        pl.col("listed_code"), *[pl.col(c).cast(t) for c, t in CATEGORY_COLUMNS.items()]
-    )
+        taxonomy=pl.lit(CONFERENCE),
+    ).with_columns(parent_name=pl.col("parent_code"))
+

@@ -335,7 +335,8 @@ def _author_columns(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semic
 
 
 def category_columns() -> dict[str, pl.Expr]:
-    """The listed code, its taxonomy, and the secondary codes of a cross-listing: a listing's
+    """The listed code, its format's taxonomy (a search page's area that is an arXiv code is
+    resolved as one: transforms.categories), and the secondary codes of a cross-listing: a listing's
     category line "cs.LG; stat.ML" (or "cs.LG, stat.ML", "cs.LG stat.ML") is primary cs.LG
     plus secondary stat.ML, a search page's "Deep Learning · LLMs, Theory · Learning Theory" the
     first area plus the second. Case is resolved against the taxonomy (transforms.categories)."""

@@ -93,7 +93,8 @@ def process_decoded(texts: list[DecodedFile], matcher: PaperMatcher = match_exac
     with _timed(timings, "match"):
         listings = matcher(with_stable_ids(listings, {"listing_id": ["source_file_id", "position"]}))
         listings = listings.join(
-            categories.select("listed_code", "taxonomy", "category_id"), on=["listed_code", "taxonomy"], how="left"
+            categories.select("listed_code", "category_id", taxonomy="listed_taxonomy"), on=["listed_code", "taxonomy"],
+            how="left"
         )
         listings = with_secondary_ids(listings, categories)  # cross-listings: "cs.LG; stat.ML"
     with _timed(timings, "validate"):
@@ -109,7 +110,7 @@ def process_decoded(texts: list[DecodedFile], matcher: PaperMatcher = match_exac
         listings=listings.drop("raw_text", "abstract", "abstract_key", "title"),
         papers=merge_papers(listings),
         authors=author_variants(listings),
-        categories=categories.drop("listed_code").unique("category_id").sort("category_id"),
+        categories=categories.drop("listed_code", "listed_taxonomy").unique("category_id").sort("category_id"),
         quarantine=quarantine,
         timings=timings,
     )

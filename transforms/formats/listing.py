@@ -60,6 +60,7 @@ HEADER = r"^#(?<rank>\d{2,})\s*(?<date>\p{L}{3,9}\.?\s+\d{1,2},\s*\d{4})$"
 # "cs.LG", "cs.lg", "math-ph", "hep-th", "quant-ph": dotted (any case), or hyphenated archive names.
 _DOTTED_CODE = r"[A-Za-z][A-Za-z\-]*\.[A-Za-z][A-Za-z\-]*"
 _CODE = rf"(?:{_DOTTED_CODE}|[a-z]+(?:-[a-z]+)+|[A-Z]+(?:-[A-Z]+)+)"
+ONE_CODE = rf"^{_CODE}$"  # a text that is one code as a category line writes it
 # One code, or a cross-listing: "cs.LG; stat.ML", "cs.LG, stat.ML", "cs.LG stat.ML".
 CODE_SEPARATOR = r"\s*[;,]\s*|\s+"
 CATEGORY_LINE = rf"^{_CODE}(?:(?:{CODE_SEPARATOR}){_CODE})*$"

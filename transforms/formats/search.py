@@ -258,7 +258,7 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     # (only paragraphs a names line's length: on every abstract holding "$" or "*" the patterns
     # made a search page's parse a sixth slower, bench/batch_stages.py)
     short = paras["text"].str.len_chars() < NAMES_LINE_CHARS
-    paras = paras.with_columns(semicolons=_semicolon_names(paras), area=area_shaped(paras["text"]),
+    paras = paras.with_columns(semicolons=_semicolon_names(paras), area=area_shaped(paras["text"]) | _arxiv_codes(paras),
                                unmarked=on_rows_where(paras["text"], short, without_marks))
     # (the pattern only on the short texts that end in "等": its class of commas, on every abstract,
     # made a search page's parse a tenth slower)
@@ -285,6 +285,17 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     paras = paras.with_columns(kind=pl.when(keywords).then(pl.lit("P")).otherwise("kind"), text=_canonical_areas(paras))
     paras = paras.with_columns(kind=pl.when(_a_parent_area(paras)).then(pl.lit("C")).otherwise("kind"))
     return paras.drop("names_shape", "prose_hint", "area", "unmarked", "etal_list", "as_commas")  # (semicolons: `_wrapped_areas`)
+
+
+def _arxiv_codes(paras: pl.DataFrame) -> pl.Series:
+    """Paragraphs that are an arXiv code in any case ("hep-ph", "CS.LG", "math.IT", "cs.XY"): a
+    record's area, as a listing's category line. Read by their look as names, "CS.LG" was
+    quarantined as a one-author line, and "hep-ph" passed as a one-level area by its lower case."""
+    from transforms.categories import taxonomy_code  # (categories imports this module)
+
+    text = paras["text"]
+    rows = ((text.str.len_bytes() <= 40) & ~text.str.contains(" ", literal=True)).fill_null(False).arg_true()  # (few)
+    return on_rows(paras, rows, taxonomy_code(pl.col("text")))
 
 
 def _wrapped_areas(paras: pl.DataFrame) -> pl.DataFrame:

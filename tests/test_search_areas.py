@@ -1,0 +1,174 @@
+"""An arXiv code as a search page's area line ("hep-ph", "cs.LG", "CS.LG", "math.IT") is that
+arXiv category, the row a listing's category line gives: read as a conference area it was a
+second dim_category row of the same code (named the code, no parent), a paper listed in both
+formats was counted twice under the code, and "cs.LG" fell out of the cs roll-up (hunt 46,
+finding 4). dim_category holds one row per code (a blocking check), and a warehouse an older
+load left with such a row is mended by the next run."""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bench.corpus import default_realdata
+from transforms.categories import ARXIV, CATEGORY_COLUMNS, CONFERENCE, arxiv_taxonomy, resolve_categories
+from transforms.pipeline import SourceFile, process_batch
+
+KAGGLE = default_realdata() / "arxiv_kaggle_oai_snapshot_first200.jsonl"
+# Kaggle 0704.0006 (CC0), its names as a digest writes them.
+TITLE = "Bosonic characters of atomic Cooper pairs across resonance"
+AUTHORS = "Y. H. Pong, C. K. Law"
+ABSTRACT = ("We study the two-particle wave function of paired atoms in a Fermi gas with tunable interaction "
+            "strengths controlled by Feshbach resonance. The Cooper pair wave function is examined for its bosonic "
+            "characters, which is quantified by the correction of Bose enhancement factor associated with the "
+            "creation and annihilation composite particle operators.")
+# Kaggle 0704.0008, a search page's second record.
+OTHER_AUTHORS = "Damian C. Swift"
+OTHER_ABSTRACT = ("A general formulation was developed to represent material models for applications in dynamic "
+                  "loading. Numerical methods were devised to calculate response to shock and ramp compression, and "
+                  "ramp decompression, generalizing previous solutions for scalar equations of state.")
+
+
+def listing(code: str) -> str:
+    return f"#01Oct 26, 2026\n{code}\n{TITLE}\n{AUTHORS}\n{ABSTRACT}\n"
+
+
+def search_page(*records: tuple[str, str, str]) -> str:
+    """A search page of (area, names, abstract) records."""
+    return "论文检索\n\n" + "\n\n".join("\n\n".join(r) for r in records) + "\n"
+
+
+def both_formats(listed: str, area: str):
+    """One batch: the paper's listing under `listed` and its search twin under the area `area`."""
+    return process_batch([SourceFile(1, "listing.txt", listing(listed).encode()),
+                          SourceFile(2, "search.txt", search_page((area, AUTHORS, ABSTRACT)).encode())])
+
+
+@pytest.mark.parametrize(("area", "code"), [
+    ("hep-ph", "hep-ph"), ("quant-ph", "quant-ph"), ("gr-qc", "gr-qc"), ("cs.LG", "cs.LG"), ("math.AG", "math.AG"),
+    ("astro-ph.CO", "astro-ph.CO"), ("cond-mat.mes-hall", "cond-mat.mes-hall"),
+    # in another case (such a line was quarantined as a one-author record's: its record lost the area)
+    ("CS.LG", "cs.LG"), ("Hep-Ph", "hep-ph"), ("HEP-PH", "hep-ph"), ("Cond-Mat.Mes-Hall", "cond-mat.mes-hall"),
+    # aliases and legacy codes, as a listing resolves them
+    ("math.IT", "cs.IT"), ("alg-geom", "math.AG"), ("cmp-lg", "cs.CL"), ("MATH.MP", "math-ph"),
+    # a code the taxonomy does not know, in one of its archives: one row, the listing's
+    ("cs.XY", "cs.XY"), ("CS.xy", "cs.XY"),
+])
+def test_an_arxiv_code_as_a_search_area_is_the_listings_category(area, code):
+    result = both_formats(code, area)
+    assert result.quarantine.is_empty(), result.quarantine.to_dicts()
+    assert result.categories.select("code", "taxonomy").rows() == [(code, ARXIV)]
+    assert result.listings["category_id"].n_unique() == 1 and result.listings["category_id"].null_count() == 0
+    parent = code.split(".")[0]
+    assert result.categories["parent_code"].item() == parent  # in its archive's roll-up ("cs")
+
+
+def test_an_arxiv_code_area_beside_the_listing_of_another_spelling_is_one_row():
+    result = both_formats("cs.LG", "cs.lg")
+    assert result.categories.select("code", "taxonomy", "name").rows() == [("cs.LG", ARXIV, "Machine Learning")]
+
+
+@pytest.mark.parametrize("area", ["Computation and Language", "Machine Learning", "Quantum Physics"])
+def test_an_arxiv_name_as_an_area_stays_a_conference_area(area):
+    """A name is the conference's own word ("Machine Learning" names cs.LG and stat.ML both): an
+    area of its own, under a code no arXiv row has."""
+    result = both_formats("cs.CL", area)
+    assert result.quarantine.is_empty(), result.quarantine.to_dicts()
+    rows = dict(result.categories.select("code", "taxonomy").rows())
+    assert rows == {"cs.CL": ARXIV, area: CONFERENCE}
+
+
+@pytest.mark.parametrize("area", ["hep-ph", "CS.LG", "math.IT"])
+def test_an_arxiv_code_before_an_abstract_is_no_author(area):
+    """With no names line between, the code was the paper's one author ("hep-ph")."""
+    page = search_page((area, ABSTRACT), (OTHER_AUTHORS, OTHER_ABSTRACT))
+    result = process_batch([SourceFile(1, "search.txt", page.encode())])
+    assert result.listings.select("listed_code", "authors").rows() == [(None, [OTHER_AUTHORS])]
+    assert result.quarantine.select("line_start", "line_end", "reason").rows() == [
+        (3, 5, "abstract without an authors line")]
+
+
+def test_an_arxiv_code_after_a_record_cut_before_its_abstract_is_the_next_records_area():
+    """"Ann Lee" then "cs.LG": a record cut off, then an area (the pair was quarantined as unsure,
+    and the next record lost its area)."""
+    page = search_page(("Ann Lee",), ("cs.LG", OTHER_AUTHORS, OTHER_ABSTRACT))
+    result = process_batch([SourceFile(1, "search.txt", page.encode())])
+    assert result.listings.select("listed_code", "authors").rows() == [("cs.LG", [OTHER_AUTHORS])]
+    assert result.quarantine.select("line_start", "reason").rows() == [(3, "record has no abstract")]
+
+
+# ---------------------------------------------------------------------------- one row per code
+@pytest.mark.parametrize(("area", "row"), [
+    ("Home · cs.LG", ("cs.LG", ARXIV, "Machine Learning", "cs")),  # a breadcrumb's root left out: a code
+    # shaped as a listing's code, no archive of the taxonomy: the row a listing of it gives
+    ("self-supervised", ("self-supervised", ARXIV, None, "self-supervised")),
+    ("Deep Learning · cs.LG", ("Deep Learning · cs.LG", CONFERENCE, "cs.LG", "Deep Learning")),  # an area's level
+])
+def test_an_area_is_an_arxiv_row_when_its_code_is_shaped_as_one(area, row):
+    rows = resolve_categories(pl.Series([area]), pl.Series([CONFERENCE]))
+    assert rows.select("code", "taxonomy", "name", "parent_code").rows() == [row]
+
+
+def _codes() -> list[str]:
+    known, _, aliases = arxiv_taxonomy()
+    return sorted(c for c in [*known["code"], *aliases] if "." in c or "-" in c)
+
+
+def _case(code: str, how: str) -> str:
+    return {"as is": code, "lower": code.lower(), "upper": code.upper(), "title": code.title()}[how]
+
+
+CASES = st.sampled_from(["as is", "lower", "upper", "title"])
+AREAS = st.sampled_from(["Deep Learning · Attention Mechanisms", "Social Aspects", "Theory · Learning Theory",
+                         "Home · cs.LG", "Computation and Language", "self-supervised", "Foo.bar", "e-commerce"])
+CODE_SHAPED = st.from_regex(r"\A[a-zA-Z]{1,6}(?:\.[a-zA-Z]{1,4}|-[a-z]{1,4})\Z")
+
+
+TAXONOMY_CODES = st.tuples(st.sampled_from(_codes()), CASES).map(lambda c: _case(*c))
+LISTED = st.tuples(st.one_of(TAXONOMY_CODES, CODE_SHAPED), st.just(ARXIV))  # what a listing's category line holds
+SHOWN = st.tuples(st.one_of(TAXONOMY_CODES, CODE_SHAPED, AREAS), st.just(CONFERENCE))  # a search page's area
+
+
+@settings(max_examples=200)
+@given(st.lists(st.one_of(LISTED, SHOWN), min_size=1, max_size=12))
+def test_no_code_is_both_an_arxiv_category_and_an_area(listed):
+    """Whatever listings list and search pages show, a code has one row: one taxonomy, one name,
+    one parent (so one id)."""
+    codes, taxonomies = zip(*listed)
+    rows = resolve_categories(pl.Series(codes, dtype=pl.String), pl.Series(taxonomies, dtype=pl.String))
+    per_code = rows.select(*CATEGORY_COLUMNS).unique()
+    assert per_code["code"].is_unique().all(), per_code.sort("code").to_dicts()
+
+
+@settings(max_examples=40)
+@given(st.sampled_from(_codes()), st.sampled_from(["as is", "lower", "upper"]), CASES)  # (a listing reads no "Hep-Ph")
+def test_any_taxonomy_code_in_any_case_is_one_category_in_both_formats(code, listed_case, area_case):
+    result = both_formats(_case(code, listed_case), _case(code, area_case))
+    assert result.quarantine.is_empty(), result.quarantine.to_dicts()
+    assert result.categories.select("taxonomy").rows() == [(ARXIV,)]
+    assert result.listings["category_id"].n_unique() == 1
+
+
+@pytest.mark.skipif(not KAGGLE.is_file(), reason=f"real paper metadata not found at {KAGGLE} (set DIGEST_REALDATA)")
+def test_kaggle_records_under_their_own_code_on_a_search_page_share_the_listings_categories():
+    """The 200 Kaggle records listed under their first category, and each again on a search page
+    with that code as its area (the hunt's re-render: 78 papers had their code twice)."""
+    records = [json.loads(line) for line in KAGGLE.read_text(encoding="utf-8").splitlines()]
+
+    def one_line(text: str) -> str:
+        return " ".join(text.split())
+    listings = "".join(f"#{i + 1:02d}Oct 26, 2026\n{r['categories'].split()[0]}\n{one_line(r['title'])}\n"
+                       f"{one_line(r['authors'])}\n{one_line(r['abstract'])}\n" for i, r in enumerate(records))
+    page = search_page(*[(r["categories"].split()[0], ", ".join(" ".join(p for p in (a[1], a[0]) if p)
+                                                                for a in r["authors_parsed"]), one_line(r["abstract"]))
+                         for r in records])
+    result = process_batch([SourceFile(1, "listing.txt", listings.encode()), SourceFile(2, "search.txt", page.encode())])
+    assert result.categories["taxonomy"].unique().to_list() == [ARXIV]
+    assert result.categories["code"].is_unique().all()
+    ids = result.listings.group_by("source_file_id").agg(pl.col("category_id").unique()).sort("source_file_id")
+    listed, searched = ids["category_id"].to_list()
+    assert len(searched) > 30 and set(searched) <= set(listed)
