@@ -20,7 +20,7 @@ from importlib import resources
 import duckdb
 import polars as pl
 
-from flows.sql import connect, run_sql_file, schema_sql, write_frame  # noqa: F401 (connect, schema_sql: used by the flow)
+from flows.sql import connect, read_frame, run_sql_file, schema_sql, write_frame  # noqa: F401 (connect, schema_sql: used by the flow)
 from flows.persons import decide_persons
 from flows.run_stats import RunStats, totals
 from flows.terms import update_terms
@@ -140,6 +140,19 @@ def last_checks_digest(con: duckdb.DuckDBPyConnection) -> str | None:
     return row[0] if row else None
 
 
+def mend_categories(con: duckdb.DuckDBPyConnection) -> int:
+    """Move the conference areas an older load stored under a code now read as an arXiv code to
+    that arXiv row (schemas/merge/05_categories.sql); the number moved. Areas are few: a look at
+    them all costs nothing, and the SQL runs only when one moves."""
+    from transforms.categories import areas_read_as_codes  # (the parsers load when a run reads a file)
+
+    moves = areas_read_as_codes(read_frame(con, "SELECT category_id, code FROM dim_category WHERE taxonomy = 'conference'"))
+    if not moves.is_empty():
+        write_frame(con, "CREATE OR REPLACE TEMP TABLE category_moves AS SELECT * FROM frame", moves)
+        run_sql_file(con, "merge/05_categories.sql")
+    return moves.height
+
+
 def resolve_exact(con: duckdb.DuckDBPyConnection, run_id: str) -> None:
     """The default paper resolver: each new matcher key is a paper of its own unless the key
     is already known. A resolver maps every paper_key of stg_listings in paper_key_map."""
@@ -209,7 +222,8 @@ class RunLoader:
         if not self.staged:
             return RunStats(0, 0, 0, 0, *totals(self.con), 0)
         params = {"run_id": self.run_id, "ingested_at": ingested_at}
-        steps = [("merge_files", lambda: run_sql_file(self.con, "merge/10_files.sql", params)),
+        steps = [("mend_categories", lambda: mend_categories(self.con)),
+                 ("merge_files", lambda: run_sql_file(self.con, "merge/10_files.sql", params)),
                  ("resolve_papers", lambda: self.resolver(self.con, self.run_id)),
                  ("merge_papers", lambda: run_sql_file(self.con, "merge/20_papers.sql", params)),
                  ("persons", lambda: decide_persons(self.con, self.run_id, self.persons, self.step_seconds,

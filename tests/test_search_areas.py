@@ -8,9 +8,11 @@ load left with such a row is mended by the next run."""
 from __future__ import annotations
 
 import json
+import shutil
 
 import polars as pl
 import pytest
+from conftest import assert_same_tables, data_tables, read_sql, run_checks
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -172,3 +174,82 @@ def test_kaggle_records_under_their_own_code_on_a_search_page_share_the_listings
     ids = result.listings.group_by("source_file_id").agg(pl.col("category_id").unique()).sort("source_file_id")
     listed, searched = ids["category_id"].to_list()
     assert len(searched) > 30 and set(searched) <= set(listed)
+
+
+# ---------------------------------------------------------------------------- the warehouse
+@pytest.fixture()
+def folder(tmp_path):
+    out = tmp_path / "digests"
+    out.mkdir()
+    (out / "a_listing.txt").write_text(listing("hep-ph"), encoding="utf-8")
+    (out / "b_search.txt").write_text(search_page(("hep-ph", AUTHORS, ABSTRACT), ("cs.LG", OTHER_AUTHORS, OTHER_ABSTRACT)),
+                                      encoding="utf-8")
+    return out
+
+
+def test_a_paper_in_both_formats_counts_once_under_its_code(run_ingest, folder, tmp_path):
+    warehouse = tmp_path / "w.duckdb"
+    run_ingest([folder], warehouse)
+    assert read_sql(warehouse, "SELECT code, taxonomy, parent_code FROM dim_category ORDER BY code").rows() == [
+        ("cs.LG", ARXIV, "cs"), ("hep-ph", ARXIV, "hep-ph")]
+    assert read_sql(warehouse, "SELECT count(*) AS n FROM bridge_paper_category JOIN dim_category USING (category_id) "
+                               "WHERE code = 'hep-ph'")["n"].item() == 1
+    assert read_sql(warehouse, "SELECT count(*) AS n FROM marts.paper_category_levels "
+                               "WHERE level = 'parent' AND code = 'cs'")["n"].item() == 1
+
+
+def as_an_older_load_left_it(warehouse) -> None:
+    """Each search listing's area as loads before session 46 stored it: a conference row of the
+    code (named the code, no parent), the listing and its paper under it."""
+    from flows.sql import connect
+
+    with connect(warehouse) as con:
+        con.execute("""
+            CREATE TEMP TABLE old AS SELECT DISTINCT f.category_id AS arxiv_id, f.listed_code AS code,
+                   stable_id(concat_ws(chr(31), 'conference', f.listed_code)) AS area_id
+            FROM fact_listing f WHERE f.format = 'search' AND f.listed_code IS NOT NULL;
+            INSERT INTO dim_category BY NAME SELECT area_id AS category_id, code, code AS name, 'conference' AS taxonomy
+            FROM old ON CONFLICT DO NOTHING;
+            UPDATE fact_listing SET category_id = o.area_id FROM old o
+            WHERE fact_listing.format = 'search' AND fact_listing.listed_code = o.code;
+            -- a category only a search page showed had no arXiv row
+            DELETE FROM bridge_paper_category;
+            INSERT INTO bridge_paper_category SELECT DISTINCT paper_id, category_id FROM fact_listing
+            WHERE category_id IS NOT NULL;
+            DELETE FROM dim_category WHERE category_id NOT IN (SELECT category_id FROM fact_listing);
+        """)
+
+
+def test_a_warehouse_an_older_load_left_with_an_area_of_an_arxiv_code_is_mended_by_the_next_run(
+        run_ingest, folder, tmp_path):
+    warehouse = tmp_path / "w.duckdb"
+    run_ingest([folder], warehouse)
+    as_an_older_load_left_it(warehouse)
+    assert read_sql(warehouse, "SELECT code, taxonomy FROM dim_category ORDER BY ALL").rows() == [
+        ("cs.LG", CONFERENCE), ("hep-ph", ARXIV), ("hep-ph", CONFERENCE)]
+    assert {k: n for k, n in run_checks(warehouse).items() if n} == {
+        "one dim_category row per code (an area is never stored under an arXiv code: transforms/categories.py)": 1}
+    (folder / "c_listing.txt").write_text(  # Kaggle 0704.0024: another paper, the next day
+        "#01Oct 27, 2026\nnlin.PS\nFormation of quasi-solitons in transverse confined ferromagnetic film media\n"
+        "A.A. Serga, M. Kostylev, B. Hillebrands\nThe formation of quasi-2D spin-wave waveforms in longitudinally "
+        "magnetized stripes of ferrimagnetic film was observed by using time- and space-resolved Brillouin light "
+        "scattering technique.\n", encoding="utf-8")
+    run_ingest([folder], warehouse)
+    fresh = tmp_path / "fresh.duckdb"
+    run_ingest([folder], fresh)
+    assert_same_tables(data_tables(warehouse), data_tables(fresh))
+    assert {k: n for k, n in run_checks(warehouse).items() if n} == {}
+
+
+def test_a_second_row_of_a_code_fails_its_check(seeds_warehouse, tmp_path):
+    from flows.load import connect
+    from flows.load import run_checks as checks
+
+    warehouse = tmp_path / "w.duckdb"
+    shutil.copyfile(seeds_warehouse[0], warehouse)
+    name = "one dim_category row per code (an area is never stored under an arXiv code: transforms/categories.py)"
+    with connect(warehouse) as con:
+        assert checks(con)[name] == 0
+        con.execute("INSERT INTO dim_category (category_id, code, name, taxonomy) "
+                    "SELECT category_id + 1, code, code, 'conference' FROM dim_category WHERE taxonomy = 'arxiv' LIMIT 1")
+        assert checks(con)[name] == 1

@@ -211,3 +211,14 @@ def _area_rows(listed: pl.DataFrame) -> pl.DataFrame:
         taxonomy=pl.lit(CONFERENCE),
     ).with_columns(parent_name=pl.col("parent_code"))
 
+
+def areas_read_as_codes(areas: pl.DataFrame) -> pl.DataFrame:
+    """Of stored conference rows (category_id, code), those a load now reads as an arXiv code
+    (`resolve_categories`): `from_id` beside the arXiv row each moves to, its id as a fresh load
+    gives it. An older load stored a search page's "hep-ph" as an area beside the arXiv hep-ph."""
+    from transforms.ids import with_stable_ids
+
+    rows = resolve_categories(areas["code"], pl.repeat(CONFERENCE, areas.height, dtype=pl.String, eager=True))
+    rows = with_stable_ids(rows.filter(pl.col("taxonomy") == ARXIV), {"category_id": ["taxonomy", "code"]})
+    moved = areas.select(from_id="category_id", listed_code="code").join(rows, on="listed_code")
+    return moved.drop("listed_code", "listed_taxonomy")
