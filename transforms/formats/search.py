@@ -22,6 +22,7 @@ from transforms.formats.common import (
     PARTICLES,
     as_quarantine,
     join_after_hyphen,
+    names_text,
     on_rows,
     split_valid,
     without_field_label,
@@ -263,8 +264,11 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     # (the pattern only on the short texts that end in "等": its class of commas, on every abstract,
     # made a search page's parse a tenth slower)
     etal_rows = (short & paras["text"].str.ends_with("等")).fill_null(False).arg_true()
-    paras = paras.with_columns(as_commas=_as_commas(paras["unmarked"]))
-    paras = paras.with_columns(names_shape=as_commas.str.contains(NAMES_LINE) | pl.col("semicolons"),
+    # (the names test reads TeX accents and leaves affiliations out, as a listing's names line;
+    # the items are counted as written: a topic's "(physics, chemistry, etc.)" makes a list)
+    names = on_rows_where(paras["unmarked"], short, names_text)
+    paras = paras.with_columns(as_commas=_as_commas(paras["unmarked"]), unmarked=names)
+    paras = paras.with_columns(names_shape=_as_commas(names).str.contains(NAMES_LINE) | pl.col("semicolons"),
                                etal_list=on_rows(paras, etal_rows, _etal_list(pl.col("text"))))
     kind = (
         pl.when(pl.col("area"))
@@ -453,7 +457,7 @@ def _names_shaped(texts: pl.Series) -> pl.Series:
     """Lines a names paragraph could be, as `_kinds` reads one: names between commas (" & " as
     one) or semicolons, marks aside, no prose, not a one-line abstract; or names and "等"."""
     paras = pl.DataFrame({"text": texts})
-    unmarked = without_marks(texts)
+    unmarked = names_text(without_marks(texts))
     frame = paras.with_columns(unmarked=unmarked, as_commas=_as_commas(unmarked), semicolons=_semicolon_names(paras))
     as_commas = pl.col("as_commas")
     shaped = ((as_commas.str.contains(NAMES_LINE) | pl.col("semicolons")) & ~_prose_hint(pl.col("unmarked"))
