@@ -508,3 +508,25 @@ def test_a_title_edited_in_a_later_listing_replaces_the_earlier_one(cli, tmp_pat
     newer = listing([(edited, BOUNDS_AUTHORS, BOUNDS)], day="Oct 27, 2026")
     for warehouse in load_orders(cli, tmp_path / "edited", older, newer):
         assert read_sql(warehouse, PAPER).rows() == [(edited, BOUNDS_AUTHORS.split(", "), 2)], warehouse
+
+
+# Kaggle arXiv 0704.0030, abstract shortened.
+HAGUE = ("Tuning correlation effects with electron-phonon interactions",
+         "We investigate the effect of tuning the phonon energy on the correlation effects in models of "
+         "electron-phonon interactions using DMFT. In the regime where itinerant electrons, instantaneous "
+         "electron-phonon driven correlations and static distortions compete on similar energy scales, we find "
+         "a crossover from band to Mott behavior in the spectral function.")
+
+
+def test_whole_names_with_and_or_a_comma_are_one_paper_of_two_authors(cli, tmp_path):
+    """The real record as arXiv writes its authors ("J.P.Hague and N.d'Ambrumenil") in a listing,
+    and as a digest writes a list (", ") on a search page: the comma list was read as one "Last,
+    First" person, "N.d'Ambrumenil J.P.Hague", who shared no key with either author, and the two
+    records stayed two papers (hunt 46)."""
+    title, abstract = HAGUE
+    warehouse = ingest(cli, tmp_path / "hague", {
+        "day.txt": listing([(title, "J.P.Hague and N.d'Ambrumenil", abstract)]),
+        "page.txt": search([("J.P.Hague, N.d'Ambrumenil", abstract)])})
+    assert read_sql(warehouse, "SELECT n_authors_shown FROM dim_paper").rows() == [(2,)]
+    assert read_sql(warehouse, "SELECT name FROM dim_author ORDER BY name")["name"].to_list() == [
+        "J.P.Hague", "N.d'Ambrumenil"]

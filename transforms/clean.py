@@ -131,6 +131,11 @@ LAST_FIRST_PAIRS = rf"^{LAST_FIRST_PAIR}(?:{_PAIR_GAP}{LAST_FIRST_PAIR})+\s*$"
 # "wang jiaxu" beside the listing's "Jiaxu Wang": another person, and the paper loaded twice.
 SURNAME_FIRST = r"^(\p{Lu}{2,})((?:\s+\p{Lu}\p{Ll}+(?:-\p{Lu}?\p{Ll}+)?){1,2})$"
 SURNAME_FIRST_IN_LIST = r"(?:^|[,;，；、&]\s*)\p{Lu}{2,}\s+\p{Lu}\p{Ll}"  # a list that may hold one
+# Initials glued to a word ("J.P.Hague", "A.Smith", "N.d'Ambrumenil", "J.-P.Dupont", as old arXiv
+# records write names) are a whole name: a list holding one is a list of names, never of "Last,
+# First" pairs ("J.P.Hague, N.d'Ambrumenil" was one person "N.d'Ambrumenil J.P.Hague", "A.Smith,
+# B.Jones, C.Brown, D.White" two). Not initials alone ("Smith, J.P.", "Ivanov, A.Yu.": a period closes them).
+GLUED_INITIALS_NAME = r"(?:^|[,，;；、&]\s*)(?:\p{Lu}\.-?)+\p{L}[\p{L}'’\-]+(?:\s|[,，;；、&]|$)"
 # Chinese, Japanese, Korean names are never written "Last, First" with a comma: "张伟，李娜" is two.
 CJK = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]"
 
@@ -207,6 +212,12 @@ def _author_parts(line: pl.Expr, authors: pl.Expr) -> dict[str, pl.Expr]:
     }
 
 
+def _without_whole_names(lines: pl.Expr) -> pl.Expr:
+    """`lines` (of a pair reading's shape, the others null), null where one holds a whole name
+    of glued initials (GLUED_INITIALS_NAME): a list of names, not of "Last, First" pairs."""
+    return pl.when(~lines.str.contains(GLUED_INITIALS_NAME)).then(lines)
+
+
 def _pairs_between_semicolons(shown: pl.Expr) -> pl.Expr:
     """A semicolon list whose every item holds one comma (or is one word, a mononym): "Munos,
     Rémi; Valko, Michal" is two "Last, First" pairs. "Ann Lee; Bo Chen, Carl Wu" or "Ann Lee, Bo
@@ -244,7 +255,8 @@ def _initials_pairs(shown: pl.Expr) -> pl.Expr:
     """A bibliography list of INITIALS_PAIRS, or of LAST_FIRST_PAIRS the reference confirms, as
     "Given Surname" items."""
     # (each rewrite on its lists only, the others null: a when/then rewrote every line twice)
-    initials = pl.when(shown.str.contains(INITIALS_PAIRS)).then(shown).str.replace_all(INITIALS_PAIR, "${2} ${1}")
+    initials = _without_whole_names(pl.when(shown.str.contains(INITIALS_PAIRS)).then(shown))
+    initials = initials.str.replace_all(INITIALS_PAIR, "${2} ${1}")
     pairs = pl.when(_confirmed_pairs(shown)).then(shown).str.replace_all(LAST_FIRST_PAIR, "${2} ${1}")
     return pl.coalesce(initials, pairs, shown)
 
@@ -253,7 +265,7 @@ def _confirmed_pairs(shown: pl.Expr) -> pl.Expr:
     """LAST_FIRST_PAIRS with, on average, one part per pair a real author wears in its place (a
     given name second, a surname first: transforms/name_parts.csv). Lists of another shape are
     null before the lookups, which then cost nothing."""
-    pairs = pl.when(shown.str.contains(LAST_FIRST_PAIRS)).then(shown)
+    pairs = _without_whole_names(pl.when(shown.str.contains(LAST_FIRST_PAIRS)).then(shown))
     items = pairs.str.replace_all(r"(?i),?\s+and\s+|,?\s*&\s*", ",").str.split(",").list.eval(fold_key(pl.element()))
     surnames = items.list.gather_every(2).list.eval(pl.element().str.extract(r"(\S+)$").is_in(known("surname")))
     givens = items.list.gather_every(2, offset=1).list.eval(pl.element().is_in(known("given")))
@@ -264,6 +276,7 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
     """The list's items in order (empty ones and bare suffixes dropped)."""
     pair = shown.str.strip_chars(", ")
     cjk = shown.str.contains(CJK)  # of the names: "Anderson, Ann 等" is a Last, First
+    semicolons = semicolons & ~shown.str.contains(GLUED_INITIALS_NAME)  # "J.P.Hague, N.d'Ambrumenil; …"
     shown = shown.str.replace_all(VON_UND_ZU, "${1}\x1eund\x1e${2}")  # not a joiner there: kept from the split
     separated = (
         pl.when(_one_last_first_pair(pair, cjk))
@@ -287,8 +300,9 @@ def _one_last_first_pair(pair: pl.Expr, cjk: pl.Expr) -> pl.Expr:
     """Whether a line is one SINGLE_LAST_FIRST pair ("Smith, John Paul", "van der Berg, Anna
     Maria", "Knuth, Donald E."), not two authors: a one-word name the reference does not know as
     a surname, then a full name whose first word it knows as a given name ("Mansi, Avinash Kori",
-    "Nilaksh, Antoine Clavaud": real arXiv authors, each pair was one person "Avinash Kori Mansi")."""
-    shaped = pl.when(pair.str.contains(SINGLE_LAST_FIRST) & ~cjk).then(pair)  # null elsewhere: no cost
+    "Nilaksh, Antoine Clavaud": real arXiv authors, each pair was one person "Avinash Kori Mansi"),
+    nor whole names of glued initials ("J.P.Hague, N.d'Ambrumenil")."""
+    shaped = _without_whole_names(pl.when(pair.str.contains(SINGLE_LAST_FIRST) & ~cjk).then(pair))  # null elsewhere
     first, rest = shaped.str.extract(SINGLE_LAST_FIRST, 1), shaped.str.extract(SINGLE_LAST_FIRST, 3)
     full_name = rest.str.contains(r"^\S+\s+\p{Lu}\p{Ll}+$")  # a given name and a surname, not "John R."
     two_authors = (full_name & ~first.str.contains(r"\s") & ~fold_key(first).is_in(known("surname"))
