@@ -2,10 +2,12 @@
 (hunt 46, finding 1).
 
 Before: "J.P.Hague, N.d'Ambrumenil" (Kaggle 0704.0030 as a digest writes it, "and" as ", ") loaded
-as one person "N.d'Ambrumenil J.P.Hague", "A.Smith, B.Jones, C.Brown, D.White" as two."""
+as one person "N.d'Ambrumenil J.P.Hague", "A.Smith, B.Jones, C.Brown, D.White" as two, "Mausam,
+Parag Singla" as one."""
 
 from __future__ import annotations
 
+import csv
 import json
 
 import polars as pl
@@ -15,6 +17,7 @@ from hypothesis import strategies as st
 
 from bench.corpus import default_realdata
 from transforms.clean import split_authors
+from transforms.persons import REFERENCE_PATH
 
 REALDATA = default_realdata()
 needs_realdata = pytest.mark.skipif(not (REALDATA / "icml2025_titles_authors_papercopilot.json").is_file(),
@@ -69,3 +72,87 @@ def test_every_kaggle_author_line_reads_alike_with_commas_for_ands():
     with_commas = split_authors(read.select(pl.col("digest").alias("arxiv")), "arxiv")
     differ = [line for line, a, b in zip(lines, read["authors"].to_list(), with_commas["authors"].to_list()) if a != b]
     assert differ == []
+
+
+# ---------------------------------------------------------------------------- a one-word item, then a full name
+@pytest.mark.parametrize(("line", "expected"), [
+    # two authors (Mausam and Parag Singla are real co-authors; ICML 2025's "Cheng, Hadi Amiri" is
+    # Jiali Cheng and Hadi Amiri, the given name lost)
+    ("Mausam, Parag Singla", ["Mausam", "Parag Singla"]),
+    ("Cheng, Hadi Amiri", ["Cheng", "Hadi Amiri"]),
+    ("Mansi, Harvineet Singh", ["Mansi", "Harvineet Singh"]),
+    ("Martin, J.-P. Dupont", ["Martin", "J.-P. Dupont"]),
+    ("Mausam, C.-P. Yuan", ["Mausam", "C.-P. Yuan"]),
+    # one person: the second item is given names or initials
+    ("Singla, Parag", ["Parag Singla"]),
+    ("Oppenheimer, J. Robert", ["J. Robert Oppenheimer"]),
+    ("Smith, John Paul", ["John Paul Smith"]),
+    ("Garcia, Maria Jose", ["Maria Jose Garcia"]),
+    ("Knuth, Donald E.", ["Donald E. Knuth"]),
+    ("Smith, Jones", ["Jones Smith"]),  # two single words: the bibliography form (README)
+    # real authors (ICLR 2024) written "Surname, Given Middle": two people before ("Tucker", "Aaron David")
+    ("Tucker, Aaron David", ["Aaron David Tucker"]),
+    ("Koepke, A. Sophia", ["A. Sophia Koepke"]),
+    ("Yu, Adams Wei", ["Adams Wei Yu"]),  # "wei" a surname, but less often than "yu"
+])
+def test_the_second_item_is_an_author_of_its_own_only_when_it_is_a_whole_name(line, expected):
+    assert names(line) == expected
+
+
+# real authors (ICML 2025, ICLR 2024, arXiv) whose surnames the reference knows better as surnames
+# than the mononyms (of real authors, or a surname alone: "Cheng")
+FULL_NAMES = ["Parag Singla", "Hadi Amiri", "Harvineet Singh", "Fan Xia", "Jean Feng", "Qiuhao Zeng", "Boyu Wang",
+              "Jerry Huang", "Peng Lu", "Daniel S. Weld", "Ann Lee", "Gezheng Xu", "Bingheng Li"]
+MONONYMS = ["Mausam", "Mansi", "Nilaksh", "Cheng"]
+
+
+@given(st.lists(st.one_of(glued_name, st.sampled_from(FULL_NAMES)), min_size=1, max_size=6),
+       st.lists(st.sampled_from(MONONYMS), max_size=1))
+def test_whole_names_joined_by_commas_read_back_as_themselves(people, mononym):
+    """Whole names ("J.P.Hague", "Parag Singla"), a one-word author first or not, joined as a
+    digest writes them: every name an author, in order."""
+    people = mononym + people
+    assert names(", ".join(people)) == people
+    assert names(" and ".join(people)) == people
+
+
+def real_lists() -> list[list[str]]:
+    """Every real author list that is a list: ICLR 2024 (both sources), arXiv listings, ICML 2025."""
+    lists = [record["authors"] for record in json.loads((REALDATA / "iclr2024_virtualsite_topics_airas.json").read_text())]
+    for name in ("arxiv_daily_listings_dwdengwei.jsonl", "arxiv_daydayarxiv_csAI_listings.jsonl"):
+        lists += [json.loads(line)["authors"] for line in (REALDATA / name).read_text(encoding="utf-8").splitlines()]
+    with (REALDATA / "iclr2024_openreview_primary_area_dotd.tsv").open(encoding="utf-8") as f:
+        lists += [row[1].split(";") for row in csv.reader(f, delimiter="\t")]
+    icml = json.loads((REALDATA / "icml2025_titles_authors_papercopilot.json").read_text())
+    return lists + [record["author"].split(", ") for record in icml]
+
+
+@needs_realdata
+def test_real_comma_lists_read_as_many_names_as_they_list():
+    """Each real list joined by ", " (the seeds' form) reads as its count of items, those with a
+    letter ("Veuns-Team, :, …" is one fewer; "Ryan, S Shin" of a real ICLR list is two)."""
+    lines = [", ".join(name.strip() for name in names_ if name.strip()) for names_ in real_lists()]
+    counts = split_authors(pl.DataFrame({"a": lines}), "a")["n_authors_shown"].to_list()
+    items = [sum(any(c.isalpha() for c in item) for item in line.split(", ")) for line in lines]
+    assert [line for line, n, expected in zip(lines, counts, items) if n != expected] == []
+
+
+def _reference(kind: str, at_least: int = 5, times: int = 3) -> list[str]:
+    """Reference parts of four letters or more, worn by `at_least` authors, more than `times` as
+    often of `kind` than of the other kind."""
+    parts = pl.read_csv(REFERENCE_PATH, skip_rows=1).pivot("kind", index="part", values="n").fill_null(0)
+    other = "surname" if kind == "given" else "given"
+    return sorted(parts.filter(pl.col("part").str.contains(r"^[a-z]{4,}$") & (pl.col(kind) >= at_least)
+                               & (pl.col(kind) > times * pl.col(other)))["part"])
+
+
+@needs_realdata
+def test_real_names_as_a_lone_surname_given_pair_with_a_given_middle_name_are_one_person():
+    """Every real name of three words whose middle word the reference knows better as a given
+    name, written "Surname, Given Middle" ("Tucker, Aaron David"): one person."""
+    names_ = {name.strip() for names_ in real_lists() for name in names_}
+    given_middle = set(_reference("given", at_least=1, times=1))
+    lines = sorted(f"{words[2]}, {words[0]} {words[1]}" for words in (name.split() for name in names_)
+                   if len(words) == 3 and words[1][0].isupper() and words[1].lower() in given_middle)
+    counts = split_authors(pl.DataFrame({"a": lines}), "a")["n_authors_shown"].to_list()
+    assert len(lines) > 100 and [line for line, n in zip(lines, counts) if n != 1] == []

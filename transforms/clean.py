@@ -32,6 +32,7 @@ from transforms.formats.common import (
     names_line,
 )
 from transforms.persons import reference_name_parts as known
+from transforms.persons import reference_surname_odds
 from transforms.text import fold_key, text_key
 
 # "A, B, C…", "A, B, ..., Z": a list cut short (anywhere), total unknown.
@@ -136,6 +137,9 @@ SURNAME_FIRST_IN_LIST = r"(?:^|[,;，；、&]\s*)\p{Lu}{2,}\s+\p{Lu}\p{Ll}"  # a
 # First" pairs ("J.P.Hague, N.d'Ambrumenil" was one person "N.d'Ambrumenil J.P.Hague", "A.Smith,
 # B.Jones, C.Brown, D.White" two). Not initials alone ("Smith, J.P.", "Ivanov, A.Yu.": a period closes them).
 GLUED_INITIALS_NAME = r"(?:^|[,，;；、&]\s*)(?:\p{Lu}\.-?)+\p{L}[\p{L}'’\-]+(?:\s|[,，;；、&]|$)"
+# The given part of a lone pair that is rather a name of its own: a word, then a capitalised one
+# that is not an initial ("Parag Singla", "J.-P. Dupont"; not "Donald E.").
+GIVEN_AND_SURNAME = r"^(\S+)\s+(\p{Lu}\S*\p{Ll})$"
 # Chinese, Japanese, Korean names are never written "Last, First" with a comma: "张伟，李娜" is two.
 CJK = r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]"
 
@@ -252,13 +256,16 @@ def _count_value(count: pl.Expr) -> pl.Expr:
 
 
 def _initials_pairs(shown: pl.Expr) -> pl.Expr:
-    """A bibliography list of INITIALS_PAIRS, or of LAST_FIRST_PAIRS the reference confirms, as
-    "Given Surname" items."""
+    """A bibliography list of INITIALS_PAIRS, or of LAST_FIRST_PAIRS the reference confirms, or a
+    line of one SINGLE_LAST_FIRST pair (`_one_last_first_pair`), as "Given Surname" items."""
     # (each rewrite on its lists only, the others null: a when/then rewrote every line twice)
     initials = _without_whole_names(pl.when(shown.str.contains(INITIALS_PAIRS)).then(shown))
     initials = initials.str.replace_all(INITIALS_PAIR, "${2} ${1}")
     pairs = pl.when(_confirmed_pairs(shown)).then(shown).str.replace_all(LAST_FIRST_PAIR, "${2} ${1}")
-    return pl.coalesce(initials, pairs, shown)
+    pair = shown.str.strip_chars(", ")
+    cjk = shown.str.contains(CJK)  # of the names: "Anderson, Ann 等" is a Last, First
+    one_pair = pl.when(_one_last_first_pair(pair, cjk)).then(pair.str.replace(SINGLE_LAST_FIRST, "${3} ${1} ${2}${4}"))
+    return pl.coalesce(initials, pairs, one_pair, shown)
 
 
 def _confirmed_pairs(shown: pl.Expr) -> pl.Expr:
@@ -274,14 +281,10 @@ def _confirmed_pairs(shown: pl.Expr) -> pl.Expr:
 
 def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr) -> pl.Expr:
     """The list's items in order (empty ones and bare suffixes dropped)."""
-    pair = shown.str.strip_chars(", ")
-    cjk = shown.str.contains(CJK)  # of the names: "Anderson, Ann 等" is a Last, First
     semicolons = semicolons & ~shown.str.contains(GLUED_INITIALS_NAME)  # "J.P.Hague, N.d'Ambrumenil; …"
     shown = shown.str.replace_all(VON_UND_ZU, "${1}\x1eund\x1e${2}")  # not a joiner there: kept from the split
     separated = (
-        pl.when(_one_last_first_pair(pair, cjk))
-        .then(pair.str.replace(SINGLE_LAST_FIRST, "${3} ${1} ${2}${4}"))
-        .when(semicolons)
+        pl.when(semicolons)
         .then(shown.str.replace_all(SEMICOLON_SEPARATORS, "\x1f"))
         .otherwise(shown.str.replace_all(NAME_SEPARATORS, "\x1f"))
     )
@@ -298,16 +301,37 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
 
 def _one_last_first_pair(pair: pl.Expr, cjk: pl.Expr) -> pl.Expr:
     """Whether a line is one SINGLE_LAST_FIRST pair ("Smith, John Paul", "van der Berg, Anna
-    Maria", "Knuth, Donald E."), not two authors: a one-word name the reference does not know as
-    a surname, then a full name whose first word it knows as a given name ("Mansi, Avinash Kori",
-    "Nilaksh, Antoine Clavaud": real arXiv authors, each pair was one person "Avinash Kori Mansi"),
-    nor whole names of glued initials ("J.P.Hague, N.d'Ambrumenil")."""
+    Maria", "Knuth, Donald E.", "Smith, Jones"), not two authors: a one-word name then a whole
+    name (`_given_and_surname`: "Mansi, Avinash Kori", "Mausam, Parag Singla", real authors, each
+    pair was one person "Parag Singla Mausam"), or whole names of glued initials ("J.P.Hague,
+    N.d'Ambrumenil")."""
     shaped = _without_whole_names(pl.when(pair.str.contains(SINGLE_LAST_FIRST) & ~cjk).then(pair))  # null elsewhere
     first, rest = shaped.str.extract(SINGLE_LAST_FIRST, 1), shaped.str.extract(SINGLE_LAST_FIRST, 3)
-    full_name = rest.str.contains(r"^\S+\s+\p{Lu}\p{Ll}+$")  # a given name and a surname, not "John R."
-    two_authors = (full_name & ~first.str.contains(r"\s") & ~fold_key(first).is_in(known("surname"))
-                   & fold_key(rest.str.extract(r"^(\S+)")).is_in(known("given")))
+    two_authors = ~first.str.contains(r"\s") & _given_and_surname(first, rest)
     return shaped.is_not_null() & ~two_authors.fill_null(False)
+
+
+def _given_and_surname(surname: pl.Expr, given_part: pl.Expr) -> pl.Expr:
+    """Whether the given part of a pair is rather a name of its own (GIVEN_AND_SURNAME), by the
+    reference (transforms/name_parts.csv): its last word more often a surname than the `surname`
+    part is, and than a given name ("Mausam, Parag Singla", ICML 2025's "Cheng, Hadi Amiri"; not
+    "Smith, John Paul", "Oppenheimer, J. Robert", "Yu, Adams Wei"), or a word it does not know
+    after a given name it knows or initials, when `surname` is no surname it knows ("Mansi,
+    Avinash Kori"; "King, Martin Luther" stays one person)."""
+    words = given_part.str.extract_groups(GIVEN_AND_SURNAME).struct
+    first_word, last_word = words.field("1"), words.field("2")
+    last_odds = _surname_odds(last_word)
+    more_a_surname = last_odds > _surname_odds(surname).clip(lower_bound=1)
+    after_given = first_word.str.contains(r"^\p{Lu}\.") | fold_key(first_word).is_in(known("given"))
+    unknown_after_given = (last_odds == 1) & after_given & ~fold_key(surname).is_in(known("surname"))
+    return more_a_surname | unknown_after_given
+
+
+def _surname_odds(word: pl.Expr) -> pl.Expr:
+    """How much more often real authors of the reference wear `word` as a surname than as a given
+    name (`reference_surname_odds`: above 1 a surname, below a given name, 1 unknown or even)."""
+    parts, odds = reference_surname_odds()
+    return fold_key(word).replace_strict(parts, odds, default=1.0)
 
 
 def _surname_last(name: pl.Expr) -> pl.Expr:

@@ -258,6 +258,16 @@ def reference_name_parts(kind: str, min_count: int = 1) -> pl.Series:
     return parts.filter((pl.col("kind") == kind) & (pl.col("n") >= min_count))["part"].implode()
 
 
+@cache
+def reference_surname_odds() -> tuple[pl.Series, pl.Series]:
+    """(parts, odds): each reference part (folded) and how much more often real authors wear it as
+    a surname than as a given name, (n as surname + 1) / (n as given + 1); a part it has never
+    seen is even (1)."""
+    parts, _ = _reference_counts()
+    counts = parts.pivot("kind", index="part", values="n").fill_null(0)
+    return counts["part"], ((counts["surname"] + 1) / (counts["given"] + 1)).alias("odds")
+
+
 # ----------------------------------------------------------------------------- evidence
 @cache
 def _cat_info(code: str) -> tuple[str, str]:
