@@ -530,3 +530,21 @@ def test_whole_names_with_and_or_a_comma_are_one_paper_of_two_authors(cli, tmp_p
     assert read_sql(warehouse, "SELECT n_authors_shown FROM dim_paper").rows() == [(2,)]
     assert read_sql(warehouse, "SELECT name FROM dim_author ORDER BY name")["name"].to_list() == [
         "J.P.Hague", "N.d'Ambrumenil"]
+
+
+def test_a_given_name_in_capitals_is_the_person_written_plainly_elsewhere(cli, tmp_path):
+    """ICML 2025 lists "QIUHAO Zeng", ICLR 2024 "Qiuhao Zeng" (real lists, one person): the
+    capitals were read as a surname first, "Zeng Qiuhao", another person (hunt 46)."""
+    iclr = ("Latent Trajectory Learning for Limited Timestamps under Distribution Shift over Time",
+            "Qiuhao Zeng, Changjian Shui, Long-Kai Huang, Peng Liu, Xi Chen, Charles Ling, Boyu Wang",
+            "Distribution shifts over time are common in real-world machine-learning applications. This scenario "
+            "is formulated as Evolving Domain Generalization, where models aim to generalize well to unseen target "
+            "domains in a time-varying system by learning the underlying evolving pattern of the shifts.")
+    icml = ("Homophily Enhanced Graph Domain Adaptation",
+            "Ruiyi Fang, Bingheng Li, Jingyu Zhao, Ruizhi Pu, QIUHAO Zeng, Gezheng Xu, Charles X. Ling, Boyu Wang",
+            "Graph domain adaptation transfers knowledge from a labeled source graph to an unlabeled target graph. "
+            "We show that the homophily of the two graphs differs and propose a mixed filter that aligns both "
+            "the homophilic and the heterophilic signals, with gains on five benchmarks.")
+    warehouse = ingest(cli, tmp_path / "zeng", {"day.txt": listing([iclr, icml])})
+    assert read_sql(warehouse, "SELECT name_key, n_papers FROM dim_author WHERE name_key LIKE '%qiuhao%'").rows() == [
+        ("qiuhao zeng", 2)]

@@ -1,9 +1,10 @@
-"""An author-list item that is a whole name on its own is never half of a "Last, First" pair
-(hunt 46, finding 1).
+"""An author-list item that is a whole name on its own is never half of a "Last, First" pair, and
+a given name in capitals before its surname stays where it is (hunt 46, findings 1 and 2).
 
 Before: "J.P.Hague, N.d'Ambrumenil" (Kaggle 0704.0030 as a digest writes it, "and" as ", ") loaded
 as one person "N.d'Ambrumenil J.P.Hague", "A.Smith, B.Jones, C.Brown, D.White" as two, "Mausam,
-Parag Singla" as one."""
+Parag Singla" as one; "QIUHAO Zeng" (ICML 2025) was flipped into "Zeng Qiuhao", another person than
+the "Qiuhao Zeng" of ICLR 2024."""
 
 from __future__ import annotations
 
@@ -156,3 +157,32 @@ def test_real_names_as_a_lone_surname_given_pair_with_a_given_middle_name_are_on
                    if len(words) == 3 and words[1][0].isupper() and words[1].lower() in given_middle)
     counts = split_authors(pl.DataFrame({"a": lines}), "a")["n_authors_shown"].to_list()
     assert len(lines) > 100 and [line for line, n in zip(lines, counts) if n != 1] == []
+
+
+# ---------------------------------------------------------------------------- a name in capitals first
+@pytest.mark.parametrize(("line", "expected"), [
+    # real ICML 2025 lists: QIUHAO is the given name ("Qiuhao Zeng" in ICLR 2024)
+    ("Jerry Huang, Peng Lu, QIUHAO Zeng", ["Jerry Huang", "Peng Lu", "QIUHAO Zeng"]),
+    ("Ruiyi Fang, Bingheng Li, Jingyu Zhao, Ruizhi Pu, QIUHAO Zeng, Gezheng Xu, Charles X. Ling, Boyu Wang",
+     ["Ruiyi Fang", "Bingheng Li", "Jingyu Zhao", "Ruizhi Pu", "QIUHAO Zeng", "Gezheng Xu", "Charles X. Ling", "Boyu Wang"]),
+    ("Ann Lee, HADI Amiri, DAVID Wang", ["Ann Lee", "HADI Amiri", "DAVID Wang"]),
+    # capitals the reference knows as a surname too stay a surname first ("Wei" is both)
+    ("Ann Lee, WEI Zhang, MUSTAFA Maryam", ["Ann Lee", "Zhang Wei", "Maryam Mustafa"]),
+    # the surname first in capitals, as on OpenReview profiles (real ICLR 2024 and ICML 2025)
+    ("WANG Jiaxu, LIN Yong, REN Lianhai", ["Jiaxu Wang", "Yong Lin", "Lianhai Ren"]),
+    ("ZENG Qiuhao, ALLGEUER Philipp", ["Qiuhao Zeng", "Philipp Allgeuer"]),
+])
+def test_a_name_in_capitals_first_is_reordered_only_when_it_is_the_surname(line, expected):
+    assert names(line) == expected
+
+
+KNOWN_GIVEN, KNOWN_SURNAMES = _reference("given"), _reference("surname")
+
+
+@given(st.sampled_from(KNOWN_GIVEN), st.sampled_from(KNOWN_SURNAMES))
+def test_capitals_follow_the_reference_either_way(given_name, surname):
+    """"GIVEN Surname" stays as written, "SURNAME Given" is read "Given Surname", whichever
+    parts the reference knows as such."""
+    given_name, surname = given_name.title(), surname.title()
+    assert names(f"Ann Lee, {given_name.upper()} {surname}") == ["Ann Lee", f"{given_name.upper()} {surname}"]
+    assert names(f"Ann Lee, {surname.upper()} {given_name}") == ["Ann Lee", f"{given_name} {surname}"]
