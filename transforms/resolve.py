@@ -35,6 +35,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left
 from collections import Counter
+from fractions import Fraction
 from functools import cache
 from itertools import groupby
 from operator import itemgetter
@@ -554,9 +555,8 @@ def _same_first_author(pairs: pl.DataFrame) -> np.ndarray:
 
 def _one_paper_however_listed(pairs: pl.DataFrame, titled: np.ndarray) -> np.ndarray:
     """For pairs of one long abstract under one title (`titled`: both show it) or beside none:
-    whether the lists name the same people in another order (ALIGNED_MIN_NAMES names of one in
-    the other, all of a shorter list; sorted by surname, the longest common subsequence is the
-    names shared), under one title only: an untitled record with the first two authors swapped
+    whether the lists name the same people in another order (`_most_of_the_shorter`; sorted by
+    surname, the longest common subsequence is the names shared), under one title only: an untitled record with the first two authors swapped
     may be a companion's ("Part II" under Part I's abstract); or open with one name spelled alike
     (fuzz ratio FIRST_NAME_SPELLED or more: "Nallamala" / "Nalamala", "Juergen Mueller" / "Jurgen
     Muller"), the other names agreeing at their positions (`author_agreement`): "Yang Liu" /
@@ -564,7 +564,7 @@ def _one_paper_however_listed(pairs: pl.DataFrame, titled: np.ndarray) -> np.nda
     by_surname = [pl.col(c).list.eval(pl.element().sort_by(surname_token(pl.element()), pl.element()))
                   for c in ("keys_a", "keys_b")]
     common, sizes = _names_in_order(pairs.with_columns(keys_a=by_surname[0], keys_b=by_surname[1]))
-    reordered = titled & (common >= np.minimum(sizes, ALIGNED_MIN_NAMES)) & (sizes > 0)
+    reordered = titled & _most_of_the_shorter(common, sizes, min_names=np.minimum(sizes, ALIGNED_MIN_NAMES)) & (sizes > 0)
     firsts = [pairs[c].list.first() for c in ("keys_a", "keys_b")]
     rest = pairs.with_columns(keys_a=pl.col("keys_a").list.slice(1), keys_b=pl.col("keys_b").list.slice(1))
     alone = rest.select((pl.col("keys_a").list.len() == 0) | (pl.col("keys_b").list.len() == 0)).to_series().to_numpy()
@@ -577,6 +577,18 @@ FIRST_NAME_SPELLED = 0.9  # "gautam reddy nallamala" / "gautam reddy nalamala", 
 
 
 ALIGNED_MIN_NAMES = 2  # one name found in the other list is no evidence of the same people
+# Of the shorter list's names compared, the share two lists of one paper must both show: a real
+# revision, "Tongliang Liu, Chentao Shen, Chen Jia and 4 more" after "Chentao Shen, Chen Jia,
+# Mingjie Huang and 3 more", shows two of three. Two names was enough: a same-title twin of 181
+# names shared 2 of the 30 compared with its paper's 102, and merged (author_agreement 1.0).
+ALIGNED_MIN_SHARE = Fraction(2, 3)
+
+
+def _most_of_the_shorter(common: np.ndarray, sizes: np.ndarray, min_names=ALIGNED_MIN_NAMES) -> np.ndarray:
+    """Whether `common` names (found in both lists) are ALIGNED_MIN_SHARE of the shorter list's
+    `sizes` names compared, and `min_names` at least."""
+    share = ALIGNED_MIN_SHARE
+    return (common >= min_names) & (common * share.denominator >= sizes * share.numerator)
 
 
 def aligned_agreement(pairs: pl.DataFrame) -> np.ndarray:
@@ -584,11 +596,15 @@ def aligned_agreement(pairs: pl.DataFrame) -> np.ndarray:
     ALIGNED_MIN_NAMES of them; else 0 (`_names_in_order`). Lists cut short ("and 3 more") may
     hide as many of those names as the declared totals differ (total_a, total_b when the pairs
     have them): "Tongliang Liu, Chentao Shen, Chen Jia and 4 more" shows two of "Chentao Shen,
-    Chen Jia, Mingjie Huang and 3 more", its third pushed past the cut."""
+    Chen Jia, Mingjie Huang and 3 more", its third pushed past the cut. Hidden or not, the names
+    found are most of the shorter list (`_most_of_the_shorter`): totals 80 apart hid 28 of 30,
+    and 2 names shared made two long lists one paper's. The 1 says: every name both lists can
+    show agrees, in order."""
     if pairs.is_empty():
         return np.zeros(0)
     common, sizes = _names_in_order(pairs)
-    return ((common >= ALIGNED_MIN_NAMES) & (common >= sizes - _pushed_past_the_cut(pairs))).astype(float)
+    whole = common >= sizes - _pushed_past_the_cut(pairs)
+    return (whole & _most_of_the_shorter(common, sizes)).astype(float)
 
 
 def _pushed_past_the_cut(pairs: pl.DataFrame) -> np.ndarray:
