@@ -553,24 +553,30 @@ def _same_first_author(pairs: pl.DataFrame) -> np.ndarray:
     return pairs.select((first[0] == first[1]) | (shifted | swapped).fill_null(False)).to_series().to_numpy()
 
 
-def _one_paper_however_listed(pairs: pl.DataFrame, titled: np.ndarray) -> np.ndarray:
+def _one_paper_however_listed(pairs: pl.DataFrame, titled: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For pairs of one long abstract under one title (`titled`: both show it) or beside none:
-    whether the lists name the same people in another order (`_most_of_the_shorter`; sorted by
-    surname, the longest common subsequence is the names shared), under one title only: an untitled record with the first two authors swapped
-    may be a companion's ("Part II" under Part I's abstract); or open with one name spelled alike
-    (fuzz ratio FIRST_NAME_SPELLED or more: "Nallamala" / "Nalamala", "Juergen Mueller" / "Jurgen
-    Muller"), the other names agreeing at their positions (`author_agreement`): "Yang Liu" /
-    "Yang Li" with other co-authors are other people."""
+    (whether the lists name one paper's people, the share of the names compared that agree).
+    They do when they name the same people in another order (`_most_of_the_shorter`; sorted by
+    surname, the longest common subsequence is the names shared), under one title only: an
+    untitled record with the first two authors swapped may be a companion's ("Part II" under Part
+    I's abstract); or open with one name spelled alike (fuzz ratio FIRST_NAME_SPELLED or more:
+    "Nallamala" / "Nalamala", "Juergen Mueller" / "Jurgen Muller"), the other names agreeing at
+    their positions (`author_agreement`): "Yang Liu" / "Yang Li" with other co-authors are other
+    people. The share is what paper_match reports: the names shared of the shorter list, or the
+    positions with the first names counted as agreeing (the positions alone said 1 of 3 for a
+    list reversed)."""
     by_surname = [pl.col(c).list.eval(pl.element().sort_by(surname_token(pl.element()), pl.element()))
                   for c in ("keys_a", "keys_b")]
     common, sizes = _names_in_order(pairs.with_columns(keys_a=by_surname[0], keys_b=by_surname[1]))
     reordered = titled & _most_of_the_shorter(common, sizes, min_names=np.minimum(sizes, ALIGNED_MIN_NAMES)) & (sizes > 0)
     firsts = [pairs[c].list.first() for c in ("keys_a", "keys_b")]
     rest = pairs.with_columns(keys_a=pl.col("keys_a").list.slice(1), keys_b=pl.col("keys_b").list.slice(1))
-    alone = rest.select((pl.col("keys_a").list.len() == 0) | (pl.col("keys_b").list.len() == 0)).to_series().to_numpy()
-    rest_agree = alone | (author_agreement(rest).fill_null(0.0).to_numpy() >= AUTHOR_GATE)
-    spelled = rest_agree & (_cpdist(*firsts, fuzz.ratio) >= FIRST_NAME_SPELLED)
-    return reordered | spelled
+    shown = rest.select(pl.min_horizontal(pl.col("keys_a").list.len(), pl.col("keys_b").list.len())).to_series().to_numpy()
+    rest_share = author_agreement(rest).fill_null(0.0).to_numpy()
+    spelled = ((shown == 0) | (rest_share >= AUTHOR_GATE)) & (_cpdist(*firsts, fuzz.ratio) >= FIRST_NAME_SPELLED)
+    share = np.maximum(np.where(reordered, common / np.maximum(sizes, 1), 0.0),
+                       np.where(spelled, (1 + rest_share * shown) / (1 + shown), 0.0))
+    return reordered | spelled, share
 
 
 FIRST_NAME_SPELLED = 0.9  # "gautam reddy nallamala" / "gautam reddy nalamala", "suha kose" / "sueha koese"
@@ -781,10 +787,6 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     text = np.maximum(jaccard, contained)
     shifted = np.flatnonzero((authors < AUTHOR_GATE) & (text >= threshold))
     authors[shifted] = np.maximum(authors[shifted], aligned_agreement(pairs[shifted]))
-    w = WEIGHTS
-    with_title = w["text"] * text + w["authors"] * authors + w["title"] * title
-    without_title = (w["text"] * text + w["authors"] * authors) / (w["text"] + w["authors"])
-    score = np.where(has_titles, with_title, without_title)
     # One long abstract word for word needs fewer names to agree: real sources of one paper differ
     # at a third of the positions ("Aleksandr"/"Alexander", "Jeff"/"Jeffrey", "Seyed Iman"/"Iman").
     same_long_text = (jaccard == 1.0) & (short_words >= SAME_TEXT_WORDS)
@@ -796,7 +798,13 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     # the names in another order (swapped, reversed).
     copied = np.flatnonzero(same_long_text & (~has_titles | (title == 1.0)) & ~authors_ok)
     if copied.size:
-        authors_ok[copied] = (authors[copied] >= AUTHOR_GATE) | _one_paper_however_listed(pairs[copied], has_titles[copied])
+        listed_ok, listed_share = _one_paper_however_listed(pairs[copied], has_titles[copied])
+        authors_ok[copied] = (authors[copied] >= AUTHOR_GATE) | listed_ok
+        authors[copied] = np.maximum(authors[copied], listed_share)  # the names compared, reported
+    w = WEIGHTS
+    with_title = w["text"] * text + w["authors"] * authors + w["title"] * title
+    without_title = (w["text"] * text + w["authors"] * authors) / (w["text"] + w["authors"])
+    score = np.where(has_titles, with_title, without_title)
     titles_ok = ~has_titles | ((title >= TITLE_GATE) & ~other_numbers)
     # A short abstract may be boilerplate ("No abstract available.") and says little: it merges
     # with two titles that agree, or, without two titles, only as the same text shown with the
