@@ -135,17 +135,10 @@ WITH near AS (
     UNION ALL
     SELECT other, paper_key, * FROM spaced
 )
-SELECT f.paper_key, f.other FROM (
-    SELECT paper_key, other FROM (
-        SELECT paper_key, other, row_number() OVER (PARTITION BY node ORDER BY n_shared DESC, distance, partner) AS nearness
-        FROM ends
-    ) GROUP BY paper_key, other HAVING min(nearness) > {pair_limit}
-) f
-JOIN stg_fullest a ON a.paper_key = f.paper_key JOIN stg_fullest b ON b.paper_key = f.other
--- One abstract word for word (a boilerplate "No abstract available."): every band is shared, its
--- pairs are only the capped block's windows (bounded already), and the window in author-list and
--- title order is what brings a paper's copies together (eval.titles_only: 3,366 papers, 3,371 cut).
-WHERE a.abstract IS DISTINCT FROM b.abstract;
+SELECT paper_key, other FROM (
+    SELECT paper_key, other, row_number() OVER (PARTITION BY node ORDER BY n_shared DESC, distance, partner) AS nearness
+    FROM ends
+) GROUP BY paper_key, other HAVING min(nearness) > {pair_limit};
 
 DELETE FROM candidates c USING far_pairs f
 WHERE NOT c.other_is_paper AND c.paper_key = f.paper_key AND c.other = f.other;
