@@ -62,7 +62,7 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, run_id: str,
     _insert_block_keys(con, "new_signature", n_staged,
                        partial(_table_chunks, con, "stg_fullest", "paper_key, title, abstract, author_keys", NEW_KEY))
     run_sql_file(con, "resolve/candidates.sql", {"run_id": run_id},
-                 max_block=MAX_BLOCK, window=WINDOW, pair_limit=PAIR_LIMIT, suffix_band=resolve.SUFFIX_BAND,
+                 max_block=MAX_BLOCK, window=WINDOW, suffix_band=resolve.SUFFIX_BAND,
                  notice_band=resolve.NOTICE_BAND, title_band=resolve.TITLE_BAND)
     _score_candidates(con, threshold)
     accepted = read_frame(con, "SELECT paper_key, other, other_is_paper, score, rule FROM scored_pairs WHERE is_match "
@@ -162,9 +162,6 @@ def _resign_other_scheme(con: duckdb.DuckDBPyConnection) -> None:
 # Blocks of more than MAX_BLOCK papers are paired by text-order neighbours only, WINDOW each way
 # (schemas/resolve/candidates.sql): candidate pairs per paper stay bounded whatever the input.
 MAX_BLOCK, WINDOW = 64, 8
-# The new partners each new key is scored with, its nearest (candidates.sql, far_pairs): scored
-# pairs stay a few per listing however many versions of one paper a run lists.
-PAIR_LIMIT = 8
 
 
 def _score_candidates(con: duckdb.DuckDBPyConnection, threshold: float) -> None:

@@ -9,7 +9,6 @@ incremental run. No Prefect: the loader is what the flow's tasks call.
 from __future__ import annotations
 
 import datetime as dt
-import random
 from functools import partial
 from pathlib import Path
 
@@ -1005,36 +1004,3 @@ def test_companion_papers_with_co_first_authors_swapped_stay_two():
                        title_a="Sparse Models with Applications to Genomics", title_b="Sparse Models with Applications to Neuroscience"))
     assert rows["rule"].to_list() == ["authors_differ"]
     assert list(resolve.aligned_agreement(pl.DataFrame({"keys_a": [keys, keys[:2], keys], "keys_b": [swapped, keys, ["x y", *keys]]}))) == [0, 1, 1]
-
-
-# ----------------------------------------------------------------------------- many versions of one paper
-SIBLING_TITLE = "Rotary Embeddings Lose Resolution Beyond a Critical Period"
-
-
-def _revised(rng: random.Random, text: str, n_swaps: int) -> str:
-    """`text` with `n_swaps` pairs of neighbouring words swapped (a light revision)."""
-    words = text.split(" ")
-    for _ in range(n_swaps):
-        i = rng.randrange(len(words) - 1)
-        words[i], words[i + 1] = words[i + 1], words[i]
-    return " ".join(words)
-
-
-@pytest.mark.parametrize("n_versions", [40, 64, 150])
-def test_many_versions_of_one_paper_are_scored_a_few_pairs_each(warehouse, n_versions):
-    """One paper listed as many versions (one title and author list, a few words swapped in each
-    abstract: hunt 46's revision corpus) was scored all-with-all in each block of <= 64 and by
-    windows in every band of a bigger block: ~21 scored pairs per listing, 3.1 GiB at 30k listings,
-    4.2 GiB at 100k (issue 15). Each version is scored with its nearest few; the versions are
-    still one paper, and the authors' other paper on the same template (its own versions) apart."""
-    rng = random.Random(n_versions)
-    versions = [(TITLE, AUTHORS, _revised(rng, ABSTRACT, 1 + i % 3)) for i in range(n_versions)]
-    siblings = [(SIBLING_TITLE, AUTHORS, _revised(rng, SIBLING, 2)) for _ in range(12)]
-    other = [("Improving Signals", ["Nilotpal Kakati"], _revised(rng, OTHER, 1 + i % 2)) for i in range(12)]
-    half = n_versions // 2
-    warehouse.ingest([listing_text(versions[:half] + siblings), listing_text(other + versions[half:])])
-    n_listings = n_versions + len(siblings) + len(other)
-    (n_scored,) = warehouse.sql("SELECT count(*) FROM paper_match")[0]
-    assert n_scored <= 8 * n_listings  # all-with-all: 40 versions alone are 780 pairs
-    assert sorted(warehouse.sql("SELECT title, n_listings FROM dim_paper")) == sorted(
-        [(TITLE, n_versions), (SIBLING_TITLE, len(siblings)), ("Improving Signals", len(other))])

@@ -89,12 +89,11 @@ SELECT * FROM (
 -- block first and adding the steps after.
 CREATE OR REPLACE TEMP TABLE window_pairs AS
 WITH reach AS MATERIALIZED (
-    SELECT band, bucket, node, rank_in_block + step AS neighbour_rank, abs(step) AS distance
+    SELECT band, bucket, node, rank_in_block + step AS neighbour_rank
     FROM big_members CROSS JOIN range(-{window}, {window} + 1) o(step)
     WHERE step <> 0 AND NOT is_paper
 )
-SELECT a.band, a.bucket, a.node AS paper_key, b.node AS other, b.is_paper AS other_is_paper, b.node_key AS other_key,
-       a.distance
+SELECT a.band, a.bucket, a.node AS paper_key, b.node AS other, b.is_paper AS other_is_paper, b.node_key AS other_key
 FROM reach a JOIN big_members b
   ON a.band = b.band AND a.bucket = b.bucket AND b.rank_in_block = a.neighbour_rank
 WHERE b.is_paper OR a.node < b.node;
@@ -108,37 +107,3 @@ INSERT INTO resolve_capped_block BY NAME
 SELECT $run_id AS run_id, band, bucket, n_members, count(w.paper_key) AS n_pairs
 FROM big_blocks LEFT JOIN window_pairs w USING (band, bucket)
 GROUP BY band, bucket, n_members;
-
--- Each new key keeps its {pair_limit} nearest new partners (and is kept by theirs): the most blocks
--- shared (MinHash bands: a Jaccard estimate), then the nearest in a capped block's order (a
--- boilerplate abstract shares every band), then the lowest key. Many versions of one paper (a
--- revision listed 300 times) otherwise paired all-with-all in each block of <= {max_block} and by
--- other windows in every band: ~21 scored pairs per listing, whose texts, scores and Python
--- clustering held 3-4 GiB at 30k-100k listings (issue 15). A version needs its nearest few to
--- join its paper; the pairs left out would only chain what is already joined. Pairs met through
--- a title block only (a notice, a short abstract) and pairs with stored papers are all kept.
-CREATE OR REPLACE TEMP TABLE far_pairs AS
-WITH near AS (
-    SELECT c.paper_key, c.other, count(*) AS n_shared
-    FROM candidates c
-    JOIN new_signature a ON a.paper_key = c.paper_key
-    JOIN new_signature b ON b.paper_key = c.other AND b.band = a.band AND b.bucket = a.bucket
-    WHERE NOT c.other_is_paper AND a.band < {notice_band}
-    GROUP BY c.paper_key, c.other
-), spaced AS (
-    SELECT n.*, coalesce(w.distance, 0) AS distance FROM near n LEFT JOIN (
-        SELECT paper_key, other, min(distance) AS distance FROM window_pairs WHERE NOT other_is_paper
-        GROUP BY paper_key, other
-    ) w USING (paper_key, other)
-), ends AS (
-    SELECT paper_key AS node, other AS partner, * FROM spaced
-    UNION ALL
-    SELECT other, paper_key, * FROM spaced
-)
-SELECT paper_key, other FROM (
-    SELECT paper_key, other, row_number() OVER (PARTITION BY node ORDER BY n_shared DESC, distance, partner) AS nearness
-    FROM ends
-) GROUP BY paper_key, other HAVING min(nearness) > {pair_limit};
-
-DELETE FROM candidates c USING far_pairs f
-WHERE NOT c.other_is_paper AND c.paper_key = f.paper_key AND c.other = f.other;
