@@ -75,6 +75,43 @@ def test_every_kaggle_author_line_reads_alike_with_commas_for_ands():
     assert differ == []
 
 
+# review 46, R6: a pair completed in its own ';' item, or by initials only ("A.Yu", Russian A. Yu.)
+# or initials glued to a given name ("J.-Pierre"), is a pair whatever another item looks like
+@pytest.mark.parametrize(("line", "expected"), [
+    ("Smith, J.; Jones, A.B.; A.Brown", ["J. Smith", "A.B. Jones", "A.Brown"]),
+    ("Ivanov, A.Yu; Petrov, B.V.", ["A.Yu Ivanov", "B.V. Petrov"]),
+    ("Ivanov, A.Yu", ["A.Yu Ivanov"]),
+    ("Zhukov, V.Zh", ["V.Zh Zhukov"]),
+    ("Dupont, J.-Pierre", ["J.-Pierre Dupont"]),
+    ("Martin, J.-Marie", ["J.-Marie Martin"]),
+    ("Müller, H.-Peter; Schmidt, K.", ["H.-Peter Müller", "K. Schmidt"]),
+    ("Hague, J.P.; A.Smith, B.Jones", ["J.P. Hague", "A.Smith", "B.Jones"]),
+    ("A.Brown; Smith, J.", ["A.Brown", "J. Smith"]),
+])
+def test_a_pair_in_its_own_semicolon_item_or_of_initials_only_stays_a_pair(line, expected):
+    assert names(line) == expected
+
+
+PAIR_SURNAMES = ["Smith", "Ivanov", "Petrov", "Dupont", "Schmidt", "Hague", "Tcherniega", "van Dam"]
+# the given part of a pair: initials, with or without the last period ("A.Yu", "B.V."), or an
+# initial glued to a given name ("J.-Pierre")
+pair_given = st.one_of(
+    initials,
+    initials.map(lambda letters: letters.rstrip(".")).filter(lambda given: "." in given),
+    st.builds(lambda first, given: first + "-" + given, initials, st.sampled_from(["Pierre", "Marie", "Peter"])),
+    st.builds(lambda first, digraph: first + digraph, initials, st.sampled_from(["Yu", "Ya", "Zh", "Kh"])),
+)
+pair = st.builds(lambda surname, given: (f"{surname}, {given}", f"{given} {surname}"),
+                 st.sampled_from(PAIR_SURNAMES), pair_given)
+
+
+@given(st.lists(st.one_of(pair, glued_name.map(lambda name: (name, name))), min_size=1, max_size=5))
+def test_semicolon_items_are_read_each_on_its_own(items):
+    """A semicolon list of "Surname, Initials" pairs and glued whole names, in any order: each
+    pair one person, each glued name itself."""
+    assert names("; ".join(written for written, _ in items)) == [read for _, read in items]
+
+
 # ---------------------------------------------------------------------------- a one-word item, then a full name
 @pytest.mark.parametrize(("line", "expected"), [
     # two authors (Mausam and Parag Singla are real co-authors; ICML 2025's "Cheng, Hadi Amiri" is

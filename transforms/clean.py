@@ -137,6 +137,11 @@ SURNAME_FIRST_IN_LIST = r"(?:^|[,;，；、&]\s*)\p{Lu}{2,}\s+\p{Lu}\p{Ll}"  # a
 # First" pairs ("J.P.Hague, N.d'Ambrumenil" was one person "N.d'Ambrumenil J.P.Hague", "A.Smith,
 # B.Jones, C.Brown, D.White" two). Not initials alone ("Smith, J.P.", "Ivanov, A.Yu.": a period closes them).
 GLUED_INITIALS_NAME = r"(?:^|[,，;；、&]\s*)(?:\p{Lu}\.-?)+\p{L}[\p{L}'’\-]+(?:\s|[,，;；、&]|$)"
+# The glued word of one item ("Hague" of "J.P.Hague"). It makes a whole name only when it may be a
+# surname: not a given name the reference knows ("J.-Pierre" completes "Dupont, J.-Pierre"), nor
+# an initial of two letters without its period, as Russian names write them ("Ivanov, A.Yu").
+GLUED_WORD = r"^(?:\p{Lu}\.-?)+(\p{L}[\p{L}'’\-]+)(?:\s|$)"
+INITIAL_DIGRAPH = r"^(?:Yu|Ya|Zh|Kh|Ch|Sh|Ts|Shch)$"
 # The given part of a lone pair that is rather a name of its own: a word, then a capitalised one
 # that is not an initial ("Parag Singla", "J.-P. Dupont"; not "Donald E.").
 GIVEN_AND_SURNAME = r"^(\S+)\s+(\p{Lu}\S*\p{Ll})$"
@@ -219,8 +224,18 @@ def _author_parts(line: pl.Expr, authors: pl.Expr) -> dict[str, pl.Expr]:
 
 def _without_whole_names(lines: pl.Expr) -> pl.Expr:
     """`lines` (of a pair reading's shape, the others null), null where one holds a whole name
-    of glued initials (GLUED_INITIALS_NAME): a list of names, not of "Last, First" pairs."""
-    return pl.when(~lines.str.contains(GLUED_INITIALS_NAME)).then(lines)
+    of glued initials (`_holds_whole_name`): a list of names, not of "Last, First" pairs."""
+    return pl.when(~_holds_whole_name(lines)).then(lines)
+
+
+def _holds_whole_name(text: pl.Expr) -> pl.Expr:
+    """Whether an item of `text` is initials glued to a word that may be a surname (GLUED_WORD):
+    "J.P.Hague", "A.Brown"; not "A.Yu", "J.-Pierre", "J.P." (the given part of a pair)."""
+    glued = pl.when(text.str.contains(GLUED_INITIALS_NAME)).then(text)  # null elsewhere: no lookups
+    words = glued.str.replace_all(NAME_SEPARATORS, "\x1f").str.split("\x1f").list.eval(
+        pl.element().str.strip_chars().str.extract(GLUED_WORD).drop_nulls())
+    surname_like = words.list.eval(~pl.element().str.contains(INITIAL_DIGRAPH) & (_surname_odds(pl.element()) >= 1))
+    return surname_like.list.any().fill_null(False)
 
 
 def _pairs_between_semicolons(shown: pl.Expr) -> pl.Expr:
@@ -232,7 +247,9 @@ def _pairs_between_semicolons(shown: pl.Expr) -> pl.Expr:
     # (cut as such a list is read: at "and", "&" and "、" too, "Valko, Michal and Lazaric, Alessandro")
     items = listed.str.replace_all(SEMICOLON_SEPARATORS, "\x1f").str.split("\x1f").list.eval(
         pl.element().filter(pl.element().str.contains(r"[\p{L}\p{N}]")))
-    pair_or_mononym = (pl.element().str.count_matches("[,，]") == 1) | ~pl.element().str.strip_chars().str.contains(r"[,，\s]")
+    no_comma = ~pl.element().str.contains("[,，]")
+    pair_or_mononym = ((pl.element().str.count_matches("[,，]") == 1) | (no_comma & ~pl.element().str.strip_chars().str.contains(r"\s"))
+                       | (no_comma & _holds_whole_name(pl.element())))  # "A.van Dam": one name
     return items.list.eval(pair_or_mononym).list.all().fill_null(False)
 
 
@@ -282,19 +299,25 @@ def _confirmed_pairs(shown: pl.Expr) -> pl.Expr:
 
 def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr) -> pl.Expr:
     """The list's items in order (empty ones and bare suffixes dropped)."""
-    semicolons = semicolons & ~shown.str.contains(GLUED_INITIALS_NAME)  # "J.P.Hague, N.d'Ambrumenil; …"
     shown = shown.str.replace_all(VON_UND_ZU, "${1}\x1eund\x1e${2}")  # not a joiner there: kept from the split
-    separated = (
-        pl.when(semicolons)
-        .then(shown.str.replace_all(SEMICOLON_SEPARATORS, "\x1f"))
-        .otherwise(shown.str.replace_all(NAME_SEPARATORS, "\x1f"))
-    )
-    items = separated.str.split("\x1f").list.eval(pl.element().str.replace_all("\x1e", " ", literal=True))
-    # "Last, First" → "First Last" in a semicolon list (a lone pair has no comma left)
-    items = pl.when(semicolons).then(items.list.eval(pl.element().str.replace(LAST_FIRST, "${2} ${1} ${3}"))).otherwise(items)
+    items = pl.when(~semicolons).then(shown).str.replace_all(NAME_SEPARATORS, "\x1f").str.split("\x1f")
+    items = pl.coalesce(_semicolon_items(pl.when(semicolons).then(shown)), items)
+    items = items.list.eval(pl.element().str.replace_all("\x1e", " ", literal=True))
     # (the titles in their own pass: in the filter's, each item was read without them twice)
     items = items.list.eval(pl.element().str.strip_chars().str.replace(HONORIFICS, "").str.replace(DEGREES, "${1}${2}"))
     return items.list.eval(pl.element().filter((pl.element() != "") & ~pl.element().str.contains(BARE_SUFFIX)))
+
+
+def _semicolon_items(lines: pl.Expr) -> pl.Expr:
+    """The names of semicolon lists (the other lines null), each item read on its own: "Last,
+    First" → "First Last", but an item holding a whole name of glued initials is names between
+    commas ("Smith, J.; J.P.Hague, N.d'Ambrumenil" is three; one glued name made the whole list
+    a comma list, "Smith, J.; Jones, A.B.; A.Brown" five people)."""
+    items = lines.str.replace_all(SEMICOLON_SEPARATORS, "\x1f").str.split("\x1f")
+    read = items.list.eval(pl.when(_holds_whole_name(pl.element()))
+                           .then(pl.element().str.replace_all(NAME_SEPARATORS, "\x1f"))
+                           .otherwise(pl.element().str.replace(LAST_FIRST, "${2} ${1} ${3}")))
+    return read.list.join("\x1f").str.split("\x1f")
 
 
 def _surnames_last(shown: pl.Expr, items: pl.Expr) -> pl.Expr:
