@@ -21,8 +21,10 @@ SELECT count(*) FROM (SELECT paper_id, author_position FROM bridge_paper_author 
 SELECT count(*) FROM (SELECT paper_id, author_position FROM author_mention WHERE run_paper(paper_id) GROUP BY ALL HAVING count(*) > 1);
 -- name: one author_person row per author_id
 SELECT count(*) FROM (SELECT author_id FROM author_person WHERE run_author(author_id) GROUP BY author_id HAVING count(*) > 1);
--- name: one dim_category row per code (an area is never stored under an arXiv code: transforms/categories.py)
-SELECT count(*) FROM (SELECT code FROM dim_category GROUP BY code HAVING count(*) > 1);
+-- name: no conference area under an arXiv category's code (an area that is an arXiv code is that category: transforms/categories.py)
+-- (an arXiv row of no known archive, a listing's "self-supervised", may share its code with a search page's area)
+SELECT count(*) FROM dim_category c JOIN dim_category a USING (code)
+WHERE c.taxonomy = 'conference' AND a.taxonomy = 'arxiv' AND a.parent_name IS NOT NULL;
 -- name: fact_listing.paper_id has a dim_paper row
 SELECT count(*) FROM fact_listing f ANTI JOIN dim_paper p USING (paper_id) WHERE run_paper(f.paper_id);
 -- name: fact_listing.source_file_id has a dim_source_file row

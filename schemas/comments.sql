@@ -43,7 +43,7 @@ COMMENT ON COLUMN bridge_paper_category.paper_id IS 'The paper (dim_paper).';
 COMMENT ON COLUMN bridge_paper_category.category_id IS 'A category it was listed under (dim_category).';
 
 COMMENT ON COLUMN dim_category.category_id IS 'Id: hash of (taxonomy, code).';
-COMMENT ON COLUMN dim_category.code IS 'arXiv code after alias resolution ("cs.LG") or the conference area line ("Deep Learning · Attention Mechanisms"); unique: an area line that is an arXiv code ("hep-ph") is that arXiv category.';
+COMMENT ON COLUMN dim_category.code IS 'arXiv code after alias resolution ("cs.LG") or the conference area line ("Deep Learning · Attention Mechanisms"); an area line that is an arXiv code ("hep-ph", or "cs.XY" in a known archive) is that arXiv category, so an area shares a code only with an unknown code of no known archive a listing lists ("self-supervised").';
 COMMENT ON COLUMN dim_category.name IS 'arXiv category name ("Machine Learning") or the sub-area; null for an arXiv code the taxonomy does not know.';
 COMMENT ON COLUMN dim_category.parent_name IS 'Archive name ("Computer Science") or the area.';
 COMMENT ON COLUMN dim_category.group_code IS 'arXiv group id ("grp_cs"); null for conference areas.';

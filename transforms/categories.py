@@ -154,13 +154,17 @@ def with_secondary_ids(listings: pl.DataFrame, categories: pl.DataFrame) -> pl.D
 
 
 def taxonomy_code(text: pl.Expr) -> pl.Expr:
-    """Whether a text is a code of the arXiv taxonomy in any case, aliases and legacy codes
-    included ("CS.LG", "Hep-Ph", "math.IT", "alg-geom"), or a dotted code in one of its archives
-    ("cs.XY"): one token with a dot or a hyphen, which no person's name nor area is written as."""
-    lower = text.str.to_lowercase()
-    archive = lower.str.extract(r"^([^.]+)\.", 1)
-    known = lower.is_in(list(_case_folded())) | archive.is_in(list(_archive_spelling()[0]))
-    return text.str.contains("(?i)" + ONE_CODE) & known
+    """Whether a text is a code of the arXiv taxonomy in any case, aliases, legacy codes and
+    hyphenated archives included ("CS.LG", "Hep-Ph", "math.IT", "alg-geom", "q-fin"), or a dotted
+    code in one of its archives written as the taxonomy writes the archive or in capitals ("cs.XY",
+    "CS.XY"; not the name "Cs.Toth"). A word only shaped as a code ("meta-learning", "Node.js") is
+    none: it was an arXiv category without a name, and "First-order" (no dot, so no archive) was
+    null here, its row lost by both sides of `resolve_categories`."""
+    spelling = _archive_spelling()[0].values()
+    archive = text.str.extract(r"^([^.]+)\.", 1)
+    known = text.str.to_lowercase().is_in([*_case_folded(), *undotted_codes()])
+    in_archive = archive.is_in([*spelling, *(a.upper() for a in spelling)])
+    return (text.str.contains("(?i)" + ONE_CODE) & (known | in_archive)).fill_null(False)
 
 
 def resolve_categories(codes: pl.Series, taxonomy: pl.Series) -> pl.DataFrame:
@@ -170,16 +174,16 @@ def resolve_categories(codes: pl.Series, taxonomy: pl.Series) -> pl.DataFrame:
 
     arXiv aliases resolve to their canonical code (math.IT → cs.IT); a well-formed code the
     taxonomy does not know keeps its archive prefix as parent and a null name. A one-level area
-    written as an arXiv code (a search page's "hep-ph", "CS.LG", "cs.XY"), or shaped as a listing's
-    category line writes one, is that arXiv category, resolved as a listing's: read as an area, it
-    was a second row of the code, named the code, without a parent, and a paper listed in both
-    formats was counted twice under the code (so no area's code is ever an arXiv row's).
+    written as an arXiv code (a search page's "hep-ph", "CS.LG", "cs.XY": `taxonomy_code`) is that
+    arXiv category, resolved as a listing's: read as an area, it was a second row of the code,
+    named the code, without a parent, and a paper listed in both formats was counted twice under
+    the code. An area only shaped as a code ("meta-learning") stays an area.
     """
     listed = pl.DataFrame({"listed_code": codes, "listed_taxonomy": taxonomy}).drop_nulls().unique(maintain_order=True)
     is_area = pl.col("listed_taxonomy") == CONFERENCE
     listed = listed.with_columns(area=pl.when(is_area).then(_area_levels(pl.col("listed_code")))).with_columns(
         written=pl.when(is_area).then(pl.col("area").list.join(AREA_SEPARATOR)).otherwise(pl.col("listed_code")))
-    as_code = ~is_area | pl.col("written").str.contains(ONE_CODE) | taxonomy_code(pl.col("written"))
+    as_code = ~is_area | taxonomy_code(pl.col("written"))
     return pl.concat([_arxiv_rows(listed.filter(as_code)), _area_rows(listed.filter(~as_code))], how="diagonal").select(
         "listed_code", "listed_taxonomy", *[pl.col(c).cast(t) for c, t in CATEGORY_COLUMNS.items()])
 
