@@ -60,6 +60,7 @@ COMMON_LAMBDA = 1.0  # ... that are common: >= 1 other wearer expected per 100k 
 LISTING_SHOWN, SEARCH_SHOWN = 3, 10
 EQUAL_CHUNKS = (1 / 3, 1 / 3, 1 / 3)  # the hard case: name statistics from a third of the corpus at first
 DAILY_CHUNKS = (0.9, 0.05, 0.05)  # a warehouse, then two small loads
+RARE_RULES = ["rare_name", "repeat_name"]  # a rare name's decisions (its first place on a list, a later one)
 SYNTH_REAL_SHARE = 0.75  # --throughput: share of synthetic mentions wearing a real name key
 TARGETS = {"groups_split_exactly": 0.90, "multi_paper_persons_whole": 0.99,
            "pairwise_precision": 0.995, "pairwise_recall": 0.99}
@@ -197,7 +198,8 @@ class Store:
     def __init__(self, mentions: pl.DataFrame, papers: pl.DataFrame, cats: pl.DataFrame):
         self.m_all, self.papers, self.cats = mentions.select("paper_id", "author_position", "name_key"), papers, cats
         self.bridge: list[pl.DataFrame] = []
-        self.authors = pl.DataFrame(schema={"person_id": pl.Int64, "name_key": pl.String, "founded_key": pl.String})
+        self.authors = pl.DataFrame(schema={"person_id": pl.Int64, "name_key": pl.String, "founded_key": pl.String,
+                                            "is_repeat": pl.Boolean})
         self.evidence = pl.DataFrame(schema=PERSON_SCHEMA)
         self.alias: dict[int, int] = {}
         self.known: pl.Series | None = None
@@ -224,13 +226,13 @@ class Store:
         return pl.concat(self.bridge).with_columns(person_id=pl.col("person_id").replace(self.alias))
 
     def save(self, m: pl.DataFrame, r) -> None:
-        for k, rare in r.assignments.group_by("name_key").agg(rare=(pl.col("rule") == "rare_name").all()).iter_rows():
+        for k, rare in r.assignments.group_by("name_key").agg(rare=pl.col("rule").is_in(RARE_RULES).all()).iter_rows():
             self.first_class.setdefault(k, rare)
         for a, b in r.aliases.select("from_person_id", "to_person_id").iter_rows():
             self.alias = {x: (b if y == a else y) for x, y in self.alias.items()} | {a: b}
         gone = pl.Series(list(self.alias), dtype=pl.Int64).implode()
         self.bridge.append(r.assignments.select("paper_id", "author_position", "name_key", "person_id"))
-        new = r.persons.filter("is_new").select("person_id", "name_key", "founded_key")
+        new = r.persons.filter("is_new").select("person_id", "name_key", "founded_key", "is_repeat")
         self.authors = pl.concat([self.authors, new]).filter(~pl.col("person_id").is_in(gone))
         ev = r.persons.filter(pl.col("n_mentions").is_not_null()).select(list(PERSON_SCHEMA))
         self.evidence = pl.concat([self.evidence.join(ev.select("person_id"), on="person_id", how="anti"), ev]).filter(
@@ -345,7 +347,7 @@ def evaluate(seed: int, settings: PersonSettings = PersonSettings(), incremental
             both = fresh.join(inc, on=["paper_id", "author_position"], suffix="_inc")
             # same persons = the same partition of mentions (and, ids being deterministic, the same ids)
             differ = both.filter(pl.col("person_id") != pl.col("person_id_inc"))
-            fresh_rare = dict(r.assignments.group_by("name_key").agg(rare=(pl.col("rule") == "rare_name").all()).iter_rows())
+            fresh_rare = dict(r.assignments.group_by("name_key").agg(rare=pl.col("rule").is_in(RARE_RULES).all()).iter_rows())
             differing = differ.join(mentions, on=["paper_id", "author_position"])["name_key"].unique().to_list()
             flipped = sum(store.first_class[k] != fresh_rare[k] for k in differing)
             pairs = both.group_by("person_id", "person_id_inc").len()
@@ -499,7 +501,7 @@ def throughput(n_mentions: int) -> dict:
             "largest_name_mentions": m.group_by("name_key").len()["len"].max(),
             "seconds": round(t_fresh, 2), "cpu_seconds": round(cpu_fresh, 2),
             "mentions_per_second": round(m.height / t_fresh), "rules": rules,
-            "common_name_share": round(1 - rules.get("rare_name", 0) / m.height, 4), "persons": r.persons.height,
+            "common_name_share": round(1 - sum(rules.get(r, 0) for r in RARE_RULES) / m.height, 4), "persons": r.persons.height,
             "stages": {k: round(v, 2) for k, v in stages.items()},
             "plus_1pct": {"mentions": new_m.height, "stored_persons_read": stored.height,
                           "evidence_rows_read": int(stored["n_mentions"].is_not_null().sum()),

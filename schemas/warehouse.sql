@@ -215,9 +215,9 @@ COMMENT ON COLUMN author_alias.rule IS 'initials (same surname, given names as i
 CREATE TABLE IF NOT EXISTS bridge_paper_author (
     paper_id        BIGINT NOT NULL,
     author_id       BIGINT NOT NULL,
-    author_position INTEGER NOT NULL  -- one row per (paper_id, author_id); no PRIMARY KEY: see fact_listing
+    author_position INTEGER NOT NULL  -- one row per (paper_id, author_position) and per (paper_id, author_id); no PRIMARY KEY: see fact_listing
 );
-COMMENT ON TABLE bridge_paper_author IS 'Paper × author, in author order (1-based), from dim_paper.authors: each shown name''s person (author_mention), one row per paper and person, at the person''s first position (a rare name shown twice on one list, "Jörg Müller, …, Jorg Muller", is one person there; author_mention holds every position).';
+COMMENT ON TABLE bridge_paper_author IS 'Paper × author, in author order (1-based), from dim_paper.authors: each shown name''s person (author_mention), one row per shown place (n_authors_shown rows a paper). A person holds one place of a list: a name shown twice on one list ("Jiachen Guo, …, Jiachen Guo") is two persons, common or rare.';
 
 CREATE TABLE IF NOT EXISTS author_mention (
     paper_id         BIGINT NOT NULL,
@@ -243,7 +243,7 @@ CREATE TABLE IF NOT EXISTS author_mention (
 COMMENT ON TABLE author_mention IS 'Every shown author of every paper and the decision that made it a person (transforms.persons): the name key, the candidates scored, their scores, the features of the best one and the rule.';
 COMMENT ON COLUMN author_mention.mention_key IS 'The name key as shown; name_key is the key it stands for after author_alias.';
 COMMENT ON COLUMN author_mention.author_id IS 'The person (dim_author), after person_alias; decided_id is the person the decision chose.';
-COMMENT ON COLUMN author_mention.rule IS 'rare_name (a rare name is one person), joined (the best person scored at least the split threshold), joined_merged (two persons did: they are one, person_alias), new_person (none did), one_name_one_person (decided before persons existed).';
+COMMENT ON COLUMN author_mention.rule IS 'rare_name (a rare name is one person), repeat_name (a rare name''s later place on one list: a person of its own), joined (the best person scored at least the split threshold), joined_merged (two persons did: they are one, person_alias), new_person (none did), one_name_one_person (decided before persons existed).';
 COMMENT ON COLUMN author_mention.name_lambda IS 'How common the name is: expected other wearers among 100,000 distinct names (given-name x surname frequencies over the warehouse).';
 COMMENT ON COLUMN author_mention.candidates IS 'The persons scored (dim_author ids), in the order of candidate_scores.';
 COMMENT ON COLUMN author_mention.category_level IS 'Against the chosen person: same (category), parent (archive or area), other, or none.';
@@ -265,6 +265,11 @@ ALTER TABLE author_person ADD COLUMN IF NOT EXISTS given VARCHAR USING COMPRESSI
 ALTER TABLE author_person ADD COLUMN IF NOT EXISTS surname VARCHAR USING COMPRESSION uncompressed;
 ALTER TABLE author_person ADD COLUMN IF NOT EXISTS name_lambda DOUBLE;
 ALTER TABLE author_person ADD COLUMN IF NOT EXISTS first_of_name BOOLEAN;
+-- Null on rows an older release wrote: the person step then looks for a person at two places of one
+-- list (resolve/person_mentions.sql) once, and sets it.
+ALTER TABLE author_person ADD COLUMN IF NOT EXISTS is_repeat BOOLEAN;
+ALTER TABLE author_person ALTER COLUMN is_repeat SET DEFAULT false;
+COMMENT ON COLUMN author_person.is_repeat IS 'A person founded by a later place of a rare name on one author list ("Jiachen Guo, ..., Jiachen Guo": the first place is the name''s person, each later one a person of its own, rule repeat_name); not counted among its name''s persons by the rare/common rule.';
 COMMENT ON COLUMN author_person.first_of_name IS 'One row per name key is marked (its first person, or another of its persons when that one is gone): name statistics count names by it, without a DISTINCT over every person.';
 COMMENT ON COLUMN author_person.name_lambda IS 'How common the name was when its mentions were last decided (author_mention.name_lambda); every run re-checks each stored name against the rare/common line.';
 COMMENT ON TABLE author_person IS 'What the person model knows of each person: when it was founded, and for persons of common names the evidence later mentions are scored against (co-authors, categories, words, dates); null evidence is read again from author_mention when needed.';

@@ -19,7 +19,9 @@ corpus of `eval.namesakes`, seed 11; the held-out seed 29 was not used for tunin
 
 * **Rare names stay one person** (lam < `rare_lambda` = 1 and at most one stored person): every
   mention joins the name's person, whatever its context. ~88–92 % of real mentions; one vectorised
-  Polars pass, no evidence read.
+  Polars pass, no evidence read. Except a later place of the name on one list ("Jiachen Guo, ...,
+  Jiachen Guo"): a person holds one place of a list, so that place is a person of its own, as the
+  cannot-link below makes it for a common name (`_assign_rare`).
 * **Common names split on evidence.** Per name key, mentions are taken in a canonical order
   (first listing date, undated last, then paper id, then position) and scored against the
   persons of the name so far: ``prior + co-authors + categories + words + years``. prior =
@@ -165,8 +167,9 @@ ALIAS_SCHEMA = {"from_person_id": pl.Int64, "to_person_id": pl.Int64, "name_key"
                 "paper_id": pl.Int64, "author_position": pl.Int32, "score": pl.Float64, "rule": pl.String}
 
 
-# is_new: founded by this batch; first_of_name (new persons only, else null): the name's first person
-PERSONS_SCHEMA = {**PERSON_SCHEMA, "is_new": pl.Boolean, "first_of_name": pl.Boolean}
+# is_new: founded by this batch; first_of_name (new persons only, else null): the name's first person;
+# is_repeat: a rare name's later place on one list (`_assign_rare`): outside the model, never a candidate
+PERSONS_SCHEMA = {**PERSON_SCHEMA, "is_new": pl.Boolean, "first_of_name": pl.Boolean, "is_repeat": pl.Boolean}
 
 
 @dataclass(frozen=True)
@@ -643,7 +646,7 @@ def assign_persons(
             timings[stage + "_cpu"] = timings.get(stage + "_cpu", 0.0) + now[1] - clock[1]
         clock[:] = now
 
-    stored = empty_persons() if stored is None else stored.select(
+    stored = empty_persons() if stored is None else _without_repeats(stored).select(
         *(pl.col(c) if c in stored.columns else pl.lit(None).alias(c) for c in PERSON_SCHEMA)).cast(PERSON_SCHEMA)
     mentions = mentions.select(pl.col("paper_id").cast(pl.Int64), pl.col("author_position").cast(pl.Int32),
                                pl.col("name_key").cast(pl.String))
@@ -728,7 +731,8 @@ def assign_persons(
         "paper_ids": [sorted(p.papers) for p in touched], "coauthors": [p.coauthors for p in touched],
         "categories": [sorted(p.cats) for p in touched], "words": [p.words for p in touched],
         "is_new": [isinstance(p.pid, tuple) for p in touched],
-        "first_of_name": [founders[p.pid[1]][3] if isinstance(p.pid, tuple) else None for p in touched]}, PERSONS_SCHEMA)
+        "first_of_name": [founders[p.pid[1]][3] if isinstance(p.pid, tuple) else None for p in touched],
+        "is_repeat": [False] * len(touched)}, PERSONS_SCHEMA)
     alias_df = pl.DataFrame([(fix(a), _resolve(fix(b), alias_of), *rest) for a, b, *rest in aliases],
                             schema=ALIAS_SCHEMA, orient="row")
     assignments = pl.concat([rare_assign, common_assign])  # row order carries no meaning (sorting 1M rows costs)
@@ -742,6 +746,12 @@ def _commonness_of(batch_keys: pl.Series, stored_keys: pl.Series, known: pl.Seri
     if known is not None:
         keys.append(known.cast(pl.String))
     return name_commonness(pl.concat(keys))
+
+
+def _without_repeats(stored: pl.DataFrame) -> pl.DataFrame:
+    """Stored persons without a rare name's repeat persons (`is_repeat`, when the frame says): each
+    holds one later place of one list, so is no candidate and does not make its name worn by two."""
+    return stored.filter(~pl.col("is_repeat").fill_null(False)) if "is_repeat" in stored.columns else stored
 
 
 def _classes(batch_keys: pl.Series, stored: pl.DataFrame, common_tbl: pl.DataFrame, settings: PersonSettings):
@@ -763,31 +773,41 @@ def name_classes(batch_keys: pl.Series, stored: pl.DataFrame, known_name_keys: p
     only person_id and name_key (dim_author's rows of these keys). `eval.namesakes` calls this first,
     then reads the evidence of the common keys' persons only; the loader decides the same rule in
     the warehouse (schemas/resolve/person_classes.sql)."""
+    stored = _without_repeats(stored)
     tbl = commonness if commonness is not None else _commonness_of(batch_keys, stored["name_key"], known_name_keys)
     return _classes(batch_keys, stored.select("person_id", "name_key"), tbl, settings)
 
 
 def _assign_rare(rare_m, papers, stored, rare_keys):
-    """Rare names: every mention joins the name's one stored person, or founds stable_id(name_key)."""
+    """Rare names: every mention joins the name's one stored person, or founds stable_id(name_key);
+    but a person holds one place of a list, so a later place of the name on the same list is a
+    person of its own (rule repeat_name, is_repeat), with the id of a person its mention founded
+    (stable_id(name_key, paper_id, author_position), as the common-name loop founds a namesake
+    that its cannot-link keeps off the paper). schemas/resolve/person_rare.sql decides the same."""
     person = (rare_keys.select("name_key", "lam").join(stored.select("name_key", "person_id", old_key="founded_key"),
                                                        on="name_key", how="left"))
     person = with_stable_ids(person, {"new_id": ["name_key"]}).select(
         "name_key", "lam", "old_key", is_new=pl.col("person_id").is_null(), person_id=pl.coalesce("person_id", "new_id"))
-    m = rare_m.join(person, on="name_key")
+    is_repeat = pl.col("author_position") > pl.col("author_position").min().over("paper_id", "name_key")
+    m = with_stable_ids(rare_m.with_columns(is_repeat=is_repeat), {"repeat_id": ["name_key", "paper_id", "author_position"]})
+    m = m.join(person, on="name_key").with_columns(
+        person_id=pl.when("is_repeat").then("repeat_id").otherwise("person_id"),
+        is_new=pl.col("is_new") | pl.col("is_repeat"), old_key=pl.when(~pl.col("is_repeat")).then("old_key"))
     assign = m.select(
-        "paper_id", "author_position", "name_key", "person_id", rule=pl.lit("rare_name"), score=pl.lit(None, pl.Float64),
+        "paper_id", "author_position", "name_key", "person_id",
+        rule=pl.when("is_repeat").then(pl.lit("repeat_name")).otherwise(pl.lit("rare_name")), score=pl.lit(None, pl.Float64),
         name_lambda="lam", prior=pl.lit(None, pl.Float64), n_persons=pl.lit(None, pl.Int32),
         n_candidates=pl.lit(None, pl.Int32), candidates=pl.lit(None, pl.List(pl.Int64)),
         candidate_scores=pl.lit(None, pl.List(pl.Float64)), coauthors_shared=pl.lit(None, pl.Int32),
         category_level=pl.lit(None, pl.String), words_shared=pl.lit(None, pl.Int32),
         years_apart=pl.lit(None, pl.Int32)).cast(ASSIGNMENT_SCHEMA)
-    dated = m.select("person_id", "name_key", "is_new", "old_key", "paper_id", "author_position").join(
+    dated = m.select("person_id", "name_key", "is_new", "is_repeat", "old_key", "paper_id", "author_position").join(
         papers.select("paper_id", listed_on=pl.col("first_listed_on")), on="paper_id", how="left")
     founders = dated.sort(CANONICAL, nulls_last=True).unique("person_id", keep="first")  # canonical order's first
     persons = founders.with_columns(founded_key=pl.coalesce("old_key", _founded_key_expr()),
-                                    first_of_name=pl.when("is_new").then(True)).select(
-        *(pl.col(c) if c in ("person_id", "name_key", "founded_key", "is_new", "first_of_name") else pl.lit(None, t).alias(c)
-          for c, t in PERSONS_SCHEMA.items()))
+                                    first_of_name=pl.when("is_new").then(~pl.col("is_repeat"))).select(
+        *(pl.col(c) if c in ("person_id", "name_key", "founded_key", "is_new", "first_of_name", "is_repeat")
+          else pl.lit(None, t).alias(c) for c, t in PERSONS_SCHEMA.items()))
     return assign, persons.cast(PERSONS_SCHEMA)
 
 

@@ -19,11 +19,12 @@ SELECT author_id FROM dim_author SEMI JOIN (
 UNION
 SELECT from_author_id FROM person_alias WHERE run_id = $run_id;
 
--- One row per person and paper, at the person's first position on the list.
+-- One row per shown place, its mention's person: a person holds one place of a list (a name shown
+-- twice is two persons: person_rare.sql, transforms.persons), so also one row per paper and person
+-- (blocking checks, schemas/checks.sql).
 DELETE FROM bridge_paper_author WHERE paper_id IN (SELECT paper_id FROM bridge_papers);
 INSERT INTO bridge_paper_author BY NAME
-SELECT paper_id, author_id, min(author_position) AS author_position
-FROM author_mention SEMI JOIN bridge_papers USING (paper_id) GROUP BY paper_id, author_id;
+SELECT paper_id, author_id, author_position FROM author_mention SEMI JOIN bridge_papers USING (paper_id);
 
 -- A person's display name: the best spelling of its name key and of the keys aliased to it
 -- (every person of a name shows the same name; dim_author.author_id tells them apart).

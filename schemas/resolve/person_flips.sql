@@ -15,7 +15,7 @@ WITH population AS (
 ),
 n_given AS (SELECT given, count(*) AS n FROM population GROUP BY given),
 n_surname AS (SELECT surname, count(*) AS n FROM population GROUP BY surname),
-several AS (SELECT DISTINCT name_key FROM author_person WHERE NOT first_of_name),
+several AS (SELECT DISTINCT name_key FROM author_person WHERE NOT first_of_name AND is_repeat IS NOT TRUE),
 decided AS (
     SELECT name_key, given, surname, name_key IN (SELECT name_key FROM several) AS several,
            name_lambda IS NULL OR name_lambda < $rare_lambda AS below

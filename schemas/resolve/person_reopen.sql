@@ -18,7 +18,7 @@ SELECT name_key, first_rank FROM batch_keys SEMI JOIN common_keys USING (name_ke
 -- person_marks.sql: a few rows, not a count over every person), or into persons merged since.
 -- A merge leaves one person: the evidence that joined two may change as a split's may.
 CREATE OR REPLACE TEMP TABLE split_or_merged_keys AS
-SELECT name_key FROM author_person WHERE NOT first_of_name
+SELECT name_key FROM author_person WHERE NOT first_of_name AND is_repeat IS NOT TRUE
 UNION SELECT name_key FROM person_alias WHERE rule IS DISTINCT FROM 'forwarded';
 -- Stored papers whose words or categories, as the person model reads them, this run changed.
 CREATE OR REPLACE TEMP TABLE reworded_papers AS
@@ -30,7 +30,7 @@ CREATE OR REPLACE TEMP TABLE reopened_keys AS
 SELECT m.name_key FROM author_mention m SEMI JOIN common_keys USING (name_key)
 JOIN dim_paper p USING (paper_id) LEFT JOIN canonical_new c USING (name_key)
 GROUP BY m.name_key
-HAVING (bool_or(m.rule IN ('rare_name', 'one_name_one_person')) AND count(*) > 1)
+HAVING (bool_or(m.rule IN ('rare_name', 'repeat_name', 'one_name_one_person')) AND count(*) > 1)
     OR max(canonical_rank(p.first_listed_on, m.paper_id, m.author_position)) > any_value(c.first_rank)
 UNION
 SELECT name_key FROM rare_again_keys
@@ -39,19 +39,19 @@ UNION  -- decided on evidence, on a paper this run moved in that order: earlier 
        -- file): the name's first person, and each further person's founding mention, may be another
 SELECT DISTINCT m.name_key FROM author_mention m JOIN paper_dates_before b USING (paper_id) JOIN dim_paper p USING (paper_id)
 WHERE p.first_listed_on IS DISTINCT FROM b.first_listed_on
-  AND m.rule NOT IN ('rare_name', 'one_name_one_person')
+  AND m.rule NOT IN ('rare_name', 'repeat_name', 'one_name_one_person')
 UNION  -- decided on evidence on a paper whose words or categories this run changed (a v2's title and
        -- abstract, a category corrected in an edited file): a fresh load reads the new ones, and may
        -- split a name one person wore, or join two
 SELECT DISTINCT m.name_key FROM author_mention m SEMI JOIN reworded_papers USING (paper_id)
-WHERE m.rule NOT IN ('rare_name', 'one_name_one_person')
+WHERE m.rule NOT IN ('rare_name', 'repeat_name', 'one_name_one_person')
 UNION  -- worn by several persons, or merged, and decided on evidence on a paper this run shows other
        -- names of (a search page's ten after a listing's three, a co-author's name corrected): those
        -- names are the mention's co-authors, as a fresh load reads them, and may join two of its
        -- persons, or no longer join the merged ones
 SELECT DISTINCT m.name_key FROM author_mention m SEMI JOIN (SELECT DISTINCT paper_id FROM new_mentions) n USING (paper_id)
 SEMI JOIN split_or_merged_keys USING (name_key)
-WHERE m.rule NOT IN ('rare_name', 'one_name_one_person')
+WHERE m.rule NOT IN ('rare_name', 'repeat_name', 'one_name_one_person')
 UNION  -- worn by several persons, or merged, and mentioned on a paper this run drops or changes: what it
        -- founded, joined or merged may stand on it (two persons merged by their one co-author stayed
        -- merged after an edited file dropped the paper, or dropped that co-author from the list's end)
