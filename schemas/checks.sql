@@ -50,10 +50,16 @@ SELECT count(*) FROM (
     FROM dim_paper WHERE run_paper(paper_id)
 ) k FULL JOIN (SELECT * FROM author_mention WHERE run_paper(paper_id)) m USING (paper_id, author_position)
 WHERE k.mention_key IS DISTINCT FROM m.mention_key;
--- name: the bridge holds each paper's persons, one row each
-SELECT count(*) FROM (SELECT DISTINCT paper_id, author_id FROM author_mention WHERE run_paper(paper_id)) m
-FULL JOIN (SELECT * FROM bridge_paper_author WHERE run_paper(paper_id)) b USING (paper_id, author_id)
+-- name: the bridge holds every shown author of every paper, at its position, with its person
+SELECT count(*) FROM (SELECT paper_id, author_position, author_id FROM author_mention WHERE run_paper(paper_id)) m
+FULL JOIN (SELECT * FROM bridge_paper_author WHERE run_paper(paper_id)) b USING (paper_id, author_position, author_id)
 WHERE m.paper_id IS NULL OR b.paper_id IS NULL;
+-- name: a paper's bridge rows are its shown authors (n_authors_shown)
+SELECT count(*) FROM (SELECT * FROM dim_paper WHERE run_paper(paper_id)) p
+LEFT JOIN (SELECT paper_id, count(*) AS n FROM bridge_paper_author WHERE run_paper(paper_id) GROUP BY ALL) b USING (paper_id)
+WHERE coalesce(b.n, 0) <> coalesce(p.n_authors_shown, 0);
+-- name: one bridge_paper_author row per paper and person (a person holds one place of a list)
+SELECT count(*) FROM (SELECT paper_id, author_id FROM bridge_paper_author WHERE run_paper(paper_id) GROUP BY ALL HAVING count(*) > 1);
 -- name: every decided person has an author row, and merged persons none
 SELECT (SELECT count(*) FROM author_mention m ANTI JOIN dim_author USING (author_id)
         WHERE run_paper(m.paper_id) OR run_author(m.author_id))

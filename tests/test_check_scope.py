@@ -97,6 +97,15 @@ CORRUPTIONS = {
     "a person twice": "INSERT INTO author_person SELECT * FROM author_person WHERE author_id = (SELECT max(author_id) FROM touched_authors)",
     "a bridge row to nobody": "UPDATE bridge_paper_author SET author_id = 7 WHERE paper_id = (SELECT max(paper_id) FROM touched) AND author_position = 1",
     "a bridge row lost": "DELETE FROM bridge_paper_author WHERE paper_id = (SELECT max(paper_id) FROM touched)",
+    # one person at two places of a list, the later place's bridge row gone (a hunt's find: a rare name
+    # shown twice lost its later place, and no check saw it)
+    "a shown place without its bridge row": """
+        CREATE TEMP TABLE two_places AS SELECT paper_id, author_id FROM author_mention
+        WHERE paper_id = (SELECT max(paper_id) FROM author_mention WHERE run_id = 'run2' AND author_position = 2)
+          AND author_position = 1;
+        UPDATE author_mention SET author_id = t.author_id, decided_id = t.author_id FROM two_places t
+        WHERE author_mention.paper_id = t.paper_id AND author_mention.author_position = 2;
+        DELETE FROM bridge_paper_author WHERE paper_id = (SELECT paper_id FROM two_places) AND author_position = 2;""",
     "a paper's count off": "UPDATE dim_paper SET n_listings = n_listings + 1 WHERE paper_id = (SELECT min(paper_id) FROM touched)",
 }
 
