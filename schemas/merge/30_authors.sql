@@ -26,8 +26,25 @@ DELETE FROM bridge_paper_author WHERE paper_id IN (SELECT paper_id FROM bridge_p
 INSERT INTO bridge_paper_author BY NAME
 SELECT paper_id, author_id, author_position FROM author_mention SEMI JOIN bridge_papers USING (paper_id);
 
--- A person's display name: the best spelling of its name key and of the keys aliased to it
--- (every person of a name shows the same name; dim_author.author_id tells them apart).
+-- How a display name is chosen among spellings, best first (compared as a whole, each part higher
+-- is better): the rank's case and plainness, then more words and humps in capitals ("Jian Yang" over
+-- "jian Yang", "Jean-Pierre" over "Jean-pierre", "LeCun" over "Lecun" and "LECUN": the larger text
+-- won), a particle not counted ("van Gogh" and "Van Gogh" tie: the larger text, "van"), then the
+-- rank, a longer key (a full name over the initials aliased to it), the larger text.
+CREATE OR REPLACE TEMP MACRO display_order(name, display_rank, spelling_key) AS {
+    case_plain: display_rank // 500,
+    humps: len(regexp_extract_all(regexp_replace(regexp_replace(name, '(\s)(?:Van|Von|Der|Den|De|Del|Della|Di|Da|Du|Dos|Das|Le|La|Ter|Ten|Zu)(\s)', '\1x\2', 'g'),
+                                                 '(\s)(?:Van|Von|Der|Den|De|Del|Della|Di|Da|Du|Dos|Das|Le|La|Ter|Ten|Zu)(\s)', '\1x\2', 'g'),
+                                  '(?:^|[\s\-''’])\p{Lu}|\p{Ll}\p{Lu}')),
+    display_rank: display_rank, key_length: length(spelling_key), name: name};
+
+-- A person's display name: the best spelling its own mentions show (every current list of its papers,
+-- at its places), so a namesake's spelling is never another person's name ("YuAn Wang" was both
+-- Yuan Wangs' name, one only ever written "Yuan Wang"). An own best in one case only (CAPITALS, lower
+-- case: scraper noise) takes the case of the best mixed-case spelling of its name with the same
+-- letters ("YU LI" -> "Yu Li"). A name of one spelling (its key's and those of the keys aliased to it)
+-- is its persons' name without reading their mentions, and a person without a spelling of its own
+-- (none ranked) shows its name's best.
 CREATE OR REPLACE TEMP TABLE author_rows AS
 WITH persons AS (SELECT author_id, name_key FROM author_person SEMI JOIN touched_authors USING (author_id)),
 spellings AS (  -- (name_key, its spelling's key, the spelling): a key's own and its aliases'
@@ -37,18 +54,39 @@ spellings AS (  -- (name_key, its spelling's key, the spelling): a key's own and
     SELECT a.to_name_key, n.name_key, n.name, n.display_rank FROM author_alias a JOIN author_name_variant n USING (name_key)
     WHERE a.to_name_key IN (SELECT name_key FROM persons)
 ),
-names AS (  -- the rank's case and plainness, then more words and humps in capitals ("Jian Yang" over "jian Yang",
-            -- "Jean-Pierre" over "Jean-pierre", "LeCun" over "Lecun" and "LECUN": the larger text won),
-            -- a particle not counted ("van Gogh" and "Van Gogh" tie: the larger text, "van"), then the rest
-    SELECT name_key, first(name ORDER BY display_rank // 500 DESC,
-                                         len(regexp_extract_all(regexp_replace(regexp_replace(name, '(\s)(?:Van|Von|Der|Den|De|Del|Della|Di|Da|Du|Dos|Das|Le|La|Ter|Ten|Zu)(\s)', '\1x\2', 'g'),
-                                                                               '(\s)(?:Van|Von|Der|Den|De|Del|Della|Di|Da|Du|Dos|Das|Le|La|Ter|Ten|Zu)(\s)', '\1x\2', 'g'),
-                                                                '(?:^|[\s\-''’])\p{Lu}|\p{Ll}\p{Lu}')) DESC,
-                                         display_rank DESC, length(spelling_key) DESC, name DESC) AS name
+names AS (
+    SELECT name_key, count(*) AS n_spellings, max(display_order(name, display_rank, spelling_key)) AS best
     FROM spellings GROUP BY name_key
+),
+places AS (
+    SELECT m.paper_id, m.author_position, m.mention_key, m.author_id FROM author_mention m
+    SEMI JOIN (SELECT author_id FROM persons JOIN names USING (name_key) WHERE n_spellings > 1) USING (author_id)
+),
+lists AS (  -- every current list of those papers: the stored version of each key with a current listing
+            -- (two listings of one paper, "Jean-Pierre" in one and "Jean-pierre" in the other)
+    SELECT k.paper_id, v.authors, v.author_keys
+    FROM (SELECT DISTINCT paper_id, paper_key FROM fact_listing SEMI JOIN places USING (paper_id)) k
+    JOIN paper_version v USING (paper_key)
+),
+own AS (
+    SELECT o.author_id, max(display_order(o.name, v.display_rank, o.spelling_key)) AS best FROM (
+        SELECT DISTINCT m.author_id, m.mention_key AS spelling_key, l.authors[m.author_position] AS name
+        FROM places m JOIN lists l USING (paper_id) WHERE l.author_keys[m.author_position] = m.mention_key
+    ) o JOIN author_name_variant v ON v.name_key = o.spelling_key AND v.name = o.name
+    GROUP BY o.author_id
+),
+case_fixed AS (
+    SELECT o.author_id, max(display_order(s.name, s.display_rank, s.spelling_key)) AS best
+    FROM own o JOIN persons p USING (author_id) JOIN spellings s USING (name_key)
+    WHERE o.best.display_rank < 2000 AND s.display_rank >= 2000 AND lower(s.name) = lower(o.best.name)
+    GROUP BY o.author_id
+),
+shown AS (
+    SELECT p.author_id, coalesce(c.best.name, o.best.name, n.best.name) AS name
+    FROM persons p JOIN names n USING (name_key) LEFT JOIN own o USING (author_id) LEFT JOIN case_fixed c USING (author_id)
 )
 SELECT p.author_id, n.name, p.name_key, coalesce(c.n_papers, 0)::INTEGER AS n_papers
-FROM persons p JOIN names n USING (name_key) LEFT JOIN (  -- a bridge row per paper and person (its insert above)
+FROM persons p JOIN shown n USING (author_id) LEFT JOIN (  -- a bridge row per paper and person (its insert above)
     SELECT author_id, count(*) AS n_papers FROM bridge_paper_author
     WHERE author_id IN (SELECT author_id FROM touched_authors) GROUP BY author_id
 ) c USING (author_id);

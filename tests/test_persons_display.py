@@ -1,0 +1,90 @@
+"""A person's display name (dim_author.name) is a spelling its own mentions show, never one only a
+namesake wrote (a hunt's find: two persons named Yuan Wang both showed "YuAn Wang", one of them
+only ever written "Yuan Wang"; four Yifan Zhangs showed "YiFan Zhang"), the same fresh or
+incremental. A spelling in one case only takes its case from its name's mixed-case spelling of the
+same letters ("YU LI" is scraper noise, not a spelling)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from tests.test_persons_places import assert_every_place_kept
+from tests.test_persons_warehouse import _listing, write
+
+# Real records (titles, categories and author lists of ../shared/realdata's arXiv listings and ICML
+# 2025; the abstracts are made up): two different Yuan Wangs, two Yifan Zhangs, and two Yu Lis one
+# of whom a page wrote in capitals.
+YUAN_WANG_VISION = ("cs.CV", "Monte Carlo Energy Aggregation for Mobile 3D Gaussian Splatting",
+                    ["Xiaobiao Du", "YuAn Wang", "Hao Li", "Bosheng Wang", "Xun Sun", "Xin Yu"],
+                    "We render Gaussian splats on phones by aggregating their energy with Monte Carlo sampling, "
+                    "which halves the memory of tile-based rasterisation at the same image quality.")
+YUAN_WANG_MEDICINE = ("cs.CE", "AtomiMed: Hierarchical Atomic Fact-Checking for Universal Clinical-Aware Medical "
+                      "Report Evaluation",
+                      ["Yuan Wang", "Wanxing Chang", "Songtao Jiang", "Shujian Gao", "Xiaotian Zhang", "Ruifeng Yuan",
+                       "Weiwei Cao", "Bowen Shi", "Ling Zhang", "Zuozhu Liu", "Jianpeng Zhang"],
+                      "We check medical reports fact by fact: a report is split into atomic claims, each claim is "
+                      "verified against the patient record, and the verdicts are rolled up by section.")
+YIFAN_ZHANG_EDITING = ("cs.CV", "MCIE: Multimodal LLM-Driven Complex Instruction Image Editing with Spatial Guidance",
+                       ["Xuehai Bai", "Xiaoling Gu", "Akide Liu", "Hangjie Yuan", "YiFan Zhang", "Jack Ma"],
+                       "A multimodal language model turns a complex editing instruction into regions and steps, and a "
+                       "diffusion editor follows them one region at a time.")
+YIFAN_ZHANG_XAI = ("cs.HC", "Comparables XAI: Faithful Example-based AI Explanations with Counterfactual Trace "
+                   "Adjustments", ["Yifan Zhang", "Tianle Ren", "Fei Wang", "Brian Y Lim"],
+                   "Explaining a prediction by comparable examples misleads when the examples differ in other "
+                   "features; we adjust each example along a counterfactual trace before showing it.")
+YU_LI_CAPITALS = ("cs.SE", "Function-to-Style Guidance of LLMs for Code Translation",
+                  ["Longhui Zhang", "Bin Wang", "Jiahao Wang", "Xiaofeng Zhao", "Min Zhang", "Hao yang",
+                   "Meishan Zhang", "YU LI", "Jing Li", "Jun Yu"],
+                  "Language models translate code more faithfully when they first match each function's behaviour "
+                  "and only then its style.")
+YU_LI_MIXED = ("cs.LG", "Fishers for Free? Approximating the Fisher Information Matrix by Recycling the Squared "
+               "Gradient Accumulator", ["Yu Li", "Felix Dangel", "Derek Tam", "Colin Raffel"],
+               "The squared gradient accumulator that adaptive optimisers keep approximates the diagonal Fisher "
+               "information well enough for model merging and pruning.")
+
+
+def displays(warehouse: Path, name_key: str) -> dict[tuple, str]:
+    """Per person of a name: its papers' titles -> its display name."""
+    with duckdb.connect(str(warehouse), read_only=True) as con:
+        rows = con.execute("SELECT list(p.title ORDER BY p.title), a.name FROM dim_author a "
+                           "JOIN bridge_paper_author b USING (author_id) JOIN dim_paper p USING (paper_id) "
+                           "WHERE a.name_key = ? GROUP BY a.author_id, a.name", [name_key]).fetchall()
+    return {tuple(titles): name for titles, name in rows}
+
+
+DAYS = {"2026-06-30.txt": _listing("Jun 30, 2026", [YUAN_WANG_VISION, YIFAN_ZHANG_EDITING, YU_LI_CAPITALS]),
+        "2026-07-01.txt": _listing("Jul 01, 2026", [YUAN_WANG_MEDICINE, YIFAN_ZHANG_XAI, YU_LI_MIXED])}
+
+
+@pytest.mark.parametrize("order", [list(DAYS), list(reversed(DAYS))], ids=["in date order", "newest first"])
+def test_each_person_shows_a_spelling_of_its_own(run_ingest, tmp_path, order):
+    for name in order:  # one file a run
+        write(tmp_path / "land", name, DAYS[name])
+        run_ingest([tmp_path / "land"], tmp_path / "incremental.duckdb")
+    run_ingest([tmp_path / "land"], tmp_path / "fresh.duckdb")
+    for warehouse in ("incremental.duckdb", "fresh.duckdb"):
+        assert displays(tmp_path / warehouse, "yuan wang") == {(YUAN_WANG_VISION[1],): "YuAn Wang",
+                                                               (YUAN_WANG_MEDICINE[1],): "Yuan Wang"}
+        assert displays(tmp_path / warehouse, "yifan zhang") == {(YIFAN_ZHANG_EDITING[1],): "YiFan Zhang",
+                                                                 (YIFAN_ZHANG_XAI[1],): "Yifan Zhang"}
+        # the capitals are noise: the letters are the person's own, the case its name's
+        assert displays(tmp_path / warehouse, "yu li") == {(YU_LI_CAPITALS[1],): "Yu Li", (YU_LI_MIXED[1],): "Yu Li"}
+    assert_every_place_kept(tmp_path / "incremental.duckdb")
+
+
+def test_a_spelling_corrected_in_an_edited_file_is_the_persons_name(run_ingest, tmp_path):
+    """A person's display follows what its papers' lists show now: an edited file that corrects
+    "YuAn Wang" to "Yuan Wang" renames the person (the old spelling stayed: it was the name's best
+    spelling ever seen)."""
+    write(tmp_path / "land", "day.txt", _listing("Jun 30, 2026", [YUAN_WANG_VISION]))
+    run_ingest([tmp_path / "land"], tmp_path / "w.duckdb")
+    assert displays(tmp_path / "w.duckdb", "yuan wang") == {(YUAN_WANG_VISION[1],): "YuAn Wang"}
+    names = [n.replace("YuAn", "Yuan") for n in YUAN_WANG_VISION[2]]
+    write(tmp_path / "land", "day.txt", _listing("Jun 30, 2026", [(*YUAN_WANG_VISION[:2], names, YUAN_WANG_VISION[3])]))
+    run_ingest([tmp_path / "land"], tmp_path / "w.duckdb")
+    run_ingest([tmp_path / "land"], tmp_path / "fresh.duckdb")
+    assert displays(tmp_path / "w.duckdb", "yuan wang") == displays(tmp_path / "fresh.duckdb", "yuan wang") == {
+        (YUAN_WANG_VISION[1],): "Yuan Wang"}
