@@ -1,8 +1,8 @@
 """A person's display name (dim_author.name) is a spelling its own mentions show, never one only a
 namesake wrote (a hunt's find: two persons named Yuan Wang both showed "YuAn Wang", one of them
 only ever written "Yuan Wang"; four Yifan Zhangs showed "YiFan Zhang"), the same fresh or
-incremental. A spelling in one case only takes its case from its name's mixed-case spelling of the
-same letters ("YU LI" is scraper noise, not a spelling)."""
+incremental. A word in one case only ("YU LI", "Di ZHANG": a form's or a profile's noise, not a
+spelling) takes its case from its name's best spelling of the same letters."""
 
 from __future__ import annotations
 
@@ -45,6 +45,19 @@ YU_LI_MIXED = ("cs.LG", "Fishers for Free? Approximating the Fisher Information 
                "The squared gradient accumulator that adaptive optimisers keep approximates the diagonal Fisher "
                "information well enough for model merging and pruning.")
 
+# An ICLR 2024 list that writes surnames in capitals, as OpenReview profiles do (and shows "Kun Xu"
+# twice), and an arXiv paper of another Di Zhang.
+DI_ZHANG_CAPITALS = ("cs.CV", "Unified Language-Vision Pretraining in LLM with Dynamic Discrete Visual Tokenization",
+                     ["Yang Jin", "Kun Xu", "Kun Xu", "Liwei Chen", "Chao Liao", "Jianchao Tan", "Quzhe Huang",
+                      "Bin CHEN", "Chengru Song", "dai meng", "Di ZHANG", "Wenwu Ou", "Kun Gai", "Yadong MU"],
+                     "A visual tokenizer turns an image into a variable number of discrete tokens, so a language "
+                     "model reads and writes images as it does text.")
+DI_ZHANG_MIXED = ("cs.RO", "Learning Native Continuation for Action Chunking Flow Policies",
+                  ["Yufeng Liu", "Hang Yu", "Juntu Zhao", "Bocheng Li", "Di Zhang", "Mingzhu Li", "Wenxuan Wu",
+                   "Yingdong Hu", "Junyuan Xie", "Junliang Guo", "Dequan Wang", "Yang Gao"],
+                  "Flow policies that predict chunks of actions stutter between chunks; we train them to continue "
+                  "the previous chunk natively and remove the stutter on three robot arms.")
+
 
 def displays(warehouse: Path, name_key: str) -> dict[tuple, str]:
     """Per person of a name: its papers' titles -> its display name."""
@@ -55,8 +68,9 @@ def displays(warehouse: Path, name_key: str) -> dict[tuple, str]:
     return {tuple(titles): name for titles, name in rows}
 
 
-DAYS = {"2026-06-30.txt": _listing("Jun 30, 2026", [YUAN_WANG_VISION, YIFAN_ZHANG_EDITING, YU_LI_CAPITALS]),
-        "2026-07-01.txt": _listing("Jul 01, 2026", [YUAN_WANG_MEDICINE, YIFAN_ZHANG_XAI, YU_LI_MIXED])}
+DAYS = {"2026-06-30.txt": _listing("Jun 30, 2026", [YUAN_WANG_VISION, YIFAN_ZHANG_EDITING, YU_LI_CAPITALS,
+                                                    DI_ZHANG_CAPITALS]),
+        "2026-07-01.txt": _listing("Jul 01, 2026", [YUAN_WANG_MEDICINE, YIFAN_ZHANG_XAI, YU_LI_MIXED, DI_ZHANG_MIXED])}
 
 
 @pytest.mark.parametrize("order", [list(DAYS), list(reversed(DAYS))], ids=["in date order", "newest first"])
@@ -70,8 +84,10 @@ def test_each_person_shows_a_spelling_of_its_own(run_ingest, tmp_path, order):
                                                                (YUAN_WANG_MEDICINE[1],): "Yuan Wang"}
         assert displays(tmp_path / warehouse, "yifan zhang") == {(YIFAN_ZHANG_EDITING[1],): "YiFan Zhang",
                                                                  (YIFAN_ZHANG_XAI[1],): "Yifan Zhang"}
-        # the capitals are noise: the letters are the person's own, the case its name's
+        # a word in capitals is noise: the letters are the person's own, the case its name's
         assert displays(tmp_path / warehouse, "yu li") == {(YU_LI_CAPITALS[1],): "Yu Li", (YU_LI_MIXED[1],): "Yu Li"}
+        assert displays(tmp_path / warehouse, "di zhang") == {(DI_ZHANG_CAPITALS[1],): "Di Zhang",
+                                                              (DI_ZHANG_MIXED[1],): "Di Zhang"}
     assert_every_place_kept(tmp_path / "incremental.duckdb")
 
 

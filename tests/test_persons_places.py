@@ -253,3 +253,51 @@ def test_a_person_holds_one_place_of_a_list(lists):
     assert (want["person_id"] == want["expected"]).all() and (want["rule"] == want["expected_rule"]).all()
     repeats = r.persons.filter("is_repeat")
     assert sorted(repeats["person_id"]) == sorted(want.filter(~first)["person_id"])
+
+
+# ----------------------------------------------------------------------------- real days, whole lists
+def _real_days_whole(folder: Path) -> list[Path]:
+    """The real arXiv listings of ../shared/realdata as one listing file per day, every author
+    shown (the lists that show a name twice: "Kun Xu", "Bin Wang", "Yue Zhang")."""
+    import datetime as dt
+    import json
+
+    from eval.keywords import REALDATA
+
+    sources = {"arxiv_daily_listings_dwdengwei.jsonl": ("summary", lambda r: r["categories"][0]),
+               "arxiv_daydayarxiv_csAI_listings.jsonl": ("abstract", lambda r: r["primary_category"])}
+    if not all((REALDATA / name).is_file() for name in sources):
+        pytest.skip("real arXiv listings not found (../shared/realdata)")
+    days: dict[str, list[tuple]] = {}
+    for name, (abstract, category) in sources.items():
+        for line in (REALDATA / name).read_text(encoding="utf-8").splitlines():
+            r = json.loads(line)
+            days.setdefault(r["digest_date"], []).append(
+                (category(r), " ".join(r["title"].split()), r["authors"], " ".join(r[abstract].split())))
+    paths = []
+    for day, records in sorted(days.items()):
+        header = dt.date.fromisoformat(day).strftime("%b %d, %Y")
+        write(folder, f"{day}.txt", _listing(header, records))
+        paths.append(folder / f"{day}.txt")
+    return paths
+
+
+@pytest.mark.slow
+def test_real_days_with_whole_lists_give_the_persons_and_names_of_a_fresh_load(run_ingest, tmp_path):
+    """Each real day in its own run, then all at once: the same persons, display names and bridge
+    rows, and every shown place kept."""
+    days = _real_days_whole(tmp_path / "days")
+    for day in days:
+        run_ingest([day], tmp_path / "incremental.duckdb")
+    run_ingest(days, tmp_path / "fresh.duckdb")
+    assert_every_place_kept(tmp_path / "incremental.duckdb")
+    assert persons(tmp_path / "incremental.duckdb") == persons(tmp_path / "fresh.duckdb")
+    tables = []
+    for warehouse in ("incremental.duckdb", "fresh.duckdb"):
+        with duckdb.connect(str(tmp_path / warehouse), read_only=True) as con:
+            tables.append((con.execute("SELECT author_id, name, n_papers FROM dim_author ORDER BY ALL").fetchall(),
+                           con.execute("SELECT * FROM bridge_paper_author ORDER BY ALL").fetchall()))
+    assert tables[0] == tables[1]
+    with duckdb.connect(str(tmp_path / "fresh.duckdb"), read_only=True) as con:  # the real repeats are there
+        assert con.execute("SELECT count(*) FROM (SELECT paper_id, name_key FROM author_mention "
+                           "GROUP BY ALL HAVING count(*) > 1)").fetchall()[0][0] >= 3

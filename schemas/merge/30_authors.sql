@@ -40,11 +40,12 @@ CREATE OR REPLACE TEMP MACRO display_order(name, display_rank, spelling_key) AS 
 
 -- A person's display name: the best spelling its own mentions show (every current list of its papers,
 -- at its places), so a namesake's spelling is never another person's name ("YuAn Wang" was both
--- Yuan Wangs' name, one only ever written "Yuan Wang"). An own best in one case only (CAPITALS, lower
--- case: scraper noise) takes the case of the best mixed-case spelling of its name with the same
--- letters ("YU LI" -> "Yu Li"). A name of one spelling (its key's and those of the keys aliased to it)
--- is its persons' name without reading their mentions, and a person without a spelling of its own
--- (none ranked) shows its name's best.
+-- Yuan Wangs' name, one only ever written "Yuan Wang"). An own best with a word in one case only (in
+-- CAPITALS or lower case: a form's or a profile's noise, "YU LI", "Bing WANG", "jian Yang") is
+-- written as the best spelling of its name with the same letters ("Yu Li", "Bing Wang", "Jian
+-- Yang"; a particle stays: "van" is the better spelling). A name of one spelling (its key's and
+-- those of the keys aliased to it) is its persons' name without reading their mentions (99 % of
+-- names), and a person without a spelling of its own (none ranked) shows its name's best.
 CREATE OR REPLACE TEMP TABLE author_rows AS
 WITH persons AS (SELECT author_id, name_key FROM author_person SEMI JOIN touched_authors USING (author_id)),
 spellings AS (  -- (name_key, its spelling's key, the spelling): a key's own and its aliases'
@@ -78,7 +79,7 @@ own AS (
 case_fixed AS (
     SELECT o.author_id, max(display_order(s.name, s.display_rank, s.spelling_key)) AS best
     FROM own o JOIN persons p USING (author_id) JOIN spellings s USING (name_key)
-    WHERE o.best.display_rank < 2000 AND s.display_rank >= 2000 AND lower(s.name) = lower(o.best.name)
+    WHERE regexp_matches(o.best.name, '(^|[\s\-])(\p{Lu}{2,}|\p{Ll}+)($|[\s\-])') AND lower(s.name) = lower(o.best.name)
     GROUP BY o.author_id
 ),
 shown AS (
