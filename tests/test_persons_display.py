@@ -6,10 +6,13 @@ spelling) takes its case from its name's best spelling of the same letters."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import duckdb
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.test_persons_places import assert_every_place_kept
 from tests.test_persons_warehouse import _listing, write
@@ -104,3 +107,53 @@ def test_a_spelling_corrected_in_an_edited_file_is_the_persons_name(run_ingest, 
     run_ingest([tmp_path / "land"], tmp_path / "fresh.duckdb")
     assert displays(tmp_path / "w.duckdb", "yuan wang") == displays(tmp_path / "fresh.duckdb", "yuan wang") == {
         (YUAN_WANG_VISION[1],): "Yuan Wang"}
+
+
+# ----------------------------------------------------------------------------- the rule, on tables
+CASES = ["Yuan Wang", "YuAn Wang", "YUAN WANG", "yuan wang", "Yuan WANG", "yuan Wang"]
+
+
+def _rank(name: str) -> int:
+    """transforms.dedupe.author_variants' rank of a plain, unaccented spelling (case only)."""
+    return (0 if name == name.upper() else 1 if name == name.lower() else 2) * 1000 + 500
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(CASES), min_size=1, max_size=3), min_size=1, max_size=3))
+def test_a_display_name_is_never_a_namesakes_capitals(persons_spellings):
+    """Persons of one name, each on papers of its own spelled its own ways: each shows one of its
+    own spellings, or, when its best has a word in one case only, the name's best spelling of the
+    same letters; never capitals inside a word that it never wrote ("YuAn")."""
+    from flows.load import ensure_schema
+    from flows.sql import connect, run_sql_file
+
+    con = connect(Path(":memory:"))
+    ensure_schema(con)
+    rows, paper = [], 0
+    for person, spellings in enumerate(persons_spellings, 1):
+        for name in spellings:
+            paper += 1
+            rows.append((person, paper, name))
+    for person in range(1, len(persons_spellings) + 1):
+        con.execute("INSERT INTO author_person (author_id, name_key) VALUES (?, 'yuan wang')", [person])
+    for person, paper, name in rows:
+        con.execute("INSERT INTO author_mention (paper_id, author_position, mention_key, name_key, author_id, decided_id, "
+                    "rule) VALUES (?, 1, 'yuan wang', 'yuan wang', ?, ?, 'joined')", [paper, person, person])
+        con.execute("INSERT INTO paper_version VALUES (?, 't', 'a', [?], ['yuan wang'], NULL, true)", [paper, name])
+        con.execute("INSERT INTO fact_listing (listing_id, paper_id, source_file_id, position, line_start, line_end, "
+                    "format, paper_key, n_authors_shown, is_truncated) VALUES (?, ?, 1, 1, 1, 5, 'listing', ?, 1, false)",
+                    [paper, paper, paper])
+    for name in {name for _, _, name in rows}:
+        con.execute("INSERT INTO author_name_variant VALUES ('yuan wang', ?, ?)", [name, _rank(name)])
+    for table in ("touched", "moved_papers"):
+        con.execute(f"CREATE TEMP TABLE {table} AS SELECT DISTINCT paper_id FROM author_mention")
+    con.execute("CREATE TEMP TABLE stg_authors AS SELECT name_key FROM author_name_variant")
+    run_sql_file(con, "merge/30_authors.sql", {"run_id": "r"})
+    shown = dict(con.execute("SELECT author_id, name FROM dim_author").fetchall())
+    every = {name for _, _, name in rows}
+    caseless = re.compile(r"(^|[\s\-])([A-Z]{2,}|[a-z]+)($|[\s\-])")
+    for person, spellings in enumerate(persons_spellings, 1):
+        if shown[person] in spellings:
+            continue
+        assert shown[person] in every and any(caseless.search(s) for s in spellings), (person, shown[person], spellings)
+        assert not re.search("[a-z][A-Z]", shown[person]), (person, shown[person], spellings)

@@ -43,7 +43,8 @@ CREATE OR REPLACE TEMP MACRO display_order(name, display_rank, spelling_key) AS 
 -- Yuan Wangs' name, one only ever written "Yuan Wang"). An own best with a word in one case only (in
 -- CAPITALS or lower case: a form's or a profile's noise, "YU LI", "Bing WANG", "jian Yang") is
 -- written as the best spelling of its name with the same letters ("Yu Li", "Bing Wang", "Jian
--- Yang"; a particle stays: "van" is the better spelling). A name of one spelling (its key's and
+-- Yang"; a particle stays: "van" is the better spelling), but not one with a capital inside a word
+-- when its own has none ("YUAN WANG" is not "YuAn Wang"). A name of one spelling (its key's and
 -- those of the keys aliased to it) is its persons' name without reading their mentions (99 % of
 -- names), and a person without a spelling of its own (none ranked) shows its name's best.
 CREATE OR REPLACE TEMP TABLE author_rows AS
@@ -80,6 +81,7 @@ case_fixed AS (
     SELECT o.author_id, max(display_order(s.name, s.display_rank, s.spelling_key)) AS best
     FROM own o JOIN persons p USING (author_id) JOIN spellings s USING (name_key)
     WHERE regexp_matches(o.best.name, '(^|[\s\-])(\p{Lu}{2,}|\p{Ll}+)($|[\s\-])') AND lower(s.name) = lower(o.best.name)
+      AND (NOT regexp_matches(s.name, '\p{Ll}\p{Lu}') OR regexp_matches(o.best.name, '\p{Ll}\p{Lu}'))
     GROUP BY o.author_id
 ),
 shown AS (
