@@ -157,3 +157,28 @@ def test_a_display_name_is_never_a_namesakes_capitals(persons_spellings):
             continue
         assert shown[person] in every and any(caseless.search(s) for s in spellings), (person, shown[person], spellings)
         assert not re.search("[a-z][A-Z]", shown[person]), (person, shown[person], spellings)
+
+
+def test_a_warehouse_an_older_release_named_gets_its_names_back(run_ingest, tmp_path):
+    """What the previous release wrote: every person of a name under the name's best spelling
+    (both Yuan Wangs "YuAn Wang"), no is_repeat column. The next run, whatever its files, names
+    each person of a name worn by several again: the warehouse is then what a fresh load gives."""
+    from tests.test_persons_places import LATER
+
+    for name, text in DAYS.items():
+        write(tmp_path / "land", name, text)
+    run_ingest([tmp_path / "land"], tmp_path / "old.duckdb")
+    with duckdb.connect(str(tmp_path / "old.duckdb")) as con:
+        con.execute("UPDATE dim_author SET name = 'YuAn Wang' WHERE name_key = 'yuan wang'; "
+                    "UPDATE dim_author SET name = 'YiFan Zhang' WHERE name_key = 'yifan zhang'; "
+                    "ALTER TABLE author_person DROP COLUMN is_repeat")
+    write(tmp_path / "land", "later.txt", LATER)  # names none of theirs
+    run_ingest([tmp_path / "land"], tmp_path / "old.duckdb")
+    run_ingest([tmp_path / "land"], tmp_path / "fresh.duckdb")
+    names = []
+    for warehouse in ("old.duckdb", "fresh.duckdb"):
+        with duckdb.connect(str(tmp_path / warehouse), read_only=True) as con:
+            names.append(con.execute("SELECT author_id, name, n_papers FROM dim_author ORDER BY ALL").fetchall())
+    assert names[0] == names[1]
+    assert displays(tmp_path / "old.duckdb", "yuan wang") == {(YUAN_WANG_VISION[1],): "YuAn Wang",
+                                                              (YUAN_WANG_MEDICINE[1],): "Yuan Wang"}

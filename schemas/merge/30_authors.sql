@@ -2,6 +2,7 @@
 -- touched papers in author_mention): the paper × person bridge and the persons' rows.
 -- Parameters: $run_id.
 
+CREATE TEMP TABLE IF NOT EXISTS older_persons AS SELECT false AS is_older;  -- (a caller without the person step)
 CREATE OR REPLACE TEMP TABLE bridge_papers AS
 SELECT paper_id FROM touched UNION SELECT paper_id FROM moved_papers;
 
@@ -17,7 +18,11 @@ SELECT author_id FROM dim_author SEMI JOIN (
     SELECT coalesce(a.to_name_key, s.name_key) AS name_key FROM stg_authors s LEFT JOIN author_alias a USING (name_key)
     UNION ALL SELECT to_name_key FROM author_alias WHERE run_id = $run_id) USING (name_key)
 UNION
-SELECT from_author_id FROM person_alias WHERE run_id = $run_id;
+SELECT from_author_id FROM person_alias WHERE run_id = $run_id
+UNION  -- once, in a warehouse an older release wrote (resolve/person_mentions.sql): the persons of the
+       -- names worn by several, all of them named by their name's best spelling then
+SELECT author_id FROM author_person
+WHERE (SELECT is_older FROM older_persons) AND name_key IN (SELECT name_key FROM author_person WHERE NOT first_of_name);
 
 -- One row per shown place, its mention's person: a person holds one place of a list (a name shown
 -- twice is two persons: person_rare.sql, transforms.persons), so also one row per paper and person

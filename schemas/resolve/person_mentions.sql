@@ -18,10 +18,13 @@ WHERE NOT EXISTS (SELECT 1 FROM author_person) AND EXISTS (SELECT 1 FROM bridge_
 
 -- A warehouse an older release wrote (author_person.is_repeat null, once) may hold one person at two
 -- places of one list (a rare name shown twice), the later place without a bridge row: those
--- mentions are decided again (stale_mentions, below: a later place is a person of its own).
+-- mentions are decided again (stale_mentions, below: a later place is a person of its own); and
+-- persons named by their name's best spelling, a namesake's perhaps (merge/30_authors.sql names
+-- them again).
+CREATE OR REPLACE TEMP TABLE older_persons AS
+SELECT EXISTS (SELECT 1 FROM author_person WHERE is_repeat IS NULL) AS is_older;
 CREATE OR REPLACE TEMP TABLE shared_places AS
-SELECT paper_id, author_position, author_id FROM author_mention
-WHERE EXISTS (SELECT 1 FROM author_person WHERE is_repeat IS NULL)
+SELECT paper_id, author_position, author_id FROM author_mention WHERE (SELECT is_older FROM older_persons)
 QUALIFY row_number() OVER (PARTITION BY paper_id, author_id ORDER BY author_position) > 1;
 UPDATE author_person SET is_repeat = false WHERE is_repeat IS NULL;
 
