@@ -61,9 +61,12 @@ spellings AS (  -- (name_key, its spelling's key, the spelling): a key's own and
     SELECT a.to_name_key, n.name_key, n.name, n.display_rank FROM author_alias a JOIN author_name_variant n USING (name_key)
     WHERE a.to_name_key IN (SELECT name_key FROM persons)
 ),
-names AS (
-    SELECT name_key, count(*) AS n_spellings, max(display_order(name, display_rank, spelling_key)) AS best
-    FROM spellings GROUP BY name_key
+names AS (  -- a name of one spelling is it; the others' best is ranked (below): 1 % of names
+    SELECT name_key, count(*) AS n_spellings, any_value(name) AS name FROM spellings GROUP BY name_key
+),
+ranked AS (
+    SELECT name_key, max(display_order(name, display_rank, spelling_key)) AS best
+    FROM spellings SEMI JOIN (SELECT name_key FROM names WHERE n_spellings > 1) USING (name_key) GROUP BY name_key
 ),
 places AS (
     SELECT m.paper_id, m.author_position, m.mention_key, m.author_id FROM author_mention m
@@ -90,8 +93,9 @@ case_fixed AS (
     GROUP BY o.author_id
 ),
 shown AS (
-    SELECT p.author_id, coalesce(c.best.name, o.best.name, n.best.name) AS name
-    FROM persons p JOIN names n USING (name_key) LEFT JOIN own o USING (author_id) LEFT JOIN case_fixed c USING (author_id)
+    SELECT p.author_id, coalesce(c.best.name, o.best.name, r.best.name, n.name) AS name
+    FROM persons p JOIN names n USING (name_key) LEFT JOIN ranked r USING (name_key)
+    LEFT JOIN own o USING (author_id) LEFT JOIN case_fixed c USING (author_id)
 )
 SELECT p.author_id, n.name, p.name_key, coalesce(c.n_papers, 0)::INTEGER AS n_papers
 FROM persons p JOIN shown n USING (author_id) LEFT JOIN (  -- a bridge row per paper and person (its insert above)

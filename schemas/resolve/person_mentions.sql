@@ -61,7 +61,11 @@ WHERE author_id IN (SELECT author_id FROM author_mention SEMI JOIN mention_paper
 -- again when needed.
 CREATE OR REPLACE TEMP TABLE stale_mentions AS
 WITH stored AS (SELECT * FROM author_mention SEMI JOIN mention_papers USING (paper_id)),
-first_places AS (SELECT paper_id, name_key, min(author_position) AS first_position FROM run_mentions GROUP BY ALL)
+first_places AS (  -- of the stored rare names' (a first load has none)
+    SELECT paper_id, name_key, min(author_position) AS first_position FROM run_mentions
+    SEMI JOIN (SELECT paper_id, name_key FROM stored WHERE rule IN ('rare_name', 'repeat_name')) USING (paper_id, name_key)
+    GROUP BY ALL
+)
 SELECT m.paper_id, m.author_position, m.author_id FROM stored m
 ANTI JOIN run_mentions r USING (paper_id, author_position, mention_key, name_key)
 UNION

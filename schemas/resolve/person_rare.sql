@@ -26,13 +26,17 @@ FROM rare c LEFT JOIN (SELECT * FROM author_person WHERE is_repeat IS NOT TRUE) 
 WHERE c.first_rank IS NOT NULL;
 
 -- The later places: every place of these names on these lists is in run_mentions (a touched
--- paper's whole list) or new_mentions (a name taken back brings every mention of it).
+-- paper's whole list) or reopened_mentions (a name taken back brings every mention of it), a place
+-- perhaps in both (min() does not mind; a UNION's dedupe of a first load's mentions did).
 CREATE OR REPLACE TEMP TABLE rare_repeats AS
 WITH places AS (
-    SELECT paper_id, author_position, name_key FROM run_mentions SEMI JOIN rare_persons USING (name_key)
-    UNION SELECT paper_id, author_position, name_key FROM new_mentions SEMI JOIN rare_persons USING (name_key)
+    SELECT paper_id, author_position, name_key FROM run_mentions
+    UNION ALL SELECT paper_id, author_position, name_key FROM reopened_mentions
 ),
-first_places AS (SELECT paper_id, name_key, min(author_position) AS first_position FROM places GROUP BY ALL)
+first_places AS (  -- of the names shown twice on a list (few), then of those the rare ones
+    SELECT * FROM (SELECT paper_id, name_key, min(author_position) AS first_position FROM places
+                   GROUP BY ALL HAVING count(*) > 1) SEMI JOIN rare_persons USING (name_key)
+)
 SELECT n.paper_id, n.author_position, n.name_key,
        stable_id(concat_ws(chr(31), n.name_key, n.paper_id::VARCHAR, n.author_position::VARCHAR)) AS author_id
 FROM new_mentions n JOIN first_places f USING (paper_id, name_key)
