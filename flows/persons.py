@@ -1,7 +1,8 @@
 """The person step of the load: every new author mention gets a person (issue 13).
 
 Runs inside the load's transaction between merge/20_papers.sql and merge/30_authors.sql. A
-rare name is one person whatever its context, so its mentions (~90 % of a run's) are decided in
+rare name is one person whatever its context (but a person holds one place of a list: a later
+place of the name on one list is a person of its own), so its mentions (~90 % of a run's) are decided in
 the warehouse (schemas/resolve/person_rare.sql, the rule of `transforms.persons._assign_rare`).
 The common names are decided by `transforms.persons.assign_persons` (pure); this module moves
 their mentions and evidence out of the warehouse, the decisions, persons and person aliases back
