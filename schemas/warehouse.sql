@@ -188,7 +188,7 @@ CREATE TABLE IF NOT EXISTS dim_author (  -- no PRIMARY KEY: see fact_listing
     n_papers  INTEGER NOT NULL
 );
 COMMENT ON TABLE dim_author IS 'One person, as best known (transforms.persons): several persons may wear one name_key (namesakes, split on evidence: author_mention says why); each shows the best spelling its own mentions show (schemas/merge/30_authors.sql).';
-COMMENT ON COLUMN dim_author.name IS 'Best display form of the spellings its papers show at its places (never a namesake''s): mixed case over CAPITALS, accents kept.';
+COMMENT ON COLUMN dim_author.name IS 'Best display form of the spellings its papers show at its places (never an inner capital only a namesake wrote): mixed case over CAPITALS, a word in one case taking its name''s case, accents kept.';
 COMMENT ON COLUMN dim_author.name_key IS 'The name the person wears (no accents, case or punctuation); several persons may share it. Other keys of the name are in author_alias.';
 
 CREATE TABLE IF NOT EXISTS author_name_variant (
