@@ -232,3 +232,18 @@ def test_an_xhtml_page_is_read_with_its_xml_declaration(codec, label):
             ).encode("ascii") + body + b"</pre></body></html>\n"
     decoded = decode_bytes(page)
     assert decoded.text.strip("\n") == SEARCH_PAGE.strip("\n") and decoded.encoding == f"{label}+html"
+
+
+# Big5 bytes that happen to be valid UTF-8 and read as letters so: "羅羅" (Lolo, an old name of the
+# Yi people) is "ùù".
+BIG5_VALID_AS_UTF8 = listing(["Ann Lee, Bo Chen"], ["We date manuscripts of the Lolo (羅羅) script of the Yi people."])
+
+
+@pytest.mark.parametrize("label", ["big5", "cp950", "big5-hkscs", "ms950"])
+def test_any_cjk_label_keeps_its_reading_of_bytes_valid_as_utf8_by_accident(label):
+    """Every CJK codec is multi-byte to the charset rules, by what its decoder is rather than by
+    a list: "cp950" (Windows Big5) was not on the list, so read as a single-byte label, and a Big5
+    word valid as UTF-8 loaded as "Lolo (ùù)"."""
+    raw = (HEADERS.format(label) + quopri.encodestring(BIG5_VALID_AS_UTF8.encode("cp950")).decode()).encode()
+    decoded = decode_bytes(raw)
+    assert decoded.text.endswith(BIG5_VALID_AS_UTF8), decoded.text[-80:]

@@ -343,7 +343,6 @@ _SINGLE_BYTE = (("cp1252", "windows-1252"), ("iso8859_15", "iso-8859-15"), ("cp1
                 ("koi8_u", "koi8-u"), ("cp1255", "windows-1255"), ("cp1256", "windows-1256"),
                 ("cp874", "windows-874"))
 _CJK = (("gb18030", "gb18030"), ("cp932", "shift_jis"), ("euc_jp", "euc-jp"), ("euc_kr", "euc-kr"), ("big5", "big5"))
-_CJK_LABELS = {label for _, label in _CJK} | {"cp949", "big5hkscs"}  # and what a declared label reads as
 _MAX_IMPLAUSIBLE = 0.25  # share of non-ASCII words that read as nonsense: above it, no encoding
 _MAX_MESS = 0.25  # charset-normalizer's mess ratio of the non-UTF-8 lines: above it, nonsense
 _MIN_MESS_SAMPLE = 400  # characters: the mess ratio of a few words is noise ("Núñez Núñez": 0.4)
@@ -1105,13 +1104,13 @@ def _as_page_declares(decoded: Decoded, raw: bytes, head: str) -> Decoded:
     references, so its only bytes of that code page may be too few to detect. Not over Unicode,
     a CJK reading, or another single-byte one (a template's "iso-8859-1" on a Windows-1251 page)."""
     meta = _META_CHARSET.search(head)
-    if meta is None or decoded.encoding.startswith("utf") or decoded.encoding in _CJK_LABELS:
+    if meta is None or decoded.encoding.startswith("utf") or _multi_byte(decoded.encoding):
         return decoded
     redecoded = _declared(raw[:len(raw) - decoded.n_padding_bytes], meta.group(1))
     if redecoded is None or redecoded.encoding == decoded.encoding:
         return decoded
     failed = decoded.encoding == "unknown-8bit" or decoded.n_bad_bytes > 0
-    if not (failed or redecoded.encoding in _CJK_LABELS):
+    if not (failed or _multi_byte(redecoded.encoding)):
         return decoded  # one single-byte reading against another: a template's "iso-8859-1" over a Windows-1251 page
     return Decoded(redecoded.text, redecoded.encoding, 0, decoded.n_padding_bytes)
 
@@ -1177,7 +1176,17 @@ _DECLARED_AS = {"iso8859-1": "cp1252", "iso8859-9": "cp1254", "iso8859-11": "cp8
                 "euc_kr": "cp949", "big5": "big5hkscs"}
 
 
-_MULTI_BYTE = {"gb18030", "cp932", "euc_jp", "cp949", "big5hkscs", "iso2022_jp", "hz"}
+@lru_cache(maxsize=None)
+def _multi_byte(name: str) -> bool:
+    """Whether a codec or label is one of Python's CJK codecs (GBK, Shift-JIS, EUC, Big5,
+    ISO-2022, HZ, Johab, CP950...): their decoders are the C library's multi-byte ones, a fact
+    of the codec rather than a list kept here. False for an unknown label ("unknown-8bit")."""
+    from _multibytecodec import MultibyteIncrementalDecoder
+
+    try:
+        return issubclass(codecs.lookup(name).incrementaldecoder, MultibyteIncrementalDecoder)
+    except LookupError:
+        return False
 
 
 def _declared(raw: bytes, charset: str) -> Decoded | None:
@@ -1194,7 +1203,7 @@ def _declared(raw: bytes, charset: str) -> Decoded | None:
         declared = _normalise_newlines(raw.decode(codec))
     except (UnicodeDecodeError, LookupError):
         declared = None
-    single_byte = codec not in _MULTI_BYTE and not codec.startswith("utf")
+    single_byte = not _multi_byte(codec) and not codec.startswith("utf")
     utf8 = _utf8_by_intent(raw, declared) if single_byte and not raw.isascii() else None
     if utf8 is not None:
         return Decoded(utf8, "utf-8")
