@@ -16,6 +16,16 @@ from tests.conftest import SAMPLES
 MB = 1024 * 1024
 
 
+def _in_a_child(script: str) -> str:
+    """`script` run by a Python process of its own, from the repo (a peak measured there is the
+    script's alone); its stdout."""
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                          cwd=Path(__file__).resolve().parents[1]).stdout
+
+
 def test_staged_batches_are_released(run_ingest, tmp_path, monkeypatch):
     """Prefect keeps every task's return value until the flow ends: the flow empties each parsed
     batch once it is staged (bug: at 1M listings +550 MB of batches were still held at the merge)."""
@@ -475,9 +485,6 @@ def test_the_parse_estimate_covers_what_each_shape_of_file_held():
 def test_a_file_of_line_ends_holds_no_more_than_its_estimate():
     """The hunt's shape measured here, in a child process of its own: 1.5M line ends before one
     record held ~280 MB, 12 a byte allowed 18 MB; the estimate by its lines allows more than it held."""
-    import subprocess
-    import sys
-
     script = (
         "import threading, time, psutil\n"
         "from pathlib import Path\n"
@@ -496,11 +503,10 @@ def test_a_file_of_line_ends_holds_no_more_than_its_estimate():
         "time.sleep(0.01)\n"
         "assert result.listings['line_start'].to_list() == [1_500_001]\n"
         "print(len(data), result.files['n_lines'][0], peak[0] - before)\n")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
-                         cwd=Path(__file__).resolve().parents[1])
+    out = _in_a_child(script)
     from flows.settings import PARSE_BYTES_PER_INPUT_BYTE, parse_cost
 
-    n_bytes, n_lines, grew = map(int, out.stdout.split())
+    n_bytes, n_lines, grew = map(int, out.split())
     assert grew > 5 * PARSE_BYTES_PER_INPUT_BYTE * n_bytes, f"+{grew / MB:.0f} MB"
     assert parse_cost(n_bytes, n_lines) > 1.5 * grew, f"+{grew / MB:.0f} MB for {n_lines:,} lines"
 
@@ -765,9 +771,6 @@ def test_co_authors_of_a_long_list_take_memory_linear_in_it():
     """One paper of 6,000 names (the longest authors line a record may hold): the co-author
     windows took 1,245 MiB, a copy of the whole list on every mention's row (n² keys; five such
     papers in one run peaked at 4.0 GB), now ~125 MiB. Measured in a child process of its own."""
-    import subprocess
-    import sys
-
     script = (
         "import resource, polars as pl\n"
         "from transforms.persons import _coauthors\n"
@@ -776,9 +779,8 @@ def test_co_authors_of_a_long_list_take_memory_linear_in_it():
         "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
         "assert _coauthors(m)['coauthors'].list.len().max() == 50\n"
         "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)\n")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
-                         cwd=Path(__file__).resolve().parents[1])
-    assert int(out.stdout.strip()) < 400, f"{out.stdout.strip()} MiB"
+    out = _in_a_child(script)
+    assert int(out.strip()) < 400, f"{out.strip()} MiB"
 
 
 def test_co_authors_are_built_for_the_mentions_decided_only():
@@ -786,9 +788,6 @@ def test_co_authors_are_built_for_the_mentions_decided_only():
     of input: the person step built co-author windows for every mention of the papers of its common
     names, then kept those of the common names. Now the windows are those of the decided mentions
     (the rest are read as co-authors only), the same as before for them. In a child process."""
-    import subprocess
-    import sys
-
     script = (
         "import resource, polars as pl\n"
         "from transforms.persons import _coauthors\n"
@@ -806,6 +805,5 @@ def test_co_authors_are_built_for_the_mentions_decided_only():
         "assert got.filter(pl.col('paper_id') < 2).sort(key).equals(want.sort(key))\n"
         "assert got.height == decided.height\n"
         "print(grew)\n")
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
-                         cwd=Path(__file__).resolve().parents[1])
-    assert int(out.stdout.strip()) < 150, f"{out.stdout.strip()} MiB"
+    out = _in_a_child(script)
+    assert int(out.strip()) < 150, f"{out.strip()} MiB"
