@@ -215,16 +215,14 @@ def without_marks(lines: pl.Series) -> pl.Series:
 
 
 def names_text(unmarked: pl.Series) -> pl.Series:
-    """Lines without their marks (`without_marks`) as a names line reads them (`names_line`): TeX
-    accents as letters, affiliations in parentheses or brackets left out, and the spaces a mark
-    left before a comma or at the end ("Bo Chen $^{3}$"). What the search format's names test
-    looks at: it read arXiv's own author lines ("C. Bal\\'azs, ...", "Peter Brommer and Franz
-    G\\"ahler (Institut f\\"ur ...)") as written, took them for abstracts and quarantined their
-    records, where a listing loaded them."""
-    needs = unmarked.str.contains(r"[(\[\\（【]|\s,|\s$")
-    return on_rows_where(unmarked, needs, lambda rows: rows.to_frame("a").select(
-        tex_accents(pl.col("a")).str.replace_all(AFFILIATIONS, "${1}").str.replace_all(r"\s+,", ",").str.strip_chars()
-    ).to_series())
+    """Lines without their marks (`without_marks`) as a names line reads them (`names_line`),
+    without the spaces a mark left before a comma or at the end ("Bo Chen $^{3}$"). What the
+    search format's names test looks at: it read arXiv's own author lines ("C. Bal\\'azs, ...",
+    "Peter Brommer and Franz G\\"ahler (Institut f\\"ur ...)") as written, took them for abstracts
+    and quarantined their records, where a listing loaded them."""
+    read = _names_rows(unmarked)
+    return on_rows_where(read, read.str.contains(r"\s,|\s$"),
+                         lambda rows: rows.str.replace_all(r"\s+,", ",").str.strip_chars())
 
 
 def names_line(authors: pl.Expr) -> pl.Expr:
