@@ -20,20 +20,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bench.corpus import default_realdata
+from eval.greedy_wraps import one_line, shown  # the eval renders real records as these tests do
 from transforms.formats.listing import CATEGORY_LINE, WRAP_REASON, may_be_names
 
 REALDATA = default_realdata()
 KAGGLE = REALDATA / "arxiv_kaggle_oai_snapshot_first200.jsonl"
 DAILY = REALDATA / "arxiv_daily_listings_dwdengwei.jsonl"
-
-
-def one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-def shown(names: list[str]) -> str:
-    """An authors line as listings show it: three names, then "and N more"."""
-    return ", ".join(names) if len(names) <= 3 else ", ".join(names[:3]) + f" and {len(names) - 3} more"
 
 
 def kaggle_records() -> list[dict]:
