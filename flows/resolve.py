@@ -69,12 +69,12 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, run_id: str,
                                "ORDER BY rowid")  # the scoring order: ties are taken in it
     accepted, notices_apart = resolve.ambiguous_notices(accepted)
     rejected = read_frame(con, schema_sql("resolve/rejected_near_accepted.sql"))
-    clustered, outcome = resolve.cluster_papers(accepted.drop("rule"), rejected)
-    outcome.update(notices_apart)
+    clustered, skipped = resolve.cluster_papers(accepted.drop("rule"), rejected)
+    skipped.update(notices_apart)
     key_map = resolve.paper_ids(*_id_keys(con), clustered)
     insert_frame(con, "paper_key_map", key_map, conflict="ON CONFLICT DO NOTHING")
     con.execute("INSERT INTO paper_signature BY NAME SELECT * FROM new_signature")
-    _record_matches(con, key_map, outcome, run_id)
+    _record_matches(con, key_map, skipped, run_id)
     con.execute("DROP TABLE scored_pairs")
 
 
@@ -196,11 +196,13 @@ PAIR_SCHEMA = {"paper_key": pl.Int64, "other": pl.Int64, "other_is_paper": pl.Bo
                "keys_a": pl.List(pl.String), "keys_b": pl.List(pl.String), "total_a": pl.Int32, "total_b": pl.Int32}
 
 
-def _record_matches(con, key_map: pl.DataFrame, outcome: dict, run_id: str | None) -> None:
+def _record_matches(con, key_map: pl.DataFrame, skipped: dict, run_id: str | None) -> None:
     """One paper_match row per scored pair (scored_pairs): where the new key went, what it was
-    compared with, the features, the score and the rule (a skipped merge says why)."""
-    decided = pl.DataFrame([(k, o, why) for (k, o), why in outcome.items()], orient="row",
-                           schema={"paper_key": pl.Int64, "other": pl.Int64, "skipped_because": pl.String})
+    compared with, the features, the score and the rule (a skipped merge says why: `skipped`,
+    (paper_key, other, other_is_paper) → the reason)."""
+    decided = pl.DataFrame([(*pair, why) for pair, why in skipped.items()], orient="row",
+                           schema={"paper_key": pl.Int64, "other": pl.Int64, "other_is_paper": pl.Boolean,
+                                   "skipped_because": pl.String})
     # A slice at a time: the rows with their features as JSON text were the run's largest frame
     # (`bench.profile` of 512k titles-only listings: peak RSS 2.7 -> 4.8 GB at this insert, whole).
     for scored in _table_chunks(con, "scored_pairs", "*", "true", MATCH_ROWS_PER_INSERT):
@@ -216,7 +218,7 @@ def _match_rows(scored: pl.DataFrame, key_map: pl.DataFrame, decided: pl.DataFra
     """paper_match rows of scored pairs (`_record_matches`)."""
     return (
         scored.join(key_map, on="paper_key", how="left")
-        .join(decided, on=["paper_key", "other"], how="left")
+        .join(decided, on=["paper_key", "other", "other_is_paper"], how="left")
         .with_columns(applied=pl.col("is_match") & pl.col("skipped_because").is_null())
         .select(
             "paper_key", "paper_id",

@@ -865,7 +865,7 @@ def _same_paper_under_a_notice(pairs: pl.DataFrame, titles: pl.DataFrame, rows: 
     return out
 
 
-def ambiguous_notices(accepted: pl.DataFrame) -> tuple[pl.DataFrame, dict[tuple[int, int], str]]:
+def ambiguous_notices(accepted: pl.DataFrame) -> tuple[pl.DataFrame, dict[tuple[int, int, bool], str]]:
     """accepted pairs (paper_key, other, other_is_paper, score, rule) without the NOTICE_RULE pairs of
     a node whose notice partners are not one paper (two of them not accepted as a pair: two stored
     papers, or two real papers of one title and authors, "Introduction"), and the pairs left out,
@@ -884,11 +884,12 @@ def ambiguous_notices(accepted: pl.DataFrame) -> tuple[pl.DataFrame, dict[tuple[
         partners.setdefault(b, set()).add(a)
     ambiguous = {node for node, near in partners.items()
                  if any(frozenset({x, y}) not in joined for x in near for y in near if x < y)}
-    dropped = {(k, o) for k, o, p in ends if {(False, k), (bool(p), o)} & ambiguous}
+    dropped = {(k, o, bool(p)) for k, o, p in ends if {(False, k), (bool(p), o)} & ambiguous}
     if not dropped:
         return accepted, {}
-    keep = ~pl.struct("paper_key", "other").is_in(
-        pl.DataFrame(list(dropped), schema={"paper_key": pl.Int64, "other": pl.Int64}, orient="row").to_struct().implode())
+    keep = ~pl.struct("paper_key", "other", "other_is_paper").is_in(pl.DataFrame(
+        list(dropped), schema={"paper_key": pl.Int64, "other": pl.Int64, "other_is_paper": pl.Boolean},
+        orient="row").to_struct().implode())
     return accepted.filter(keep | (pl.col("rule") != NOTICE_RULE)), dict.fromkeys(dropped, KEPT_APART_AMBIGUOUS)
 
 
@@ -1026,7 +1027,7 @@ DISTINCT_RULES = ("authors_differ", "titles_differ", "boilerplate_abstract")
 
 
 def cluster_papers(edges: pl.DataFrame, rejected: pl.DataFrame | None = None
-                   ) -> tuple[dict[int, int], dict[tuple[int, int], str | None]]:
+                   ) -> tuple[dict[int, int], dict[tuple[int, int, bool], str]]:
     """Clusters of new keys, each joined to at most one existing paper.
 
     edges: (paper_key, other, other_is_paper, score) accepted pairs; `other` is a new key or,
@@ -1037,28 +1038,33 @@ def cluster_papers(edges: pl.DataFrame, rejected: pl.DataFrame | None = None
     two papers that the scorer found distinct (rejected for their titles or authors: an untitled
     listing of a copied abstract) fits both: it joins neither rather than one by chance.
     Returns new key → paper_id (the existing paper's id, else the lowest key of the cluster) for
-    the keys of the edges (every other new key is its own paper) and, per accepted edge, None when
-    applied or the reason it was skipped.
+    the keys of the edges (every other new key is its own paper) and, per accepted edge that was
+    skipped (paper_key, other, other_is_paper), the reason (every other accepted edge was applied).
 
     A lone edge (each end in no other accepted pair and in no rejected one) is applied whatever
     the order: it is decided in Polars, the rest in `_cluster_in_order`. Most accepted pairs of the
     bench corpora are lone (one abstract listed with and without a title), and the loop over them
     took 2-3 s of the resolver at 1M listings."""
     lone, edges = _split_lone(edges, rejected)
-    mapping, outcome = _cluster_in_order(edges, _between(edges, rejected))
+    mapping, skipped = _cluster_in_order(edges, _between(edges, rejected))
     paper = pl.when("other_is_paper").then("other").otherwise(pl.min_horizontal("paper_key", "other"))
     ids = lone.select(paper=paper, key=pl.col("paper_key"), other=pl.col("other"), is_paper=pl.col("other_is_paper"))
     mapping.update(zip(ids["key"], ids["paper"]))
     new_others = ids.filter(~pl.col("is_paper"))
     mapping.update(zip(new_others["other"], new_others["paper"]))
-    outcome.update(dict.fromkeys(zip(ids["key"], ids["other"])))
-    return mapping, outcome
+    return mapping, skipped
 
 
-def _nodes(frame: pl.DataFrame) -> pl.DataFrame:
-    """Both ends of each pair as nodes (is_paper, node): a new key and a stored paper id may be equal."""
-    return pl.concat([frame.select(is_paper=pl.lit(False), node=pl.col("paper_key")),
-                      frame.select(is_paper=pl.col("other_is_paper"), node=pl.col("other"))])
+def _nodes(frame: pl.DataFrame) -> pl.LazyFrame:
+    """Both ends of each pair as nodes (is_paper, node): a new key and a stored paper id may be
+    equal. Lazy: the callers count or dedupe them streaming, without a copy of every pair's ends."""
+    pairs = frame.lazy()
+    return pl.concat([pairs.select(is_paper=pl.lit(False), node=pl.col("paper_key")),
+                      pairs.select(is_paper=pl.col("other_is_paper"), node=pl.col("other"))])
+
+
+def _distinct_nodes(frame: pl.DataFrame) -> pl.DataFrame:
+    return _nodes(frame).unique().collect(engine="streaming")
 
 
 def _both_ends_in(nodes: pl.DataFrame) -> pl.Expr:
@@ -1074,7 +1080,7 @@ def _split_lone(edges: pl.DataFrame, rejected: pl.DataFrame | None) -> tuple[pl.
     seen = _nodes(edges)
     if rejected is not None and not rejected.is_empty():
         seen = pl.concat([seen, _nodes(rejected.select("paper_key", "other", "other_is_paper"))])
-    is_lone = _both_ends_in(seen.group_by("is_paper", "node").len().filter(pl.col("len") == 1))
+    is_lone = _both_ends_in(seen.group_by("is_paper", "node").len().filter(pl.col("len") == 1).collect(engine="streaming"))
     return edges.filter(is_lone), edges.filter(~is_lone)
 
 
@@ -1084,54 +1090,111 @@ def _between(edges: pl.DataFrame, rejected: pl.DataFrame | None) -> pl.DataFrame
     with 5 pairs accepted, and every rejected pair was held as Python sets."""
     if rejected is None or rejected.is_empty():
         return rejected
-    return rejected.filter(_both_ends_in(_nodes(edges).unique()))
+    return rejected.filter(_both_ends_in(_distinct_nodes(edges)))
 
 
 def _cluster_in_order(edges: pl.DataFrame, rejected: pl.DataFrame | None
-                      ) -> tuple[dict[int, int], dict[tuple[int, int], str | None]]:
-    """`cluster_papers` of any edges, strongest first (see there)."""
-    members: dict[tuple[bool, int], set[tuple[bool, int]]] = {}
-    root_of: dict[tuple[bool, int], tuple[bool, int]] = {}
-    apart: dict[tuple[bool, int], set[tuple[bool, int]]] = {}
-    for key, other, is_paper in ([] if rejected is None else
-                                 rejected.select("paper_key", "other", "other_is_paper").iter_rows()):
-        a, b = (False, key), (bool(is_paper), other)
+                      ) -> tuple[dict[int, int], dict[tuple[int, int, bool], str]]:
+    """`cluster_papers` of any edges, strongest first (see there). Nodes are numbered and the
+    loop keeps a list per node, never a Python object per pair: a corpus of many revisions of
+    each paper accepts ~20 pairs per listing (2.1M at 100k listings), and a dict and two lists
+    of tuples per pair held ~1.5 GB beside DuckDB's memory limit."""
+    ordered = edges.sort(["score", "paper_key", "other", "other_is_paper"], descending=[True, False, False, False])
+    nodes = _distinct_nodes(ordered).sort("is_paper", "node").with_row_index("idx")
+    ends = _node_numbers(ordered, nodes)
+    flagged = nodes.join(_ambiguous_nodes(ordered, rejected), on=["is_paper", "node"], how="semi")["idx"]
+    ambiguous = np.zeros(nodes.height, dtype=bool)
+    ambiguous[flagged.to_numpy()] = True
+    apart = _apart_by_number(rejected, nodes)
+    root = list(range(nodes.height))
+    members: dict[int, list[int]] = {}
+    paper_of = [n if p else None for p, n in nodes.select("is_paper", "node").iter_rows()]
+    reasons = np.zeros(ordered.height, dtype=np.int8)  # index into SKIP_REASONS; 0: applied
+    for start in range(0, ordered.height, LOOP_CHUNK):
+        part = ends.slice(start, LOOP_CHUNK)
+        for i, a, b in zip(range(start, start + part.height), part["a"].to_list(), part["b"].to_list()):
+            if ambiguous[a] or ambiguous[b]:
+                reasons[i] = 1
+            else:
+                reasons[i] = _join(a, b, root, members, paper_of, apart)
+    return _cluster_mapping(nodes, root, ends, reasons), _skipped(ordered, reasons)
+
+
+LOOP_CHUNK = 100_000  # pairs turned into Python ints at a time
+SKIP_REASONS = (None, KEPT_APART_AMBIGUOUS, KEPT_APART_EXISTING, KEPT_APART_REJECTED)
+
+
+def _join(a: int, b: int, root: list[int], members: dict[int, list[int]], paper_of: list[int | None],
+          apart: dict[int, set[int]]) -> int:
+    """Joins the clusters of nodes a and b unless that puts two stored papers or two nodes of a
+    rejected pair in one; returns the SKIP_REASONS index (0: joined or already one)."""
+    ra, rb = root[a], root[b]
+    if ra == rb:
+        return 0
+    small, large = sorted((ra, rb), key=lambda r: len(members.get(r, ())))
+    if paper_of[ra] is not None and paper_of[rb] is not None:
+        return 2
+    moved = members.pop(small, [small])
+    if any(root[far] == large for m in moved if m in apart for far in apart[m]):
+        if len(moved) > 1:
+            members[small] = moved
+        return 3
+    members.setdefault(large, [large]).extend(moved)
+    for m in moved:
+        root[m] = large
+    if paper_of[large] is None:
+        paper_of[large] = paper_of[small]
+    return 0
+
+
+def _node_numbers(pairs: pl.DataFrame, nodes: pl.DataFrame) -> pl.DataFrame:
+    """(a, b): the numbers in `nodes` (sorted by is_paper, node; numbered from 0) of each pair's
+    two ends, in the pairs' order; null where an end is not among them. Binary search over the
+    sorted nodes: a hash join of every pair with the nodes held several copies of the pairs."""
+    new, papers = (nodes.filter(pl.col("is_paper") == flag)["node"].to_numpy() for flag in (False, True))
+
+    def number(values: np.ndarray, among: np.ndarray, offset: int) -> np.ndarray:
+        at = np.minimum(np.searchsorted(among, values), max(len(among) - 1, 0))
+        found = among[at] == values if len(among) else np.zeros(len(values), dtype=bool)
+        return np.where(found, at + offset, -1)
+
+    a = number(pairs["paper_key"].to_numpy(), new, 0)
+    others, is_paper = pairs["other"].to_numpy(), pairs["other_is_paper"].to_numpy()
+    b = np.where(is_paper, number(others, papers, len(new)), number(others, new, 0))
+    return pl.DataFrame({"a": a, "b": b}).with_columns(pl.all().replace(-1, None))
+
+
+def _apart_by_number(rejected: pl.DataFrame | None, nodes: pl.DataFrame) -> dict[int, set[int]]:
+    """The rejected pairs between numbered nodes, both ways: number → the numbers kept apart from it."""
+    apart: dict[int, set[int]] = {}
+    if rejected is None or rejected.is_empty():
+        return apart
+    ends = _node_numbers(rejected, nodes).drop_nulls()
+    for a, b in ends.iter_rows():
         apart.setdefault(a, set()).add(b)
         apart.setdefault(b, set()).add(a)
+    return apart
 
-    def root(x):
-        if x not in root_of:
-            root_of[x], members[x] = x, {x}
-        return root_of[x]
 
-    outcome: dict[tuple[int, int], str | None] = {}
-    ambiguous = _ambiguous_nodes(edges, rejected)
-    ordered = edges.sort(["score", "paper_key", "other"], descending=[True, False, False])
-    for key, other, is_paper in ordered.select("paper_key", "other", "other_is_paper").iter_rows():
-        if {(False, key), (bool(is_paper), other)} & ambiguous:
-            outcome[(key, other)] = KEPT_APART_AMBIGUOUS
-            continue
-        ra, rb = root((False, key)), root((bool(is_paper), other))
-        if ra == rb:
-            outcome[(key, other)] = None
-            continue
-        small, large = sorted((ra, rb), key=lambda r: len(members[r]))
-        if _paper_of(members[ra]) is not None and _paper_of(members[rb]) is not None:
-            outcome[(key, other)] = KEPT_APART_EXISTING
-        elif any(apart.get(m, set()) & members[large] for m in members[small]):
-            outcome[(key, other)] = KEPT_APART_REJECTED
-        else:
-            members[large] |= members.pop(small)
-            for m in members[large]:
-                root_of[m] = large
-            outcome[(key, other)] = None
-    mapping = {}
-    for is_paper, k in root_of:
-        if not is_paper:
-            cluster = members[root((False, k))]
-            paper = _paper_of(cluster)
-            mapping[k] = paper if paper is not None else min(n for is_p, n in cluster if not is_p)
-    return mapping, outcome
+def _cluster_mapping(nodes: pl.DataFrame, root: list[int], ends: pl.DataFrame, reasons: np.ndarray) -> dict[int, int]:
+    """New key → its cluster's stored paper, else the cluster's lowest new key, for every new key
+    of a pair that was not skipped as ambiguous (only those were ever looked at)."""
+    looked_at = ends.filter(pl.Series(reasons) != 1)
+    seen = pl.concat([looked_at["a"], looked_at["b"]]).unique()
+    clustered = nodes.with_columns(root=pl.Series(root, dtype=pl.UInt32)).filter(pl.col("idx").is_in(seen.implode()))
+    per_root = clustered.group_by("root").agg(paper=pl.col("node").filter("is_paper").first(),
+                                              lowest=pl.col("node").filter(~pl.col("is_paper")).min())
+    new = clustered.filter(~pl.col("is_paper")).join(per_root, on="root").select(
+        "node", paper=pl.coalesce("paper", "lowest"))
+    return dict(zip(new["node"].to_list(), new["paper"].to_list()))
+
+
+def _skipped(ordered: pl.DataFrame, reasons: np.ndarray) -> dict[tuple[int, int, bool], str]:
+    """(paper_key, other, other_is_paper) → why the accepted pair was not applied, for the skipped
+    pairs only."""
+    skipped = ordered.select("paper_key", "other", "other_is_paper").with_columns(
+        reason=pl.Series(reasons)).filter(pl.col("reason") > 0)
+    return {(k, o, p): SKIP_REASONS[r] for k, o, p, r in skipped.iter_rows()}
 
 
 def name_new_papers(mapping: dict[int, int], id_keys: dict[int, int], taken: set[int],
@@ -1188,40 +1251,53 @@ def paper_ids(keys: pl.DataFrame, taken: pl.Series, clustered: dict[int, int]) -
         "paper_key", paper_id=pl.coalesce("paper_id", "paper").cast(pl.Int64))
 
 
-def _ambiguous_nodes(edges: pl.DataFrame, rejected: pl.DataFrame | None) -> set[tuple[bool, int]]:
-    """Nodes accepted with two nodes that are surely distinct papers (rejected for their titles
-    or authors, or two stored papers), each scoring within AMBIGUITY_MARGIN of the node's best.
-    One clearly best ("Part I"'s own abstract, untitled, beside "Part II" sharing most of it) is
-    no ambiguity: such a key joined neither and was a paper of its own. Stored papers count as
-    distinct: a key that fits two equally chained them (an untitled "Part II" joined "Part I"
-    through a third key that fit both)."""
-    distinct = set()
-    if rejected is not None and not rejected.is_empty() and "rule" in rejected.columns:
-        distinct = {frozenset({(False, k), (bool(p), o)}) for k, o, p in rejected.filter(
-            pl.col("rule").is_in(DISTINCT_RULES)).select("paper_key", "other", "other_is_paper").iter_rows()}
-    neighbours: dict[tuple[bool, int], list[tuple[float, tuple[bool, int]]]] = {}
-    for key, other, is_paper, score in edges.select("paper_key", "other", "other_is_paper", "score").iter_rows():
-        a, b = (False, key), (bool(is_paper), other)
-        neighbours.setdefault(a, []).append((score, b))
-        neighbours.setdefault(b, []).append((score, a))
-
-    def surely_distinct(x: tuple[bool, int], y: tuple[bool, int]) -> bool:
-        return (x[0] and y[0]) or frozenset({x, y}) in distinct
-
-    ambiguous = set()
-    for node, near in neighbours.items():
-        if len(near) > 1:
-            best = max(score for score, _ in near)
-            # an exact copy of one paper is no closer call with another (1.0 beside 0.97: it is the first)
-            close = [other for score, other in near if score >= (best if best >= 1.0 else best - AMBIGUITY_MARGIN)]
-            if any(surely_distinct(x, y) for i, x in enumerate(close) for y in close[i + 1:]):
-                ambiguous.add(node)
-    return ambiguous
+def _ambiguous_nodes(edges: pl.DataFrame, rejected: pl.DataFrame | None) -> pl.DataFrame:
+    """Nodes (is_paper, node) accepted with two nodes that are surely distinct papers (rejected
+    for their titles or authors, or two stored papers), each scoring within AMBIGUITY_MARGIN of
+    the node's best. One clearly best ("Part I"'s own abstract, untitled, beside "Part II" sharing
+    most of it) is no ambiguity: such a key joined neither and was a paper of its own. Stored
+    papers count as distinct: a key that fits two equally chained them (an untitled "Part II"
+    joined "Part I" through a third key that fit both)."""
+    distinct = _distinct_pairs(rejected)
+    near = _near_where_distinct_meet(edges, distinct)
+    best = pl.col("score").max().over("is_paper", "node")
+    # an exact copy of one paper is no closer call with another (1.0 beside 0.97: it is the first)
+    close = near.filter(pl.col("score") >= pl.when(best >= 1.0).then(best).otherwise(best - AMBIGUITY_MARGIN))
+    two_papers = close.filter("near_paper").group_by("is_paper", "node").len().filter(pl.col("len") > 1)
+    close_x = close.rename({"near_paper": "x_paper", "near": "x"}).drop("score")
+    close_y = close.rename({"near_paper": "y_paper", "near": "y"}).drop("score")
+    both = close_x.join(distinct, on=["x_paper", "x"]).join(close_y, on=["is_paper", "node", "y_paper", "y"], how="semi")
+    return pl.concat([two_papers.select("is_paper", "node"), both.select("is_paper", "node")]).unique()
 
 
-def _paper_of(cluster: set[tuple[bool, int]]) -> int | None:
-    """The existing paper of a cluster (at most one), or None."""
-    return next((n for is_paper, n in cluster if is_paper), None)
+def _distinct_pairs(rejected: pl.DataFrame | None) -> pl.DataFrame:
+    """The rejected pairs that say two nodes are distinct papers, both ways: (x_paper, x, y_paper, y)."""
+    schema = {"x_paper": pl.Boolean, "x": pl.Int64, "y_paper": pl.Boolean, "y": pl.Int64}
+    if rejected is None or rejected.is_empty() or "rule" not in rejected.columns:
+        return pl.DataFrame(schema=schema)
+    one_way = rejected.filter(pl.col("rule").is_in(DISTINCT_RULES)).select(
+        x_paper=pl.lit(False), x="paper_key", y_paper="other_is_paper", y="other")
+    return pl.concat([one_way, one_way.select(x_paper="y_paper", x="y", y_paper="x_paper", y="x")]).cast(schema)
+
+
+def _near_where_distinct_meet(edges: pl.DataFrame, distinct: pl.DataFrame) -> pl.DataFrame:
+    """(is_paper, node, near_paper, near, score): the accepted pairs of each node that may be
+    ambiguous, both ways: a new key accepted with two stored papers, or with a node of a distinct
+    pair. Only new keys meet stored papers (pairs are new x new or new x stored), and a node
+    needs two partners. Most nodes of a corpus of many revisions are neither: their pairs are
+    never copied."""
+    score = pl.col("score").cast(pl.Float64)
+    near = pl.concat([
+        edges.select(is_paper=pl.lit(False), node="paper_key", near_paper="other_is_paper", near="other", score=score),
+        edges.select(is_paper="other_is_paper", node="other", near_paper=pl.lit(False), near="paper_key", score=score),
+    ]).lazy()
+    with_papers = edges.lazy().filter("other_is_paper").group_by("paper_key").len().filter(pl.col("len") > 1).select(
+        is_paper=pl.lit(False), node="paper_key")
+    by_distinct = near.join(distinct.lazy().select(near_paper="x_paper", near="x").unique(),
+                            on=["near_paper", "near"], how="semi").select("is_paper", "node")
+    nodes = pl.concat([with_papers, by_distinct]).unique()
+    return near.join(nodes, on=["is_paper", "node"], how="semi").filter(
+        pl.len().over("is_paper", "node") > 1).collect()
 
 
 def alias_rule(a: pl.Expr, b: pl.Expr) -> pl.Expr:
