@@ -83,6 +83,17 @@ per epoch (weekdays kept).  Unique papers ≈ n_listings / 3 (``shape="repeats"`
 ~2.4× the distinct author names); the remaining listings are natural re-listings plus heavy-tailed
 extra repeats (next days, other search files, the same search file).
 ``n_listings`` is honoured exactly unless it is so small that natural re-listings exceed it.
+
+``shape="revisions"``: an archive of many near-identical versions of each paper.  Each paper (real
+ones, then the synthetic epochs; a seeded sample of them where an epoch is not full) is listed as a
+group of versions, listing format only: the group's size is heavy-tailed (Pareto α 1.2, median 4, at
+most 300; the last group is cut so that ``n_listings`` is exact), every version keeps the paper's
+title and author list, and each version after the first has the first one's abstract with 2–6 words
+swapped (every key unique).  Version 1 is listed on the paper's day and category, the others up to a
+week later, as re-listings are.  The truth paper is the group (one truth id, one papers.parquet row;
+the pipeline should merge revisions), so ``n_papers`` is the number of groups and
+``summary["revisions"]`` adds the groups over ``RESOLVER_BLOCK`` versions and the largest.  The two
+real papers sharing an abstract (told apart by title only) are left out of this shape.
 """
 
 from __future__ import annotations
@@ -97,6 +108,7 @@ import os
 import random
 import re
 import shutil
+import statistics
 import sys
 import time
 import unicodedata
@@ -122,7 +134,12 @@ LISTINGS_PER_PAPER = 3  # n_listings given, shape "repeats": unique papers ≈ n
 # archiving many categories (~80 % of the listings distinct papers, so ~2.4x the papers and
 # distinct author names of "repeats" at the same size: more epochs of synthetic papers, each
 # with its own re-drawn names).
-SHAPES = {"repeats": float(LISTINGS_PER_PAPER), "distinct": 1.25}
+# "revisions" (None: no fixed ratio) lists each paper as a group of near-identical versions.
+SHAPES: dict[str, float | None] = {"repeats": float(LISTINGS_PER_PAPER), "distinct": 1.25, "revisions": None}
+REVISIONS_ALPHA, REVISIONS_SCALE, REVISIONS_MAX = 1.2, 2.0, 300  # versions: round(2 x Pareto(1.2)), median 4
+REVISION_SWAPS = (2, 6)  # word swaps from the first version's abstract, per version
+RESOLVER_BLOCK = 64  # flows.resolve.MAX_BLOCK: larger blocks are paired by text-order neighbours only
+RELIST_GAP_DAYS = (0, 1, 1, 1, 2, 2, 3, 4, 5, 7)  # a re-listing or later version: days after the first
 EPOCH_SHIFT_DAYS = 28
 KEEP_REAL_AUTHOR = 0.10  # synthetic epochs: share of names kept real
 FILE_NOISE = ("utf8_bom", "utf16", "gb18030", "crlf")
@@ -374,6 +391,21 @@ class _Synth:
         title = _swap_words(rng, base.title, 1) if base.title.count(" ") >= 3 else base.title
         return Text(title, tuple(self.name(a, first=i == 0) for i, a in enumerate(base.authors)), abstract)
 
+    def revision(self, rng: random.Random, first: Text) -> Text:
+        """Another version of a paper: its title and authors, its first abstract with a few words
+        swapped (from the first version, not the previous one: 300 versions do not drift apart)."""
+        for _ in range(12):
+            cand = _swap_words(rng, first.abstract, rng.randint(*REVISION_SWAPS))
+            kd = _key_digest(cand)
+            if kd not in self.keys:
+                self.keys.add(kd)
+                return Text(first.title, first.authors, cand)
+        n = 1  # too few distinct orders of the words (a very short abstract): number the version
+        while _key_digest(cand := f"{first.abstract} (revision {n})") in self.keys:
+            n += 1
+        self.keys.add(_key_digest(cand))
+        return Text(first.title, first.authors, cand)
+
 
 # ----------------------------------------------------------------------------- noise
 def _noise_probs(noise: float | Mapping[str, float]) -> dict[str, float]:
@@ -615,8 +647,51 @@ def _epoch_events(
             else:  # re-listed on the same or one of the next days, in the same listing category
                 d, c = home.get(tid) or (rng.choice(edays), "cs.LG")
                 home.setdefault(tid, (d, c))
-                d = d + dt.timedelta(days=rng.choice((0, 1, 1, 1, 2, 2, 3, 4, 5, 7)))
+                d = d + dt.timedelta(days=rng.choice(RELIST_GAP_DAYS))
                 events.append(("listing", d, c, text, tid))
+    return events
+
+
+def _revision_plan(rng: random.Random, base: list[int], n_listings: int | None) -> list[tuple]:
+    """Epochs of the revisions shape: (k, papers, each one's number of versions).  Groups are
+    drawn until n_listings versions (the last one cut to fit); every real paper once if None."""
+    if n_listings is None:
+        return [(0, base, [_group_size(rng) for _ in base])]
+    sizes, total = [], 0
+    while total < n_listings:
+        sizes.append(min(_group_size(rng), n_listings - total))
+        total += sizes[-1]
+    plan = []
+    for k, s in enumerate(range(0, len(sizes), len(base))):
+        epoch_sizes = sizes[s : s + len(base)]
+        plan.append((k, sorted(rng.sample(base, len(epoch_sizes))), epoch_sizes))
+    return plan
+
+
+def _group_size(rng: random.Random) -> int:
+    return min(REVISIONS_MAX, round(REVISIONS_SCALE * rng.paretovariate(REVISIONS_ALPHA)))
+
+
+def _revision_events(
+    rng: random.Random, synth: _Synth, papers: list[tuple[str, Paper, Text | None]], sizes: list[int], k: int,
+    days: list[dt.date],
+) -> list[Event]:
+    """Each paper's versions, listing format, in the paper's category: the first on its day (an
+    ICLR paper: a random digest day, cs.LG), the others on that day or one of the next seven, as
+    re-listings are (so files hold as many listings as in the other shapes)."""
+    shift = dt.timedelta(days=EPOCH_SHIFT_DAYS * k)
+    events: list[Event] = []
+    for (tid, p, syn), n_versions in zip(papers, sizes):
+        first = syn or p.text
+        if p.source == "arxiv":
+            _, day, cat, _ = p.events[0]
+            day += shift
+        else:
+            day, cat = rng.choice(days) + shift, "cs.LG"
+        events.append(("listing", day, cat, first, tid))
+        for _ in range(n_versions - 1):
+            later = day + dt.timedelta(days=rng.choice(RELIST_GAP_DAYS))
+            events.append(("listing", later, cat, synth.revision(rng, first), tid))
     return events
 
 
@@ -670,6 +745,23 @@ def _render_epoch(w: _Writer, rng: random.Random, k: int, events: list[Event]) -
         w.search_file(folder, i, chunk)
 
 
+def _ratio_plan(rng: random.Random, n_real: int, n_listings: int | None, per_paper: float) -> list[tuple]:
+    """Epochs of the repeats and distinct shapes: (k, papers, cumulative listings target)."""
+    if n_listings is None:
+        return [(0, list(range(n_real)), None)]
+    unique = max(1, round(n_listings / per_paper))
+    full, rem = divmod(unique, n_real)
+    sizes = [(k, None) for k in range(full)] + ([(full, rem)] if rem else [])
+    plan, cum = [], 0
+    for k, size in sizes:
+        sel = list(range(n_real)) if size is None else sorted(rng.sample(range(n_real), size))
+        cum += len(sel)
+        # cumulative: an epoch whose natural listings exceed its share (the distinct shape has
+        # ~1.24 natural listings per paper against 1.25) is made up for by the next ones
+        plan.append((k, sel, round(n_listings * cum / unique)))
+    return plan
+
+
 def _clear_out(out_dir: Path) -> None:
     owned = [out_dir / n for n in ("listing", "search")]
     if any(d.is_dir() and any(d.iterdir()) for d in owned):
@@ -692,7 +784,8 @@ def render_corpus(
     n_listings=None: every real record at least once, with its natural repetition (a few thousand
     listings).  Otherwise about ``n_listings`` listings (exact unless very small), ≈ n/3 unique
     papers (``shape="repeats"``) or ≈ 0.8 n (``shape="distinct"``), synthetic variants beyond the
-    real ones.  ``noise``: one probability for every noise
+    real ones; ``shape="revisions"``: exactly n listings, groups of near-identical versions of each
+    paper (module docstring).  ``noise``: one probability for every noise
     kind, or a mapping kind → probability (kinds: ``NOISE_KINDS``).  Deterministic for a seed.
     """
     if n_listings is not None and n_listings < 1:
@@ -706,21 +799,13 @@ def render_corpus(
     probs = _noise_probs(noise)
 
     papers = real.papers
-    n_real = len(papers)
     master = random.Random(f"{seed}:plan")
-    if n_listings is None:
-        plan = [(0, list(range(n_real)), None)]
+    # plan: (epoch, indices of its papers, quota): quota is the cumulative listings target (None:
+    # natural) or, for revisions, each paper's number of versions
+    if shape == "revisions":
+        plan = _revision_plan(master, [i for i, p in enumerate(papers) if not p.shares_abstract], n_listings)
     else:
-        unique = max(1, round(n_listings / SHAPES[shape]))
-        full, rem = divmod(unique, n_real)
-        sizes = [(k, None) for k in range(full)] + ([(full, rem)] if rem else [])
-        plan, cum = [], 0
-        for k, size in sizes:
-            sel = list(range(n_real)) if size is None else sorted(master.sample(range(n_real), size))
-            cum += len(sel)
-            # cumulative: an epoch whose natural listings exceed its share (the distinct shape has
-            # ~1.24 natural listings per paper against 1.25) is made up for by the next ones
-            plan.append((k, sel, round(n_listings * cum / unique)))
+        plan = _ratio_plan(master, len(papers), n_listings, SHAPES[shape])
 
     keys = {_key_digest(p.text.abstract) for p in papers}
     synth = _Synth(real, seed, keys)
@@ -730,8 +815,7 @@ def render_corpus(
     ans_writer = pq.ParquetWriter(out_dir / "answer.parquet", ANSWER_SCHEMA, compression="zstd")
     pap_writer = pq.ParquetWriter(out_dir / "papers.parquet", PAPERS_SCHEMA, compression="zstd")
     try:
-        for k, sel, cum_target in plan:
-            target = None if cum_target is None else max(0, cum_target - n_rendered)
+        for k, sel, quota in plan:
             rng = random.Random(f"{seed}:epoch:{k}")
             w.noise.rng = random.Random(f"{seed}:noise:{k}")
             synth.start_epoch(k)
@@ -742,7 +826,11 @@ def render_corpus(
                     chosen.append((p.tid, p, None))
                 else:
                     chosen.append((f"{p.tid}~{k}", p, synth.text(rng, p.text)))
-            events = _epoch_events(rng, chosen, k, real.days, target)
+            if shape == "revisions":
+                events = _revision_events(rng, synth, chosen, quota, k, real.days)
+            else:
+                target = None if quota is None else max(0, quota - n_rendered)
+                events = _epoch_events(rng, chosen, k, real.days, target)
             _render_epoch(w, rng, k, events)
             ans = w.answer_table()
             n_rendered += ans.num_rows
@@ -762,7 +850,9 @@ def render_corpus(
                 cols["authors"].append(list(t.authors))
                 cols["abstract"].append(t.abstract)
                 cols["source"].append(p.source)
-                cols["alias_ids"].append([f"{a}~{k}" for a in p.aliases] if k else list(p.aliases))
+                # revisions render only the paper's own text: its aliases are not listed
+                aliases = [] if shape == "revisions" else p.aliases
+                cols["alias_ids"].append([f"{a}~{k}" for a in aliases] if k else list(aliases))
                 cols["is_synthetic"].append(k > 0)
             n_papers += len(chosen)
             pap_writer.write_table(pa.table(cols, schema=PAPERS_SCHEMA))
@@ -787,6 +877,7 @@ def render_corpus(
         "shape": shape,
         "listings_per_paper": round(sum(w.files["n_records"]) / max(n_papers, 1), 3),
         "n_listings_requested": n_listings,
+        **({"revisions": _group_counts([v for _, _, sizes in plan for v in sizes])} if shape == "revisions" else {}),
         "noise": {
             "probabilities": probs,
             "files": {k: counts[k] for k in FILE_NOISE},
@@ -798,6 +889,17 @@ def render_corpus(
     return summary
 
 
+def _group_counts(sizes: list[int]) -> dict:
+    """The revisions shape's groups: truth papers if revisions merge, and those over the
+    resolver's block (paired by text-order neighbours only, flows.resolve.MAX_BLOCK)."""
+    return {
+        "n_groups": len(sizes),
+        f"n_groups_over_{RESOLVER_BLOCK}": sum(v > RESOLVER_BLOCK for v in sizes),
+        "largest_group": max(sizes),
+        "median_group": statistics.median(sizes),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.corpus", description=__doc__.split("\n\n")[0])
     ap.add_argument("out_dir", type=Path)
@@ -806,7 +908,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--noise", type=float, default=0.05, help="probability of each noise kind")
     ap.add_argument("--realdata", type=Path, default=None)
     ap.add_argument("--shape", choices=sorted(SHAPES), default="repeats",
-                    help="repeats: ~1/3 of the listings distinct papers (default); distinct: ~80 %%")
+                    help="repeats: ~1/3 of the listings distinct papers (default); distinct: ~80 %%; "
+                         "revisions: each paper as a group of near-identical versions (median 4, up to 300)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     try:

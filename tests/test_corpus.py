@@ -140,7 +140,10 @@ def check_corpus(out: Path, summary: dict) -> None:
             assert row["line_start"] == rec["line_start"]
             tid = row["truth_id"]
             key = truth_keys.get(tid) or truth_keys.setdefault(tid, abstract_key(info[tid]["abstract"]))
-            assert abstract_key(rec["abstract"]) == key, (path, row["position"])
+            if summary["shape"] == "revisions":  # a version: the first one's words, a few swapped
+                assert sorted(abstract_key(rec["abstract"]).split()) == sorted(key.split()), (path, row["position"])
+            else:
+                assert abstract_key(rec["abstract"]) == key, (path, row["position"])
             total = info[tid]["author_total"]
             shown = rec["authors"]
             if rec["format"] == "listing":
@@ -273,3 +276,96 @@ def test_record_noise_keeps_abstract_key(words, seed):
     assert [unicodedata.normalize("NFKC", s.replace("\u200b", "")).casefold() for s in shown] == [
         unicodedata.normalize("NFKC", s).casefold() for s in names
     ]
+
+
+# ----------------------------------------------------------------------------- shape "revisions"
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def revisions_corpus(tmp_path_factory):
+    out = tmp_path_factory.mktemp("revisions")
+    return out, render_corpus(out, n_listings=2500, seed=5, noise=0, shape="revisions")
+
+
+def test_revisions_shape_lists_each_paper_as_its_versions(revisions_corpus):
+    """Each truth paper is a group of versions: exactly the listings asked for, all in the listing
+    format, every version's abstract its own key (the first one's words, a few swapped), the
+    title and author line the same in every version; the summary counts the groups."""
+    out, summary = revisions_corpus
+    check_corpus(out, summary)
+    assert summary["n_listings"] == summary["n_listing_records"] == 2500 and summary["n_search_files"] == 0
+    records = [(path, pos, rec) for path, recs in parse_corpus(out).items() for pos, rec in enumerate(recs, 1)]
+    assert len({abstract_key(rec["abstract"]) for _, _, rec in records}) == 2500
+
+    answer = pl.read_parquet(out / "answer.parquet")
+    group_of = {(p, pos): t for p, pos, t in answer.select("path", "position", "truth_id").iter_rows()}
+    shown = defaultdict(set)
+    for path, pos, rec in records:
+        shown[group_of[path, pos]].add((rec["title"], rec["authors"], rec["category"]))
+    assert all(len(v) == 1 for v in shown.values())
+
+    sizes = pl.read_parquet(out / "papers.parquet")["n_listings"]
+    assert summary["n_papers"] == sizes.len() and sizes.sum() == 2500
+    assert summary["revisions"] == {"n_groups": sizes.len(), "n_groups_over_64": (sizes > 64).sum(),
+                                    "largest_group": sizes.max(), "median_group": sizes.median()}
+    assert sizes.max() <= corpus.REVISIONS_MAX and (sizes == 1).sum() <= 1  # only the cut group may be 1
+    assert sizes.max() > 64  # the heavy tail reaches past the resolver's block at this size
+
+
+def test_revisions_shape_is_exact_and_deterministic(tmp_path, revisions_corpus):
+    out, summary = revisions_corpus
+    again = render_corpus(tmp_path / "again", n_listings=2500, seed=5, noise=0, shape="revisions")
+    assert _tree(tmp_path / "again") == _tree(out) and again == summary
+    assert render_corpus(tmp_path / "other", n_listings=2500, seed=6, noise=0, shape="revisions") != summary
+    for n in (1, 2, 7, 301):
+        got = render_corpus(tmp_path / f"n{n}", n_listings=n, seed=1, shape="revisions")
+        assert got["n_listings"] == pl.read_parquet(tmp_path / f"n{n}" / "answer.parquet").height == n
+
+
+def test_revisions_noise_keeps_every_version_its_group(tmp_path):
+    """Record and file noise on the versions is label-preserving, as in the other shapes."""
+    noise = {"utf8_bom": 0.2, "utf16": 0.2, "crlf": 0.3, "caps_author": 0.5, "nfd": 0.5, "nbsp": 0.5,
+             "zwsp": 0.5, "trailing_blanks": 0.5}
+    summary = render_corpus(tmp_path, n_listings=1500, seed=2, noise=noise, shape="revisions")
+    check_corpus(tmp_path, summary)
+    assert all(v > 0 for k, v in summary["noise"]["records"].items())
+    keys = {abstract_key(r["abstract"]) for recs in parse_corpus(tmp_path).values() for r in recs}
+    assert len(keys) == 1500
+
+
+def test_revisions_plan_spans_epochs_exactly():
+    """More versions than one epoch's papers give: the next epochs take their own samples, and
+    the listings add up exactly."""
+    rng = __import__("random").Random(3)
+    base = list(range(0, 40, 2))  # 20 papers (indices into realdata, with gaps)
+    plan = corpus._revision_plan(rng, base, 1000)
+    assert sum(sum(sizes) for _, _, sizes in plan) == 1000 and len(plan) > 2
+    assert [k for k, _, _ in plan] == list(range(len(plan)))
+    for _, sel, sizes in plan:
+        assert len(sel) == len(sizes) == len(set(sel)) and set(sel) <= set(base)
+    assert all(len(sel) == 20 for _, sel, _ in plan[:-1])
+
+
+def test_revision_group_sizes_are_heavy_tailed():
+    rng = __import__("random").Random(0)
+    sizes = sorted(corpus._group_size(rng) for _ in range(20_000))
+    assert sizes[0] == 2 and sizes[len(sizes) // 2] == 4 and sizes[-1] == corpus.REVISIONS_MAX
+    assert 0.01 < sum(v > 64 for v in sizes) / len(sizes) < 0.025  # 32.25^-1.2 = 1.55 %
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["data", "Data", "model", "the", "a-b", "—", "42", "x"]), min_size=1, max_size=12),
+       st.integers(0, 2**32))
+def test_revisions_of_any_abstract_are_distinct_keys(words, seed):
+    """Even an abstract of a few repeated words gets as many distinct versions as asked for,
+    title and authors kept (too few orders of its words: the version is numbered)."""
+    import random
+
+    first = corpus.Text("A Title", ("Ann Bee", "Cy Dee"), " ".join(words))
+    synth = corpus._Synth(None, 0, {corpus._key_digest(first.abstract)})
+    rng = random.Random(seed)
+    versions = [synth.revision(rng, first) for _ in range(30)]
+    assert len({abstract_key(v.abstract) for v in versions} | {abstract_key(first.abstract)}) == 31
+    assert all((v.title, v.authors) == (first.title, first.authors) for v in versions)
