@@ -796,6 +796,8 @@ def render_corpus(
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     _clear_out(out_dir)
+    for fmt in ("listing", "search"):  # both, even empty: bench.run and bench.profile read the two
+        (out_dir / fmt).mkdir(exist_ok=True)
     probs = _noise_probs(noise)
 
     papers = real.papers

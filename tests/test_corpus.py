@@ -296,6 +296,8 @@ def test_revisions_shape_lists_each_paper_as_its_versions(revisions_corpus):
     out, summary = revisions_corpus
     check_corpus(out, summary)
     assert summary["n_listings"] == summary["n_listing_records"] == 2500 and summary["n_search_files"] == 0
+    # no search files, but the folder all the same: bench.run and bench.profile read listing/ and search/
+    assert (out / "search").is_dir() and not any((out / "search").iterdir())
     records = [(path, pos, rec) for path, recs in parse_corpus(out).items() for pos, rec in enumerate(recs, 1)]
     assert len({abstract_key(rec["abstract"]) for _, _, rec in records}) == 2500
 
