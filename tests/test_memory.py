@@ -767,20 +767,25 @@ def test_decoding_a_large_file_holds_its_text_a_few_times_not_a_dozen():
     assert grew < 6 * len(data), f"decoding {len(data) / MB:.0f} MB held +{grew / MB:.0f} MB"
 
 
+def _growth_in_a_child(setup: str, measured: str) -> int:
+    """How much the peak RSS of a Python process of its own grew (bytes) while it ran `measured`,
+    after `setup` (both Python source, run from the repo)."""
+    script = (f"import resource\n{setup}\nbefore = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+              f"{measured}\nprint((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024)\n")
+    return int(_in_a_child(script).strip().splitlines()[-1])
+
+
 def test_co_authors_of_a_long_list_take_memory_linear_in_it():
     """One paper of 6,000 names (the longest authors line a record may hold): the co-author
     windows took 1,245 MiB, a copy of the whole list on every mention's row (n² keys; five such
     papers in one run peaked at 4.0 GB), now ~125 MiB. Measured in a child process of its own."""
-    script = (
-        "import resource, polars as pl\n"
+    grew = _growth_in_a_child(
+        "import polars as pl\n"
         "from transforms.persons import _coauthors\n"
         "m = pl.DataFrame({'paper_id': [1] * 6000, 'author_position': list(range(1, 6001)),\n"
-        "                  'name_key': [f'author{i} person' for i in range(6000)]})\n"
-        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-        "assert _coauthors(m)['coauthors'].list.len().max() == 50\n"
-        "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)\n")
-    out = _in_a_child(script)
-    assert int(out.strip()) < 400, f"{out.strip()} MiB"
+        "                  'name_key': [f'author{i} person' for i in range(6000)]})",
+        "assert _coauthors(m)['coauthors'].list.len().max() == 50")
+    assert grew < 400 * MB, f"{grew // MB} MiB"
 
 
 def test_co_authors_are_built_for_the_mentions_decided_only():
@@ -788,43 +793,38 @@ def test_co_authors_are_built_for_the_mentions_decided_only():
     of input: the person step built co-author windows for every mention of the papers of its common
     names, then kept those of the common names. Now the windows are those of the decided mentions
     (the rest are read as co-authors only), the same as before for them. In a child process."""
-    script = (
-        "import resource, polars as pl\n"
+    grew = _growth_in_a_child(
+        "import polars as pl\n"
         "from transforms.persons import _coauthors\n"
         "n, names = 40, 3000\n"
         "m = pl.DataFrame({'paper_id': [p for p in range(n) for _ in range(names)],\n"
         "                  'author_position': [i for _ in range(n) for i in range(1, names + 1)],\n"
         "                  'name_key': [f'author{i} person' for _ in range(n) for i in range(names)]})\n"
-        "decided = m.filter(pl.col('author_position') % 500 == 7)\n"
-        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "decided = m.filter(pl.col('author_position') % 500 == 7)",
         "got = _coauthors(m, decided)\n"
-        "grew = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024\n"
         "every = _coauthors(m.filter(pl.col('paper_id') < 2))\n"
         "want = every.join(decided, on=['paper_id', 'author_position', 'name_key'], how='semi')\n"
         "key = ['paper_id', 'author_position']\n"
         "assert got.filter(pl.col('paper_id') < 2).sort(key).equals(want.sort(key))\n"
-        "assert got.height == decided.height\n"
-        "print(grew)\n")
-    out = _in_a_child(script)
-    assert int(out.strip()) < 150, f"{out.strip()} MiB"
+        "assert got.height == decided.height")
+    assert grew < 150 * MB, f"{grew // MB} MiB"
 
 
 def test_clustering_many_revisions_of_each_paper_holds_no_python_object_per_pair():
     """Hunt 46: a paper listed as 2-300 revisions accepts ~20 pairs per listing (2.1M at 100k
-    listings); the clustering loop kept a dict entry, sets and tuples per pair (377 bytes a pair,
-    outside DuckDB's memory limit) and now numbers the nodes and keeps arrays (~93). 1M pairs of
-    25 revision blocks of 40 versions each, all accepted with each other; in a child process."""
-    script = (
-        "import resource, numpy as np, polars as pl\n"
+    listings); the clustering loop kept a dict entry, sets and tuples per pair (407 bytes a pair
+    here, outside DuckDB's memory limit) and now numbers the nodes and keeps arrays (~93). 1M
+    pairs: 1,282 papers of 40 versions each, every two versions of a paper accepted; in a child
+    process of its own."""
+    n_pairs = 1_282 * 780
+    grew = _growth_in_a_child(
+        "import numpy as np, polars as pl\n"
         "from transforms.resolve import cluster_papers\n"
         "i, j = np.triu_indices(40, 1)\n"
-        "blocks = np.arange(1_000_000 // i.size)[:, None] * 1000\n"
-        "a, b = (blocks + i).ravel(), (blocks + j).ravel()\n"
+        "papers = np.arange(1_282)[:, None] * 1000\n"
+        "a, b = (papers + i).ravel(), (papers + j).ravel()\n"
         "edges = pl.DataFrame({'paper_key': a, 'other': b, 'other_is_paper': np.zeros(a.size, bool),\n"
-        "                      'score': np.resize([0.82, 0.9, 0.95, 0.99], a.size)})\n"
-        "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "                      'score': np.resize([0.82, 0.9, 0.95, 0.99], a.size)})",
         "mapping, skipped = cluster_papers(edges)\n"
-        "assert len(set(mapping.values())) == blocks.size and not any(skipped.values())\n"
-        "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024 // a.size)\n")
-    out = _in_a_child(script)
-    assert int(out.strip()) < 150, f"{out.strip()} bytes a pair"
+        "assert len(set(mapping.values())) == 1_282 and not any(skipped.values())")
+    assert grew < 150 * n_pairs, f"{grew // n_pairs} bytes a pair"
