@@ -68,8 +68,7 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, run_id: str,
     accepted = read_frame(con, "SELECT paper_key, other, other_is_paper, score, rule FROM scored_pairs WHERE is_match "
                                "ORDER BY rowid")  # the scoring order: ties are taken in it
     accepted, notices_apart = resolve.ambiguous_notices(accepted)
-    rejected = read_frame(con, schema_sql("resolve/rejected_near_accepted.sql").format(
-        threshold=threshold, near_miss_margin=resolve.NEAR_MISS_MARGIN))
+    rejected = read_frame(con, schema_sql("resolve/rejected_near_accepted.sql"))
     clustered, skipped = resolve.cluster_papers(accepted.drop("rule"), rejected)
     skipped.update(notices_apart)
     key_map = resolve.paper_ids(*_id_keys(con), clustered)

@@ -1062,49 +1062,62 @@ OPENING_EDITED = _edited(ABSTRACT, range(9, 9 + 8 * 8, 8), "ed")
 CLOSE_EDITED = _edited(ABSTRACT, range(N_WORDS - 10, N_WORDS - 10 - 8 * 8, -8), "ly")
 
 
-def test_two_revisions_that_miss_each_other_by_a_little_are_a_near_miss():
+@pytest.mark.xfail(strict=True, reason="known limitation (README, 'Cost and splits (46)'): two versions under "
+                   "the threshold with each other keep the chain through the first apart")
+def test_revisions_edited_apart_are_one_paper(warehouse):
+    """Hunt 46 / bench.corpus --shape revisions: versions a few words off the first, each matched
+    with it, are split off when two of them score just under the threshold with each other
+    (8,438 papers for 3,631 at 30k listings). A rule that let such a pair chain when its title
+    and names agree was built and taken back (the guards below)."""
     first, opening, close = scored(pair(ABSTRACT, OPENING_EDITED), pair(ABSTRACT, CLOSE_EDITED),
                                    pair(OPENING_EDITED, CLOSE_EDITED)).rows(named=True)
     assert first["is_match"] and opening["is_match"]
-    assert close["rule"] == "below_threshold"
-    assert resolve.DEFAULT_THRESHOLD - resolve.NEAR_MISS_MARGIN <= close["score"] < resolve.DEFAULT_THRESHOLD
-
-
-@pytest.mark.parametrize("runs", [[["first", "opening", "close"]], [["first"], ["opening", "close"]]],
-                         ids=["one run", "first stored"])
-def test_revisions_edited_apart_are_one_paper(warehouse, runs):
-    """Hunt 46 / bench.corpus --shape revisions: versions a few words off the first, each matched
-    with it, were split off whenever two of them scored just under the threshold with each other
-    (8,438 papers for 3,631 at 30k listings). Such a near miss (same title, every name agreeing)
-    says nothing of two papers and no longer keeps the chain apart. (Not when both versions of a
-    near miss are stored first: a stored paper is compared through its fullest version only.)"""
-    records = {"first": (TITLE, AUTHORS, ABSTRACT), "opening": (TITLE, AUTHORS, OPENING_EDITED),
-               "close": (TITLE, AUTHORS, CLOSE_EDITED)}
-    for day, run in enumerate(runs, 26):
-        warehouse.ingest([listing_text([records[r] for r in run], day=f"Oct {day}, 2026")])
+    assert close["rule"] == "below_threshold" and 0.7 <= close["score"] < resolve.DEFAULT_THRESHOLD
+    warehouse.ingest([listing_text([(TITLE, AUTHORS, ABSTRACT), (TITLE, AUTHORS, OPENING_EDITED),
+                                    (TITLE, AUTHORS, CLOSE_EDITED)])])
     assert warehouse.sql("SELECT n_listings FROM dim_paper") == [(3,)]
 
 
-def test_a_near_miss_under_another_title_still_keeps_the_chain_apart(warehouse):
-    # a title edited too: the pair is no near miss, whatever its score (the rule stays narrow)
+def _sharing_opening(share: float) -> tuple[str, str, str]:
+    """(paper, sibling, opening): a distinct sibling that keeps the paper's first `share` of words
+    and then has its own text (a series, a template), and the shared opening alone."""
+    words, own = ABSTRACT.split(" "), (OTHER + " " + SIBLING).split(" ")
+    kept = int(len(words) * share)
+    return ABSTRACT, " ".join(words[:kept] + own[: len(words) - kept]), " ".join(words[:kept])
+
+
+PART_ONE = "Diphoton Production at Hadron Colliders"
+
+
+@pytest.mark.parametrize("share, titles, authors", [
+    (0.72, (None, None, None), AUTHORS),  # untitled search records
+    (0.64, (PART_ONE, PART_ONE + ": Part II", None), AUTHORS),  # a title cut short, another number
+    (0.64, ("Preface", "Preface", None), ["Anna Kowalska", "Jun Li"]),  # a generic title, two editors
+    (0.64, (PART_ONE, PART_ONE, PART_ONE), AUTHORS),  # one long title on all three
+    (0.45, (TITLE, TITLE, TITLE), AUTHORS),
+], ids=["untitled", "part II", "preface", "same title", "shares less"])
+def test_papers_sharing_a_long_opening_stay_two_though_a_cut_copy_fits_both(warehouse, share, titles, authors):
+    """Review 47: distinct papers of one title and authors that share 45-72 % of their text score
+    0.6-0.8 with each other; a copy of their shared opening alone is contained in both and
+    accepted with each. Let a pair just under the threshold chain (a rule for revisions, taken
+    back), the three loaded as one paper."""
+    paper, sibling, opening = _sharing_opening(share)
+    keys = [n.lower().replace("-", " ") for n in authors]
+    siblings, to_paper, to_sibling = scored(
+        pair(paper, sibling, keys, keys, titles[0], titles[1]), pair(opening, paper, keys, keys, titles[2], titles[0]),
+        pair(opening, sibling, keys, keys, titles[2], titles[1])).rows(named=True)
+    assert not siblings["is_match"] and to_paper["is_match"] and to_sibling["is_match"]
+    records = list(zip(titles, (paper, sibling, opening)))
+    listed = [(title, authors, text) for title, text in records if title is not None]
+    untitled = [(authors, text) for title, text in records if title is None]
+    warehouse.ingest(([listing_text(listed)] if listed else []) + ([search_text(untitled)] if untitled else []))
+    assert sorted(warehouse.sql("SELECT n_listings FROM dim_paper")) == [(1,), (2,)]
+
+
+def test_a_pair_under_the_threshold_keeps_a_chain_apart_under_another_title(warehouse):
     renamed = TITLE.replace("Short", "Brief")
     (pair_scored,) = scored(pair(OPENING_EDITED, CLOSE_EDITED, title_b=renamed)).rows(named=True)
     assert pair_scored["rule"] == "below_threshold" and pair_scored["title_ratio"] < 1
     warehouse.ingest([listing_text([(TITLE, AUTHORS, ABSTRACT), (TITLE, AUTHORS, OPENING_EDITED),
                                     (renamed, AUTHORS, CLOSE_EDITED)])])
-    assert sorted(warehouse.sql("SELECT n_listings FROM dim_paper")) == [(1,), (2,)]
-
-
-def test_a_sibling_under_the_same_title_is_not_chained_by_its_shared_opening(warehouse):
-    """A paper and its sibling on one template (same title and authors, first and last sentence
-    shared) score 0.5 with each other: far from a near miss, so a listing of their shared opening
-    sentence alone, contained in both, joins one of them and never chains the two."""
-    opening = ABSTRACT[: ABSTRACT.index(". However") + 1]
-    assert SIBLING.startswith(opening)
-    siblings, to_paper, to_sibling = scored(pair(ABSTRACT, SIBLING), pair(opening, ABSTRACT),
-                                            pair(opening, SIBLING)).rows(named=True)
-    assert siblings["score"] < resolve.DEFAULT_THRESHOLD - resolve.NEAR_MISS_MARGIN
-    assert to_paper["is_match"] and to_sibling["is_match"]
-    warehouse.ingest([listing_text([(TITLE, AUTHORS, ABSTRACT), (TITLE, AUTHORS, SIBLING),
-                                    (TITLE, AUTHORS, opening)])])
     assert sorted(warehouse.sql("SELECT n_listings FROM dim_paper")) == [(1,), (2,)]

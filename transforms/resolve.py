@@ -1024,12 +1024,6 @@ KEPT_APART_AMBIGUOUS = "kept_apart_ambiguous"  # the key fits two papers that ar
 AMBIGUITY_MARGIN = 0.05
 # Rejections that say two papers are distinct (not merely "not similar enough").
 DISTINCT_RULES = ("authors_differ", "titles_differ", "boilerplate_abstract")
-# A pair under the threshold by less than this, with the same title and every shown name
-# agreeing, is a near miss: it keeps no chain apart (schemas/resolve/rejected_near_accepted.sql).
-# With title and authors agreeing a score is 0.3 + 0.7 x text: 0.7 is a text similarity of 0.57,
-# where a paper's revisions a few words apart score 0.7-0.8 and a sibling paper on the same
-# template (first and last sentence shared) 0.5.
-NEAR_MISS_MARGIN = 0.1
 
 
 def cluster_papers(edges: pl.DataFrame, rejected: pl.DataFrame | None = None
@@ -1038,7 +1032,7 @@ def cluster_papers(edges: pl.DataFrame, rejected: pl.DataFrame | None = None
 
     edges: (paper_key, other, other_is_paper, score) accepted pairs; `other` is a new key or,
     when other_is_paper, an existing paper_id. rejected: (paper_key, other, other_is_paper) pairs
-    the scorer kept apart (near misses left out: NEAR_MISS_MARGIN). Strongest edges first; an edge is skipped when it would put two
+    the scorer kept apart. Strongest edges first; an edge is skipped when it would put two
     existing papers in one cluster (existing ids are never merged away) or two nodes of a
     rejected pair: accepted pairs never chain papers the scorer kept apart. A key accepted with
     two papers that the scorer found distinct (rejected for their titles or authors: an untitled
