@@ -474,8 +474,8 @@ BOUNDS_AUTHORS = "Marius Henry, Michael Rizvi-Martel, Michael Hahn"
 
 
 def load_orders(cli, tmp_path: Path, older: str, newer: str) -> list[Path]:
-    """Two days' listings of one paper loaded in one run, and in two runs in both orders (the newer
-    listing stored first, or arriving later): every load must give the same paper."""
+    """Two days' listings loaded in one run, and in two runs in both orders (the newer listing
+    stored first, or arriving later): every load must give the same papers."""
     files = {"day1.txt": older, "day2.txt": newer}
     warehouses = [ingest(cli, tmp_path / "fresh", files)]
     for name, order in [("date_order", ["day1.txt", "day2.txt"]), ("reverse", ["day2.txt", "day1.txt"])]:
@@ -486,28 +486,64 @@ def load_orders(cli, tmp_path: Path, older: str, newer: str) -> list[Path]:
 
 
 PAPER = "SELECT title, authors, n_listings FROM dim_paper"
+MONOTONIC = "Advancing Constrained Monotonic Neural Networks: Achieving Universal Approximation Beyond Bounded Activations"
+ALPHAVERUS = ("AlphaVerus: Bootstrapping Formally Verified Code Generation through Self-Improving Translation "
+              "and Treefinement")
+KERNELS = "Beyond Self-Repellent Kernels: History-Driven Target Towards Efficient Nonlinear MCMC on General Graphs"
+# Papers of ICML 2025 (titles and authors), each listed on Oct 20 and again on Oct 27 under the
+# title `newer`: (older title, newer title, authors, abstract). One warehouse per load order
+# holds them all (five ingests, not five per case); their authors and abstracts keep them apart.
+TITLE_CASES = {
+    "cut by words, no mark": (MONOTONIC, MONOTONIC[: MONOTONIC.index(" Achieving")],
+                              "Alberto Sinigaglia, Davide Sartor, Gian Antonio Susto",
+                              "Monotonic networks built from bounded activations cannot approximate every monotonic "
+                              "function. We show that alternating saturating activations restores universal "
+                              "approximation, and train such networks with standard optimisers."),
+    "cut with ...": (FULL_TITLE, FULL_TITLE[: FULL_TITLE.index(" Beat")] + "...", BOUNDS_AUTHORS, BOUNDS),
+    "cut with …": (ALPHAVERUS, ALPHAVERUS[: ALPHAVERUS.index(" Generation")] + " …",
+                   "Pranjal Aggarwal, Bryan Parno, Sean Welleck",
+                   "Verified code generation is held back by the scarcity of verified programs to learn from. We "
+                   "translate programs from a resource-rich language into Verus and refine them with a tree "
+                   "search guided by the verifier's feedback."),
+    "edited": (KERNELS, KERNELS.replace("Towards Efficient", "for Efficient"), "Jie Hu, Yi-Ting Ma, Do-Young Eun",
+               "Self-repellent random walks sample graphs with less variance than Markov chains but cost a "
+               "kernel evaluation per step. A history-driven target distribution keeps the variance reduction "
+               "at the cost of a simple random walk."),
+}
 
 
-@pytest.mark.parametrize("cut", [FULL_TITLE[: FULL_TITLE.index(" Strings")],  # cut by words, no mark
-                                 FULL_TITLE[: FULL_TITLE.index(" Beat")] + "...",
-                                 FULL_TITLE[: FULL_TITLE.index(" Many")] + " …"])
-def test_a_title_cut_short_in_a_later_listing_does_not_replace_the_full_one(cli, tmp_path, cut):
+@pytest.fixture(scope="module")
+def title_loads(prefect_harness, tmp_path_factory) -> list[Path]:
+    """TITLE_CASES loaded in every order (load_orders): the warehouses."""
+    older = listing([(old, authors, text) for old, _, authors, text in TITLE_CASES.values()], day="Oct 20, 2026")
+    newer = listing([(new, authors, text) for _, new, authors, text in TITLE_CASES.values()], day="Oct 27, 2026")
+    with digest_cli() as cli:
+        return load_orders(cli, tmp_path_factory.mktemp("titles"), older, newer)
+
+
+def paper_titled_for(warehouse: Path, authors: str) -> list[tuple]:
+    """The papers of these authors, and the count of all papers (each case is one paper)."""
+    papers = read_sql(warehouse, PAPER).rows()
+    assert len(papers) == len(TITLE_CASES), papers
+    return [row for row in papers if row[1] == authors.split(", ")]
+
+
+@pytest.mark.parametrize("case", ["cut by words, no mark", "cut with ...", "cut with …"])
+def test_a_title_cut_short_in_a_later_listing_does_not_replace_the_full_one(title_loads, case):
     """A display cut the title ("...: A Few Long Strings can...") on a later day: the title was
     the most recent listing's, so the paper lost its full title; a cut form (a prefix by words,
     with or without an ellipsis) never wins now, whichever listing is newer or loaded last."""
-    older = listing([(FULL_TITLE, BOUNDS_AUTHORS, BOUNDS)], day="Oct 20, 2026")
-    newer = listing([(cut, BOUNDS_AUTHORS, BOUNDS)], day="Oct 27, 2026")
-    for warehouse in load_orders(cli, tmp_path, older, newer):
-        assert read_sql(warehouse, PAPER).rows() == [(FULL_TITLE, BOUNDS_AUTHORS.split(", "), 2)], warehouse
+    full, cut, authors, _ = TITLE_CASES[case]
+    assert full.startswith(cut.rstrip(" .…")) and cut != full
+    for warehouse in title_loads:
+        assert paper_titled_for(warehouse, authors) == [(full, authors.split(", "), 2)], warehouse
 
 
-def test_a_title_edited_in_a_later_listing_replaces_the_earlier_one(cli, tmp_path):
+def test_a_title_edited_in_a_later_listing_replaces_the_earlier_one(title_loads):
     """An edit (not a prefix of the other) is still the most recent listing's title."""
-    older = listing([(FULL_TITLE, BOUNDS_AUTHORS, BOUNDS)], day="Oct 20, 2026")
-    edited = FULL_TITLE.replace("can Beat", "Beat")
-    newer = listing([(edited, BOUNDS_AUTHORS, BOUNDS)], day="Oct 27, 2026")
-    for warehouse in load_orders(cli, tmp_path / "edited", older, newer):
-        assert read_sql(warehouse, PAPER).rows() == [(edited, BOUNDS_AUTHORS.split(", "), 2)], warehouse
+    _, edited, authors, _ = TITLE_CASES["edited"]
+    for warehouse in title_loads:
+        assert paper_titled_for(warehouse, authors) == [(edited, authors.split(", "), 2)], warehouse
 
 
 # Kaggle arXiv 0704.0030, abstract shortened.
