@@ -23,9 +23,12 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile
 
-# The property tests with fresh random examples (`make test` draws the same ones every run).
+# The property tests with fresh random examples (`make test` draws the same ones every run), and
+# the sweeps at their full size: the fuzz example counts and test_crash's 20 kills (`make test`
+# runs a quarter and 10).
 hunt: $(STAMP)
-	HYPOTHESIS_PROFILE=hunt $(BIN)/python -m pytest -n auto --maxprocesses 4 --dist loadfile $(shell grep -l "@given" tests/*.py)
+	HYPOTHESIS_PROFILE=hunt DIGEST_FUZZ_SCALE=1 DIGEST_CRASH_KILLS=20 $(BIN)/python -m pytest -n auto --maxprocesses 4 \
+		--dist loadfile $(sort $(shell grep -l "@given" tests/*.py) tests/test_crash.py)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run --listings 100000
