@@ -1064,6 +1064,7 @@ def _nodes(frame: pl.DataFrame) -> pl.LazyFrame:
 
 
 def _distinct_nodes(frame: pl.DataFrame) -> pl.DataFrame:
+    """The pairs' nodes (is_paper, node), each once."""
     return _nodes(frame).unique().collect(engine="streaming")
 
 
@@ -1097,8 +1098,8 @@ def _cluster_in_order(edges: pl.DataFrame, rejected: pl.DataFrame | None
                       ) -> tuple[dict[int, int], dict[tuple[int, int, bool], str]]:
     """`cluster_papers` of any edges, strongest first (see there). Nodes are numbered and the
     loop keeps a list per node, never a Python object per pair: a corpus of many revisions of
-    each paper accepts ~20 pairs per listing (2.1M at 100k listings), and a dict and two lists
-    of tuples per pair held ~1.5 GB beside DuckDB's memory limit."""
+    each paper accepts ~20 pairs per listing (2.1M at 100k listings), and a dict entry, sets and
+    tuples per pair (377 bytes a pair) held ~0.8 GB beside DuckDB's memory limit."""
     ordered = edges.sort(["score", "paper_key", "other", "other_is_paper"], descending=[True, False, False, False])
     nodes = _distinct_nodes(ordered).sort("is_paper", "node").with_row_index("idx")
     ends = _node_numbers(ordered, nodes)
@@ -1109,12 +1110,12 @@ def _cluster_in_order(edges: pl.DataFrame, rejected: pl.DataFrame | None
     root = list(range(nodes.height))
     members: dict[int, list[int]] = {}
     paper_of = [n if p else None for p, n in nodes.select("is_paper", "node").iter_rows()]
-    reasons = np.zeros(ordered.height, dtype=np.int8)  # index into SKIP_REASONS; 0: applied
+    reasons = np.full(ordered.height, APPLIED, dtype=np.int8)
     for start in range(0, ordered.height, LOOP_CHUNK):
         part = ends.slice(start, LOOP_CHUNK)
         for i, a, b in zip(range(start, start + part.height), part["a"].to_list(), part["b"].to_list()):
             if ambiguous[a] or ambiguous[b]:
-                reasons[i] = 1
+                reasons[i] = AMBIGUOUS
             else:
                 reasons[i] = _join(a, b, root, members, paper_of, apart)
     return _cluster_mapping(nodes, root, ends, reasons), _skipped(ordered, reasons)
@@ -1122,29 +1123,30 @@ def _cluster_in_order(edges: pl.DataFrame, rejected: pl.DataFrame | None
 
 LOOP_CHUNK = 100_000  # pairs turned into Python ints at a time
 SKIP_REASONS = (None, KEPT_APART_AMBIGUOUS, KEPT_APART_EXISTING, KEPT_APART_REJECTED)
+APPLIED, AMBIGUOUS, EXISTING, REJECTED = range(len(SKIP_REASONS))  # a pair's outcome, as an index
 
 
 def _join(a: int, b: int, root: list[int], members: dict[int, list[int]], paper_of: list[int | None],
           apart: dict[int, set[int]]) -> int:
     """Joins the clusters of nodes a and b unless that puts two stored papers or two nodes of a
-    rejected pair in one; returns the SKIP_REASONS index (0: joined or already one)."""
+    rejected pair in one; returns the outcome (an index of SKIP_REASONS)."""
     ra, rb = root[a], root[b]
     if ra == rb:
-        return 0
+        return APPLIED
     small, large = sorted((ra, rb), key=lambda r: len(members.get(r, ())))
     if paper_of[ra] is not None and paper_of[rb] is not None:
-        return 2
+        return EXISTING
     moved = members.pop(small, [small])
     if any(root[far] == large for m in moved if m in apart for far in apart[m]):
         if len(moved) > 1:
             members[small] = moved
-        return 3
+        return REJECTED
     members.setdefault(large, [large]).extend(moved)
     for m in moved:
         root[m] = large
     if paper_of[large] is None:
         paper_of[large] = paper_of[small]
-    return 0
+    return APPLIED
 
 
 def _node_numbers(pairs: pl.DataFrame, nodes: pl.DataFrame) -> pl.DataFrame:
@@ -1179,7 +1181,7 @@ def _apart_by_number(rejected: pl.DataFrame | None, nodes: pl.DataFrame) -> dict
 def _cluster_mapping(nodes: pl.DataFrame, root: list[int], ends: pl.DataFrame, reasons: np.ndarray) -> dict[int, int]:
     """New key → its cluster's stored paper, else the cluster's lowest new key, for every new key
     of a pair that was not skipped as ambiguous (only those were ever looked at)."""
-    looked_at = ends.filter(pl.Series(reasons) != 1)
+    looked_at = ends.filter(pl.Series(reasons) != AMBIGUOUS)
     seen = pl.concat([looked_at["a"], looked_at["b"]]).unique()
     clustered = nodes.with_columns(root=pl.Series(root, dtype=pl.UInt32)).filter(pl.col("idx").is_in(seen.implode()))
     per_root = clustered.group_by("root").agg(paper=pl.col("node").filter("is_paper").first(),
@@ -1193,7 +1195,7 @@ def _skipped(ordered: pl.DataFrame, reasons: np.ndarray) -> dict[tuple[int, int,
     """(paper_key, other, other_is_paper) → why the accepted pair was not applied, for the skipped
     pairs only."""
     skipped = ordered.select("paper_key", "other", "other_is_paper").with_columns(
-        reason=pl.Series(reasons)).filter(pl.col("reason") > 0)
+        reason=pl.Series(reasons)).filter(pl.col("reason") != APPLIED)
     return {(k, o, p): SKIP_REASONS[r] for k, o, p, r in skipped.iter_rows()}
 
 
