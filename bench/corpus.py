@@ -92,8 +92,9 @@ title and author list, and each version after the first has the first one's abst
 swapped (every key unique).  Version 1 is listed on the paper's day and category, the others up to a
 week later, as re-listings are.  The truth paper is the group (one truth id, one papers.parquet row;
 the pipeline should merge revisions), so ``n_papers`` is the number of groups and
-``summary["revisions"]`` adds the groups over ``RESOLVER_BLOCK`` versions and the largest.  The two
-real papers sharing an abstract (told apart by title only) are left out of this shape.
+``summary["revisions"]`` adds the groups of more versions than the resolver's block
+(``flows.resolve.MAX_BLOCK``) and the largest.  The two real papers sharing an abstract (told apart
+by title only) are left out of this shape.
 """
 
 from __future__ import annotations
@@ -138,7 +139,6 @@ LISTINGS_PER_PAPER = 3  # n_listings given, shape "repeats": unique papers ≈ n
 SHAPES: dict[str, float | None] = {"repeats": float(LISTINGS_PER_PAPER), "distinct": 1.25, "revisions": None}
 REVISIONS_ALPHA, REVISIONS_SCALE, REVISIONS_MAX = 1.2, 2.0, 300  # versions: round(2 x Pareto(1.2)), median 4
 REVISION_SWAPS = (2, 6)  # word swaps from the first version's abstract, per version
-RESOLVER_BLOCK = 64  # flows.resolve.MAX_BLOCK: larger blocks are paired by text-order neighbours only
 RELIST_GAP_DAYS = (0, 1, 1, 1, 2, 2, 3, 4, 5, 7)  # a re-listing or later version: days after the first
 EPOCH_SHIFT_DAYS = 28
 KEEP_REAL_AUTHOR = 0.10  # synthetic epochs: share of names kept real
@@ -893,10 +893,13 @@ def render_corpus(
 
 def _group_counts(sizes: list[int]) -> dict:
     """The revisions shape's groups: truth papers if revisions merge, and those over the
-    resolver's block (paired by text-order neighbours only, flows.resolve.MAX_BLOCK)."""
+    resolver's block (paired by text-order neighbours only). Imported here: the resolver's
+    imports (DuckDB, the person model) are not the generator's."""
+    from flows.resolve import MAX_BLOCK
+
     return {
         "n_groups": len(sizes),
-        f"n_groups_over_{RESOLVER_BLOCK}": sum(v > RESOLVER_BLOCK for v in sizes),
+        f"n_groups_over_{MAX_BLOCK}": sum(v > MAX_BLOCK for v in sizes),
         "largest_group": max(sizes),
         "median_group": statistics.median(sizes),
     }
