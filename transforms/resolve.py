@@ -824,9 +824,15 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     # texts' score, which says nothing here (NOTICE_RULE). Two long abstracts never count so.
     notice = ~is_match & _same_paper_under_a_notice(pairs, titles, _a_notice(pairs, has_titles & (short_words < BOILERPLATE_WORDS)))
     is_match |= notice
+    # Titles holding other numbers ("T" / "T: Part II") or swapping a word are two papers whatever
+    # the texts score: labelled below_threshold, the pair was not among the distinct ones
+    # (DISTINCT_RULES), and an untitled copy of the parts' shared opening joined one part, not neither.
+    numbers_differ = has_titles & other_numbers
     rule = np.select(
-        [notice, is_match & (contained - jaccard > CONTAINED_MARGIN), is_match, score < threshold, ~authors_ok, ~titles_ok],
-        [NOTICE_RULE, "abstract_contained", "abstract", "below_threshold", "authors_differ", "titles_differ"],
+        [notice, is_match & (contained - jaccard > CONTAINED_MARGIN), is_match, numbers_differ, score < threshold,
+         ~authors_ok, ~titles_ok],
+        [NOTICE_RULE, "abstract_contained", "abstract", "titles_differ", "below_threshold", "authors_differ",
+         "titles_differ"],
         "boilerplate_abstract",
     )
     return pairs.with_columns(
