@@ -110,13 +110,14 @@ def _decide_common(con: duckdb.DuckDBPyConnection, run_id: str, new: pl.DataFram
     con.execute(f"CREATE OR REPLACE TEMP TABLE person_papers AS {_papers_sql('decide_papers')}")
     # the N of a name's commonness computed on demand: the names the step has read (name_lam)
     n_two_word = con.execute("SELECT greatest(count(*), 1) FROM name_lam WHERE contains(name_key, ' ')").fetchall()[0][0]
+    category_info = _category_info(con)
     lap("read")
-    held = sum(f.estimated_size() for f in (new, stored, co_authors, lam))
+    held = sum(f.estimated_size() for f in (new, stored, co_authors, lam, category_info))
 
     def decide(group: _Group) -> tuple[_Group, PersonsResult]:
         return group, assign_persons(group.part.drop("mention_key"), group.papers, group.categories,
                                      group.stored, settings=settings, context_mentions=group.context,
-                                     commonness=lam, n_two_word_keys=n_two_word)
+                                     commonness=lam, n_two_word_keys=n_two_word, category_info=category_info)
 
     def groups():  # sized by the budget in force when the groups are read (cut or not)
         return (_group_evidence(con, part, co_authors, stored, group_lap) for part in _name_chunks(new, chunk_mentions(con)))
@@ -334,6 +335,14 @@ def _papers_sql(papers_table: str, source: str = "dim_paper") -> str:
     (WORDS_FROM characters), so only that crosses into Python."""
     return (f"SELECT paper_id, title, left(abstract, {WORDS_FROM}) AS abstract, first_listed_on "
             f"FROM {source} SEMI JOIN {papers_table} USING (paper_id)")
+
+
+def _category_info(con: duckdb.DuckDBPyConnection) -> pl.DataFrame:
+    """What the model compares of a category (code, parent_code, taxonomy), as the load decided it
+    (`transforms.categories`): for the codes of the batch's papers and of the stored persons'
+    evidence (author_person.categories, which may hold codes of papers outside this run). The
+    whole dimension: it is small (arXiv's 185 categories and the conference areas loaded)."""
+    return read_frame(con, "SELECT code, parent_code, taxonomy FROM dim_category")
 
 
 def _categories(con: duckdb.DuckDBPyConnection, papers_table: str) -> pl.DataFrame:

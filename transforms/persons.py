@@ -29,9 +29,10 @@ corpus of `eval.namesakes`, seed 11; the held-out seed 29 was not used for tunin
   Each shared co-author adds `coauthor` (6) minus log(1 + lam of the co-author's own name): a
   shared "yang liu" tells less than a shared "tongliang liu"; no shared co-author costs 1. Same
   category +1.5, same archive/area only +0.5, other arXiv archive -2, other conference area
-  -0.5; shared content words +0.3 each up to 1.2; listings >= 6 years apart -1. The mention
-  joins the best person if the score reaches `split_threshold` (default -1; the setting that
-  tunes how eagerly names are split: higher = more persons), else it founds a new person. With
+  -0.5 (a code's taxonomy and parent as dim_category holds them: `_category_keys`); shared
+  content words +0.3 each up to 1.2; listings >= 6 years apart -1. The mention joins the best
+  person if the score reaches `split_threshold` (default -1; the setting that tunes how eagerly
+  names are split: higher = more persons), else it founds a new person. With
   these weights a mention of a common name joins a person without a shared co-author only when
   one of the two shows no co-author at all (a solo paper) and category and >= 2 content words
   agree (-3 + 1.5 + 0.6); otherwise a shared co-author is needed, and categories, words and
@@ -89,7 +90,6 @@ from __future__ import annotations
 
 import gc
 import math
-import re
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -272,12 +272,39 @@ def reference_surname_odds() -> tuple[pl.Series, pl.Series]:
 
 
 # ----------------------------------------------------------------------------- evidence
-@cache
-def _cat_info(code: str) -> tuple[str, str]:
-    """(taxonomy, parent) of a category code: ("arxiv", "cs") or ("conference", "Deep Learning")."""
-    if re.fullmatch(r"[a-z\-]+(\.[A-Za-z\-]+)?", code):
-        return "arxiv", code.split(".")[0]
-    return "conference", code.split(" · ")[0]
+CATEGORY_INFO_SCHEMA = {"code": pl.String, "parent_code": pl.String, "taxonomy": pl.String}
+
+
+def category_info_of(codes: pl.Series) -> pl.DataFrame:
+    """dim_category's (code, parent_code, taxonomy) of codes whose row is not at hand, keyed by the
+    code given, as the loader decides them for a code of unknown format
+    (`transforms.categories.resolve_categories` of a search page's line): a code of the arXiv
+    taxonomy is arXiv's, anything else a conference area ("meta-learning" too)."""
+    # (imported here: transforms.categories imports the search format, which imports this module)
+    from transforms.categories import CONFERENCE, resolve_categories
+
+    codes = codes.cast(pl.String).drop_nulls().unique()
+    rows = resolve_categories(codes, pl.repeat(CONFERENCE, codes.len(), dtype=pl.String, eager=True))
+    return rows.select(code="listed_code", parent_code="parent_code", taxonomy="taxonomy")
+
+
+def _category_keys(codes: pl.Series, category_info: pl.DataFrame | None) -> dict[str, frozenset]:
+    """code -> the (taxonomy, parent) pairs the model compares, from dim_category's rows
+    (`category_info`; codes it lacks: `category_info_of`). A code the warehouse holds in both
+    taxonomies has both pairs. A one-level area (parent_code null: "Social Aspects",
+    "meta-learning") is its own parent: it and its sub-areas ("Social Aspects · Fairness") share
+    the area (category_level 'parent', as an arXiv category and the others of its archive), and
+    two one-level areas share nothing ('other_area')."""
+    info = (pl.DataFrame(schema=CATEGORY_INFO_SCHEMA) if category_info is None
+            else category_info.select(list(CATEGORY_INFO_SCHEMA)).cast(CATEGORY_INFO_SCHEMA))
+    codes = codes.cast(pl.String).drop_nulls().unique()
+    missing = codes.filter(~codes.is_in(info["code"].implode()))
+    if missing.len():
+        info = pl.concat([info, category_info_of(missing)])
+    keys: dict[str, set] = defaultdict(set)
+    for code, parent, taxonomy in info.unique().iter_rows():
+        keys[code].add((taxonomy, parent if parent is not None else code))
+    return {code: frozenset(pairs) for code, pairs in keys.items()}
 
 
 def _paper_words(papers: pl.DataFrame) -> pl.DataFrame:
@@ -363,22 +390,20 @@ class _Person:
     __slots__ = ("pid", "name_key", "founded", "first_on", "last_on", "n", "papers", "coauthors", "co_set", "cats",
                  "parents", "taxes", "words", "w_set", "touched", "absorbed_by")
 
-    def __init__(self, pid, name_key, founded, first_on, last_on, n, papers, coauthors, cats, words, touched):
+    def __init__(self, pid, name_key, founded, first_on, last_on, n, papers, coauthors, cats, parents, words, touched):
         self.pid, self.name_key, self.founded, self.first_on, self.last_on, self.n = (
             pid, name_key, founded, first_on, last_on, n)
         self.papers, self.coauthors, self.co_set = set(papers), list(coauthors), set(coauthors)
         self.cats, self.parents, self.taxes = set(), set(), set()
-        self._add_cats(cats)
+        self._add_cats(cats, parents)
         self.words, self.w_set = list(words), set(words)
         self.touched = touched
 
-    def _add_cats(self, cats):
-        for c in cats:
-            if c not in self.cats:
-                self.cats.add(c)
-                info = _cat_info(c)
-                self.parents.add(info)
-                self.taxes.add(info[0])
+    def _add_cats(self, cats, parents):
+        """cats: codes; parents: their (taxonomy, parent) pairs (`_category_keys`)."""
+        self.cats.update(cats)
+        self.parents.update(parents)
+        self.taxes.update(t for t, _ in parents)
 
     def _add_dates(self, d):
         if d is not None:
@@ -400,10 +425,10 @@ class _Person:
                     if not room:
                         break
 
-    def add(self, paper_id, listed_on, coauthors, cats, words):
+    def add(self, paper_id, listed_on, coauthors, cats, parents, words):
         self.papers.add(paper_id)
         self._add_lists(coauthors, words)
-        self._add_cats(cats)
+        self._add_cats(cats, parents)
         self._add_dates(listed_on)
         self.n += 1
         self.touched = True
@@ -411,7 +436,7 @@ class _Person:
     def absorb(self, other: "_Person"):
         self.papers |= other.papers
         self._add_lists(other.coauthors, other.words)
-        self._add_cats(other.cats)
+        self._add_cats(other.cats, other.parents)
         self._add_dates(other.first_on)
         self._add_dates(other.last_on)
         self.n += other.n
@@ -486,16 +511,23 @@ class _Scorer:
         return co + cat + wd + yr, n_shared, level, n_words, years
 
 
-def _assign_common(ev: pl.DataFrame, stored: pl.DataFrame, lam: dict, lam_of, settings: PersonSettings):
+def _assign_common(ev: pl.DataFrame, stored: pl.DataFrame, lam: dict, lam_of, settings: PersonSettings,
+                   category_keys: dict[str, frozenset]):
     """The per-name loop over mentions of common names, in canonical order, bounded candidates.
+    category_keys: code -> (taxonomy, parent) pairs of every code of `ev` and `stored`.
     Returns (decision columns, aliases, alias_of, founders, persons by name)."""
     scorer = _Scorer(settings, lam_of)
     w = settings.weights
+
+    def parents_of(cats) -> set:
+        return {pair for c in cats for pair in category_keys[c]}
+
     persons_by_name: dict[str, list[_Person]] = defaultdict(list)
     for r in stored.sort("name_key", "founded_key").iter_rows(named=True):
+        cats = r["categories"] or []
         persons_by_name[r["name_key"]].append(_Person(
             r["person_id"], r["name_key"], r["founded_key"], r["first_on"], r["last_on"], r["n_mentions"] or 0,
-            r["paper_ids"] or [], r["coauthors"] or [], r["categories"] or [], r["words"] or [], touched=False))
+            r["paper_ids"] or [], r["coauthors"] or [], cats, parents_of(cats), r["words"] or [], touched=False))
     out = {k: [] for k in ASSIGNMENT_SCHEMA}
     aliases: list[tuple] = []
     alias_of: dict = {}
@@ -516,7 +548,7 @@ def _assign_common(ev: pl.DataFrame, stored: pl.DataFrame, lam: dict, lam_of, se
             # sharing a co-author are scored (an inverted index): bounded work per mention
             open_field = prior + w["cat_same"] + w["words_cap"] >= settings.split_threshold
         cats_s = set(cats)
-        infos = {_cat_info(c) for c in cats_s}
+        infos = parents_of(cats_s)
         taxes = {t for t, _ in infos}
         seen: dict = {}
         if open_field:
@@ -556,11 +588,11 @@ def _assign_common(ev: pl.DataFrame, stored: pl.DataFrame, lam: dict, lam_of, se
         else:
             rule = "new_person"
             target = _Person(("new", len(founders)), name_key, _founded_key(listed_on, paper_id, pos), None, None, 0,
-                             [], [], [], [], touched=True)
+                             [], [], [], (), [], touched=True)
             founders.append((name_key, paper_id, pos, not persons))
             persons.append(target)
         fresh = [c for c in coauthors if c not in target.co_set]
-        target.add(paper_id, listed_on, coauthors, cats, words)
+        target.add(paper_id, listed_on, coauthors, cats, infos, words)
         for c in fresh:
             index[c].append(target)
         ref = best or (scored[0] if scored else None)
@@ -612,6 +644,7 @@ def assign_persons(
     context_mentions: pl.DataFrame | None = None,
     commonness: pl.DataFrame | None = None,
     n_two_word_keys: int | None = None,
+    category_info: pl.DataFrame | None = None,
 ) -> PersonsResult:
     """Assign every mention of `mentions` to a person.
 
@@ -636,6 +669,10 @@ def assign_persons(
     n_two_word_keys: the N of a commonness computed on demand (`two_word_keys` of `commonness`),
         when the caller counted it over more names than `commonness` holds (the loader: every
         name its run has read).
+    category_info: code, parent_code, taxonomy: dim_category's rows, which say what a code's
+        taxonomy and parent are (category_level same / parent / different / other_area); it
+        should hold the codes of `paper_categories` and of the stored persons' categories. A
+        code it lacks is read by the loader's rule for a code alone (`category_info_of`).
     """
     clock = [time.perf_counter(), time.process_time()]
 
@@ -700,11 +737,14 @@ def assign_persons(
         return v
 
     common_stored = stored.join(common_m.select("name_key").unique(), on="name_key", how="semi")
+    category_keys = _category_keys(pl.concat([ev["categories"].explode(), common_stored["categories"].explode()]),
+                                   category_info)
     lap("evidence")
     gc_was = gc.isenabled()
     gc.disable()  # the loop allocates many small objects and frees none: collections only cost time
     try:
-        cols, aliases, alias_of, founders, persons_by_name = _assign_common(ev, common_stored, lam, lam_of, settings)
+        cols, aliases, alias_of, founders, persons_by_name = _assign_common(ev, common_stored, lam, lam_of, settings,
+                                                                            category_keys)
     finally:
         if gc_was:
             gc.enable()
