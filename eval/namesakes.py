@@ -5,7 +5,9 @@
    authors shown, "Area · Subarea", no date, no title), ICML 2025 author lists (ten shown, no
    category, no date, the title the only text). Frames: mentions (= bridge_paper_author with
    the name key of today's dim_author), papers (= dim_paper: title, abstract,
-   first_listed_on), paper categories (= bridge_paper_category ⋈ dim_category.code).
+   first_listed_on), paper categories (= bridge_paper_category ⋈ dim_category: code,
+   parent_code, taxonomy, as `transforms.categories` resolves a listing's codes and a search
+   page's areas).
 2. Namesake injection: groups of 2–3 distinct real people (a name key with >= 2 papers, those
    papers tied by shared co-authors, no paper in common) are renamed to one common name (a
    frequent given name + a frequent surname of the corpus), half the groups with shared
@@ -46,9 +48,10 @@ import polars as pl
 
 from bench.corpus import default_realdata, load_realdata
 from eval.metrics import cluster_scores
+from transforms.categories import ARXIV, CONFERENCE, resolve_categories
 from transforms.ids import with_stable_ids
-from transforms.persons import (PERSON_SCHEMA, REF_NAMES, PersonSettings, assign_persons, name_classes,
-                                name_commonness, person_profiles)
+from transforms.persons import (PERSON_SCHEMA, REF_NAMES, PersonSettings, assign_persons, category_info_of,
+                                name_classes, name_commonness, person_profiles)
 from transforms.text import fold_key
 
 TUNE_SEED = 11
@@ -78,7 +81,7 @@ def real_corpus(realdata: Path | None = None) -> tuple[pl.DataFrame, pl.DataFram
         dates = [d for (_f, d, _c, _t) in p.events if d]
         p_rows.append((p.tid, p.text.title if listing else None, p.text.abstract, min(dates) if dates else None))
         m_rows += [(p.tid, i + 1, a) for i, a in enumerate(shown)]
-        c_rows += [(p.tid, c) for c in sorted({c for (_f, _d, c, _t) in p.events if c})]
+        c_rows += [(p.tid, c, f) for (f, c) in sorted({(f, c) for (f, _d, c, _t) in p.events if c})]
     with (realdata / "icml2025_titles_authors_papercopilot.json").open(encoding="utf-8") as f:
         for r in json.load(f):
             names = [x.strip() for x in r["author"].split(",") if x.strip()][:SEARCH_SHOWN]
@@ -91,8 +94,26 @@ def real_corpus(realdata: Path | None = None) -> tuple[pl.DataFrame, pl.DataFram
     mentions = (pl.DataFrame(m_rows, schema={"tid": pl.String, "author_position": pl.Int32, "name": pl.String}, orient="row")
                 .join(ids, on="tid").with_columns(truth=fold_key(pl.col("name")))
                 .filter(pl.col("truth") != ""))
-    cats = pl.DataFrame(c_rows, schema={"tid": pl.String, "code": pl.String}, orient="row").join(ids, on="tid")
+    cats = resolved_categories(pl.DataFrame(c_rows, schema={"tid": pl.String, "code": pl.String, "format": pl.String},
+                                            orient="row")).join(ids, on="tid")
     return mentions, papers, cats
+
+
+def resolved_categories(listed: pl.DataFrame) -> pl.DataFrame:
+    """tid, code (listed, in a listing or a search page: `format`) -> tid, code, parent_code,
+    taxonomy as the load writes dim_category (`transforms.categories.resolve_categories`)."""
+    listed = listed.with_columns(listed_taxonomy=pl.when(pl.col("format") == "listing").then(pl.lit(ARXIV))
+                                 .otherwise(pl.lit(CONFERENCE)))
+    rows = resolve_categories(listed["code"], listed["listed_taxonomy"])
+    return (listed.join(rows, left_on=["code", "listed_taxonomy"], right_on=["listed_code", "listed_taxonomy"],
+                        maintain_order="left")
+            .select("tid", code="code_right", parent_code="parent_code", taxonomy="taxonomy")
+            .unique(maintain_order=True))
+
+
+def category_info(cats: pl.DataFrame) -> pl.DataFrame:
+    """dim_category's rows (code, parent_code, taxonomy) of the corpus: what the model reads of a code."""
+    return cats.select("code", "parent_code", "taxonomy").unique()
 
 
 def common_names(mentions: pl.DataFrame) -> tuple[list[str], set[str]]:
@@ -184,7 +205,7 @@ def inject_namesakes(mentions: pl.DataFrame, cats: pl.DataFrame, seed: int, n_gr
 # ----------------------------------------------------------------------------- runs
 def run_fresh(mentions: pl.DataFrame, papers: pl.DataFrame, cats: pl.DataFrame, settings: PersonSettings):
     r = assign_persons(mentions.select("paper_id", "author_position", "name_key"), papers, cats.select("paper_id", "code"),
-                       settings=settings)
+                       settings=settings, category_info=category_info(cats))
     return r.assignments.select("paper_id", "author_position", "person_id"), r
 
 
@@ -253,7 +274,8 @@ def run_incremental(mentions: pl.DataFrame, papers: pl.DataFrame, cats: pl.DataF
         ps = order.filter(pl.col("chunk") == k).drop("i", "chunk")
         m = store.m_all.join(ps.select("paper_id"), on="paper_id", how="semi")
         r = assign_persons(m, ps, cats.join(ps.select("paper_id"), on="paper_id", how="semi"),
-                           stored=store.stored_for(m, settings), known_name_keys=store.known, settings=settings)
+                           stored=store.stored_for(m, settings), known_name_keys=store.known, settings=settings,
+                           category_info=category_info(cats))
         store.save(m, r)
     return store.bridge_frame().select("paper_id", "author_position", "person_id"), store
 
@@ -477,9 +499,10 @@ def throughput(n_mentions: int) -> dict:
     out = {}
     for label, make in (("synthetic", synthetic), ("real_replicated", replicated)):
         m, p, c = make(n_mentions)
+        info = category_info_of(c["code"])  # as the loader reads dim_category: before the model runs
         t0, c0 = time.perf_counter(), time.process_time()
         stages: dict[str, float] = {}
-        r = assign_persons(m, p, c, timings=stages)
+        r = assign_persons(m, p, c, timings=stages, category_info=info)
         t_fresh, cpu_fresh = time.perf_counter() - t0, time.process_time() - c0
         rules = dict(r.assignments.group_by("rule").len().sort("rule").iter_rows())
         # a +1 % load against what a Store of the first 99 % keeps
@@ -489,12 +512,13 @@ def throughput(n_mentions: int) -> dict:
         old_m = m.join(old_p.select("paper_id"), on="paper_id", how="semi")
         new_m = m.join(new_p.select("paper_id"), on="paper_id", how="semi")
         store = Store(m, p, c)
-        store.save(old_m, assign_persons(old_m, old_p, c.join(old_p.select("paper_id"), on="paper_id", how="semi")))
+        store.save(old_m, assign_persons(old_m, old_p, c.join(old_p.select("paper_id"), on="paper_id", how="semi"),
+                                         category_info=info))
         t1, c1 = time.perf_counter(), time.process_time()
         stored = store.stored_for(new_m, PersonSettings())
         t_stored = time.perf_counter() - t1
         assign_persons(new_m, new_p, c.join(new_p.select("paper_id"), on="paper_id", how="semi"), stored=stored,
-                       known_name_keys=store.known)
+                       known_name_keys=store.known, category_info=info)
         t_inc, cpu_inc = time.perf_counter() - t1, time.process_time() - c1
         out[label] = {
             "mentions": m.height, "papers": p.height, "name_keys": m["name_key"].n_unique(),
