@@ -246,7 +246,7 @@ COMMENT ON COLUMN author_mention.author_id IS 'The person (dim_author), after pe
 COMMENT ON COLUMN author_mention.rule IS 'rare_name (a rare name is one person), repeat_name (a rare name''s later place on one list: a person of its own), joined (the best person scored at least the split threshold), joined_merged (two persons did: they are one, person_alias), new_person (none did), one_name_one_person (decided before persons existed).';
 COMMENT ON COLUMN author_mention.name_lambda IS 'How common the name is: expected other wearers among 100,000 distinct names (given-name x surname frequencies over the warehouse).';
 COMMENT ON COLUMN author_mention.candidates IS 'The persons scored (dim_author ids), in the order of candidate_scores.';
-COMMENT ON COLUMN author_mention.category_level IS 'Against the chosen person: same (category), parent (archive or area), other, or none.';
+COMMENT ON COLUMN author_mention.category_level IS 'Against the chosen person: same (a category shared), parent (an arXiv archive or a conference area shared), different (arXiv categories of other archives), other_area (conference areas, none shared), none_known (either side shows no category, or one arXiv and one conference; null where no person was compared).';
 
 CREATE TABLE IF NOT EXISTS author_person (  -- no PRIMARY KEY: see fact_listing
     author_id   BIGINT NOT NULL,
