@@ -69,7 +69,8 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, run_id: str,
                                "ORDER BY rowid")  # the scoring order: ties are taken in it
     accepted, notices_apart = resolve.ambiguous_notices(accepted)
     rejected = read_frame(con, schema_sql("resolve/rejected_near_accepted.sql"))
-    clustered, skipped = resolve.cluster_papers(accepted.drop("rule"), rejected)
+    contained = pl.col("rule") == "abstract_contained"  # a near miss keeps apart what such pairs join
+    clustered, skipped = resolve.cluster_papers(accepted.with_columns(contained=contained).drop("rule"), rejected)
     skipped.update(notices_apart)
     key_map = resolve.paper_ids(*_id_keys(con), clustered)
     insert_frame(con, "paper_key_map", key_map, conflict="ON CONFLICT DO NOTHING")
@@ -184,7 +185,7 @@ def _score_candidates(con: duckdb.DuckDBPyConnection, threshold: float) -> None:
 
 
 SCORED_COLUMNS = ["paper_key", "other", "other_is_paper", "other_key", "abstract_ratio", "shingle_jaccard",
-                  "shingle_containment", "title_ratio", "author_agreement", "score", "rule", "is_match"]
+                  "shingle_containment", "title_ratio", "author_agreement", "score", "rule", "is_match", "near_miss"]
 
 
 def _score_chunk(chunk: pl.DataFrame, threshold: float) -> pl.DataFrame:

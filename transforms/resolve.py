@@ -750,6 +750,7 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
             shingle_containment=pl.lit(None, pl.Float64),
             title_ratio=pl.lit(None, pl.Float64), author_agreement=pl.lit(None, pl.Float64),
             score=pl.lit(None, pl.Float64), rule=pl.lit(None, pl.String), is_match=pl.lit(None, pl.Boolean),
+            near_miss=pl.lit(None, pl.Boolean),
         )
     # Abstracts compare by their word 3-shingles: chance matches of common words ("of the")
     # inflate character or word LCS ratios between sibling papers, shared 3-shingles do not.
@@ -835,12 +836,14 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
          "titles_differ"],
         "boilerplate_abstract",
     )
+    near_miss = (rule == "below_threshold") & has_titles & (titles["ta"] == titles["tb"]).fill_null(False).to_numpy()
+    near_miss &= (authors == 1.0) & (score >= threshold - NEAR_MISS_MARGIN)
     return pairs.with_columns(
         abstract_ratio=pl.Series(ratio, dtype=pl.Float64).round(4), shingle_jaccard=pl.Series(jaccard).round(4),
         shingle_containment=pl.Series(contained).round(4),
         title_ratio=pl.Series(np.where(has_titles, title, np.nan)).round(4).fill_nan(None),
         author_agreement=pl.Series(authors).round(4), score=pl.Series(score).round(4),
-        rule=pl.Series(rule), is_match=pl.Series(is_match),
+        rule=pl.Series(rule), is_match=pl.Series(is_match), near_miss=pl.Series(near_miss),
     )
 
 
@@ -1030,17 +1033,27 @@ KEPT_APART_AMBIGUOUS = "kept_apart_ambiguous"  # the key fits two papers that ar
 AMBIGUITY_MARGIN = 0.05
 # Rejections that say two papers are distinct (not merely "not similar enough").
 DISTINCT_RULES = ("authors_differ", "titles_differ", "boilerplate_abstract")
+# A near miss: under the threshold by less than this, the same title (folded) and every shown name
+# agreeing. With title and authors agreeing a score is 0.3 + 0.7 x text: 0.7 is a text similarity
+# of 0.57, where a paper's revisions a few words apart score 0.7-0.8. Two such revisions, each
+# accepted with a third, are one paper: a near miss keeps a chain apart only where the joining
+# pair is a text contained in the other (abstract_contained): a copy cut short fits a paper and
+# its sibling of one title and authors that share a long opening ("Preface" / "Preface", 64-72 %
+# shared), and chained them (review 47).
+NEAR_MISS_MARGIN = 0.1
 
 
 def cluster_papers(edges: pl.DataFrame, rejected: pl.DataFrame | None = None
                    ) -> tuple[dict[int, int], dict[tuple[int, int, bool], str]]:
     """Clusters of new keys, each joined to at most one existing paper.
 
-    edges: (paper_key, other, other_is_paper, score) accepted pairs; `other` is a new key or,
-    when other_is_paper, an existing paper_id. rejected: (paper_key, other, other_is_paper) pairs
-    the scorer kept apart. Strongest edges first; an edge is skipped when it would put two
+    edges: (paper_key, other, other_is_paper, score[, contained]) accepted pairs; `other` is a new
+    key or, when other_is_paper, an existing paper_id; contained: accepted as a text contained in
+    the other. rejected: (paper_key, other, other_is_paper[, rule, near_miss]) pairs the scorer
+    kept apart. Strongest edges first; an edge is skipped when it would put two
     existing papers in one cluster (existing ids are never merged away) or two nodes of a
-    rejected pair: accepted pairs never chain papers the scorer kept apart. A key accepted with
+    rejected pair: accepted pairs never chain papers the scorer kept apart. A near miss
+    (NEAR_MISS_MARGIN) keeps apart only what a contained edge would join. A key accepted with
     two papers that the scorer found distinct (rejected for their titles or authors: an untitled
     listing of a copied abstract) fits both: it joins neither rather than one by chance.
     Returns new key → paper_id (the existing paper's id, else the lowest key of the cluster) for
@@ -1112,7 +1125,10 @@ def _cluster_in_order(edges: pl.DataFrame, rejected: pl.DataFrame | None
     flagged = nodes.join(_ambiguous_nodes(ordered, rejected), on=["is_paper", "node"], how="semi")["idx"]
     ambiguous = np.zeros(nodes.height, dtype=bool)
     ambiguous[flagged.to_numpy()] = True
-    apart = _apart_by_number(rejected, nodes)
+    near_miss = pl.col("near_miss") if rejected is not None and "near_miss" in rejected.columns else pl.lit(False)
+    apart = _apart_by_number(None if rejected is None else rejected.filter(~near_miss), nodes)
+    near_apart = _apart_by_number(None if rejected is None else rejected.filter(near_miss), nodes)
+    contained = ordered["contained"].to_numpy() if "contained" in ordered.columns else np.zeros(ordered.height, dtype=bool)
     root = list(range(nodes.height))
     members: dict[int, list[int]] = {}
     paper_of = [n if p else None for p, n in nodes.select("is_paper", "node").iter_rows()]
@@ -1123,7 +1139,7 @@ def _cluster_in_order(edges: pl.DataFrame, rejected: pl.DataFrame | None
             if ambiguous[a] or ambiguous[b]:
                 reasons[i] = AMBIGUOUS
             else:
-                reasons[i] = _join(a, b, root, members, paper_of, apart)
+                reasons[i] = _join(a, b, root, members, paper_of, apart, near_apart if contained[i] else {})
     return _cluster_mapping(nodes, root, ends, reasons), _skipped(ordered, reasons)
 
 
@@ -1133,9 +1149,9 @@ APPLIED, AMBIGUOUS, EXISTING, REJECTED = range(len(SKIP_REASONS))  # a pair's ou
 
 
 def _join(a: int, b: int, root: list[int], members: dict[int, list[int]], paper_of: list[int | None],
-          apart: dict[int, set[int]]) -> int:
+          apart: dict[int, set[int]], also_apart: dict[int, set[int]]) -> int:
     """Joins the clusters of nodes a and b unless that puts two stored papers or two nodes of a
-    rejected pair in one; returns the outcome (an index of SKIP_REASONS)."""
+    rejected pair (`apart`, `also_apart`) in one; returns the outcome (an index of SKIP_REASONS)."""
     ra, rb = root[a], root[b]
     if ra == rb:
         return APPLIED
@@ -1143,7 +1159,7 @@ def _join(a: int, b: int, root: list[int], members: dict[int, list[int]], paper_
     if paper_of[ra] is not None and paper_of[rb] is not None:
         return EXISTING
     moved = members.pop(small, [small])
-    if any(root[far] == large for m in moved if m in apart for far in apart[m]):
+    if any(root[far] == large for kept in (apart, also_apart) for m in moved if m in kept for far in kept[m]):
         if len(moved) > 1:
             members[small] = moved
         return REJECTED

@@ -1,0 +1,50 @@
+"""A loaded warehouse's papers against the answer of the corpus it was loaded from (`bench.corpus`).
+
+    .venv/bin/python -m bench.answer_check CORPUS_DIR WAREHOUSE.duckdb
+
+Prints, as JSON: the warehouse's papers, the corpus's true papers (truth_id), papers that hold
+listings of two true papers (wrong merges) and true papers whose listings are in two papers
+(splits). A listing is matched by its file (path under CORPUS_DIR) and first line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+LISTINGS_SQL = """SELECT s.path, f.line_start, f.paper_id
+                  FROM fact_listing f JOIN dim_source_file s USING (source_file_id)"""
+
+
+def check(corpus: Path, warehouse: Path) -> dict:
+    answer = pl.read_parquet(corpus / "answer.parquet").select("path", "line_start", "truth_id")
+    with duckdb.connect(str(warehouse), read_only=True) as con:
+        listings = pl.from_arrow(con.sql(LISTINGS_SQL).to_arrow_table())
+        n_papers = con.execute("SELECT count(*) FROM dim_paper").fetchall()[0][0]
+    # stored as the ingest named them: under the corpus folder's name, or absolute
+    inside = r"^(?:.*/)?" + re.escape(corpus.resolve().name) + "/"
+    listings = listings.with_columns(path=pl.col("path").str.replace(inside, ""))
+    matched = answer.join(listings, on=["path", "line_start"], how="left")
+    per_paper = matched.drop_nulls("paper_id").group_by("paper_id").agg(n=pl.col("truth_id").n_unique())
+    per_truth = matched.drop_nulls("paper_id").group_by("truth_id").agg(n=pl.col("paper_id").n_unique())
+    return {"papers": n_papers, "true_papers": answer["truth_id"].n_unique(),
+            "listings_not_found": matched["paper_id"].null_count(),
+            "papers_holding_two_true_papers": per_paper.filter(pl.col("n") > 1).height,
+            "true_papers_split": per_truth.filter(pl.col("n") > 1).height}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", type=Path)
+    parser.add_argument("warehouse", type=Path)
+    args = parser.parse_args(argv)
+    print(json.dumps(check(args.corpus, args.warehouse), indent=2))
+
+
+if __name__ == "__main__":
+    main()
