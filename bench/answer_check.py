@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 from pathlib import Path
 
 import duckdb
@@ -26,9 +25,7 @@ def check(corpus: Path, warehouse: Path) -> dict:
     with duckdb.connect(str(warehouse), read_only=True) as con:
         listings = pl.from_arrow(con.sql(LISTINGS_SQL).to_arrow_table())
         n_papers = con.execute("SELECT count(*) FROM dim_paper").fetchall()[0][0]
-    # stored as the ingest named them: under the corpus folder's name, or absolute
-    inside = r"^(?:.*/)?" + re.escape(corpus.resolve().name) + "/"
-    listings = listings.with_columns(path=pl.col("path").str.replace(inside, ""))
+    listings = listings.with_columns(path=_inside_corpus(listings["path"], answer["path"].unique()))
     matched = answer.join(listings, on=["path", "line_start"], how="left")
     per_paper = matched.drop_nulls("paper_id").group_by("paper_id").agg(n=pl.col("truth_id").n_unique())
     per_truth = matched.drop_nulls("paper_id").group_by("truth_id").agg(n=pl.col("paper_id").n_unique())
@@ -36,6 +33,17 @@ def check(corpus: Path, warehouse: Path) -> dict:
             "listings_not_found": matched["paper_id"].null_count(),
             "papers_holding_two_true_papers": per_paper.filter(pl.col("n") > 1).height,
             "true_papers_split": per_truth.filter(pl.col("n") > 1).height}
+
+
+def _inside_corpus(stored: pl.Series, answer_paths: pl.Series) -> pl.Series:
+    """Each stored path as the answer names it (relative to the corpus): its longest tail of
+    whole folders that is an answer path. The ingest stores paths under the folder as the user
+    named it (a symlink's name, a relative or absolute path), so no prefix can be assumed."""
+    known, out = set(answer_paths.to_list()), []
+    for path in stored.to_list():
+        parts = path.split("/")
+        out.append(next(("/".join(parts[i:]) for i in range(len(parts)) if "/".join(parts[i:]) in known), None))
+    return pl.Series(out, dtype=pl.String)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -837,7 +837,7 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
         "boilerplate_abstract",
     )
     near_miss = (rule == "below_threshold") & has_titles & (titles["ta"] == titles["tb"]).fill_null(False).to_numpy()
-    near_miss &= (authors == 1.0) & (score >= threshold - NEAR_MISS_MARGIN)
+    near_miss &= (authors == 1.0) & (score >= threshold - NEAR_MISS_MARGIN) & (ratio >= NEAR_MISS_EDIT)
     return pairs.with_columns(
         abstract_ratio=pl.Series(ratio, dtype=pl.Float64).round(4), shingle_jaccard=pl.Series(jaccard).round(4),
         shingle_containment=pl.Series(contained).round(4),
@@ -1036,24 +1036,32 @@ DISTINCT_RULES = ("authors_differ", "titles_differ", "boilerplate_abstract")
 # A near miss: under the threshold by less than this, the same title (folded) and every shown name
 # agreeing. With title and authors agreeing a score is 0.3 + 0.7 x text: 0.7 is a text similarity
 # of 0.57, where a paper's revisions a few words apart score 0.7-0.8. Two such revisions, each
-# accepted with a third, are one paper: a near miss keeps a chain apart only where the joining
-# pair is a text contained in the other (abstract_contained): a copy cut short fits a paper and
-# its sibling of one title and authors that share a long opening ("Preface" / "Preface", 64-72 %
-# shared), and chained them (review 47).
+# accepted with a third (the first version), one at least on the whole texts, are one paper: such
+# a bridged near miss keeps no chain apart (`_unbridged`). A copy cut short is no bridge alone: one
+# fits a paper and its sibling of one title and authors that share a long opening ("Preface" /
+# "Preface", 64-72 % shared: review 47), and two, one of each, match each other on that opening
+# (review 48).
 NEAR_MISS_MARGIN = 0.1
+# ... and whose texts are an edit apart: the words' Indel ratio (abstract_ratio) at least this. A
+# sibling sharing a long opening differs in the rest (0.63-0.73 at 58-70 % shared), so a third
+# record made of the two ("a mix", accepted with both) does not bridge them (review 48); two
+# revisions a few words apart are 0.76 and up (1 % under 0.83 at 30k revisions).
+NEAR_MISS_EDIT = 0.8
 
 
 def cluster_papers(edges: pl.DataFrame, rejected: pl.DataFrame | None = None
                    ) -> tuple[dict[int, int], dict[tuple[int, int, bool], str]]:
     """Clusters of new keys, each joined to at most one existing paper.
 
-    edges: (paper_key, other, other_is_paper, score[, contained]) accepted pairs; `other` is a new
-    key or, when other_is_paper, an existing paper_id; contained: accepted as a text contained in
-    the other. rejected: (paper_key, other, other_is_paper[, rule, near_miss]) pairs the scorer
-    kept apart. Strongest edges first; an edge is skipped when it would put two
+    edges: (paper_key, other, other_is_paper, score[, whole_text]) accepted pairs; `other` is a new
+    key or, when other_is_paper, an existing paper_id; whole_text: accepted on the two whole texts
+    (rule abstract: no text contained in the other, no notice). rejected: (paper_key, other,
+    other_is_paper[, rule, near_miss]) pairs the scorer kept apart. Strongest edges first; an
+    edge is skipped when it would put two
     existing papers in one cluster (existing ids are never merged away) or two nodes of a
     rejected pair: accepted pairs never chain papers the scorer kept apart. A near miss
-    (NEAR_MISS_MARGIN) keeps apart only what a contained edge would join. A key accepted with
+    (NEAR_MISS_MARGIN) whose two ends are each accepted with one third node, once at least on the
+    whole texts, keeps nothing apart (`_unbridged`). A key accepted with
     two papers that the scorer found distinct (rejected for their titles or authors: an untitled
     listing of a copied abstract) fits both: it joins neither rather than one by chance.
     Returns new key → paper_id (the existing paper's id, else the lowest key of the cluster) for
@@ -1064,6 +1072,8 @@ def cluster_papers(edges: pl.DataFrame, rejected: pl.DataFrame | None = None
     the order: it is decided in Polars, the rest in `_cluster_in_order`. Most accepted pairs of the
     bench corpora are lone (one abstract listed with and without a title), and the loop over them
     took 2-3 s of the resolver at 1M listings."""
+    rejected = _unbridged(rejected, edges)
+    edges = edges.drop("whole_text", strict=False)
     lone, edges = _split_lone(edges, rejected)
     mapping, skipped = _cluster_in_order(edges, _between(edges, rejected))
     paper = pl.when("other_is_paper").then("other").otherwise(pl.min_horizontal("paper_key", "other"))
@@ -1072,6 +1082,27 @@ def cluster_papers(edges: pl.DataFrame, rejected: pl.DataFrame | None = None
     new_others = ids.filter(~pl.col("is_paper"))
     mapping.update(zip(new_others["other"], new_others["paper"]))
     return mapping, skipped
+
+
+def _unbridged(rejected: pl.DataFrame | None, edges: pl.DataFrame) -> pl.DataFrame | None:
+    """The rejected pairs without the near misses whose two ends are each accepted with one same
+    third node, one of them at least on the whole texts (`whole_text`): two revisions of one paper
+    edited apart, each a few words off its first version (or a copy cut short of that version
+    beside a revision edited in the part it keeps)."""
+    if rejected is None or "near_miss" not in rejected.columns or "whole_text" not in edges.columns:
+        return rejected
+    near = rejected.filter(pl.col("near_miss").fill_null(False)).with_row_index("pair")
+    if near.is_empty():
+        return rejected
+    touching = pl.concat([  # (is_paper, node) -> a node accepted with it (z), and whether on the whole texts
+        edges.select(is_paper=pl.lit(False), node="paper_key", z_paper="other_is_paper", z="other", whole="whole_text"),
+        edges.select(is_paper="other_is_paper", node="other", z_paper=pl.lit(False), z="paper_key", whole="whole_text")])
+    x = near.select("pair", is_paper=pl.lit(False), node="paper_key").join(touching, on=["is_paper", "node"])
+    y = near.select("pair", is_paper="other_is_paper", node="other").join(touching, on=["is_paper", "node"])
+    both = x.join(y, on=["pair", "z_paper", "z"])
+    bridged = both.filter(pl.col("whole") | pl.col("whole_right"))["pair"].unique()
+    keep = near.filter(~pl.col("pair").is_in(bridged.implode())).drop("pair")
+    return pl.concat([rejected.filter(~pl.col("near_miss").fill_null(False)), keep])
 
 
 def _nodes(frame: pl.DataFrame) -> pl.LazyFrame:
@@ -1125,10 +1156,7 @@ def _cluster_in_order(edges: pl.DataFrame, rejected: pl.DataFrame | None
     flagged = nodes.join(_ambiguous_nodes(ordered, rejected), on=["is_paper", "node"], how="semi")["idx"]
     ambiguous = np.zeros(nodes.height, dtype=bool)
     ambiguous[flagged.to_numpy()] = True
-    near_miss = pl.col("near_miss") if rejected is not None and "near_miss" in rejected.columns else pl.lit(False)
-    apart = _apart_by_number(None if rejected is None else rejected.filter(~near_miss), nodes)
-    near_apart = _apart_by_number(None if rejected is None else rejected.filter(near_miss), nodes)
-    contained = ordered["contained"].to_numpy() if "contained" in ordered.columns else np.zeros(ordered.height, dtype=bool)
+    apart = _apart_by_number(rejected, nodes)
     root = list(range(nodes.height))
     members: dict[int, list[int]] = {}
     paper_of = [n if p else None for p, n in nodes.select("is_paper", "node").iter_rows()]
@@ -1139,7 +1167,7 @@ def _cluster_in_order(edges: pl.DataFrame, rejected: pl.DataFrame | None
             if ambiguous[a] or ambiguous[b]:
                 reasons[i] = AMBIGUOUS
             else:
-                reasons[i] = _join(a, b, root, members, paper_of, apart, near_apart if contained[i] else {})
+                reasons[i] = _join(a, b, root, members, paper_of, apart)
     return _cluster_mapping(nodes, root, ends, reasons), _skipped(ordered, reasons)
 
 
@@ -1149,9 +1177,9 @@ APPLIED, AMBIGUOUS, EXISTING, REJECTED = range(len(SKIP_REASONS))  # a pair's ou
 
 
 def _join(a: int, b: int, root: list[int], members: dict[int, list[int]], paper_of: list[int | None],
-          apart: dict[int, set[int]], also_apart: dict[int, set[int]]) -> int:
+          apart: dict[int, set[int]]) -> int:
     """Joins the clusters of nodes a and b unless that puts two stored papers or two nodes of a
-    rejected pair (`apart`, `also_apart`) in one; returns the outcome (an index of SKIP_REASONS)."""
+    rejected pair in one; returns the outcome (an index of SKIP_REASONS)."""
     ra, rb = root[a], root[b]
     if ra == rb:
         return APPLIED
@@ -1159,7 +1187,7 @@ def _join(a: int, b: int, root: list[int], members: dict[int, list[int]], paper_
     if paper_of[ra] is not None and paper_of[rb] is not None:
         return EXISTING
     moved = members.pop(small, [small])
-    if any(root[far] == large for kept in (apart, also_apart) for m in moved if m in kept for far in kept[m]):
+    if any(root[far] == large for m in moved if m in apart for far in apart[m]):
         if len(moved) > 1:
             members[small] = moved
         return REJECTED
