@@ -364,28 +364,40 @@ def test_groups_are_decided_one_at_a_time_beside_the_next_ones_read(run_ingest, 
     assert events[:2] == ["read", "read"]  # the second group is read while the first is decided
 
 
+@pytest.fixture(scope="module")
+def sql_con():
+    """One connection with the warehouse's macros and the reference name shares, for the property
+    tests below (connecting and registering the reference took ~0.1 s of each example)."""
+    from flows.sql import connect
+    from transforms.persons import reference_shares
+
+    con = connect(Path(":memory:"))
+    ref_given, ref_surname = reference_shares()
+    con.register("ref_given", ref_given.to_arrow())
+    con.register("ref_surname", ref_surname.to_arrow())
+    yield con
+    con.close()
+
+
 @given(rows=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 10**6), st.integers(1, 4),
                                 st.sampled_from(["wei", "maria", "zzyzx", "jean"]),
                                 st.sampled_from(["wang", "garcia", "qqxq", "dupont"])), min_size=1, max_size=50),
        n_keys=st.integers(0, 10**8))
-def test_names_are_as_common_in_the_warehouse_as_in_polars(rows, n_keys):
+def test_names_are_as_common_in_the_warehouse_as_in_polars(sql_con, rows, n_keys):
     """A run's names are classed rare or common in SQL (person_classes.sql) and the common ones'
     model reads the same commonness in Polars: both must agree to the last bit, or a name exactly
     at the line would be classed one way and scored the other, and stored name_lambda values would
     differ between code paths (Polars divides a column by a scalar through its reciprocal, but a
     frame of one row plainly: a plain SQL division differed in the last bit for ~4 % of names)."""
-    from flows.sql import connect, read_frame
-    from transforms.persons import commonness_from_counts, reference_shares
+    from flows.sql import read_frame
+    from transforms.persons import commonness_from_counts
 
     counts = pl.DataFrame([(f"k{i}", g, s, t, ng, ns) for i, (ng, ns, t, g, s) in enumerate(rows)], orient="row",
                           schema={"name_key": pl.String, "given": pl.String, "surname": pl.String,
                                   "n_tokens": pl.Int64, "n_given": pl.Int64, "n_surname": pl.Int64})
     want = commonness_from_counts(counts, n_keys)
-    ref_given, ref_surname = reference_shares()
-    con = connect(Path(":memory:"))
-    for name, frame in (("counts", counts), ("ref_given", ref_given), ("ref_surname", ref_surname)):
-        con.register(name, frame.to_arrow())
-    got = read_frame(con, "SELECT c.name_key, name_commonness(c.n_tokens >= 2, c.n_given, g.share, c.n_surname, "
+    sql_con.register("counts", counts.to_arrow())
+    got = read_frame(sql_con, "SELECT c.name_key, name_commonness(c.n_tokens >= 2, c.n_given, g.share, c.n_surname, "
                           f"s.share, {n_keys}) AS lam FROM counts c LEFT JOIN ref_given g ON g.part = c.given "
                           "LEFT JOIN ref_surname s ON s.part = c.surname")
     both = want.join(got, on="name_key", suffix="_sql")
@@ -398,16 +410,15 @@ def test_names_are_as_common_in_the_warehouse_as_in_polars(rows, n_keys):
                                    st.integers(0, 2**63 - 1),
                                    st.one_of(st.integers(1, 99_999), st.integers(1, 2**31 - 1))),
                          min_size=1, max_size=30))
-def test_a_names_first_and_last_mentions_are_the_same_by_rank_as_in_the_model(mentions):
+def test_a_names_first_and_last_mentions_are_the_same_by_rank_as_in_the_model(sql_con, mentions):
     """The person step compares mentions by canonical_rank (one number) and writes the first one's
     canonical_key: the same mention must come first and last as in transforms.persons (sorted by
     date, undated last, paper id and position, as numbers), labelled as it labels them, for any
     position (a list of 100,000 names or more: a key cut to five digits sorted 100000 before 99999)."""
-    from flows.sql import connect
     from transforms.persons import _founded_key
 
-    con = connect(Path(":memory:"))
-    con.execute("CREATE TABLE m (listed_on DATE, paper_id BIGINT, author_position INTEGER)")
+    con = sql_con
+    con.execute("CREATE OR REPLACE TEMP TABLE m (listed_on DATE, paper_id BIGINT, author_position INTEGER)")
     con.executemany("INSERT INTO m VALUES (?, ?, ?)", mentions)
     got = con.execute("SELECT canonical_key_of(min(canonical_rank(listed_on, paper_id, author_position))), "
                       "canonical_key_of(max(canonical_rank(listed_on, paper_id, author_position))) FROM m").fetchall()[0]
