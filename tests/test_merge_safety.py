@@ -254,20 +254,45 @@ def test_one_template_filled_in_twice_stays_two_papers(cli, tmp_path):
     assert titles == [(papers[1][0], 1), (papers[0][0], 2)]
 
 
-@pytest.mark.parametrize("notice", ["Erratum to:", "Expression of Concern:", "Commentary on", "Notice of Withdrawal:",
-                                    "Rebuttal to", "Author Correction:", "Publisher Correction to:", "A Comment on",
-                                    "Editor's Note:", "A Reply to Comments on", "Supplementary Material for", "Note on"])
-def test_a_notice_is_not_the_paper_it_concerns(cli, tmp_path, notice):
+NOTICES = ["Erratum to:", "Expression of Concern:", "Commentary on", "Notice of Withdrawal:", "Rebuttal to",
+           "Author Correction:", "Publisher Correction to:", "A Comment on", "Editor's Note:",
+           "A Reply to Comments on", "Supplementary Material for", "Note on"]
+# Each notice case its own people (other surnames: other blocks), so that one run loads them all.
+NOTICE_AUTHORS = ["Ann Lee, Bo Chen", "Mara Holt, Ivo Brandt", "Lena Sorensen, Tomas Kral", "Rita Okafor, Jens Wolff",
+                  "Nadia Petrov, Omar Farouk", "Clara Mendes, Piet de Vries", "Hana Sato, Luis Ortega",
+                  "Greta Lindahl, Amir Tehrani", "Sofia Rossi, Kofi Mensah", "Elif Demir, Pavel Novak",
+                  "Ines Duarte, Magnus Berg", "Yara Haddad, Felix Huber"]
+
+
+def notice_case(notice: str) -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]], str]:
+    """The case's first day (the paper), its second (the notice, and the paper edited) and authors."""
+    title, _, abstract = PARTS[0]
+    authors = NOTICE_AUTHORS[NOTICES.index(notice)]
+    edited = title.replace("Heavy Tails", "Heavy Tail Response")
+    later = [(f"{notice} {title}", authors, abstract + " This notice concerns the proof of Lemma 4.2."),
+             (edited, authors, abstract + " We add experiments.")]
+    return [(title, authors, abstract)], later, authors
+
+
+@pytest.fixture(scope="module")
+def notice_load(prefect_harness, tmp_path_factory) -> Path:
+    """Every notice case in one warehouse (one ingest, not one per case)."""
+    cases = [notice_case(notice) for notice in NOTICES]
+    with digest_cli() as cli:
+        return ingest(cli, tmp_path_factory.mktemp("notices") / "notice", {
+            "day1.txt": listing([paper for first, _, _ in cases for paper in first]),
+            "day2.txt": listing([paper for _, later, _ in cases for paper in later], day="Oct 27, 2026")})
+
+
+@pytest.mark.parametrize("notice", NOTICES)
+def test_a_notice_is_not_the_paper_it_concerns(notice_load, notice):
     """Same people, same abstract and a sentence more, a notice before the title: merged, the
     paper took the notice's title. A word of the kind inside a title is no notice: "Heavy Tail
     Response" is the same paper as "Heavy Tails" edited."""
-    title, authors, abstract = PARTS[0]
-    edited = title.replace("Heavy Tails", "Heavy Tail Response")
-    warehouse = ingest(cli, tmp_path / "notice", {
-        "day1.txt": listing([PARTS[0]]),
-        "day2.txt": listing([(f"{notice} {title}", authors, abstract + " This notice concerns the proof of Lemma 4.2."),
-                             (edited, authors, abstract + " We add experiments.")], day="Oct 27, 2026")})
-    titles = read_sql(warehouse, "SELECT title FROM dim_paper ORDER BY title")["title"].to_list()
+    [(title, _, _)], [_, (edited, _, _)], authors = notice_case(notice)
+    papers = read_sql(notice_load, "SELECT title, authors FROM dim_paper").rows()
+    assert len(papers) == 2 * len(NOTICES)  # each case's two, none across cases
+    titles = [t for t, names in papers if names == authors.split(", ")]
     assert sorted(titles) == sorted([f"{notice} {title}", edited])
 
 
