@@ -5,6 +5,7 @@ now holding its mentions, so an id a user saved still resolves."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -71,44 +72,73 @@ THREE_DAYS = {"2026-02-04.txt": _listing("Feb 04, 2026", [EVENTS, NIGHT]),
               "2026-02-11.txt": _listing("Feb 11, 2026", [STEREO])}
 
 
-@pytest.mark.parametrize("edit", ["header date corrected", "record moved to a later day"])
-def test_a_paper_listed_later_after_an_edit_gives_the_persons_of_a_fresh_load(cli, tmp_path, edit):
-    """The vision Wei Wang founded the name on Feb 04, so holds stable_id("wei wang"). An edit moves
-    that paper's first listing later (Mar 01, or Feb 11): a fresh load founds the name with the
-    PDE Wei Wang (Feb 10). The incremental warehouse kept the old decision, so the id named the
-    vision person there and the PDE person in a fresh load; every id the runs showed resolves."""
-    folder = tmp_path / "land"
-    seen = load_day_by_day(cli, folder, tmp_path / "incremental.duckdb", THREE_DAYS)
+@dataclass
+class Edited:
+    """THREE_DAYS loaded day by day, then one edit loaded into the same warehouse."""
+    folder: Path
+    incremental: Path
+    seen: set[int]  # every author id the runs showed
+    pde_before: int  # the PDE Wei Wang's id before the edit
+
+
+def pde_wei_wang(warehouse: Path) -> int:
+    """The id of the Wei Wang of the Liouville paper."""
+    with duckdb.connect(str(warehouse), read_only=True) as con:
+        return con.execute("SELECT author_id FROM bridge_paper_author JOIN dim_author USING (author_id) "
+                           "JOIN dim_paper USING (paper_id) WHERE name_key = 'wei wang' "
+                           "AND title LIKE 'Liouville%'").fetchall()[0][0]
+
+
+def load_and_edit(cli, root: Path, edit: str) -> Edited:
+    folder, incremental = root / "land", root / "incremental.duckdb"
+    seen = load_day_by_day(cli, folder, incremental, THREE_DAYS)
+    pde_before = pde_wei_wang(incremental)
     if edit == "header date corrected":
         (folder / "2026-02-04.txt").write_text(_listing("Mar 01, 2026", [EVENTS, NIGHT]), encoding="utf-8")
     else:
         (folder / "2026-02-04.txt").write_text(_listing("Feb 04, 2026", [NIGHT]), encoding="utf-8")
         (folder / "2026-02-11.txt").write_text(_listing("Feb 11, 2026", [STEREO, EVENTS]), encoding="utf-8")
-    ingest(cli, folder, tmp_path / "incremental.duckdb")
-    ingest(cli, folder, tmp_path / "fresh.duckdb")
-    incremental, fresh = persons(tmp_path / "incremental.duckdb"), persons(tmp_path / "fresh.duckdb")
+    ingest(cli, folder, incremental)
+    return Edited(folder, incremental, seen, pde_before)
+
+
+@pytest.fixture(scope="module")
+def edited(prefect_harness, tmp_path_factory):
+    """edited(edit) -> Edited, loaded once per edit for the module: the two tests of the header
+    correction read the same four runs (they are not changed after)."""
+    done: dict[str, Edited] = {}
+
+    def get(edit: str) -> Edited:
+        if edit not in done:
+            with digest_cli() as cli:
+                done[edit] = load_and_edit(cli, tmp_path_factory.mktemp("edited"), edit)
+        return done[edit]
+
+    return get
+
+
+@pytest.mark.parametrize("edit", ["header date corrected", "record moved to a later day"])
+def test_a_paper_listed_later_after_an_edit_gives_the_persons_of_a_fresh_load(edited, cli, tmp_path, edit):
+    """The vision Wei Wang founded the name on Feb 04, so holds stable_id("wei wang"). An edit moves
+    that paper's first listing later (Mar 01, or Feb 11): a fresh load founds the name with the
+    PDE Wei Wang (Feb 10). The incremental warehouse kept the old decision, so the id named the
+    vision person there and the PDE person in a fresh load; every id the runs showed resolves."""
+    loaded = edited(edit)
+    ingest(cli, loaded.folder, tmp_path / "fresh.duckdb")
+    incremental, fresh = persons(loaded.incremental), persons(tmp_path / "fresh.duckdb")
     assert incremental == fresh and len(fresh["wei wang"]) == 2
-    assert unresolved(tmp_path / "incremental.duckdb", seen) == {}
+    assert unresolved(loaded.incremental, loaded.seen) == {}
 
 
-def test_an_id_that_ends_is_forwarded_to_the_person_holding_its_mentions(cli, tmp_path):
+def test_an_id_that_ends_is_forwarded_to_the_person_holding_its_mentions(edited):
     """The header correction above re-decides Wei Wang: the PDE person's further id ends (the name's
     first id is its now), and person_alias says where its mention went, with the reason."""
-    folder = tmp_path / "land"
-    load_day_by_day(cli, folder, tmp_path / "w.duckdb", THREE_DAYS)
-    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
-        (pde_before,) = con.execute("SELECT author_id FROM bridge_paper_author JOIN dim_author USING (author_id) "
-                                    "JOIN dim_paper USING (paper_id) WHERE name_key = 'wei wang' "
-                                    "AND title LIKE 'Liouville%'").fetchall()[0]
-    (folder / "2026-02-04.txt").write_text(_listing("Mar 01, 2026", [EVENTS, NIGHT]), encoding="utf-8")
-    ingest(cli, folder, tmp_path / "w.duckdb")
-    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
-        (pde_now,) = con.execute("SELECT author_id FROM bridge_paper_author JOIN dim_author USING (author_id) "
-                                 "JOIN dim_paper USING (paper_id) WHERE name_key = 'wei wang' "
-                                 "AND title LIKE 'Liouville%'").fetchall()[0]
+    loaded = edited("header date corrected")
+    pde_now = pde_wei_wang(loaded.incremental)
+    with duckdb.connect(str(loaded.incremental), read_only=True) as con:
         alias = con.execute("SELECT to_author_id, name_key, rule, reason FROM person_alias WHERE from_author_id = ?",
-                            [pde_before]).fetchall()
-    assert pde_now != pde_before
+                            [loaded.pde_before]).fetchall()
+    assert pde_now != loaded.pde_before
     assert alias == [(pde_now, "wei wang", "forwarded", "name decided again")]
 
 
