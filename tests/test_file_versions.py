@@ -100,18 +100,41 @@ def test_a_copy_of_the_replaced_content_is_ingested_in_its_own_right(cli, tmp_pa
                                                                                    "Tokenizers Matter"]
 
 
+DAY_26 = listing([("Learning on Graphs with Attention", "Ana Silva, Bo Chen", ABSTRACT_1)], "Oct 26, 2026")
+DAY_27 = listing([("Sparse Solvers on GPUs", "Dan Wu", ABSTRACT_3)], "Oct 27, 2026")
+
+
+def tokenizers_on(day: str) -> str:
+    return listing([("Tokenizers Matter", "Carla Diaz", ABSTRACT_2)], day)
+
+
+@pytest.fixture(scope="module")
+def fresh_fixed_month(prefect_harness, tmp_path_factory) -> Path:
+    """A fresh load of the month's archive once its date typo is fixed: the same files whichever
+    typo it was, so one load for every typo case below."""
+    import zipfile
+
+    from support.cli import passing_cli
+
+    folder = tmp_path_factory.mktemp("fixed_month")
+    with zipfile.ZipFile(folder / "2026-10.zip", "w") as z:
+        z.writestr("daily-26.txt", DAY_26 + tokenizers_on("Oct 26, 2026"))
+        z.writestr("daily-27.txt", DAY_27)
+    with passing_cli() as cli:
+        cli("ingest", folder, "-w", folder / "fresh.duckdb")
+    return folder / "fresh.duckdb"
+
+
 @pytest.mark.parametrize("typo", ["Oct 26, 2062", "Oct 26, 2016", "Dec 26, 2026", None],
                          ids=["a later year", "an earlier year", "a later month", "the file removed"])
-def test_dim_date_spans_the_current_listings_only(cli, tmp_path, typo):
+def test_dim_date_spans_the_current_listings_only(cli, tmp_path, typo, request):
     """A date typo fixed in the next version of its file (or the file's digest gone from its
     archive) left dim_date spanning the typo's days: 13,150 rows for a fresh load's one."""
     import zipfile
 
     folder = tmp_path / "digests"
     folder.mkdir()
-    day = listing([("Learning on Graphs with Attention", "Ana Silva, Bo Chen", ABSTRACT_1)], "Oct 26, 2026")
-    other = listing([("Sparse Solvers on GPUs", "Dan Wu", ABSTRACT_3)], "Oct 27, 2026")
-    wrong = listing([("Tokenizers Matter", "Carla Diaz", ABSTRACT_2)], typo or "Mar 3, 2031")
+    day, other, wrong = DAY_26, DAY_27, tokenizers_on(typo or "Mar 3, 2031")
     with zipfile.ZipFile(folder / "2026-10.zip", "w") as z:
         z.writestr("daily-26.txt", day + wrong if typo else day)
         z.writestr("daily-27.txt", other)
@@ -122,9 +145,14 @@ def test_dim_date_spans_the_current_listings_only(cli, tmp_path, typo):
         z.writestr("daily-26.txt", day + wrong.replace(typo, "Oct 26, 2026") if typo else day)
         z.writestr("daily-27.txt", other)
     cli("ingest", folder, "-w", tmp_path / "w.duckdb")
-    cli("ingest", folder, "-w", tmp_path / "fresh.duckdb")
+    if typo:  # the same files as fresh_fixed_month's
+        assert wrong.replace(typo, "Oct 26, 2026") == tokenizers_on("Oct 26, 2026")
+        fresh = request.getfixturevalue("fresh_fixed_month")
+    else:
+        fresh = tmp_path / "fresh.duckdb"
+        cli("ingest", folder, "-w", fresh)
     dates = [read_sql(w, "SELECT min(date) AS lo, max(date) AS hi, count(*) AS n FROM dim_date").rows()
-             for w in (tmp_path / "w.duckdb", tmp_path / "fresh.duckdb")]
+             for w in (tmp_path / "w.duckdb", fresh)]
     assert dates[0] == dates[1] == [(dt.date(2026, 10, 26), dt.date(2026, 10, 27), 2)]
 
 
