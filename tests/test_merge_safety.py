@@ -312,20 +312,36 @@ def test_untitled_records_sharing_a_long_notice_are_two_papers_with_their_own_au
     assert names == sorted(["Lei Cao", "Zijie Lei", "Anna Berg", "Wei Cao", "Myungjun Son", "Tom Reed"])
 
 
-@pytest.mark.parametrize("listed,searched", [
+NAME_CASES = [
     ("Frederikke Isa Marin, Joshua M. Susskind", "Frederikke Marin, Joshua Susskind"),  # middle names left out
     ("John Smith Jr., Ann Lee", "John Smith, Ann Lee"),  # a suffix after the first author
     ("Jiaxu Wang, Philipp Allgeuer", "WANG Jiaxu, ALLGEUER Philipp"),  # the surname first in capitals
-])
-def test_one_paper_listed_with_and_without_middle_names_or_a_suffix_is_one_paper(cli, tmp_path, listed, searched):
+]
+# each case its own abstract (one word of COPIED replaced), so that one run loads them all
+NAME_CASE_ABSTRACTS = [COPIED, COPIED.replace("halfspaces", "polytopes"), COPIED.replace("Massart", "Tsybakov")]
+
+
+@pytest.fixture(scope="module")
+def name_cases_load(prefect_harness, tmp_path_factory) -> Path:
+    """Each NAME_CASES paper listed and on a search page, every case in one warehouse."""
+    cases = list(zip(NAME_CASES, NAME_CASE_ABSTRACTS))
+    with digest_cli() as cli:
+        return ingest(cli, tmp_path_factory.mktemp("names") / "names", {
+            "day.txt": listing([("Clinical Predictive Models under Shift", listed, abstract)
+                                for (listed, _), abstract in cases]),
+            "page.txt": search([(searched, abstract) for (_, searched), abstract in cases])})
+
+
+@pytest.mark.parametrize("listed,searched", NAME_CASES)
+def test_one_paper_listed_with_and_without_middle_names_or_a_suffix_is_one_paper(name_cases_load, listed, searched):
     """A listing and a search record of one paper, the same abstract: "Frederikke Isa Marin" and
     "Frederikke Marin" disagreed (initials had to have as many words), so a two-author paper
     agreed at half its positions; "Jr." was taken for the first author's surname, "WANG" for a given
     name. Two papers each (44 of 400 real ICLR 2024 papers listed both ways)."""
-    warehouse = ingest(cli, tmp_path / "names", {
-        "day.txt": listing([("Clinical Predictive Models under Shift", listed, COPIED)]),
-        "page.txt": search([(searched, COPIED)])})
-    assert read_sql(warehouse, "SELECT count(*) FROM dim_paper").item() == 1
+    abstract = NAME_CASE_ABSTRACTS[NAME_CASES.index((listed, searched))]
+    papers = read_sql(name_cases_load, "SELECT abstract, n_listings FROM dim_paper").rows()
+    assert len(papers) == len(NAME_CASES)  # one paper per case
+    assert [n for text, n in papers if text == abstract] == [2]  # the case's listing and its search record
 
 
 def test_siblings_that_name_each_others_word_once_stay_two_papers(cli, tmp_path):
