@@ -368,29 +368,56 @@ MINIMIZATION_BODY = ("We study spatial reuse in dense wireless networks as a gam
                      "show higher throughput than centralized baselines with a fraction of the signalling.")
 
 
-@pytest.mark.parametrize("title,body,word,other", [
+COMPANION_CASES = [
     ("Multi-{w} ConvNeXt Network with Attentional Feature Fusion for Semantic Segmentation", ENCODER_BODY,
      "encoder", "decoder"),
     ("Decentralized Spatial Reuse Optimization: An Internal Regret {W} Approach", MINIMIZATION_BODY,
      "minimization", "maximization"),
-])
-def test_companions_whose_title_words_differ_in_their_opening_letters_stay_two_papers(cli, tmp_path, title, body,
+]
+
+
+def companion(title: str, body: str, w: str, o: str) -> tuple[str, str, str]:
+    return (title.format(w=w, W=w.capitalize()), "Leo Ramos, Angel Sappa", body.format(w=w, o=o))
+
+
+def respelled(paper: tuple[str, str, str]) -> tuple[str, str, str]:
+    """A US/UK respelling through title and abstract."""
+    return tuple(x.replace("ization", "isation").replace("Optimis", "Optimiz") for x in paper)
+
+
+@pytest.fixture(scope="module")
+def companion_loads(prefect_harness, tmp_path_factory) -> tuple[Path, Path]:
+    """Every COMPANION_CASES case in one warehouse, twice: (the two companions listed on two days,
+    the paper respelled and its title's typo fixed on three days)."""
+    root = tmp_path_factory.mktemp("companions")
+    papers = [companion(title, body, word, other) for title, body, word, other in COMPANION_CASES]
+    others = [companion(title, body, other, word) for title, body, word, other in COMPANION_CASES]
+    with digest_cli() as cli:
+        companions = ingest(cli, root / "companions", {"day1.txt": listing(papers),
+                                                       "day2.txt": listing(others, day="Oct 27, 2026")})
+        respelt = ingest(cli, root / "respelled", {
+            "day1.txt": listing(papers),
+            "day2.txt": listing([respelled(p) for p in papers], day="Oct 27, 2026"),
+            "day3.txt": listing([(p[0].replace("Network", "Netwrok"), *p[1:]) for p in papers], day="Oct 28, 2026")})
+    return companions, respelt
+
+
+@pytest.mark.parametrize("title,body,word,other", COMPANION_CASES)
+def test_companions_whose_title_words_differ_in_their_opening_letters_stay_two_papers(companion_loads, title, body,
                                                                                    word, other):
     """The same people's two papers, one word swapped in the title and through the abstract: the
     words spelled alike but for their opening ("encoder" / "decoder", fuzz ratio 86) passed for a
     spelling fix, and the companions merged at 0.95-0.98. A US/UK respelling of a title word
     through the abstract, or a title's typo fixed, is still one paper."""
-    def paper(w, o):
-        return (title.format(w=w, W=w.capitalize()), "Leo Ramos, Angel Sappa", body.format(w=w, o=o))
-    companions = ingest(cli, tmp_path / "companions", {"day1.txt": listing([paper(word, other)]),
-                                                      "day2.txt": listing([paper(other, word)], day="Oct 27, 2026")})
-    assert read_sql(companions, "SELECT count(*) FROM dim_paper").item() == 2
-    respelled = {"day1.txt": listing([paper(word, other)]),
-                 "day2.txt": listing([tuple(x.replace("ization", "isation").replace("Optimis", "Optimiz")
-                                            for x in paper(word, other))], day="Oct 27, 2026"),
-                 "day3.txt": listing([(paper(word, other)[0].replace("Network", "Netwrok"), *paper(word, other)[1:])],
-                                     day="Oct 28, 2026")}
-    assert read_sql(ingest(cli, tmp_path / "respelled", respelled), "SELECT count(*) FROM dim_paper").item() == 1
+    companions, respelt = companion_loads
+    pair = {companion(title, body, word, other)[2], companion(title, body, other, word)[2]}
+    abstracts = read_sql(companions, "SELECT abstract FROM dim_paper")["abstract"].to_list()
+    assert len(abstracts) == 2 * len(COMPANION_CASES)  # two papers a case
+    assert sorted(a for a in abstracts if a in pair) == sorted(pair)
+    versions = {companion(title, body, word, other)[2], respelled(companion(title, body, word, other))[2]}
+    abstracts = read_sql(respelt, "SELECT abstract FROM dim_paper")["abstract"].to_list()
+    assert len(abstracts) == len(COMPANION_CASES)  # one paper a case
+    assert len([a for a in abstracts if a in versions]) == 1
 
 
 def test_a_typo_in_one_records_author_keeps_the_paper_one(cli, tmp_path):
