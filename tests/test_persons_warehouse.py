@@ -68,14 +68,23 @@ def write(folder: Path, name: str, text: str) -> None:
     (folder / name).write_text(text, encoding="utf-8")
 
 
-def test_namesakes_are_split_the_same_way_fresh_and_incremental(run_ingest, tmp_path):
+@pytest.fixture(scope="module")
+def fresh_two_days(run_ingest, tmp_path_factory) -> Path:
+    """DAY1 and DAY2 loaded in one run into a fresh warehouse (the two tests below compare with it)."""
+    daily = tmp_path_factory.mktemp("fresh_two_days") / "daily"
+    write(daily, "2027-03-02_arxiv.txt", DAY1)
+    write(daily, "2027-03-03_arxiv.txt", DAY2)
+    run_ingest([daily], daily.parent / "fresh.duckdb")
+    return daily.parent / "fresh.duckdb"
+
+
+def test_namesakes_are_split_the_same_way_fresh_and_incremental(run_ingest, fresh_two_days, tmp_path):
     daily = tmp_path / "daily"
     write(daily, "2027-03-02_arxiv.txt", DAY1)
     run_ingest([daily], tmp_path / "incremental.duckdb")
     write(daily, "2027-03-03_arxiv.txt", DAY2)
     run_ingest([daily], tmp_path / "incremental.duckdb")
-    run_ingest([daily], tmp_path / "fresh.duckdb")
-    incremental, fresh = persons(tmp_path / "incremental.duckdb"), persons(tmp_path / "fresh.duckdb")
+    incremental, fresh = persons(tmp_path / "incremental.duckdb"), persons(fresh_two_days)
     assert incremental == fresh
     wei = incremental["wei wang"]
     assert len(wei) == 2 and sorted(len(papers) for _, papers in wei) == [2, 2]
@@ -88,7 +97,7 @@ def test_namesakes_are_split_the_same_way_fresh_and_incremental(run_ingest, tmp_
         assert shown == [(2, "cs.CV"), (2, "math.AP")]
 
 
-def test_older_files_loaded_later_give_the_persons_of_a_fresh_load(run_ingest, tmp_path):
+def test_older_files_loaded_later_give_the_persons_of_a_fresh_load(run_ingest, fresh_two_days, tmp_path):
     """The later day first, then the earlier one: its mentions of the common name come before the
     stored ones in the canonical order, so the name is decided again (person_reopen.sql) and its
     persons, ids included (a further person's id hashes its founding mention), are a fresh load's."""
@@ -97,8 +106,7 @@ def test_older_files_loaded_later_give_the_persons_of_a_fresh_load(run_ingest, t
     write(earlier, "2027-03-02_arxiv.txt", DAY1)
     run_ingest([later], tmp_path / "incremental.duckdb")
     run_ingest([earlier], tmp_path / "incremental.duckdb")
-    run_ingest([later, earlier], tmp_path / "fresh.duckdb")
-    incremental, fresh = persons(tmp_path / "incremental.duckdb"), persons(tmp_path / "fresh.duckdb")
+    incremental, fresh = persons(tmp_path / "incremental.duckdb"), persons(fresh_two_days)
     assert incremental == fresh and len(fresh["wei wang"]) == 2
 
 
@@ -296,12 +304,13 @@ def test_a_groups_size_follows_duckdbs_memory_limit():
     assert chunk_mentions(con) > 10**9
 
 
-def test_a_run_decided_in_many_groups_gives_the_persons_of_one_group(run_ingest, tmp_path, monkeypatch):
+def test_a_run_decided_in_many_groups_gives_the_persons_of_one_group(run_ingest, seeds_warehouse, tmp_path,
+                                                                    monkeypatch):
     """The sample corpus loaded with groups of a handful of mentions (a tiny budget's groups)
-    gives the same persons, ids and decisions as one group."""
+    gives the same persons, ids and decisions as one group (the session's load of the seeds)."""
     from flows import persons as person_step
 
-    run_ingest([corpus.SAMPLES], tmp_path / "one.duckdb")
+    one = seeds_warehouse[0]
     monkeypatch.setattr(person_step, "MIN_CHUNK_MENTIONS", 3)  # groups of common names only: ~25 mentions
     monkeypatch.setattr(person_step, "BYTES_PER_MENTION", 10**15)
     chunks = []
@@ -312,11 +321,11 @@ def test_a_run_decided_in_many_groups_gives_the_persons_of_one_group(run_ingest,
     # every mention in one group, every name in one group only
     assert sum(part.height for part in chunks[0]) == pl.concat(chunks[0]).unique(["paper_id", "author_position"]).height
     assert pl.concat([part.select("name_key").unique() for part in chunks[0]])["name_key"].is_unique().all()
-    assert persons(tmp_path / "one.duckdb") == persons(tmp_path / "many.duckdb")
+    assert persons(one) == persons(tmp_path / "many.duckdb")
     query = "SELECT paper_id, author_position, author_id, rule, round(score, 9) FROM author_mention ORDER BY ALL"
-    with duckdb.connect(str(tmp_path / "one.duckdb"), read_only=True) as one, \
+    with duckdb.connect(str(one), read_only=True) as one_group, \
          duckdb.connect(str(tmp_path / "many.duckdb"), read_only=True) as many:
-        assert one.execute(query).fetchall() == many.execute(query).fetchall()
+        assert one_group.execute(query).fetchall() == many.execute(query).fetchall()
 
 
 def test_groups_are_decided_one_at_a_time_beside_the_next_ones_read(run_ingest, tmp_path, monkeypatch):
