@@ -3,8 +3,9 @@
     .venv/bin/python -m bench.answer_check CORPUS_DIR WAREHOUSE.duckdb
 
 Prints, as JSON: the warehouse's papers, the corpus's true papers (truth_id), papers that hold
-listings of two true papers (wrong merges) and true papers whose listings are in two papers
-(splits). A listing is matched by its file (path under CORPUS_DIR) and first line.
+listings of two true papers (wrong merges), true papers whose listings are in two papers or
+more (splits), and the papers those splits add. A listing is matched by its file (path under
+CORPUS_DIR) and first line.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ def check(corpus: Path, warehouse: Path) -> dict:
     return {"papers": n_papers, "true_papers": answer["truth_id"].n_unique(),
             "listings_not_found": matched["paper_id"].null_count(),
             "papers_holding_two_true_papers": per_paper.filter(pl.col("n") > 1).height,
-            "true_papers_split": per_truth.filter(pl.col("n") > 1).height}
+            "true_papers_split": per_truth.filter(pl.col("n") > 1).height,
+            "papers_split_off": int((per_truth["n"] - 1).sum())}
 
 
 def _inside_corpus(stored: pl.Series, answer_paths: pl.Series) -> pl.Series:

@@ -56,8 +56,7 @@ def pair_texts(mod, chunk: pl.DataFrame) -> pl.DataFrame:
 # skipped) and rejected. A stored paper is the other side where matched_paper_id is set.
 EDGES = """
 SELECT paper_key, coalesce(matched_paper_id, matched_key) AS other, matched_paper_id IS NOT NULL AS other_is_paper,
-       score, rule, rule IN ('below_threshold', 'authors_differ', 'titles_differ', 'boilerplate_abstract') AS rejected,
-       coalesce((features->>'near_miss')::BOOLEAN, false) AS near_miss, rule = 'abstract' AS whole_text
+       score, rule, rule IN ('below_threshold', 'authors_differ', 'titles_differ', 'boilerplate_abstract') AS rejected
 FROM paper_match ORDER BY paper_key, matched_key
 """
 
@@ -79,8 +78,8 @@ def cases(papers: pl.DataFrame, pairs: pl.DataFrame, edges: pl.DataFrame) -> dic
         "score_pairs": lambda m: m.score_pairs(texted),
         "texts + score_pairs": lambda m: m.score_pairs(pair_texts(m, pairs)),
         "cluster_papers (all pairs)": lambda m: m.cluster_papers(
-            edges.filter(~pl.col("rejected")).select("paper_key", "other", "other_is_paper", "score", "whole_text"),
-            edges.filter("rejected").select("paper_key", "other", "other_is_paper", "rule", "near_miss")),
+            edges.filter(~pl.col("rejected")).select("paper_key", "other", "other_is_paper", "score"),
+            edges.filter("rejected").select("paper_key", "other", "other_is_paper", "rule")),
     }
 
 

@@ -69,8 +69,7 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, run_id: str,
                                "ORDER BY rowid")  # the scoring order: ties are taken in it
     accepted, notices_apart = resolve.ambiguous_notices(accepted)
     rejected = read_frame(con, schema_sql("resolve/rejected_near_accepted.sql"))
-    whole_text = pl.col("rule") == "abstract"  # what bridges a near miss (cluster_papers)
-    clustered, skipped = resolve.cluster_papers(accepted.with_columns(whole_text=whole_text).drop("rule"), rejected)
+    clustered, skipped = resolve.cluster_papers(accepted.drop("rule"), rejected)
     skipped.update(notices_apart)
     key_map = resolve.paper_ids(*_id_keys(con), clustered)
     insert_frame(con, "paper_key_map", key_map, conflict="ON CONFLICT DO NOTHING")
@@ -185,7 +184,7 @@ def _score_candidates(con: duckdb.DuckDBPyConnection, threshold: float) -> None:
 
 
 SCORED_COLUMNS = ["paper_key", "other", "other_is_paper", "other_key", "abstract_ratio", "shingle_jaccard",
-                  "shingle_containment", "title_ratio", "author_agreement", "score", "rule", "is_match", "near_miss"]
+                  "shingle_containment", "title_ratio", "author_agreement", "score", "rule", "is_match"]
 
 
 def _score_chunk(chunk: pl.DataFrame, threshold: float) -> pl.DataFrame:
@@ -227,7 +226,7 @@ def _match_rows(scored: pl.DataFrame, key_map: pl.DataFrame, decided: pl.DataFra
             matched_paper_id=pl.when("other_is_paper").then("other"),
             score="score",
             features=pl.struct("shingle_jaccard", "shingle_containment", "abstract_ratio", "title_ratio",
-                               "author_agreement", "near_miss").struct.json_encode(),
+                               "author_agreement").struct.json_encode(),
             rule=pl.coalesce("skipped_because", "rule"),
             is_merge="applied",
             run_id=pl.lit(run_id, pl.String),

@@ -9,6 +9,7 @@ incremental run. No Prefect: the loader is what the flow's tasks call.
 from __future__ import annotations
 
 import datetime as dt
+import random
 from functools import partial
 from pathlib import Path
 
@@ -1062,11 +1063,13 @@ OPENING_EDITED = _edited(ABSTRACT, range(9, 9 + 8 * 8, 8), "ed")
 CLOSE_EDITED = _edited(ABSTRACT, range(N_WORDS - 10, N_WORDS - 10 - 8 * 8, -8), "ly")
 
 
+@pytest.mark.xfail(strict=True, reason="known limitation (README, 'Cost and splits (46)'): two versions under "
+                   "the threshold with each other keep the chain through the first apart")
 def test_revisions_edited_apart_are_one_paper(warehouse):
     """Hunt 46 / bench.corpus --shape revisions: versions a few words off the first, each matched
-    with it, were split off when two of them scored just under the threshold with each other
-    (8,438 papers for 3,631 at 30k listings). Such a near miss (the same title, every name
-    agreeing) keeps apart only what a text contained in another would join (the guards below)."""
+    with it, are split off when two of them score just under the threshold with each other
+    (8,438 papers for 3,631 at 30k listings). Rules that let such a pair chain when its title and
+    names agree were built in sessions 47 and 48 and taken back (the guards below)."""
     first, opening, close = scored(pair(ABSTRACT, OPENING_EDITED), pair(ABSTRACT, CLOSE_EDITED),
                                    pair(OPENING_EDITED, CLOSE_EDITED)).rows(named=True)
     assert first["is_match"] and opening["is_match"]
@@ -1074,18 +1077,6 @@ def test_revisions_edited_apart_are_one_paper(warehouse):
     warehouse.ingest([listing_text([(TITLE, AUTHORS, ABSTRACT), (TITLE, AUTHORS, OPENING_EDITED),
                                     (TITLE, AUTHORS, CLOSE_EDITED)])])
     assert warehouse.sql("SELECT n_listings FROM dim_paper") == [(3,)]
-
-
-@pytest.mark.xfail(strict=True, reason="known limitation (README, 'Cost and splits (46)'): a copy cut short "
-                   "of the first version misses the version edited in the part it keeps by more than an edit")
-def test_revisions_edited_apart_and_a_copy_cut_short_are_one_paper(warehouse):
-    """The copy (the first half of the first version) and the version edited in that half score
-    0.77, their words' ratio 0.58 (half the length): no near miss, so the cluster of the copy and
-    the other versions keeps that version apart ([1, 3])."""
-    cut = " ".join(ABSTRACT.split(" ")[: N_WORDS // 2])
-    warehouse.ingest([listing_text([(TITLE, AUTHORS, ABSTRACT), (TITLE, AUTHORS, OPENING_EDITED),
-                                    (TITLE, AUTHORS, CLOSE_EDITED), (TITLE, AUTHORS, cut)])])
-    assert warehouse.sql("SELECT n_listings FROM dim_paper") == [(4,)]
 
 
 def test_a_paper_and_its_sibling_listed_twice_stay_two_though_a_cut_copy_fits_every_listing(warehouse):
@@ -1113,9 +1104,8 @@ def _cut_past_opening(share: float, extra: int) -> tuple[str, str, str, str]:
 @pytest.mark.parametrize("share, extra", [(0.64, 2), (0.64, 10), (0.68, 5)])
 def test_two_cut_copies_do_not_chain_a_paper_and_its_sibling(warehouse, share, extra):
     """Review 48: a cut copy of each of two distinct papers of one title and editors. The copies
-    match each other on their shared opening (two texts of about one length: `abstract`), so a
-    near miss kept apart only by contained pairs chained paper, copy, copy and sibling. A copy
-    cut short is no bridge of the near miss."""
+    match each other on their shared opening (two texts of about one length: `abstract`); a near
+    miss kept apart only by contained pairs chained paper, copy, copy and sibling."""
     keys = [n.lower() for n in EDITORS]
     paper, sibling, paper_cut, sibling_cut = _cut_past_opening(share, extra)
     apart, copies = scored(pair(paper, sibling, keys, keys, "Preface", "Preface"),
@@ -1150,8 +1140,7 @@ def test_two_cut_copies_do_not_chain_a_stored_paper_and_a_new_sibling(warehouse,
 @pytest.mark.parametrize("share", [0.58, 0.64, 0.7])
 def test_a_mix_of_a_paper_and_its_sibling_does_not_chain_them(warehouse, share):
     """Review 48: a record holding the shared opening, then half of each paper's own text, is
-    accepted on its whole text with both. Their pair differs past the opening, not like an edit
-    (abstract_ratio under NEAR_MISS_EDIT): no near miss, so it keeps them apart."""
+    accepted on its whole text with both; their pair under the threshold keeps them apart."""
     keys = [n.lower() for n in EDITORS]
     paper, sibling, opening = _sharing_opening(share)
     p, s, n = paper.split(" "), sibling.split(" "), len(opening.split(" "))
@@ -1159,15 +1148,64 @@ def test_a_mix_of_a_paper_and_its_sibling_does_not_chain_them(warehouse, share):
     rows = scored(pair(paper, sibling, keys, keys, "Preface", "Preface"), pair(mix, paper, keys, keys, "Preface", "Preface"),
                   pair(mix, sibling, keys, keys, "Preface", "Preface")).rows(named=True)
     assert [r["rule"] for r in rows] == ["below_threshold", "abstract", "abstract"]  # the shape under test
-    assert not rows[0]["near_miss"] and rows[0]["abstract_ratio"] < resolve.NEAR_MISS_EDIT
     warehouse.ingest([listing_text([("Preface", EDITORS, t) for t in (paper, sibling, mix)])])
     assert sorted(warehouse.sql("SELECT n_listings FROM dim_paper")) == [(1,), (2,)]
 
 
-def test_revisions_edited_apart_are_near_misses_and_say_so():
-    (close,) = scored(pair(OPENING_EDITED, CLOSE_EDITED)).rows(named=True)
-    assert close["rule"] == "below_threshold" and close["near_miss"]
-    assert close["abstract_ratio"] >= resolve.NEAR_MISS_EDIT
+REPORT = "Annual Report of the Regional Health Survey"
+TEMPLATE = (ABSTRACT + " " + OTHER).split(" ")
+
+
+def _filled(slots: list[int], values_at) -> str:
+    """The template with the words at `slots` replaced: values_at(i) is the i-th slot's value."""
+    words = list(TEMPLATE)
+    for i, at in enumerate(slots):
+        words[at] = values_at(i)
+    return " ".join(words)
+
+
+def _report_listings(warehouse, runs: list[list[str]]) -> list[int]:
+    for day, run in enumerate(runs, 10):
+        warehouse.ingest([listing_text([(REPORT, EDITORS, t) for t in run], day=f"Oct {day}, 2026")])
+    return sorted(n for (n,) in warehouse.sql("SELECT n_listings FROM dim_paper"))
+
+
+@pytest.mark.parametrize("every, runs", [(7, "ABZ"), (8, "ABZ"), (9, "ABZ"), (8, "A|BZ"), (8, "Z|AB")])
+def test_a_third_report_of_a_template_does_not_join_two_reports(warehouse, every, runs):
+    """Review 48b: reports A and B of one template (one title, the same editors) differ in their
+    numbers every 7th-9th word: a pair just under the threshold, words an edit apart, as two
+    revisions of one paper are. A third report Z with A's numbers in one half and B's in the other
+    is accepted with both on the whole texts; a rule that let such a third record bridge the near
+    miss (session 48, taken back) made the three one paper, fresh and against a stored report."""
+    slots = list(range(3, len(TEMPLATE), every))
+    a, b = _filled(slots, lambda i: str(1000 + 7 * i)), _filled(slots, lambda i: str(5000 + 13 * i))
+    z = _filled(slots, lambda i: str(1000 + 7 * i) if i < len(slots) // 2 else str(5000 + 13 * i))
+    keys = [n.lower() for n in EDITORS]
+    ab, za, zb = scored(pair(a, b, keys, keys, REPORT, REPORT), pair(z, a, keys, keys, REPORT, REPORT),
+                        pair(z, b, keys, keys, REPORT, REPORT)).rows(named=True)
+    assert ab["rule"] == "below_threshold" and za["rule"] == zb["rule"] == "abstract"  # the shape under test
+    by = {"A": a, "B": b, "Z": z}
+    assert max(_report_listings(warehouse, [[by[c] for c in run] for run in runs.split("|")])) < 3
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_chain_of_third_reports_does_not_join_far_reports(warehouse, seed):
+    """Review 48b: A, B, C of one template, B between A and C (A ~ C 0.5, never compared); z1
+    between A and B, z2 between B and C. Bridged near misses chained all five in 10 of 12 seeds."""
+    slots = list(range(2, len(TEMPLATE), 4))
+    rng = random.Random(seed)
+    va, vb = [str(rng.randint(100, 9999)) for _ in slots], [str(rng.randint(100, 9999)) for _ in slots]
+    m = len(slots)
+
+    def filled(picks_b) -> str:
+        return _filled(slots, lambda i: vb[i] if picks_b(i) else va[i])
+    a, b, c = filled(lambda i: False), filled(lambda i: i % 2 == 0), filled(lambda i: True)
+    z1, z2 = filled(lambda i: i % 2 == 0 and i < m // 2), filled(lambda i: i % 2 == 0 or i < m // 2)
+    keys = [n.lower() for n in EDITORS]
+    assert scored(pair(a, c, keys, keys, REPORT, REPORT))["score"].item() < 0.6  # the shape: A and C far apart
+    records = [a, b, c, z1, z2]
+    rng.shuffle(records)
+    assert _report_listings(warehouse, [records]) != [5]
 
 
 def _sharing_opening(share: float) -> tuple[str, str, str]:

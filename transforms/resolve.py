@@ -750,7 +750,6 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
             shingle_containment=pl.lit(None, pl.Float64),
             title_ratio=pl.lit(None, pl.Float64), author_agreement=pl.lit(None, pl.Float64),
             score=pl.lit(None, pl.Float64), rule=pl.lit(None, pl.String), is_match=pl.lit(None, pl.Boolean),
-            near_miss=pl.lit(None, pl.Boolean),
         )
     # Abstracts compare by their word 3-shingles: chance matches of common words ("of the")
     # inflate character or word LCS ratios between sibling papers, shared 3-shingles do not.
@@ -836,14 +835,12 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
          "titles_differ"],
         "boilerplate_abstract",
     )
-    near_miss = (rule == "below_threshold") & has_titles & (titles["ta"] == titles["tb"]).fill_null(False).to_numpy()
-    near_miss &= (authors == 1.0) & (score >= threshold - NEAR_MISS_MARGIN) & (ratio >= NEAR_MISS_EDIT)
     return pairs.with_columns(
         abstract_ratio=pl.Series(ratio, dtype=pl.Float64).round(4), shingle_jaccard=pl.Series(jaccard).round(4),
         shingle_containment=pl.Series(contained).round(4),
         title_ratio=pl.Series(np.where(has_titles, title, np.nan)).round(4).fill_nan(None),
         author_agreement=pl.Series(authors).round(4), score=pl.Series(score).round(4),
-        rule=pl.Series(rule), is_match=pl.Series(is_match), near_miss=pl.Series(near_miss),
+        rule=pl.Series(rule), is_match=pl.Series(is_match),
     )
 
 
@@ -1033,35 +1030,17 @@ KEPT_APART_AMBIGUOUS = "kept_apart_ambiguous"  # the key fits two papers that ar
 AMBIGUITY_MARGIN = 0.05
 # Rejections that say two papers are distinct (not merely "not similar enough").
 DISTINCT_RULES = ("authors_differ", "titles_differ", "boilerplate_abstract")
-# A near miss: under the threshold by less than this, the same title (folded) and every shown name
-# agreeing. With title and authors agreeing a score is 0.3 + 0.7 x text: 0.7 is a text similarity
-# of 0.57, where a paper's revisions a few words apart score 0.7-0.8. Two such revisions, each
-# accepted with a third (the first version), one at least on the whole texts, are one paper: such
-# a bridged near miss keeps no chain apart (`_unbridged`). A copy cut short is no bridge alone: one
-# fits a paper and its sibling of one title and authors that share a long opening ("Preface" /
-# "Preface", 64-72 % shared: review 47), and two, one of each, match each other on that opening
-# (review 48).
-NEAR_MISS_MARGIN = 0.1
-# ... and whose texts are an edit apart: the words' Indel ratio (abstract_ratio) at least this. A
-# sibling sharing a long opening differs in the rest (0.63-0.73 at 58-70 % shared), so a third
-# record made of the two ("a mix", accepted with both) does not bridge them (review 48); two
-# revisions a few words apart are 0.76 and up (1 % under 0.83 at 30k revisions).
-NEAR_MISS_EDIT = 0.8
 
 
 def cluster_papers(edges: pl.DataFrame, rejected: pl.DataFrame | None = None
                    ) -> tuple[dict[int, int], dict[tuple[int, int, bool], str]]:
     """Clusters of new keys, each joined to at most one existing paper.
 
-    edges: (paper_key, other, other_is_paper, score[, whole_text]) accepted pairs; `other` is a new
-    key or, when other_is_paper, an existing paper_id; whole_text: accepted on the two whole texts
-    (rule abstract: no text contained in the other, no notice). rejected: (paper_key, other,
-    other_is_paper[, rule, near_miss]) pairs the scorer kept apart. Strongest edges first; an
-    edge is skipped when it would put two
+    edges: (paper_key, other, other_is_paper, score) accepted pairs; `other` is a new key or,
+    when other_is_paper, an existing paper_id. rejected: (paper_key, other, other_is_paper) pairs
+    the scorer kept apart. Strongest edges first; an edge is skipped when it would put two
     existing papers in one cluster (existing ids are never merged away) or two nodes of a
-    rejected pair: accepted pairs never chain papers the scorer kept apart. A near miss
-    (NEAR_MISS_MARGIN) whose two ends are each accepted with one third node, once at least on the
-    whole texts, keeps nothing apart (`_unbridged`). A key accepted with
+    rejected pair: accepted pairs never chain papers the scorer kept apart. A key accepted with
     two papers that the scorer found distinct (rejected for their titles or authors: an untitled
     listing of a copied abstract) fits both: it joins neither rather than one by chance.
     Returns new key → paper_id (the existing paper's id, else the lowest key of the cluster) for
@@ -1072,8 +1051,6 @@ def cluster_papers(edges: pl.DataFrame, rejected: pl.DataFrame | None = None
     the order: it is decided in Polars, the rest in `_cluster_in_order`. Most accepted pairs of the
     bench corpora are lone (one abstract listed with and without a title), and the loop over them
     took 2-3 s of the resolver at 1M listings."""
-    rejected = _unbridged(rejected, edges)
-    edges = edges.drop("whole_text", strict=False)
     lone, edges = _split_lone(edges, rejected)
     mapping, skipped = _cluster_in_order(edges, _between(edges, rejected))
     paper = pl.when("other_is_paper").then("other").otherwise(pl.min_horizontal("paper_key", "other"))
@@ -1082,27 +1059,6 @@ def cluster_papers(edges: pl.DataFrame, rejected: pl.DataFrame | None = None
     new_others = ids.filter(~pl.col("is_paper"))
     mapping.update(zip(new_others["other"], new_others["paper"]))
     return mapping, skipped
-
-
-def _unbridged(rejected: pl.DataFrame | None, edges: pl.DataFrame) -> pl.DataFrame | None:
-    """The rejected pairs without the near misses whose two ends are each accepted with one same
-    third node, one of them at least on the whole texts (`whole_text`): two revisions of one paper
-    edited apart, each a few words off its first version (or a copy cut short of that version
-    beside a revision edited in the part it keeps)."""
-    if rejected is None or "near_miss" not in rejected.columns or "whole_text" not in edges.columns:
-        return rejected
-    near = rejected.filter(pl.col("near_miss").fill_null(False)).with_row_index("pair")
-    if near.is_empty():
-        return rejected
-    touching = pl.concat([  # (is_paper, node) -> a node accepted with it (z), and whether on the whole texts
-        edges.select(is_paper=pl.lit(False), node="paper_key", z_paper="other_is_paper", z="other", whole="whole_text"),
-        edges.select(is_paper="other_is_paper", node="other", z_paper=pl.lit(False), z="paper_key", whole="whole_text")])
-    x = near.select("pair", is_paper=pl.lit(False), node="paper_key").join(touching, on=["is_paper", "node"])
-    y = near.select("pair", is_paper="other_is_paper", node="other").join(touching, on=["is_paper", "node"])
-    both = x.join(y, on=["pair", "z_paper", "z"])
-    bridged = both.filter(pl.col("whole") | pl.col("whole_right"))["pair"].unique()
-    keep = near.filter(~pl.col("pair").is_in(bridged.implode())).drop("pair")
-    return pl.concat([rejected.filter(~pl.col("near_miss").fill_null(False)), keep])
 
 
 def _nodes(frame: pl.DataFrame) -> pl.LazyFrame:
