@@ -5,7 +5,11 @@ from the one connection while it reads and writes the next."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import tempfile
 from collections import deque
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from pathlib import Path
@@ -80,6 +84,27 @@ def memory_limit_bytes(con: duckdb.DuckDBPyConnection) -> float:
     return float(number) * base ** powers[unit.lower()]
 
 
+@contextlib.contextmanager
+def scratch_file(con: duckdb.DuckDBPyConnection, suffix: str) -> Iterator[Path]:
+    """The path of a new empty file in DuckDB's spill folder (its temp_directory: for a run, beside
+    the warehouse copy, where a full disk is diagnosed and a killed run's leftovers are removed
+    with the copy), removed when the block ends, however it ends. A folder made for it (DuckDB had
+    not spilled yet) is removed too when it is empty then; DuckDB removes only a folder it made."""
+    setting = con.execute("SELECT current_setting('temp_directory')").fetchall()[0][0]
+    folder = Path(setting) if setting else Path(tempfile.gettempdir())  # '': spilling disabled
+    made = not folder.is_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    handle, name = tempfile.mkstemp(suffix=suffix, dir=folder)
+    os.close(handle)
+    try:
+        yield Path(name)
+    finally:
+        Path(name).unlink(missing_ok=True)
+        if made:
+            with contextlib.suppress(OSError):  # DuckDB spilled into it meanwhile
+                folder.rmdir()
+
+
 def run_sql_file(con: duckdb.DuckDBPyConnection, name: str, params: dict | None = None, **constants) -> None:
     """Execute the statements of `schemas/<name>` in order. `$name` parameters are bound from
     `params` (each statement gets the ones it uses); `{name}` placeholders are filled from
@@ -130,6 +155,35 @@ def read_frame(con: duckdb.DuckDBPyConnection, query: str) -> pl.DataFrame:
     if not in_place:
         return frame
     return frame.with_columns(pl.col(in_place).gather(pl.int_range(pl.len(), dtype=pl.get_index_type())))
+
+
+def stream_frames(con: duckdb.DuckDBPyConnection, query: str, size: int) -> Iterator[pl.DataFrame]:
+    """A query's rows as Polars frames of `size` rows, read as DuckDB makes them: nothing is
+    materialised. The connection runs nothing else until the generator is used up or closed (close
+    it in a `finally`: an open stream refuses every later statement, the run's ROLLBACK included).
+    A DuckDB error mid-stream reaches Arrow's reader as an OSError with DuckDB's message: it is
+    raised as DuckDB's own (the run names the budget to raise for an out-of-memory, flows.ingest)."""
+    stream = con.sql(query).to_arrow_reader(size)
+    try:
+        while True:
+            try:
+                batch = stream.read_next_batch()
+            except StopIteration:
+                return
+            except OSError as err:
+                raise _duckdb_error(err) from err
+            if batch.num_rows:
+                yield pl.from_arrow(batch)
+    finally:
+        stream.close()
+
+
+def _duckdb_error(err: OSError) -> duckdb.Error:
+    """DuckDB's exception for its message ("Out of Memory Error: ..." -> OutOfMemoryException)."""
+    kind = str(err).split(" Error:", 1)[0].replace(" ", "").lower() + "exception"
+    known = {name.lower(): cls for name, cls in vars(duckdb).items()
+             if isinstance(cls, type) and issubclass(cls, duckdb.Error)}
+    return known.get(kind, duckdb.Error)(str(err))
 
 
 def _only_strings(dtype: pl.DataType) -> bool:
