@@ -24,12 +24,16 @@ Work is chunked (`CHUNK_KEYS` keys at a time) so memory follows the chunk, not t
 
 from __future__ import annotations
 
+import contextlib
 from functools import partial
+from pathlib import Path
 
 import duckdb
 import polars as pl
+import pyarrow.parquet as pq
 
-from flows.sql import insert_frame, on_threads, read_frame, run_sql_file, schema_sql, write_frame
+from flows.sql import (insert_frame, on_threads, read_frame, run_sql_file, schema_sql, scratch_file, stream_frames,
+                       write_frame)
 from transforms import resolve
 
 # A paper key this run brings that no earlier run mapped.
@@ -66,7 +70,7 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, run_id: str,
                  notice_band=resolve.NOTICE_BAND, title_band=resolve.TITLE_BAND)
     _score_candidates(con, threshold)
     accepted = read_frame(con, "SELECT paper_key, other, other_is_paper, score, rule FROM scored_pairs WHERE is_match "
-                               "ORDER BY rowid")  # the scoring order: ties are taken in it
+                               "ORDER BY rowid")  # no meaning: cluster_papers orders them (score, then keys)
     accepted, notices_apart = resolve.ambiguous_notices(accepted)
     rejected = read_frame(con, schema_sql("resolve/rejected_near_accepted.sql"))
     clustered, skipped = resolve.cluster_papers(accepted.drop("rule"), rejected)
@@ -165,22 +169,38 @@ MAX_BLOCK, WINDOW = 64, 8
 
 
 def _score_candidates(con: duckdb.DuckDBPyConnection, threshold: float) -> None:
-    """Every candidate pair scored, a chunk of pairs at a time, on two threads as blocking, into
-    the temp table scored_pairs (in scoring order). In DuckDB, not in Python: a 1M-listing
-    titles-only corpus scores 14M pairs, held whole they were the run's largest frame, and DuckDB
-    spills what its memory limit does not hold."""
-    # The table takes the first chunk's types (some scores are Float32: as DOUBLE, paper_match's
-    # features JSON printed them as 0.890999972820282).
-    created = False
-    for part in on_threads(partial(_score_chunk, threshold=threshold), _chunks(con, schema_sql("resolve/pair_texts.sql"))):
-        if created:
-            insert_frame(con, "scored_pairs", part)
-        else:
-            write_frame(con, "CREATE OR REPLACE TEMP TABLE scored_pairs AS SELECT * FROM frame", part)
-            created = True
-    if not created:
-        empty = resolve.score_pairs(pl.DataFrame(schema=PAIR_SCHEMA), threshold).select(SCORED_COLUMNS)
-        write_frame(con, "CREATE OR REPLACE TEMP TABLE scored_pairs AS SELECT * FROM frame", empty)
+    """Every candidate pair scored into the temp table scored_pairs (no texts: SCORED_COLUMNS). In
+    DuckDB, not in Python: a 1M-listing titles-only corpus scores 14M pairs, held whole they were
+    the run's largest frame, and DuckDB spills what its memory limit does not hold. The pairs'
+    texts are read as a stream, never stored: a temp table of every pair's two abstracts, titles
+    and author lists spilled 4.2 GB at 100k listings of many revisions each (~21 pairs a listing).
+    The connection runs nothing else while its stream is open, so the scored rows go to a Parquet
+    file in DuckDB's spill folder first, then into the table."""
+    with scratch_file(con, ".scored_pairs.parquet") as path:
+        _write_scored_pairs(con, threshold, path)
+        con.execute("CREATE OR REPLACE TEMP TABLE scored_pairs AS SELECT * FROM read_parquet($path)",
+                    {"path": str(path)})
+
+
+def _write_scored_pairs(con: duckdb.DuckDBPyConnection, threshold: float, path: Path) -> None:
+    """The candidate pairs (schemas/resolve/pair_texts.sql), CHUNK_KEYS at a time, scored on
+    threads as blocking is (at most `on_threads`' chunks in flight), into a Parquet file at
+    `path`. The file takes the first chunk's types (some scores are Float32: as DOUBLE,
+    paper_match's features JSON printed them as 0.890999972820282); with no pair, those of an
+    empty frame."""
+    with contextlib.ExitStack() as stack:
+        # Closed however the loop ends, the threads' chunks first, then the stream (an open stream
+        # refuses every later statement on the connection, the run's ROLLBACK included).
+        pairs = stack.enter_context(contextlib.closing(stream_frames(con, schema_sql("resolve/pair_texts.sql"), CHUNK_KEYS)))
+        scored = stack.enter_context(contextlib.closing(on_threads(partial(_score_chunk, threshold=threshold), pairs)))
+        first = next(scored, None)
+        if first is None:
+            first = resolve.score_pairs(pl.DataFrame(schema=PAIR_SCHEMA), threshold).select(SCORED_COLUMNS)
+        table = first.to_arrow()
+        writer = stack.enter_context(pq.ParquetWriter(path, table.schema))
+        writer.write_table(table)
+        for part in scored:
+            writer.write_table(part.cast(first.schema).to_arrow())
 
 
 SCORED_COLUMNS = ["paper_key", "other", "other_is_paper", "other_key", "abstract_ratio", "shingle_jaccard",

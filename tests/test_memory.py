@@ -828,3 +828,30 @@ def test_clustering_many_revisions_of_each_paper_holds_no_python_object_per_pair
         "mapping, skipped = cluster_papers(edges)\n"
         "assert len(set(mapping.values())) == 1_282 and not any(skipped.values())")
     assert grew < 150 * n_pairs, f"{grew // n_pairs} bytes a pair"
+
+
+def test_candidate_pairs_are_scored_without_a_copy_of_their_texts():
+    """Issue 15: the resolver copied every candidate pair's two abstracts, titles and author lists
+    into a temp table to read it in chunks (4.2 GB of spill at 100k listings of many revisions
+    each, ~21 pairs a listing). 120 papers of 21 versions each (3 KB abstracts), every two versions
+    a pair: the pairs' texts are 150 MB, scored from a stream within 128 MB of DuckDB memory and no
+    spill folder (the copy ran out of memory there)."""
+    import duckdb
+
+    from flows import resolve
+
+    con = duckdb.connect()
+    con.execute("SET temp_directory = ''")  # nothing can be spilled
+    con.execute("CREATE TEMP TABLE stg_fullest AS SELECT range AS paper_key, 'A study of group ' || (range // 21) AS title, "
+                "(SELECT string_agg(md5((range // 21) || '-' || i), ' ') FROM range(90) t(i)) AS abstract, "
+                "['ann lee', 'bo chen', 'cy park'] AS author_keys, 3 AS author_count FROM range(2520)")
+    con.execute("CREATE TEMP TABLE candidates AS SELECT a.paper_key, b.paper_key AS other, false AS other_is_paper, "
+                "b.paper_key AS other_key FROM stg_fullest a JOIN stg_fullest b "
+                "ON a.paper_key // 21 = b.paper_key // 21 AND a.paper_key < b.paper_key")
+    con.execute("CREATE TEMP TABLE resigned_keys (paper_key BIGINT)")
+    con.execute("CREATE TEMP TABLE dim_paper AS SELECT paper_key AS paper_id, * EXCLUDE (paper_key) FROM stg_fullest LIMIT 0")
+    assert con.execute("SELECT sum(2 * strlen(abstract)) FROM candidates JOIN stg_fullest USING (paper_key)"
+                       ).fetchall()[0][0] > 145e6
+    con.execute("SET memory_limit = '128MB'")
+    resolve._score_candidates(con, 0.8)
+    assert con.execute("SELECT count(*), count(*) FILTER (WHERE is_match) FROM scored_pairs").fetchall() == [(25_200, 25_200)]
