@@ -6,6 +6,7 @@ able to roll the run back."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import re
 from pathlib import Path
@@ -79,8 +80,8 @@ class RecordingConnection:
 
 def test_scored_pairs_are_every_pair_scored_at_once_and_no_table_holds_their_texts(revisions, tmp_path, monkeypatch):
     """Two runs (the second meets stored papers): scored_pairs holds what scoring every candidate
-    pair in one frame gives, row for row and type for type (Float32 scores stay FLOAT), and the
-    only table made while scoring is scored_pairs itself, without texts."""
+    pair in one frame gives, row for row and type for type (title_ratio, Float32, stays FLOAT),
+    and the only table made while scoring is scored_pairs itself, without texts."""
     seen = []
     score_candidates = flows_resolve._score_candidates
 
@@ -137,7 +138,6 @@ def scratch_files(monkeypatch) -> list[dict]:
             yield path
             taken[-1]["size"] = path.stat().st_size
 
-    import contextlib
     monkeypatch.setattr(flows_resolve, "scratch_file", contextlib.contextmanager(spy))
     return taken
 
@@ -149,7 +149,8 @@ def test_the_scratch_file_is_written_in_duckdbs_spill_folder_and_removed(revisio
     assert sorted(p.name for p in tmp_path.iterdir()) == ["w.duckdb"]  # the folder made for it too
 
 
-@pytest.mark.parametrize("failure", [RuntimeError("scoring failed"), KeyboardInterrupt(), "interrupt"])
+@pytest.mark.parametrize("failure", [RuntimeError("scoring failed"), KeyboardInterrupt(), "interrupt"],
+                         ids=["error", "ctrl-c", "interrupt"])
 def test_a_failure_mid_stream_removes_the_scratch_file_and_the_run_rolls_back(
         revisions, tmp_path, scratch_files, monkeypatch, failure):
     """An error or a Ctrl-C in a scoring thread, or the connection interrupted as a SIGTERM does it
