@@ -32,8 +32,8 @@ import duckdb
 import polars as pl
 import pyarrow.parquet as pq
 
-from flows.sql import (insert_frame, on_threads, read_frame, run_sql_file, schema_sql, scratch_file, stream_frames,
-                       write_frame)
+from flows.sql import (insert_frame, on_threads, optimizer_off, read_frame, run_sql_file, schema_sql, scratch_file,
+                       stream_frames, write_frame)
 from transforms import resolve
 
 # A paper key this run brings that no earlier run mapped.
@@ -189,6 +189,9 @@ def _write_scored_pairs(con: duckdb.DuckDBPyConnection, threshold: float, path: 
     paper_match's features JSON printed them as 0.890999972820282); with no pair, those of an
     empty frame."""
     with contextlib.ExitStack() as stack:
+        # The planner took ~2.1M pairs for 100k (bench.corpus --shape revisions) and built a join's
+        # hash table on them, with one side's texts: 1.1 GB of spill. Swapped back: 0.
+        stack.enter_context(optimizer_off(con, "build_side_probe_side"))
         # Closed however the loop ends, the threads' chunks first, then the stream (an open stream
         # refuses every later statement on the connection, the run's ROLLBACK included).
         pairs = stack.enter_context(contextlib.closing(stream_frames(con, schema_sql("resolve/pair_texts.sql"), CHUNK_KEYS)))

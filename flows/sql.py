@@ -105,6 +105,19 @@ def scratch_file(con: duckdb.DuckDBPyConnection, suffix: str) -> Iterator[Path]:
                 folder.rmdir()
 
 
+@contextlib.contextmanager
+def optimizer_off(con: duckdb.DuckDBPyConnection, name: str) -> Iterator[None]:
+    """DuckDB's optimizer `name` (duckdb_optimizers()) off while the block runs, on again after (in
+    a transaction a failure aborted it stays off: the run only rolls back then). None is off
+    otherwise."""
+    con.execute(f"SET disabled_optimizers = '{name}'")
+    try:
+        yield
+    finally:
+        with contextlib.suppress(duckdb.Error):
+            con.execute("RESET disabled_optimizers")
+
+
 def run_sql_file(con: duckdb.DuckDBPyConnection, name: str, params: dict | None = None, **constants) -> None:
     """Execute the statements of `schemas/<name>` in order. `$name` parameters are bound from
     `params` (each statement gets the ones it uses); `{name}` placeholders are filled from

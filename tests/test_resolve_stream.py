@@ -122,6 +122,7 @@ def test_no_candidate_pair_gives_an_empty_table_of_the_scored_types(tmp_path):
                      "title_ratio": "DOUBLE", "author_agreement": "DOUBLE", "score": "DOUBLE", "rule": "VARCHAR",
                      "is_match": "BOOLEAN"}
     assert con.execute("SELECT count(*) FROM scored_pairs").fetchall() == [(0,)]
+    assert con.execute("SELECT current_setting('disabled_optimizers')").fetchall() == [("",)]  # on again
     assert sorted(p.name for p in tmp_path.iterdir()) == ["w.duckdb"]
 
 
@@ -181,6 +182,8 @@ def test_a_failure_mid_stream_removes_the_scratch_file_and_the_run_rolls_back(
         loader.merge(dt.datetime(2026, 10, 27, tzinfo=dt.timezone.utc))
     loader.rollback()
     assert con.execute("SELECT count(*) FROM dim_paper").fetchall() == before
+    if failure != "interrupt":  # an aborted transaction refuses the RESET (flows.sql.optimizer_off)
+        assert con.execute("SELECT current_setting('disabled_optimizers')").fetchall() == [("",)]
     con.close()
     assert len(calls) >= 3 and max(calls) <= 50
     taken = scratch_files[-1]  # the failed run's (the first run took one too)

@@ -18,4 +18,8 @@ JOIN stg_fullest a ON a.paper_key = c.paper_key
 LEFT JOIN stg_fullest b ON NOT c.other_is_paper AND b.paper_key = c.other
 LEFT JOIN stg_fullest r ON c.other_is_paper AND r.paper_key = c.other_key
                            AND c.other_key IN (SELECT paper_key FROM resigned_keys)
-LEFT JOIN dim_paper p ON c.other_is_paper AND p.paper_id = c.other
+-- Every hash table is built on the papers' side, never on the pairs (flows/resolve.py turns the
+-- planner's side swap off), so only the stored papers the pairs meet are read into one.
+LEFT JOIN (SELECT paper_id, abstract, title, author_keys, author_count FROM dim_paper
+           WHERE paper_id IN (SELECT other FROM candidates WHERE other_is_paper)) p
+       ON c.other_is_paper AND p.paper_id = c.other
