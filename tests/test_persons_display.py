@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.test_persons_places import assert_every_place_kept
-from tests.test_persons_warehouse import _listing, write
+from tests.test_persons_warehouse import _listing, fresh_load, write
 
 # Real records (titles, categories and author lists of ../shared/realdata's arXiv listings and ICML
 # 2025; the abstracts are made up): two different Yuan Wangs, two Yifan Zhangs, and two Yu Lis one
@@ -79,11 +79,7 @@ DAYS = {"2026-06-30.txt": _listing("Jun 30, 2026", [YUAN_WANG_VISION, YIFAN_ZHAN
 @pytest.fixture(scope="module")
 def fresh_days(run_ingest, tmp_path_factory) -> Path:
     """DAYS in one run into a fresh warehouse: what either order of loading them must give."""
-    land = tmp_path_factory.mktemp("fresh_days") / "land"
-    for name, text in DAYS.items():
-        write(land, name, text)
-    run_ingest([land], land.parent / "fresh.duckdb")
-    return land.parent / "fresh.duckdb"
+    return fresh_load(run_ingest, tmp_path_factory.mktemp("fresh_days"), DAYS)
 
 
 @pytest.mark.parametrize("order", [list(DAYS), list(reversed(DAYS))], ids=["in date order", "newest first"])

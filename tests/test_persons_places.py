@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flows.load import run_checks
-from tests.test_persons_warehouse import _listing, _made_up, persons, write
+from tests.test_persons_warehouse import _listing, _made_up, fresh_load, persons, write
 from transforms.ids import with_stable_ids
 from transforms.persons import assign_persons
 
@@ -113,11 +113,7 @@ TEXTS = {"short.txt": SHORT, "whole.txt": WHOLE, "later.txt": LATER}
 @pytest.fixture(scope="module")
 def fresh_texts(run_ingest, tmp_path_factory) -> Path:
     """TEXTS in one run into a fresh warehouse: what every order of loading them must give."""
-    land = tmp_path_factory.mktemp("fresh_texts") / "land"
-    for name, text in TEXTS.items():
-        write(land, name, text)
-    run_ingest([land], land.parent / "fresh.duckdb")
-    return land.parent / "fresh.duckdb"
+    return fresh_load(run_ingest, tmp_path_factory.mktemp("fresh_texts"), TEXTS)
 
 
 @pytest.mark.parametrize("order", [["short.txt", "whole.txt", "later.txt"], ["later.txt", "whole.txt", "short.txt"]])

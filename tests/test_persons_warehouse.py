@@ -68,6 +68,16 @@ def write(folder: Path, name: str, text: str) -> None:
     (folder / name).write_text(text, encoding="utf-8")
 
 
+def fresh_load(run_ingest, folder: Path, texts: dict[str, str]) -> Path:
+    """`texts` (file name -> text) in one run into a fresh warehouse in `folder`: what any order of
+    loading them must give."""
+    land = folder / "land"
+    for name, text in texts.items():
+        write(land, name, text)
+    run_ingest([land], folder / "fresh.duckdb")
+    return folder / "fresh.duckdb"
+
+
 @pytest.fixture(scope="module")
 def fresh_two_days(run_ingest, tmp_path_factory) -> Path:
     """DAY1 and DAY2 loaded in one run into a fresh warehouse (the two tests below compare with it)."""
