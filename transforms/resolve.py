@@ -827,9 +827,9 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     # Titles holding other numbers ("T" / "T: Part II") or swapping a word are two papers whatever
     # the texts score: labelled below_threshold, the pair was not among the distinct ones
     # (DISTINCT_RULES), and an untitled copy of the parts' shared opening joined one part, not neither.
-    numbers_differ = has_titles & other_numbers
+    titles_say_two = has_titles & other_numbers
     rule = np.select(
-        [notice, is_match & (contained - jaccard > CONTAINED_MARGIN), is_match, numbers_differ, score < threshold,
+        [notice, is_match & (contained - jaccard > CONTAINED_MARGIN), is_match, titles_say_two, score < threshold,
          ~authors_ok, ~titles_ok],
         [NOTICE_RULE, "abstract_contained", "abstract", "titles_differ", "below_threshold", "authors_differ",
          "titles_differ"],
