@@ -26,7 +26,9 @@ def check(corpus: Path, warehouse: Path) -> dict:
     with duckdb.connect(str(warehouse), read_only=True) as con:
         listings = pl.from_arrow(con.sql(LISTINGS_SQL).to_arrow_table())
         n_papers = con.execute("SELECT count(*) FROM dim_paper").fetchall()[0][0]
-    listings = listings.with_columns(path=_inside_corpus(listings["path"], answer["path"].unique()))
+    files = listings["path"].unique()  # one row per listing: the tails are looked up once per file
+    inside = dict(zip(files, _inside_corpus(files, answer["path"].unique())))
+    listings = listings.with_columns(path=pl.col("path").replace_strict(inside, return_dtype=pl.String))
     matched = answer.join(listings, on=["path", "line_start"], how="left")
     per_paper = matched.drop_nulls("paper_id").group_by("paper_id").agg(n=pl.col("truth_id").n_unique())
     per_truth = matched.drop_nulls("paper_id").group_by("truth_id").agg(n=pl.col("paper_id").n_unique())

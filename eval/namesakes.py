@@ -269,13 +269,13 @@ def run_incremental(mentions: pl.DataFrame, papers: pl.DataFrame, cats: pl.DataF
     bounds = [round(sum(shares[: k + 1]) * order.height) for k in range(len(shares))]
     order = order.with_columns(chunk=pl.col("i").cut([b - 0.5 for b in bounds[:-1]], labels=[str(k) for k in range(len(shares))])
                                .cast(pl.String).cast(pl.Int32))
-    store = Store(mentions, papers, cats)
+    store, info = Store(mentions, papers, cats), category_info(cats)
     for k in range(len(shares)):
         ps = order.filter(pl.col("chunk") == k).drop("i", "chunk")
         m = store.m_all.join(ps.select("paper_id"), on="paper_id", how="semi")
         r = assign_persons(m, ps, cats.join(ps.select("paper_id"), on="paper_id", how="semi"),
                            stored=store.stored_for(m, settings), known_name_keys=store.known, settings=settings,
-                           category_info=category_info(cats))
+                           category_info=info)
         store.save(m, r)
     return store.bridge_frame().select("paper_id", "author_position", "person_id"), store
 

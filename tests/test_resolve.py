@@ -1256,10 +1256,11 @@ SERIES_TITLES = [
     (PART_ONE + " (Part 1)", PART_ONE + " (Part 2)"),
     ("Lectures on " + PART_ONE + " II", "Lectures on " + PART_ONE + " III"),
     ("Resonant " + PART_ONE, "Nonresonant " + PART_ONE),  # a negated word, no number
+    (PART_ONE, "Erratum: " + PART_ONE),  # a notice of the paper, under its title
 ]
 
 
-@pytest.mark.parametrize("titles", SERIES_TITLES, ids=["part I/II", "part 1/2", "II/III", "negated"])
+@pytest.mark.parametrize("titles", SERIES_TITLES, ids=["part I/II", "part 1/2", "II/III", "negated", "erratum"])
 def test_titles_of_two_papers_say_so_whatever_their_texts_score(warehouse, titles):
     """Two parts of a series by the same people that share 64 % of their abstract score under the
     threshold. Their titles (other numbers, opposite words) say they are two papers: the pair is

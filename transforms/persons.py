@@ -298,6 +298,7 @@ def _category_keys(codes: pl.Series, category_info: pl.DataFrame | None) -> dict
     info = (pl.DataFrame(schema=CATEGORY_INFO_SCHEMA) if category_info is None
             else category_info.select(list(CATEGORY_INFO_SCHEMA)).cast(CATEGORY_INFO_SCHEMA))
     codes = codes.cast(pl.String).drop_nulls().unique()
+    info = info.filter(pl.col("code").is_in(codes.implode()))  # the flow passes all of dim_category, per group
     missing = codes.filter(~codes.is_in(info["code"].implode()))
     if missing.len():
         info = pl.concat([info, category_info_of(missing)])
