@@ -415,6 +415,79 @@ def test_a_word_holding_a_title_word_is_no_form_of_it(a, b):
     assert row["is_match"], row
 
 
+# A sibling on one template: the paper's sentences 1, 3 and 5, two of another paper's between them,
+# the title's closing words another's (eval.run --seed 41: 0.78 contained, titles 0.82, merged).
+CLAIMS = ["Existing metrics for factuality and faithfulness check whether an answer is supported or "
+          "contradicted by its grounding documents, but they miss cases where both kinds of evidence coexist.",
+          "We introduce a metric that quantifies how well a response acknowledges conflicting evidence in "
+          "the documents it was given.",
+          "Our framework splits each response into atomic claims, labels every claim against every "
+          "document, and aggregates the labels into a count of conflicting claims and a support ratio.",
+          "We also release a benchmark covering ambiguity, contradiction and divergent opinions to "
+          "evaluate the metric systematically.",
+          "Experiments show that the metric detects overconfident claims across domains and serves as "
+          "corrective feedback that improves truthfulness on question answering."]
+ELSEWHERE = ["Their output approximates the statistically dominant word patterns.",
+             "This paper seeks to end such unreasonable ideas."]
+SIBLING_OF_CLAIMS = " ".join([CLAIMS[0], ELSEWHERE[0], CLAIMS[2], ELSEWHERE[1], CLAIMS[4]])
+REVISED_CLAIMS = " ".join(CLAIMS[:2] + ELSEWHERE[:1] + CLAIMS[3:])  # a sentence rewritten: 0.7-0.9
+CLAIMS_TITLE = "ConflictScore: Identifying and Measuring How Language Models {}"
+REWORDED = [  # (title ending of the paper, of the other): two or more words of each replaced
+    ("Handle Conflicting Evidence", "Generate Contracts?"),
+    ("Weigh Supporting Sources", "Write Legal Briefs"),
+    ("Handle Conflicting Evidence", "Hallucinate Citations in Medicine"),
+]
+
+
+@pytest.mark.parametrize("ending_a,ending_b", REWORDED)
+def test_a_reworded_title_beside_a_rewritten_abstract_is_two_papers(ending_a, ending_b, warehouse):
+    """Both halves of the pair changed, the title reworded and the abstract not the same text, say
+    two papers: the character ratio of such titles passes the gate (0.8) and the abstract's share
+    (0.7-0.8) is what a revision's could be, so the sibling scored over the threshold and merged."""
+    paper, sibling = " ".join(CLAIMS), SIBLING_OF_CLAIMS
+    title_a, title_b = CLAIMS_TITLE.format(ending_a), CLAIMS_TITLE.format(ending_b)
+    (row,) = scored(pair(paper, sibling, title_a=title_a, title_b=title_b)).rows(named=True)
+    assert row["title_ratio"] >= resolve.TITLE_GATE and row["score"] >= resolve.DEFAULT_THRESHOLD, row
+    assert not row["is_match"] and row["rule"] == "titles_differ", row
+    warehouse.ingest([listing_text([(title_a, AUTHORS, paper), (title_b, AUTHORS, sibling)]),
+                      listing_text([(title_b, AUTHORS, sibling)], day="Oct 27, 2026")])
+    assert sorted(warehouse.sql("SELECT n_listings FROM dim_paper")) == [(1,), (2,)]
+
+
+@pytest.mark.parametrize("title_b,abstract_b", [
+    # the title reworded, the abstract the same text (or with a sentence more): a retitled paper
+    (CLAIMS_TITLE.format("Generate Contracts?"), " ".join(CLAIMS)),
+    (CLAIMS_TITLE.format("Generate Contracts?"), " ".join(CLAIMS) + " Code is available at https://github.com/x/y."),
+    # the abstract revised, the title's words kept but one renamed, added or spelled otherwise
+    (CLAIMS_TITLE.format("Handle Contradictory Evidence"), REVISED_CLAIMS),
+    (CLAIMS_TITLE.format("Handle Conflicting Evidence in Retrieved Documents"), REVISED_CLAIMS),
+    (CLAIMS_TITLE.format("Handle Conflicting Evidences").upper(), REVISED_CLAIMS),
+    ("Towards " + CLAIMS_TITLE.format("Handle Conflicting Evidence"), REVISED_CLAIMS),
+])
+def test_a_retitled_or_revised_paper_stays_one(title_b, abstract_b):
+    """The rule's other side: one half changed (or only a word of the title) is a revision."""
+    (row,) = scored(pair(" ".join(CLAIMS), abstract_b, title_a=CLAIMS_TITLE.format("Handle Conflicting Evidence"),
+                         title_b=title_b)).rows(named=True)
+    assert row["is_match"], row
+
+
+LONG_WORDS = ["conflicting", "evidence", "retrieval", "contracts", "medicine", "citations", "weather", "protein",
+              "robotics", "auctions", "galaxies", "tokenizer", "compilers", "bandits", "vaccines", "glaciers"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(LONG_WORDS), min_size=4, max_size=4, unique=True), st.integers(0, 2),
+       st.booleans())
+def test_reworded_titles_count_words_not_letters(words, n_replaced, same_text):
+    """Any two long titles alike but for n replaced words (none a form of another): kept apart when
+    two or more are replaced and the abstracts differ; one word replaced, or the same abstract, merges."""
+    opening = "Identifying and Measuring How Large Language Models and Their Retrieval Pipelines Handle {} {}"
+    title_a, title_b = opening.format(*words[:2]), opening.format(*(words[2:2 + n_replaced] + words[n_replaced:2]))
+    abstract_b = " ".join(CLAIMS) if same_text else REVISED_CLAIMS
+    (row,) = scored(pair(" ".join(CLAIMS), abstract_b, title_a=title_a, title_b=title_b)).rows(named=True)
+    assert row["is_match"] == (same_text or n_replaced < resolve.REWORDED_WORDS), row
+
+
 @pytest.mark.parametrize("title_a,title_b", [
     ("Coding Theorems, Part II", "CODING THEOREMS — PART II"),  # case and punctuation
     ("Nonlinear Control of Unsupervised Agents", "Non-linear Control of Un-supervised Agents"),  # a prefix written apart

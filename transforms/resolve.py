@@ -90,6 +90,10 @@ AUTHOR_GATE = 0.75  # share of the commonly shown author positions that must agr
 TITLE_GATE = 0.8  # titles (folded) must be this close when both listings show one
 SAME_TEXT_WORDS = 60  # an abstract this long, the same word for word (every shingle shared), ...
 SAME_TEXT_AUTHOR_GATE = 0.5  # ... needs half the commonly shown positions to agree (2 of 3, 2 of 4)
+# A title reworded (REWORDED_WORDS words of each replaced by others) beside an abstract that is not
+# the same text (under TEXT_SURE) is no revision's evidence: both halves of the pair changed.
+REWORDED_WORDS = 2
+TEXT_SURE = 0.9
 MAX_GIVEN_NAMES = 4
 WEIGHTS = {"text": 0.7, "authors": 0.15, "title": 0.15}
 # Numbers in a title name one paper of a series ("Part I" / "Part II", "Llama 2" / "Llama 3",
@@ -810,6 +814,11 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     without_title = (w["text"] * text + w["authors"] * authors) / (w["text"] + w["authors"])
     score = np.where(has_titles, with_title, without_title)
     titles_ok = ~has_titles | ((title >= TITLE_GATE) & ~other_numbers)
+    # A sibling on one template ("... How Language Models Handle Conflicting Evidence" / "... Generate
+    # Contracts?", every other sentence its own) scored 0.82 with its paper and merged: a title's
+    # words replaced count little in a character ratio (0.82), and the abstract's share (0.78) is
+    # what a revision's could be. Both changed at once are two papers.
+    titles_ok &= ~(_reworded(pairs, np.flatnonzero(close & (written < 1.0) & (text < TEXT_SURE))))
     # A short abstract may be boilerplate ("No abstract available.") and says little: it merges
     # with two titles that agree, or, without two titles, only as the same text shown with the
     # same authors at every position both lists show (a short real abstract on a search page).
@@ -951,6 +960,33 @@ def _swapped_words(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
             else (_other_opening(a, b) and in_a[a] != in_b[a] and in_a[b] != in_b[b])
             for a in only_a for b in only_b)
     return swapped
+
+
+def _reworded(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
+    """Whether REWORDED_WORDS or more words of each title (of MIN_FORM_LETTERS letters or more:
+    "for" / "to" is wording) have no form in the other (`_a_form`): "Handle Conflicting Evidence" /
+    "Generate Contracts". A word added or dropped ("Towards"), a plural, a spelling fix
+    ("Optimisation"), or one word renamed is a revision's edit. Looked at in `rows` only."""
+    reworded = np.zeros(pairs.height, dtype=bool)
+    if not rows.size:
+        return reworded
+    titles = pairs[rows].select(_contractions_spelled(fold_key(match_text(pl.col(c)))).str.split(" ").alias(c)
+                                for c in ("title_a", "title_b"))
+    for i, (ta, tb) in zip(rows, titles.iter_rows()):
+        words_a = {w for w in ta or [] if len(w) >= MIN_FORM_LETTERS}
+        words_b = {w for w in tb or [] if len(w) >= MIN_FORM_LETTERS}
+        only_a, only_b = words_a - words_b, words_b - words_a
+        replaced_a = [a for a in only_a if not any(_a_form(a, b) for b in only_b)]
+        replaced_b = [b for b in only_b if not any(_a_form(a, b) for a in only_a)]
+        reworded[i] = min(len(replaced_a), len(replaced_b)) >= REWORDED_WORDS
+    return reworded
+
+
+def _a_form(a: str, b: str) -> bool:
+    """Two title words one word's forms: spelled close (fuzz ratio TITLE_GATE or more), or one's stem
+    opening the other ("rank" / "ranking", "model" / "models")."""
+    stem_a, stem_b = _stem(a), _stem(b)
+    return fuzz.ratio(a, b) >= TITLE_GATE * 100 or stem_a.startswith(stem_b) or stem_b.startswith(stem_a)
 
 
 MIN_FORM_LETTERS = 4  # "muon" in "dimuon"; a shorter word is inside too many others ("jet", "art")
