@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 
 from transforms.text import on_rows_where, tex_accents
@@ -93,6 +95,49 @@ def join_after_hyphen(previous: pl.Expr, line: pl.Expr) -> pl.Expr:
 # ---------------------------------------------------------------------------- names lines
 # Lower-case words that are part of names ("van der Berg", "de la Cruz", "ben Amor").
 PARTICLES = "van|von|der|den|de|del|della|dei|des|di|da|du|dos|das|do|le|la|les|bin|ibn|ben|al|el|ter|ten|zu|zur|y|e"
+# Short words of prose that real names hold, typed in small letters as some lists write names
+# ("william a. cunningham", "phan the duy", "mehmet can baytekin", "tankut can", "been kim"; in
+# ../shared/realdata's distinct names: "a." 119, "an" 38, "can" 16, "a" 17, "the" 5, "in" 4, "to"
+# 3, "been" 1). Read as prose, such a names line quarantined its record, and on a search page
+# moved every later record's position by one. Opening an item, most are prose's openings ("the
+# usual", "in addition", "a training-free"): only given names count there.
+NAME_WORDS = frozenset({"a", "an", "the", "to", "in", "can", "been"})
+GIVEN_NAME_WORDS = frozenset({"can", "been"})  # "can jin", "been kim" (not "an", "the": "an automatic, robust")
+NAME_WORDS_ITEM_WORDS = 3  # a longer item holding one is prose: "models trained on text" (particles aside)
+_NAME_WORDS_SEEN = r"(?:^|\s)(?:" + "|".join(sorted(NAME_WORDS)) + r")(?:[\s,.]|$)"
+_INITIALS = re.compile(r"(?:\w\.)+")  # "a.", "a.a."
+_PARTICLE_WORDS = frozenset(PARTICLES.split("|"))
+
+
+def name_words_blanked(items: pl.Expr, prose_words: frozenset[str]) -> pl.Expr:
+    """A list's `items` (one "," between each two) with the NAME_WORDS a name's shape holds written
+    "x": in an item in small letters of at most NAME_WORDS_ITEM_WORDS words (particles not
+    counted: "putri a van der linden"), the one word of `prose_words` there when it is a
+    NAME_WORDS (opening the item, a GIVEN_NAME_WORDS), where every item has two words or more (a
+    given name and a surname); and initials ("a.", "a.a.") anywhere.
+    Only the rows holding such a word are read (few)."""
+    def blank(item: str, names: bool) -> str:
+        words = ["x." if _INITIALS.fullmatch(w) and w not in prose_words else w for w in item.split(" ")]  # (not "e.g.")
+        named = [w for w in words if w]
+        said = [w for w in named if w in prose_words]
+        name_length = len([w for w in named if w not in _PARTICLE_WORDS])
+        if (names and len(said) == 1 and said[0] in (GIVEN_NAME_WORDS if named[0] == said[0] else NAME_WORDS)
+                and name_length <= NAME_WORDS_ITEM_WORDS and item.islower() and not any(c.isdigit() for c in item)):
+            words[words.index(said[0])] = "x"
+        return " ".join(words)
+
+    def line_blanked(line: str) -> str:
+        items = line.split(",")
+        # (a list of names: two words or more in each item; "Nevertheless, building a vast" is none)
+        names = all(len(item.split()) >= 2 for item in items if item.strip())
+        return ",".join(blank(item, names) for item in items)
+
+    def rows_blanked(rows: pl.Series) -> pl.Series:
+        return rows.map_elements(line_blanked, return_dtype=pl.String)
+    return items.map_batches(lambda col: on_rows_where(col, col.str.contains(_NAME_WORDS_SEEN), rows_blanked),
+                             return_dtype=pl.String, is_elementwise=True)
+
+
 # Affiliation marks glued to a name: "Smith1", "Smith¹", "Smith*", "Smith†".
 AFFILIATION_MARKS = r"[\d\x{00B9}\x{00B2}\x{00B3}\x{2070}-\x{2079}*\x{2020}\x{2021}\x{00A7}\x{00B6}]"
 # Affiliations in parentheses closing a name, as arXiv's own author lines carry them (a tenth of

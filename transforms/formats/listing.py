@@ -48,6 +48,7 @@ from transforms.formats.common import (
     has_authors_label,
     is_names_text,
     join_after_hyphen,
+    name_words_blanked,
     names_line,
     on_rows,
     split_valid,
@@ -598,6 +599,7 @@ _LONG_PROSE_WORDS = (r"its|they|their|these|those|have|has|had|was|were|which|wh
                      r"|between|through|across|without|within|under|over|onto|upon|among|during|often|thereby"
                      r"|including|e\.g\.|i\.e\.")
 PROSE_WORDS = rf"(?:(?:^|\s)(?:{_SHORT_PROSE_WORDS})|(?:^|[\s,(])(?:{_LONG_PROSE_WORDS}))(?:\s|,|\.|$)"
+PROSE_WORD_SET = frozenset(f"{_SHORT_PROSE_WORDS}|{_LONG_PROSE_WORDS}".replace("\\.", ".").split("|"))
 
 
 # A list of short items (a names line's shape, lower case allowed): 1 to 5 words of letters each,
@@ -645,7 +647,7 @@ def may_be_names(text: pl.Expr, lists_only: bool = False) -> pl.Expr:
     loose = (
         is_list
         & items.str.contains(LIST_SHAPE)
-        & ~items.str.replace_all(_SURNAME_PROSE_WORD, "$1$2").str.contains(PROSE_WORDS)
+        & ~name_words_blanked(items.str.replace_all(_SURNAME_PROSE_WORD, "$1$2"), PROSE_WORD_SET).str.contains(PROSE_WORDS)
         & ~_small_words_after_a_capital(items)
         & (ending | a_name | cut | ~text.str.contains(r"\p{Lu}"))
     )
@@ -746,7 +748,9 @@ def _reads_as_prose(text: pl.Expr) -> pl.Expr:
     text = text.str.replace(LIST_ENDING, "")
     items = text.str.replace_all(LIST_SEPARATOR, ",").str.split(",")
     longest = items.list.eval(pl.element().str.count_matches(r"\S+")).list.max()
-    return text.str.contains(f"{PROSE_WORDS}|{_PROSE_SIGNS}|{_SENTENCE_END}") | (longest >= PROSE_ITEM_WORDS)
+    # (a name's words of prose, typed in small letters, are none: "pedro a. ortega", "phan the duy")
+    named = name_words_blanked(text.str.replace_all(LIST_SEPARATOR, ", "), PROSE_WORD_SET)
+    return named.str.contains(PROSE_WORDS) | text.str.contains(f"{_PROSE_SIGNS}|{_SENTENCE_END}") | (longest >= PROSE_ITEM_WORDS)
 
 
 def _with_dates(records: pl.DataFrame) -> pl.DataFrame:

@@ -18,17 +18,19 @@ from functools import cache
 import polars as pl
 
 from transforms.formats.common import (
+    LIST_SEPARATOR,
     ONE_LINE_ABSTRACT,
     PARTICLES,
     as_quarantine,
     join_after_hyphen,
+    name_words_blanked,
     names_text,
     on_rows,
     split_valid,
     without_field_label,
     without_marks,
 )
-from transforms.formats.listing import may_be_names
+from transforms.formats.listing import PROSE_WORD_SET, may_be_names
 from transforms.persons import reference_name_parts as known
 from transforms.text import PAD, clean_text, fold_key, on_rows_where
 
@@ -63,6 +65,7 @@ PROSE_HINT = (
     r"|(?:^|\s)(?i:regards|sincerely|yours truly|(?:best|warm|kind) wishes|cheers|thanks|thank you)(?:\s|,|!|$)"
     r"|^(?:This|These|We|Our|In this|Here)\s"
 )
+HINT_WORD_SET = PROSE_WORD_SET | {"can", "been"}  # the words of prose an item is counted for (`name_words_blanked`)
 # Chinese, Japanese or Korean prose has no spaces, so it passed as one name: a sentence's stop,
 # or a run of more characters than a name has (欧阳娜娜, 長谷川由美子: four to six).
 CJK_PROSE = r"[。！？]|[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]{8}"
@@ -575,7 +578,9 @@ def _area_of_items(paras: pl.DataFrame) -> pl.Series:
 
 def _prose_hint(text: pl.Expr) -> pl.Expr:
     long = text.str.count_matches(" ") >= 6
-    return text.str.contains(f"{PROSE_HINT}|{CJK_PROSE}") | (long & text.str.contains(PROSE_HINT_LONG))
+    # (a name's "can" or "the", typed in small letters, is none: "tankut can", "phan the duy")
+    named = name_words_blanked(text.str.replace_all(LIST_SEPARATOR, ", "), HINT_WORD_SET)
+    return named.str.contains(f"{PROSE_HINT}|{CJK_PROSE}") | (long & named.str.contains(PROSE_HINT_LONG))
 
 
 # ---------------------------------------------------------------------------- short lines side by side
