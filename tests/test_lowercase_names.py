@@ -136,3 +136,17 @@ def test_prose_in_small_letters_stays_prose(line):
     assert frame.select(_reads_as_prose(pl.col("line"))).item()
     if "we" in line.split(" ") or "this" in line.split(" "):
         assert frame.select(_prose_hint(pl.col("line"))).item()
+
+
+@pytest.mark.parametrize("names", ["ruihan yang, xiang we, fanghua ye", "the viet bui, tien mai, thanh nguyen, quang huy nguyen, minh tran"])
+def test_names_still_read_as_prose_cost_one_record_not_the_positions_after_it(names):
+    """NOT_YET's lists on a search page: the names line and its abstract are one quarantined record
+    (they were two, "abstract without an authors line" each), so every record after them keeps its
+    position."""
+    from transforms.formats.search import NAMED_PROSE_REASON
+
+    records, quarantine = parse_text(_search_page(names))
+    assert quarantine["reason"].to_list() == [NAMED_PROSE_REASON]
+    assert quarantine.select("line_start", "line_end").row(0) == (7, 9)
+    assert records["position"].to_list() == [1, 3]
+    assert records["abstract"].to_list() == [NEXT, NEXT]

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from test_formats import AREAS, GIVEN, SURNAME, abstract, author_name
 
 from bench.wrapped import wrap
+from transforms.formats.search import NAMED_PROSE_REASON
 from transforms.pipeline import SourceFile, process_batch
 
 CJK_NAMES = ["张伟", "李娜", "王强", "欧阳娜娜", "赵磊", "山田太郎", "長谷川由美子", "김민준", "李明"]
@@ -120,7 +121,8 @@ def test_an_e_mails_sign_off_is_no_paper(sign_off):
             "alerts; to stop them, reply with STOP.\n")
     result = read(text)
     assert result.listings.height == 1
-    assert result.quarantine["reason"].to_list() == ["abstract without an authors line"] * 2
+    # (the sign-off, shaped like names, and the footer under it: one span, session 49)
+    assert result.quarantine["reason"].to_list() in (["abstract without an authors line"] * 2, [NAMED_PROSE_REASON])
 
 
 @pytest.mark.parametrize("person", ["Steve Hanneke", "Percy Liang", "Yoshua Bengio", "Tengyu Ma"])

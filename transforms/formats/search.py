@@ -291,6 +291,8 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     keywords = pl.col("semicolons") & (pl.col("kind") == "N") & after_names.fill_null(False)
     paras = paras.with_columns(kind=pl.when(keywords).then(pl.lit("P")).otherwise("kind"), text=_canonical_areas(paras))
     paras = paras.with_columns(kind=pl.when(_a_parent_area(paras)).then(pl.lit("C")).otherwise("kind"))
+    # (a names line's shape read as prose: `_group_records` keeps it with the abstract under it)
+    paras = paras.with_columns(named_prose=(pl.col("names_shape") & pl.col("prose_hint") & (pl.col("kind") == "P")).fill_null(False))
     return paras.drop("names_shape", "prose_hint", "area", "unmarked", "etal_list", "as_commas")  # (semicolons: `_wrapped_areas`)
 
 
@@ -691,6 +693,11 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
     # opens (after one, such a list is as likely the short abstract of the record above).
     paras = paras.with_columns(an_area=(pl.col("lone_area") | (pl.col("area_of_items") & opens)).fill_null(False),
                                opens=opens)
+    # A names line's shape read as prose ("an vo, anh nguyen": a given name that opens prose's
+    # clauses) that opens a record keeps the abstract under it: one record, quarantined whole. As two
+    # records without authors they moved every later record's position by one.
+    paras = paras.with_columns(named_opening=pl.col("named_prose") & pl.col("opens"))
+    paras = paras.with_columns(opens=pl.col("opens") & ~((pl.col("kind") == "P") & _near("named_opening", -1)).fill_null(False))
     # A names line after a names line opens a record, unless the line above is its area: before
     # an abstract (the line above is a record cut off, or its short abstract), or as people
     # (people are no abstract). A one-level area after a names line opens its record.
@@ -732,6 +739,10 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+NAMED_PROSE_REASON = ("a line shaped like names that reads as prose, then prose: a record whose names read as prose,"
+                      " or no record (an e-mail's sign-off)? (neither reads surely)")
+
+
 def _reason() -> pl.Expr:
     kinds = pl.col("kinds")
     return (
@@ -747,6 +758,8 @@ def _reason() -> pl.Expr:
                      " area? (neither reads surely)"))
         .when(kinds.is_in(["P", "CP"]))
         .then(pl.lit("abstract without an authors line"))
+        .when(kinds.is_in(["PP", "CPP"]))
+        .then(pl.lit(NAMED_PROSE_REASON))
         .when(~kinds.str.ends_with("P"))
         .then(pl.lit("record has no abstract"))
         .otherwise(pl.lit("unexpected paragraphs (C=category, N=names, P=prose): ") + kinds)
