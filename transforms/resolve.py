@@ -93,7 +93,12 @@ SAME_TEXT_AUTHOR_GATE = 0.5  # ... needs half the commonly shown positions to ag
 # A title reworded (REWORDED_WORDS words of each replaced by others) beside an abstract that is not
 # the same text (under TEXT_SURE) is no revision's evidence: both halves of the pair changed.
 REWORDED_WORDS = 2
-TEXT_SURE = 0.9
+TEXT_SURE = 0.85  # (a revision's rewritten sentence left 0.89, a sibling's every other sentence 0.78)
+# Words of four letters or more that link a title's words, not name its subject: "with" / "from",
+# "using" / "through" is a revision's wording.
+TITLE_LINKS = frozenset("with from using through into onto over under upon towards toward about across within between "
+                        "among when where which what does that this their these those than then more less very also "
+                        "both each only such other based".split())
 MAX_GIVEN_NAMES = 4
 WEIGHTS = {"text": 0.7, "authors": 0.15, "title": 0.15}
 # Numbers in a title name one paper of a series ("Part I" / "Part II", "Llama 2" / "Llama 3",
@@ -966,20 +971,35 @@ def _reworded(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
     """Whether REWORDED_WORDS or more words of each title (of MIN_FORM_LETTERS letters or more:
     "for" / "to" is wording) have no form in the other (`_a_form`): "Handle Conflicting Evidence" /
     "Generate Contracts". A word added or dropped ("Towards"), a plural, a spelling fix
-    ("Optimisation"), or one word renamed is a revision's edit. Looked at in `rows` only."""
+    ("Optimisation"), a linking word (TITLE_LINKS), an acronym spelled out ("LLMs"), or one word
+    renamed is a revision's edit. Looked at in `rows` only."""
     reworded = np.zeros(pairs.height, dtype=bool)
     if not rows.size:
         return reworded
     titles = pairs[rows].select(_contractions_spelled(fold_key(match_text(pl.col(c)))).str.split(" ").alias(c)
                                 for c in ("title_a", "title_b"))
     for i, (ta, tb) in zip(rows, titles.iter_rows()):
-        words_a = {w for w in ta or [] if len(w) >= MIN_FORM_LETTERS}
-        words_b = {w for w in tb or [] if len(w) >= MIN_FORM_LETTERS}
+        ta, tb = ta or [], tb or []
+        spelled_out = _acronyms_spelled(ta, tb) | _acronyms_spelled(tb, ta)
+        words_a, words_b = ({w for w in t if len(w) >= MIN_FORM_LETTERS and w not in TITLE_LINKS} - spelled_out for t in (ta, tb))
         only_a, only_b = words_a - words_b, words_b - words_a
         replaced_a = [a for a in only_a if not any(_a_form(a, b) for b in only_b)]
         replaced_b = [b for b in only_b if not any(_a_form(a, b) for a in only_a)]
         reworded[i] = min(len(replaced_a), len(replaced_b)) >= REWORDED_WORDS
     return reworded
+
+
+def _acronyms_spelled(title: list[str], other: list[str]) -> set[str]:
+    """The words of `title` that an acronym of `other` spells out, and the acronym ("LLMs" /
+    "Large Language Models"; a plural's "s" aside)."""
+    spelled = set()
+    for word in set(other) - set(title):
+        for letters in {word, word.removesuffix("s")} - {""}:
+            for start in range(len(title) - len(letters) + 1):
+                run = title[start:start + len(letters)]
+                if len(letters) >= 2 and "".join(w[:1] for w in run) == letters:
+                    spelled |= {word, *run}
+    return spelled
 
 
 def _a_form(a: str, b: str) -> bool:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import unicodedata
+from functools import cache
 
 import polars as pl
 
@@ -103,34 +105,58 @@ PARTICLES = "van|von|der|den|de|del|della|dei|des|di|da|du|dos|das|do|le|la|les|
 # usual", "in addition", "a training-free"): only given names count there.
 NAME_WORDS = frozenset({"a", "an", "the", "to", "in", "can", "been"})
 GIVEN_NAME_WORDS = frozenset({"can", "been"})  # "can jin", "been kim" (not "an", "the": "an automatic, robust")
-NAME_WORDS_ITEM_WORDS = 3  # a longer item holding one is prose: "models trained on text" (particles aside)
+NAME_WORDS_ITEM_WORDS = 3  # a longer item holding one is prose: "models trained on text" (particles aside) ...
+NAMED_ITEM_WORDS = 4  # ... unless two of its words are known names: "nguyen the hoang anh"
 _NAME_WORDS_SEEN = r"(?:^|\s)(?:" + "|".join(sorted(NAME_WORDS)) + r")(?:[\s,.]|$)"
 _INITIALS = re.compile(r"(?:\w\.)+")  # "a.", "a.a."
 _PARTICLE_WORDS = frozenset(PARTICLES.split("|"))
 
 
+@cache
+def _known_name_parts() -> frozenset[str]:
+    """Given names and surnames real authors wear (transforms/name_parts.csv, folded)."""
+    from transforms.persons import reference_name_parts
+
+    return frozenset(reference_name_parts("given").explode().to_list() + reference_name_parts("surname").explode().to_list())
+
+
+def _known_in(words: list[str]) -> int:
+    """How many of `words` (a name's, in small letters) are known given names or surnames, the
+    NAME_WORDS aside."""
+    known = _known_name_parts()
+    return sum(w not in NAME_WORDS and unicodedata.normalize("NFKD", w).encode("ascii", "ignore").decode() in known
+               for w in words)
+
+
 def name_words_blanked(items: pl.Expr, prose_words: frozenset[str]) -> pl.Expr:
     """A list's `items` (one "," between each two) with the NAME_WORDS a name's shape holds written
-    "x": in an item in small letters of at most NAME_WORDS_ITEM_WORDS words (particles not
-    counted: "putri a van der linden"), the one word of `prose_words` there when it is a
-    NAME_WORDS (opening the item, a GIVEN_NAME_WORDS), where every item has two words or more (a
-    given name and a surname); and initials ("a.", "a.a.") anywhere.
-    Only the rows holding such a word are read (few)."""
-    def blank(item: str, names: bool) -> str:
+    "x": in an item in small letters, without digits, of at most NAME_WORDS_ITEM_WORDS words
+    (particles not counted: "putri a van der linden"), the one word of `prose_words` there when it
+    is a NAME_WORDS (opening the item, a GIVEN_NAME_WORDS), where every item has two words or more
+    (a given name and a surname) and the item or half the list's items hold a known name
+    ("tankut can" beside "weishun zhong, doron sivan"; not "accepted to neurips" or "models can
+    learn, tokens to predict", loaded as authors so); and initials ("a.", "a.a.") anywhere. Only
+    the rows holding such a word are read (few)."""
+    def blank(item: str, named_list: bool | None) -> str:
         words = ["x." if _INITIALS.fullmatch(w) and w not in prose_words else w for w in item.split(" ")]  # (not "e.g.")
         named = [w for w in words if w]
         said = [w for w in named if w in prose_words]
+        if named_list is None or len(said) != 1 or not item.islower() or any(c.isdigit() for c in item):
+            return " ".join(words)
+        known = _known_in(named)
         name_length = len([w for w in named if w not in _PARTICLE_WORDS])
-        if (names and len(said) == 1 and said[0] in (GIVEN_NAME_WORDS if named[0] == said[0] else NAME_WORDS)
-                and name_length <= NAME_WORDS_ITEM_WORDS and item.islower() and not any(c.isdigit() for c in item)):
+        if (said[0] in (GIVEN_NAME_WORDS if named[0] == said[0] else NAME_WORDS) and (known or named_list)
+                and name_length <= (NAMED_ITEM_WORDS if known >= 2 else NAME_WORDS_ITEM_WORDS)):
             words[words.index(said[0])] = "x"
         return " ".join(words)
 
     def line_blanked(line: str) -> str:
         items = line.split(",")
-        # (a list of names: two words or more in each item; "Nevertheless, building a vast" is none)
-        names = all(len(item.split()) >= 2 for item in items if item.strip())
-        return ",".join(blank(item, names) for item in items)
+        worded = [item.split() for item in items if item.strip()]
+        if not all(len(words) >= 2 for words in worded):  # no list of names: "Nevertheless, building a vast"
+            return ",".join(blank(item, None) for item in items)
+        named_list = 2 * sum(_known_in(words) > 0 for words in worded) >= len(worded)
+        return ",".join(blank(item, named_list) for item in items)
 
     def rows_blanked(rows: pl.Series) -> pl.Series:
         return rows.map_elements(line_blanked, return_dtype=pl.String)

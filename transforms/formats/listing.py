@@ -594,7 +594,7 @@ def _out_of_place(recs: pl.DataFrame) -> pl.DataFrame:
 # a blank only, and not ending an item (`_SURNAME_PROSE_WORD`). The others (none is a word of the
 # 64,795 names in ../shared/realdata, in any case), and "e.g.", "i.e.", count at an item's start too,
 # after a separator or "(" ("..., which transforms", "(e.g."): prose lists were names.
-_SHORT_PROSE_WORDS = "a|an|the|of|to|in|for|with|on|by|from|as|at|into|via|using|we|our|is|are|this|that"
+_SHORT_PROSE_WORDS = "a|an|the|of|to|in|for|with|on|by|from|as|at|into|via|using|we|our|is|are|this|that|can"
 _LONG_PROSE_WORDS = (r"its|they|their|these|those|have|has|had|was|were|which|where|also|not|but|yet|while|whereas"
                      r"|between|through|across|without|within|under|over|onto|upon|among|during|often|thereby"
                      r"|including|e\.g\.|i\.e\.")
