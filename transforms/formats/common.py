@@ -98,65 +98,65 @@ def join_after_hyphen(previous: pl.Expr, line: pl.Expr) -> pl.Expr:
 # Lower-case words that are part of names ("van der Berg", "de la Cruz", "ben Amor").
 PARTICLES = "van|von|der|den|de|del|della|dei|des|di|da|du|dos|das|do|le|la|les|bin|ibn|ben|al|el|ter|ten|zu|zur|y|e"
 # Short words of prose that real names hold, typed in small letters as some lists write names
-# ("william a. cunningham", "phan the duy", "mehmet can baytekin", "tankut can", "been kim"; in
-# ../shared/realdata's distinct names: "a." 119, "an" 38, "can" 16, "a" 17, "the" 5, "in" 4, "to"
-# 3, "been" 1). Read as prose, such a names line quarantined its record, and on a search page
-# moved every later record's position by one. Opening an item, most are prose's openings ("the
-# usual", "in addition", "a training-free"): only given names count there.
+# ("scott a. hughes", "jae in kim", "minh to", "can jin", "been kim"; in ../shared/realdata's
+# distinct names: "a." 119, "an" 38, "can" 16, "a" 17, "the" 5, "in" 4, "to" 3, "been" 1). Read as
+# prose, such a names line quarantined its record, and on a search page moved every later
+# record's position by one. Prose has the same shape ("learning to read", "he can learn", "price to
+# pay"), and English words are surnames too ("Read", "Price", "Long"): the name's other words must
+# be a given name before it and a surname after it, as real authors wear them.
 NAME_WORDS = frozenset({"a", "an", "the", "to", "in", "can", "been"})
-GIVEN_NAME_WORDS = frozenset({"can", "been"})  # "can jin", "been kim" (not "an", "the": "an automatic, robust")
-NAME_WORDS_ITEM_WORDS = 3  # a longer item holding one is prose: "models trained on text" (particles aside) ...
-NAMED_ITEM_WORDS = 4  # ... unless two of its words are known names: "nguyen the hoang anh"
+GIVEN_NAME_WORDS = frozenset({"can", "been"})  # opening a name: "can jin", "been kim" (not "an", "the": "an automatic")
+NAME_WORDS_ITEM_WORDS = 4  # a longer item holding one is prose (particles aside: "putri a van der linden")
 _NAME_WORDS_SEEN = r"(?:^|\s)(?:" + "|".join(sorted(NAME_WORDS)) + r")(?:[\s,.]|$)"
 _INITIALS = re.compile(r"(?:\w\.)+")  # "a.", "a.a."
 _PARTICLE_WORDS = frozenset(PARTICLES.split("|"))
 
 
 @cache
-def _known_name_parts() -> frozenset[str]:
-    """Given names and surnames real authors wear (transforms/name_parts.csv, folded)."""
+def _known_name_parts(kind: str) -> frozenset[str]:
+    """Given names or surnames (`kind`) real authors wear (transforms/name_parts.csv, folded)."""
     from transforms.persons import reference_name_parts
 
-    return frozenset(reference_name_parts("given").explode().to_list() + reference_name_parts("surname").explode().to_list())
+    return frozenset(reference_name_parts(kind).explode().to_list())
 
 
-def _known_in(words: list[str]) -> int:
-    """How many of `words` (a name's, in small letters) are known given names or surnames, the
-    NAME_WORDS aside."""
-    known = _known_name_parts()
-    return sum(w not in NAME_WORDS and unicodedata.normalize("NFKD", w).encode("ascii", "ignore").decode() in known
-               for w in words)
+def _known(word: str, kind: str) -> bool:
+    return unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode() in _known_name_parts(kind)
+
+
+def _a_name_around(words: list[str], at: int) -> bool:
+    """Whether `words` (an item in small letters, particles aside) are a name with a NAME_WORDS at
+    `at`: "jae in kim" (a known given name before it, a known surname after it, four words at
+    most), "minh to" (a known given name, then it), "can jin" (a GIVEN_NAME_WORDS, then a known
+    surname)."""
+    if at == 0:
+        return len(words) == 2 and words[0] in GIVEN_NAME_WORDS and _known(words[1], "surname")
+    if at == len(words) - 1:
+        return len(words) == 2 and _known(words[0], "given")
+    # (a middle initial without its dot needs the given name only: "jacob a zavatone-veth")
+    return len(words) <= NAME_WORDS_ITEM_WORDS and _known(words[0], "given") and (
+        words[at] == "a" or _known(words[-1], "surname"))
 
 
 def name_words_blanked(items: pl.Expr, prose_words: frozenset[str]) -> pl.Expr:
-    """A list's `items` (one "," between each two) with the NAME_WORDS a name's shape holds written
-    "x": in an item in small letters, without digits, of at most NAME_WORDS_ITEM_WORDS words
-    (particles not counted: "putri a van der linden"), the one word of `prose_words` there when it
-    is a NAME_WORDS (opening the item, a GIVEN_NAME_WORDS), where every item has two words or more
-    (a given name and a surname) and the item or half the list's items hold a known name
-    ("tankut can" beside "weishun zhong, doron sivan"; not "accepted to neurips" or "models can
-    learn, tokens to predict", loaded as authors so); and initials ("a.", "a.a.") anywhere. Only
-    the rows holding such a word are read (few)."""
-    def blank(item: str, named_list: bool | None) -> str:
+    """A list's `items` (one "," between each two) with initials ("a.", "a.a.") written "x." and
+    the word of prose of a name typed in small letters written "x": an item without digits, of
+    one word of `prose_words` that is a NAME_WORDS, in a name's place (`_a_name_around`), in a list
+    of two words or more in each item ("Nevertheless, building a vast" is none). Only the rows
+    holding such a word are read (few)."""
+    def blank(item: str, names: bool) -> str:
         words = ["x." if _INITIALS.fullmatch(w) and w not in prose_words else w for w in item.split(" ")]  # (not "e.g.")
-        named = [w for w in words if w]
-        said = [w for w in named if w in prose_words]
-        if named_list is None or len(said) != 1 or not item.islower() or any(c.isdigit() for c in item):
-            return " ".join(words)
-        known = _known_in(named)
-        name_length = len([w for w in named if w not in _PARTICLE_WORDS])
-        if (said[0] in (GIVEN_NAME_WORDS if named[0] == said[0] else NAME_WORDS) and (known or named_list)
-                and name_length <= (NAMED_ITEM_WORDS if known >= 2 else NAME_WORDS_ITEM_WORDS)):
-            words[words.index(said[0])] = "x"
+        named = [w for w in words if w and w not in _PARTICLE_WORDS]
+        said = [i for i, w in enumerate(named) if w in prose_words]
+        if (names and len(said) == 1 and named[said[0]] in NAME_WORDS and item.islower()
+                and not any(c.isdigit() for c in item) and _a_name_around(named, said[0])):
+            words[words.index(named[said[0]])] = "x"
         return " ".join(words)
 
     def line_blanked(line: str) -> str:
         items = line.split(",")
-        worded = [item.split() for item in items if item.strip()]
-        if not all(len(words) >= 2 for words in worded):  # no list of names: "Nevertheless, building a vast"
-            return ",".join(blank(item, None) for item in items)
-        named_list = 2 * sum(_known_in(words) > 0 for words in worded) >= len(worded)
-        return ",".join(blank(item, named_list) for item in items)
+        names = all(len(item.split()) >= 2 for item in items if item.strip())
+        return ",".join(blank(item, names) for item in items)
 
     def rows_blanked(rows: pl.Series) -> pl.Series:
         return rows.map_elements(line_blanked, return_dtype=pl.String)
