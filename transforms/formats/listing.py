@@ -748,7 +748,7 @@ def _reads_as_prose(text: pl.Expr) -> pl.Expr:
     text = text.str.replace(LIST_ENDING, "")
     items = text.str.replace_all(LIST_SEPARATOR, ",").str.split(",")
     longest = items.list.eval(pl.element().str.count_matches(r"\S+")).list.max()
-    # (a name's words of prose, typed in small letters, are none: "pedro a. ortega", "phan the duy")
+    # (a name's words of prose, typed in small letters, are none: "pedro a. ortega", "jae in kim")
     named = name_words_blanked(text.str.replace_all(LIST_SEPARATOR, ", "), PROSE_WORD_SET)
     return named.str.contains(PROSE_WORDS) | text.str.contains(f"{_PROSE_SIGNS}|{_SENTENCE_END}") | (longest >= PROSE_ITEM_WORDS)
 

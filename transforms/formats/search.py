@@ -580,7 +580,7 @@ def _area_of_items(paras: pl.DataFrame) -> pl.Series:
 
 def _prose_hint(text: pl.Expr) -> pl.Expr:
     long = text.str.count_matches(" ") >= 6
-    # (a name's "can" or "the", typed in small letters, is none: "tankut can", "phan the duy")
+    # (a name's "can" or "in", typed in small letters, is none: "mehmet can yilmaz", "jae in kim")
     named = name_words_blanked(text.str.replace_all(LIST_SEPARATOR, ", "), HINT_WORD_SET)
     return named.str.contains(f"{PROSE_HINT}|{CJK_PROSE}") | (long & named.str.contains(PROSE_HINT_LONG))
 
@@ -693,9 +693,9 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
     # opens (after one, such a list is as likely the short abstract of the record above).
     paras = paras.with_columns(an_area=(pl.col("lone_area") | (pl.col("area_of_items") & opens)).fill_null(False),
                                opens=opens)
-    # A names line's shape read as prose ("an vo, anh nguyen": a given name that opens prose's
-    # clauses) that opens a record keeps the abstract under it: one record, quarantined whole. As two
-    # records without authors they moved every later record's position by one.
+    # A names line's shape read as prose ("tim kim, tankut can": a name's "can" beside words that
+    # are no known name) that opens a record keeps the abstract under it: one record, quarantined
+    # whole. As two records without authors they moved every later record's position by one.
     paras = paras.with_columns(named_opening=pl.col("named_prose") & pl.col("opens"))
     paras = paras.with_columns(opens=pl.col("opens") & ~((pl.col("kind") == "P") & _near("named_opening", -1)).fill_null(False))
     # A names line after a names line opens a record, unless the line above is its area: before
