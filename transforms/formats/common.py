@@ -107,7 +107,9 @@ PARTICLES = "van|von|der|den|de|del|della|dei|des|di|da|du|dos|das|do|le|la|les|
 NAME_WORDS = frozenset({"a", "an", "the", "to", "in", "can", "been"})
 GIVEN_NAME_WORDS = frozenset({"can", "been"})  # opening a name: "can jin", "been kim" (not "an", "the": "an automatic")
 NAME_WORDS_ITEM_WORDS = 4  # a longer item holding one is prose (particles aside: "putri a van der linden")
-_NAME_WORDS_SEEN = r"(?:^|\s)(?:" + "|".join(sorted(NAME_WORDS)) + r")(?:[\s,.]|$)"
+# (the rows to read: a short item holding such a word, or "a." anywhere; prose's long clauses are none)
+_NAME_WORDS_SEEN = (r"(?:^|,)\s*(?:[^,\s]+\s+){0,4}(?:" + "|".join(sorted(NAME_WORDS)) + r")(?:\s+[^,\s]+){0,4}\s*(?:,|$)"
+                    r"|(?:^|\s)a\.")
 _INITIALS = re.compile(r"(?:\w\.)+")  # "a.", "a.a."
 _PARTICLE_WORDS = frozenset(PARTICLES.split("|"))
 
