@@ -69,8 +69,8 @@ def resolve_near_duplicates(con: duckdb.DuckDBPyConnection, run_id: str,
                  max_block=MAX_BLOCK, window=WINDOW, suffix_band=resolve.SUFFIX_BAND,
                  notice_band=resolve.NOTICE_BAND, title_band=resolve.TITLE_BAND)
     _score_candidates(con, threshold)
-    accepted = read_frame(con, "SELECT paper_key, other, other_is_paper, score, rule FROM scored_pairs WHERE is_match "
-                               "ORDER BY rowid")  # no meaning: cluster_papers orders them (score, then keys)
+    # (in no order: cluster_papers sorts them, by score, then keys)
+    accepted = read_frame(con, "SELECT paper_key, other, other_is_paper, score, rule FROM scored_pairs WHERE is_match")
     accepted, notices_apart = resolve.ambiguous_notices(accepted)
     rejected = read_frame(con, schema_sql("resolve/rejected_near_accepted.sql"))
     clustered, skipped = resolve.cluster_papers(accepted.drop("rule"), rejected)

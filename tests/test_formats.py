@@ -1254,21 +1254,12 @@ def test_a_record_without_abstract_never_lends_its_names_to_the_next_as_an_area(
 def _real_author_lines() -> list[str]:
     """Every real author list of several names in ../shared/realdata, as one line."""
     from bench.corpus import default_realdata
+    from eval.lowercase_names import real_author_lines
 
     root = default_realdata()
     if not root.is_dir():
         pytest.skip(f"{root} is absent")
-    lines = [r["author"] for r in json.loads((root / "icml2025_titles_authors_papercopilot.json").read_text("utf-8"))]
-    lines += [", ".join(r["authors"]) for r in json.loads((root / "iclr2024_virtualsite_topics_airas.json").read_text("utf-8"))
-              if r.get("authors")]
-    lines += [row.split("\t")[1].replace(";", ", ") for row in
-              (root / "iclr2024_openreview_primary_area_dotd.tsv").read_text("utf-8").splitlines() if "\t" in row]
-    for name in ("arxiv_daily_listings_dwdengwei.jsonl", "arxiv_daydayarxiv_csAI_listings.jsonl",
-                 "arxiv_kaggle_oai_snapshot_first200.jsonl"):  # (a list of names, or arXiv's raw line)
-        for row in map(json.loads, (root / name).read_text("utf-8").splitlines()):
-            authors = row.get("authors")
-            lines.append(", ".join(authors) if isinstance(authors, list) else authors or "")
-    return [" ".join(line.split()) for line in lines if "," in line or " and " in line]
+    return real_author_lines(root)
 
 
 def test_no_real_author_list_reads_as_a_list_of_topics():

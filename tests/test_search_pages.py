@@ -121,8 +121,8 @@ def test_an_e_mails_sign_off_is_no_paper(sign_off):
             "alerts; to stop them, reply with STOP.\n")
     result = read(text)
     assert result.listings.height == 1
-    # (the sign-off, shaped like names, and the footer under it: one span, session 49)
-    assert result.quarantine["reason"].to_list() in (["abstract without an authors line"] * 2, [NAMED_PROSE_REASON])
+    # (the sign-off, shaped like names, and the footer under it: one span since session 49)
+    assert result.quarantine["reason"].to_list() == [NAMED_PROSE_REASON]
 
 
 @pytest.mark.parametrize("person", ["Steve Hanneke", "Percy Liang", "Yoshua Bengio", "Tengyu Ma"])

@@ -953,8 +953,7 @@ def _swapped_words(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
     swapped = np.zeros(pairs.height, dtype=bool)
     if not rows.size:
         return swapped
-    titles = [_contractions_spelled(fold_key(match_text(pl.col(c)))).str.split(" ").alias(c) for c in ("title_a", "title_b")]
-    words = pairs[rows].select(*titles, *(fold_key(match_text(pl.col(c))).str.split(" ").alias(c) for c in ("text_a", "text_b")))
+    words = pairs[rows].select(*_title_words(), *(fold_key(match_text(pl.col(c))).str.split(" ").alias(c) for c in ("text_a", "text_b")))
     for i, (ta, tb, xa, xb) in zip(rows, words.iter_rows()):
         if "".join(ta or []) == "".join(tb or []):  # the same words spaced otherwise: "Non-Convex" / "Nonconvex"
             continue
@@ -967,6 +966,11 @@ def _swapped_words(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
     return swapped
 
 
+def _title_words() -> list[pl.Expr]:
+    """title_a and title_b as lists of words, folded, TeX spelled as Unicode, contractions spelled out."""
+    return [_contractions_spelled(fold_key(match_text(pl.col(c)))).str.split(" ").alias(c) for c in ("title_a", "title_b")]
+
+
 def _reworded(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
     """Whether REWORDED_WORDS or more words of each title (of MIN_FORM_LETTERS letters or more:
     "for" / "to" is wording) have no form in the other (`_a_form`): "Handle Conflicting Evidence" /
@@ -976,9 +980,7 @@ def _reworded(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
     reworded = np.zeros(pairs.height, dtype=bool)
     if not rows.size:
         return reworded
-    titles = pairs[rows].select(_contractions_spelled(fold_key(match_text(pl.col(c)))).str.split(" ").alias(c)
-                                for c in ("title_a", "title_b"))
-    for i, (ta, tb) in zip(rows, titles.iter_rows()):
+    for i, (ta, tb) in zip(rows, pairs[rows].select(_title_words()).iter_rows()):
         ta, tb = ta or [], tb or []
         spelled_out = _acronyms_spelled(ta, tb) | _acronyms_spelled(tb, ta)
         words_a, words_b = ({w for w in t if len(w) >= MIN_FORM_LETTERS and w not in TITLE_LINKS} - spelled_out for t in (ta, tb))

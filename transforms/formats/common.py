@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import cache
 
 import polars as pl
 
-from transforms.text import on_rows_where, tex_accents
+from transforms.persons import reference_name_parts
+from transforms.text import fold_key, on_rows_where, tex_accents
 
 # Text fields come out of a parser already passed through transforms.text.clean_text.
 RECORD_SCHEMA = {
@@ -117,27 +117,28 @@ _PARTICLE_WORDS = frozenset(PARTICLES.split("|"))
 @cache
 def _known_name_parts(kind: str) -> frozenset[str]:
     """Given names or surnames (`kind`) real authors wear (transforms/name_parts.csv, folded)."""
-    from transforms.persons import reference_name_parts
-
     return frozenset(reference_name_parts(kind).explode().to_list())
 
 
-def _known(word: str, kind: str) -> bool:
-    return unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode() in _known_name_parts(kind)
+def _known_words(lines: pl.Series) -> tuple[set[str], set[str]]:
+    """The words of `lines` (as written) that are known given names, and known surnames, folded
+    as the reference is (`fold_key`: "yılmaz" is "yilmaz", "łukasz" "lukasz")."""
+    words = pl.Series(sorted({w for line in lines for w in re.split(r"[\s,]+", line) if w}), dtype=pl.String)
+    folded = words.to_frame("w").select(fold_key(pl.col("w")))["w"]
+    return tuple({w for w, f in zip(words, folded) if f in _known_name_parts(kind)} for kind in ("given", "surname"))
 
 
-def _a_name_around(words: list[str], at: int) -> bool:
+def _a_name_around(words: list[str], at: int, given: set[str], surnames: set[str]) -> bool:
     """Whether `words` (an item in small letters, particles aside) are a name with a NAME_WORDS at
     `at`: "jae in kim" (a known given name before it, a known surname after it, four words at
     most), "minh to" (a known given name, then it), "can jin" (a GIVEN_NAME_WORDS, then a known
     surname)."""
     if at == 0:
-        return len(words) == 2 and words[0] in GIVEN_NAME_WORDS and _known(words[1], "surname")
+        return len(words) == 2 and words[0] in GIVEN_NAME_WORDS and words[1] in surnames
     if at == len(words) - 1:
-        return len(words) == 2 and _known(words[0], "given")
+        return len(words) == 2 and words[0] in given
     # (a middle initial without its dot needs the given name only: "jacob a zavatone-veth")
-    return len(words) <= NAME_WORDS_ITEM_WORDS and _known(words[0], "given") and (
-        words[at] == "a" or _known(words[-1], "surname"))
+    return len(words) <= NAME_WORDS_ITEM_WORDS and words[0] in given and (words[at] == "a" or words[-1] in surnames)
 
 
 def name_words_blanked(items: pl.Expr, prose_words: frozenset[str]) -> pl.Expr:
@@ -146,22 +147,23 @@ def name_words_blanked(items: pl.Expr, prose_words: frozenset[str]) -> pl.Expr:
     one word of `prose_words` that is a NAME_WORDS, in a name's place (`_a_name_around`), in a list
     of two words or more in each item ("Nevertheless, building a vast" is none). Only the rows
     holding such a word are read (few)."""
-    def blank(item: str, names: bool) -> str:
+    def blank(item: str, names: bool, given: set[str], surnames: set[str]) -> str:
         words = ["x." if _INITIALS.fullmatch(w) and w not in prose_words else w for w in item.split(" ")]  # (not "e.g.")
         named = [w for w in words if w and w not in _PARTICLE_WORDS]
         said = [i for i, w in enumerate(named) if w in prose_words]
         if (names and len(said) == 1 and named[said[0]] in NAME_WORDS and item.islower()
-                and not any(c.isdigit() for c in item) and _a_name_around(named, said[0])):
+                and not any(c.isdigit() for c in item) and _a_name_around(named, said[0], given, surnames)):
             words[words.index(named[said[0]])] = "x"
         return " ".join(words)
 
-    def line_blanked(line: str) -> str:
-        items = line.split(",")
-        names = all(len(item.split()) >= 2 for item in items if item.strip())
-        return ",".join(blank(item, names) for item in items)
-
     def rows_blanked(rows: pl.Series) -> pl.Series:
-        return rows.map_elements(line_blanked, return_dtype=pl.String)
+        given, surnames = _known_words(rows)
+        out = []
+        for line in rows:
+            items = line.split(",")
+            names = all(len(item.split()) >= 2 for item in items if item.strip())
+            out.append(",".join(blank(item, names, given, surnames) for item in items))
+        return pl.Series(out, dtype=pl.String)
     return items.map_batches(lambda col: on_rows_where(col, col.str.contains(_NAME_WORDS_SEEN), rows_blanked),
                              return_dtype=pl.String, is_elementwise=True)
 

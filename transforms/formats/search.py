@@ -65,7 +65,7 @@ PROSE_HINT = (
     r"|(?:^|\s)(?i:regards|sincerely|yours truly|(?:best|warm|kind) wishes|cheers|thanks|thank you)(?:\s|,|!|$)"
     r"|^(?:This|These|We|Our|In this|Here)\s"
 )
-HINT_WORD_SET = PROSE_WORD_SET | {"can", "been"}  # the words of prose an item is counted for (`name_words_blanked`)
+HINT_WORD_SET = PROSE_WORD_SET | {"been"}  # the words of prose an item is counted for (`name_words_blanked`): PROSE_HINT_LONG's too
 # Chinese, Japanese or Korean prose has no spaces, so it passed as one name: a sentence's stop,
 # or a run of more characters than a name has (欧阳娜娜, 長谷川由美子: four to six).
 CJK_PROSE = r"[。！？]|[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]{8}"
