@@ -157,3 +157,27 @@ def test_a_utf8_file_with_one_windows_line_keeps_its_utf8_sign_words():
             "#02Oct 26, 2026\ncs.LG\nAnother title\nAnn Lee\n")
     decoded = decode_bytes(utf8.encode() + "We study the café.\n".encode("cp1252"))
     assert (decoded.text, decoded.encoding) == (utf8 + "We study the café.\n", "utf-8+windows-1252")
+
+
+# Chinese names written in GBK in a listing, read in a code page of a script without case: the
+# case rules that make CJK bytes nonsense in Latin or Cyrillic ("ÀîÄÈ") see nothing in Thai or
+# Hebrew, so "李娜, 吴婷" loaded as the Thai "ภ๎ฤศ, ฮโๆร" (hunt 50). Thai spelled so is no one's:
+# a leading vowel before no consonant, a following vowel opening a word, Pali's yamakkan.
+@pytest.mark.parametrize("names", ["李娜, 吴婷, Amir Reza Hashemi", "任凯睿, 肖钰帆, Ann Lee",
+                                   "余璐钰, 叶超, Ann Lee", "谢婕, 许子, Bo Chen"])
+def test_chinese_names_in_a_gbk_listing_are_not_read_as_thai(names):
+    text = digest(["Yuanzhe Wang, Alexandre M. Tartakovsky", names, "Ann Lee"])
+    decoded = decode_bytes(text.encode("gbk"))
+    assert decoded.encoding != "windows-874"
+    assert decoded.text == text or "\ufffd" in decoded.text  # read, or its record quarantined: never Thai
+
+
+@pytest.mark.parametrize("word", ["ภ๎ฤศ", "ฮโๆร", "าฆพฒ", "ๆก", "เ่ก", "ก๏"])
+def test_thai_no_one_writes_is_nonsense(word):
+    assert _word_is_nonsense(word)
+
+
+@pytest.mark.parametrize("word", ["สมชาย", "ใจดี", "สุดา", "รักไทย", "วิชัย", "ศรีสุข", "เก่ง", "ไม้", "น้ำ",
+                                  "กี่", "มากๆ", "ฯลฯ", "แก้ว", "โชติ", "ปัญญา"])
+def test_thai_as_it_is_written_reads_as_words(word):
+    assert not _word_is_nonsense(word)

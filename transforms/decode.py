@@ -342,6 +342,10 @@ _SINGLE_BYTE = (("cp1252", "windows-1252"), ("iso8859_15", "iso-8859-15"), ("cp1
                 ("iso8859_2", "iso-8859-2"), ("iso8859_7", "iso-8859-7"), ("iso8859_5", "iso-8859-5"),
                 ("koi8_u", "koi8-u"), ("cp1255", "windows-1255"), ("cp1256", "windows-1256"),
                 ("cp874", "windows-874"))
+# Code pages of scripts without case (Thai, Hebrew, Arabic): the case rules that make CJK bytes
+# nonsense in Latin, Greek and Cyrillic ("ÀîÄÈ", "ЛоДИ") see nothing there, so a GBK name reads
+# as a Thai or Hebrew word ("李娜" as "ภ๎ฤศ"). A clean CJK reading of the same bytes wins.
+_CASELESS = frozenset({"cp874", "cp1255", "cp1256"})
 _CJK = (("gb18030", "gb18030"), ("cp932", "shift_jis"), ("euc_jp", "euc-jp"), ("euc_kr", "euc-kr"), ("big5", "big5"))
 _MAX_IMPLAUSIBLE = 0.25  # share of non-ASCII words that read as nonsense: above it, no encoding
 _MAX_MESS = 0.25  # charset-normalizer's mess ratio of the non-UTF-8 lines: above it, nonsense
@@ -401,7 +405,8 @@ def _decode_8bit(raw: bytes) -> Decoded:
 
     codec, label = _pick_single_byte(sample)
     reading = b"\n".join(sample).decode(codec, errors="replace") if codec else ""
-    if may_be_cjk and not (codec and _reads_as_words(reading) and not _looks_like_cjk_bytes(reading)):
+    if may_be_cjk and not (codec and _reads_as_words(reading) and not _looks_like_cjk_bytes(reading)
+                           and codec not in _CASELESS):
         picked = _pick_clean_cjk(sample)  # a CJK reading without nonsense wins over one with some
         if picked:
             return _cjk_file(raw, lines, out, n_multibyte, *picked)
@@ -977,7 +982,11 @@ def _word_is_nonsense(word: str) -> bool:
         if ch == REPLACEMENT or unicodedata.category(ch) in ("Cc", "Cn", "Co"):
             return True
         if prev.isalpha() and unicodedata.category(ch)[0] == "M":
+            if _thai_mark_misplaced(prev, ch):
+                return True  # "เ่": a Thai tone mark on a leading vowel; "ภ๎": Pali's yamakkan
             continue  # a combining mark (a Thai vowel, a Hebrew point) is part of the letter before it
+        if _thai_letter_misplaced(prev, ch):
+            return True  # "ฮโๆร": a leading vowel before no consonant; "าฆพ": a vowel opening a word
         if ch.isalpha():
             scripts.add(_script(ch))
             if prev.isalpha() and prev.islower() and ch.isupper() and not (prev.isascii() and ch.isascii()):
@@ -1006,6 +1015,30 @@ def _word_is_nonsense(word: str) -> bool:
     if len(scripts) > 1:
         return True  # "Mьller"
     return False
+
+
+# Thai writes a vowel sign or tone mark on a consonant (a tone mark on a vowel sign too), a
+# leading vowel (เ แ โ ใ ไ) before a consonant, and never opens a word with a following vowel
+# (ะ า ำ ๅ) or the repetition mark ๆ. Yamakkan (๎), fongman (๏) and the verse marks (๚ ๛) are
+# Pali scripture's, no name's. CJK bytes read in Windows-874 break these rules.
+_THAI_CONSONANTS = frozenset(chr(c) for c in range(0x0E01, 0x0E2F))
+_THAI_LEADING = frozenset("เแโใไ")
+_THAI_NOT_FIRST = frozenset("ะาำๅๆ")
+_THAI_VOWEL_SIGNS = frozenset("\u0e31\u0e34\u0e35\u0e36\u0e37\u0e38\u0e39\u0e3a\u0e47")
+_THAI_ARCHAIC = frozenset("\u0e4e\u0e4f\u0e5a\u0e5b")
+
+
+def _thai_mark_misplaced(prev: str, mark: str) -> bool:
+    if not "\u0e30" <= mark <= "\u0e4f":
+        return False
+    return mark in _THAI_ARCHAIC or not (prev in _THAI_CONSONANTS or prev in _THAI_VOWEL_SIGNS)
+
+
+def _thai_letter_misplaced(prev: str, ch: str) -> bool:
+    if not "\u0e00" <= ch <= "\u0e7f":
+        return False
+    return (ch in _THAI_ARCHAIC or (prev in _THAI_LEADING and ch not in _THAI_CONSONANTS)
+            or (ch in _THAI_NOT_FIRST and not "\u0e00" <= prev <= "\u0e7f"))
 
 
 def _looks_like_cjk_bytes(text: str) -> bool:
