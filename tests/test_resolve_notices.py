@@ -26,6 +26,10 @@ NOTICES = [
     f"{PAPER}: Supplementary Material", f"{PAPER} (Supplemental Information)", f"{PAPER}: Supporting Information",
     f"{PAPER}: Extended Data", f"{PAPER} -- Online Appendix", f"{PAPER}: Author's Reply", f"{PAPER} (Correction)",
     f"{FILLING}: A Comment", f"{FILLING} (Rebuttal)",
+    # after a sentence's end (hunt 50: real 2007 arXiv errata, "Sparsity-certifying Graph
+    # Decompositions. Erratum", merged into their paper, whose title became the erratum's)
+    f"{PAPER}. Erratum", f"{PAPER}, Erratum", f"{PAPER}. Corrigendum", f"{PAPER}. Addendum",
+    f"{FILLING}. Reply", f"{FILLING}. Comment", f"{FILLING}; Corrigendum", f"{FILLING}. Author's Reply.",
     # "X for/to T", opening the title
     f"Supplemental Material for {FILLING}", f"Supporting Information for {FILLING}", f"Technical Appendix: {FILLING}",
     f"Appendix to {FILLING}", f"Online Appendix: {FILLING}", f"Supplement to {FILLING}", f"Extended Data for {FILLING}",
@@ -52,6 +56,8 @@ def test_a_notice_anywhere_in_the_title_is_not_the_paper(notice):
     (f"{PAPER}: Extended Version", PAPER),
     ("Comment Ranking on Social Platforms: A Supplementary Study of Bias", "Comment Ranking on Social Platforms"),
     ("Appendix-Free Proofs of Concentration Inequalities", "Appendix Free Proofs of Concentration Inequalities"),
+    (f"{PAPER}. Erratum", f"{PAPER}: Erratum"),
+    ("Errors in Reports, Comments and Corrections of Clinical Trials", "Errors in Reports, Comments and Corrections"),
 ])
 def test_titles_without_other_notices_still_merge(title_a, title_b):
     row = scored(pair(ABSTRACT, ABSTRACT, title_a=title_a, title_b=title_b)).row(0, named=True)

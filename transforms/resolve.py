@@ -158,10 +158,11 @@ TITLE_NOTICE = ("^(?:(?:a|an|the|authors?|publishers?|editors?|editor s|editoria
                 f"({_ABOUT}|retracted|response|commentary|critique|discussion|remarks|clarification|"
                 "notes?|notice of (?:retraction|withdrawal)|notice|withdrawal|withdrawn|update (?:to|on))(?: |$)")
 # Closing the title (of the title as written: the separator tells a notice from a title's last
-# word): after ":", " - ", a dash, or in brackets ("T: Erratum", "T (Erratum)", "T - Corrigendum").
-# Each was read as the paper's title cut short (ratio 1.0). Only the unambiguous kinds: "T: A
+# word): after ":", " - ", a dash, in brackets, or a sentence's end ("T: Erratum", "T (Erratum)",
+# "T - Corrigendum", "T. Erratum", "T, Reply"). Each was read as the paper's title cut short
+# (ratio 1.0), and the paper showed the notice's title. Only the unambiguous kinds: "T: A
 # Discussion" or "T: Notes" may be the paper's own subtitle.
-TITLE_NOTICE_CLOSING = (r"(?i)(?::|\s--?\s|[–—(\[])\s*(?:(?:an?|the|online|technical|authors?|authors?['’]s"
+TITLE_NOTICE_CLOSING = (r"(?i)(?::|\s--?\s|[–—(\[]|[.,;]\s)\s*(?:(?:an?|the|online|technical|authors?|authors?['’]s"
                         rf"|publishers?|publishers?['’]s)\s+)?({_ABOUT})\s*[)\]]?[\s.]*$")
 
 
