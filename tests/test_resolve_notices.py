@@ -236,3 +236,27 @@ def test_a_notice_beside_two_versions_of_its_paper_joins_them_fresh_or_increment
     fresh.ingest(texts)
     assert _papers(incremental) == _papers(fresh)
     assert [(t, a, n) for _, t, a, n in _papers(fresh)] == [(TITLE, VARIANTS["v2_revision"], 3)]
+
+
+@pytest.mark.parametrize("two_runs", [False, True])
+def test_one_short_text_under_one_title_with_other_declared_totals_is_two_documents(tmp_path, two_runs):
+    """Hunt 50: two "Editorial"s of one editor, one sentence and the same three names shown, "and 2
+    more" and "and 9 more", were one paper by the exact key (no decision recorded), its author
+    count 12. The key holds the declared total, and the resolver keeps such a pair apart."""
+    names = ["Maria Schmidt", "John Okafor", "Li Wei"]
+    text = "Editorial for the special issue on machine learning."
+    days = [listing_text([("Editorial", [*names[:2], f"{names[2]} and {more} more"], text)], day=day)
+            for more, day in ((2, "Jan 5, 2026"), (9, "Jun 5, 2026"))]
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    for run in ([days[0]], [days[1]]) if two_runs else ([*days],):
+        warehouse.ingest(run)
+    counts = warehouse.sql("SELECT author_count, n_listings FROM dim_paper ORDER BY author_count")
+    assert counts == [(5, 1), (12, 1)]
+
+
+def test_one_short_text_under_one_title_with_one_declared_total_is_one_paper(tmp_path):
+    names = ["Maria Schmidt", "John Okafor", "Li Wei and 2 more"]
+    text = "Editorial for the special issue on machine learning."
+    warehouse = Warehouse(tmp_path / "w.duckdb")
+    warehouse.ingest([listing_text([("Editorial", names, text)], day=day) for day in ("Jan 5, 2026", "Jun 5, 2026")])
+    assert warehouse.sql("SELECT author_count, n_listings FROM dim_paper") == [(5, 2)]

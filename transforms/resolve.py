@@ -831,7 +831,9 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     # (the names strictly: "Xiaoyu Li" / "Xiaoyi Li" under one withdrawn notice are two people)
     same_people = (jaccard == 1.0) & (authors == 1.0)
     same_people &= _strict_agreement(pairs, same_people & (short_words < BOILERPLATE_WORDS)) == 1.0
-    boilerplate_ok = (short_words >= BOILERPLATE_WORDS) | np.where(has_titles, titles_ok, same_people)
+    # With a title, the declared totals agree too: two "Editorial"s of one editor and one
+    # sentence, "and 2 more" and "and 9 more", are two documents.
+    boilerplate_ok = (short_words >= BOILERPLATE_WORDS) | np.where(has_titles, titles_ok & _same_totals(pairs), same_people)
     is_match = authors_ok & titles_ok & boilerplate_ok & (score >= threshold)
     # A short notice (a withdrawal: NOTICE_TEXT) under the same title (folded)
     # and the same authors, every name agreeing strictly and as many shown, is a version of the
@@ -880,10 +882,16 @@ def _same_paper_under_a_notice(pairs: pl.DataFrame, titles: pl.DataFrame, rows: 
     out = np.zeros(pairs.height, dtype=bool)
     same = rows & (titles["ta"] == titles["tb"]).fill_null(False).to_numpy()
     same &= pairs.select(pl.col("keys_a").list.len() == pl.col("keys_b").list.len()).to_series().fill_null(False).to_numpy()
-    if "total_a" in pairs.columns and "total_b" in pairs.columns:
-        same &= pairs.select((pl.col("total_a") == pl.col("total_b")).fill_null(True)).to_series().to_numpy()
+    same &= _same_totals(pairs)
     out[same] = _strict_agreement(pairs, same)[same] == 1.0
     return out
+
+
+def _same_totals(pairs: pl.DataFrame) -> np.ndarray:
+    """Whether the declared totals of each pair agree (or one is not known)."""
+    if "total_a" not in pairs.columns or "total_b" not in pairs.columns:
+        return np.ones(pairs.height, dtype=bool)
+    return pairs.select((pl.col("total_a") == pl.col("total_b")).fill_null(True)).to_series().to_numpy()
 
 
 def ambiguous_notices(accepted: pl.DataFrame) -> tuple[pl.DataFrame, dict[tuple[int, int, bool], str]]:
