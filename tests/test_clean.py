@@ -705,3 +705,26 @@ def test_a_collaboration_is_one_author_with_or_without_a_small_the():
     listings, _ = clean_listings(records, pl.DataFrame({"file_idx": [0], "source_file_id": [1], "format": ["listing"]}))
     assert listings["author_keys"].to_list() == [["atlas collaboration"]] * 2 + [["ann lee", "virgo collaboration"],
                                                                                  ["theo group"]]
+
+
+# Chinese names between spaces (hunt 50: "张伟 李娜 王芳" was one person, in both formats): three or
+# more of two to four characters are a list; two may be one Japanese name, surname and given name.
+@pytest.mark.parametrize("line,names", [
+    ("张伟 李娜 王芳", ["张伟", "李娜", "王芳"]),
+    ("张伟\u3000李娜\u3000王芳\u3000欧阳娜娜", ["张伟", "李娜", "王芳", "欧阳娜娜"]),
+    ("张伟 李娜 王芳 等", ["张伟", "李娜", "王芳"]),
+    ("今泉 允聡", ["今泉 允聡"]),
+    ("张伟 李娜", ["张伟 李娜"]),
+    ("张 伟", ["张 伟"]),
+])
+def test_chinese_names_between_spaces(line, names):
+    assert split_authors(pl.DataFrame({"authors_raw": [line]}))["authors"].to_list() == [names]
+
+
+HAN = st.text(st.characters(min_codepoint=0x4E00, max_codepoint=0x9FA5), min_size=2, max_size=4)
+
+
+@given(st.lists(HAN, min_size=3, max_size=10), st.sampled_from([" ", "\u3000", "  "]))
+def test_any_chinese_names_between_spaces_read_back(names, space):
+    got = split_authors(pl.DataFrame({"authors_raw": [space.join(names)]}))["authors"].to_list()
+    assert got == [names]

@@ -55,6 +55,10 @@ NAME_SEPARATORS = (rf"(?i)\s*[,，、;；{SCRIPT_COMMAS}]\s*(?:(?:{JOINERS})\s+|
 # name's ("Carl Wu." became the display spelling of every Carl Wu). A list with periods elsewhere
 # abbreviates ("Petrov A., Ivanov Yu."), and a suffix keeps its period ("John Smith, Jr.").
 CLOSING_PERIOD = r"(\p{L}{2,})\.\s*$"
+# Chinese names between spaces, as Chinese sites write lists ("张伟 李娜 王芳" was one person):
+# three or more, each of two to four characters. Not two: "今泉 允聡" is one Japanese name,
+# surname and given name.
+HAN_NAMES_BY_SPACES = r"^\s*\p{Han}{2,4}(?:[ \u3000]+\p{Han}{2,4}){2,}\s*$"
 ABBREVIATION_LAST = r"(?i)(?:^|[\s,])(?:jr|sr|st)\.\s*$"
 # Generational suffixes: "John Smith, Jr." is one person. Not "Junior" or "Senior" (a given name,
 # a surname: Andrew Senior), not "I" or "V" (initials), not lower-case numerals ("Ii" is a surname).
@@ -206,7 +210,9 @@ def _author_parts(line: pl.Expr, authors: pl.Expr) -> dict[str, pl.Expr]:
     closing = (shown.str.contains(CLOSING_PERIOD) & (shown.str.count_matches(".", literal=True) == 1)
                & ~shown.str.contains(ABBREVIATION_LAST))
     shown = pl.when(closing).then(shown.str.replace(CLOSING_PERIOD, "${1}")).otherwise(shown)
-    names = (shown.str.replace(TRAILING_ELLIPSIS, "")
+    names = (pl.when(shown.str.contains(HAN_NAMES_BY_SPACES)).then(shown.str.replace_all(r"[ \u3000]+", "、"))
+             .otherwise(shown)
+             .str.replace(TRAILING_ELLIPSIS, "")
              .str.replace_all(ELLIPSIS, ", ")
              .str.replace_all(GLUED_MARKS, "${1}${2}")
              .str.replace_all(r"\s*" + LOOSE_MARKS + r"\s*", " ")
