@@ -1382,3 +1382,43 @@ def test_a_pair_under_the_threshold_keeps_a_chain_apart_under_another_title(ware
     warehouse.ingest([listing_text([(TITLE, AUTHORS, ABSTRACT), (TITLE, AUTHORS, OPENING_EDITED),
                                     (renamed, AUTHORS, CLOSE_EDITED)])])
     assert sorted(warehouse.sql("SELECT n_listings FROM dim_paper")) == [(1,), (2,)]
+
+
+# ----------------------------------------------------------------------------- titles a display cut
+# A listing site shows a long title cut, with an ellipsis (hunt 50): cut inside a word ("...
+# Multi-Layer Transform…", ratio 0.72 under the gate) or before the number that ends it ("... in
+# 6G RAN Slicing"), the paper split from itself, its abstract word for word the same.
+SLICING = "Interpretable Attention-Based Multi-Agent PPO for Latency Spike Resolution in 6G RAN Slicing"
+BOUNDS = "Quantitative Generalization Bounds for Multi-Layer Transformers: A Few Long Strings can Beat Many Short Ones"
+
+
+@pytest.mark.parametrize("full,cut", [
+    (BOUNDS, BOUNDS[:60] + "…"), (BOUNDS, BOUNDS[:45] + "..."), (BOUNDS, BOUNDS[:71] + " …"),
+    (SLICING, SLICING[:SLICING.index(" in 6G")] + "…"), (SLICING, SLICING[:SLICING.index(" in 6G")] + " ..."),
+    (SLICING, SLICING[:70] + "…"), (PART_ONE + ": Part II", PART_ONE + ": Pa…"),
+])
+def test_a_title_a_display_cut_is_the_papers(full, cut):
+    for a, b in ((full, cut), (cut, full)):
+        row = scored(pair(ABSTRACT, ABSTRACT, title_a=a, title_b=b)).row(0, named=True)
+        assert row["is_match"] and row["title_ratio"] == 1.0, row
+
+
+@pytest.mark.parametrize("full,cut", [
+    (BOUNDS, BOUNDS[:60]),  # no ellipsis: cut inside a word, another title
+    (BOUNDS, "Quantitative Generalization Bounds for Multi-Layer Networks…"),  # not the full one's opening
+    (SLICING, SLICING[:SLICING.index(" in 6G")]),  # no ellipsis: its number is its own
+])
+def test_a_title_cut_without_an_ellipsis_or_elsewhere_is_not_read_as_a_display_cut(full, cut):
+    row = scored(pair(ABSTRACT, ABSTRACT, title_a=full, title_b=cut)).row(0, named=True)
+    assert row["title_ratio"] < 1.0 or row["rule"] == "titles_differ", row
+
+
+def test_a_display_cut_title_beside_two_parts_of_a_series_joins_one_at_most(warehouse):
+    """The cut hides the number that tells the parts apart: it fits both; the parts still say
+    they are two papers to each other, so they are never joined through it."""
+    paper, sibling, opening = _sharing_opening(0.64)
+    parts = (PART_ONE + ", Part I", PART_ONE + ", Part II")
+    warehouse.ingest([listing_text([(parts[0], AUTHORS, paper), (parts[1], AUTHORS, sibling),
+                                    (PART_ONE[:40] + "…", AUTHORS, opening)])])
+    ids = dict(warehouse.sql("SELECT title, paper_id FROM dim_paper"))
+    assert ids[parts[0]] != ids[parts[1]]

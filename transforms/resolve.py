@@ -84,6 +84,7 @@ NOTICE_TEXT = (r"^\W*(?:withdrawn|retracted)\b"
                r"|\b(?:paper|article|submission|manuscript|preprint|version|work|note)\W+(?:(?:has|have|had)\W+been|is|was)"
                r"\W+(?:withdrawn|retracted)\b")
 MIN_PREFIX_WORDS = 20  # a shorter text is too little evidence for "cut short"
+CUT_TITLE = r"(?:…|\.\.\.)\s*$"  # a title a display cut, as written: "... Multi-Layer Transform…"
 CONTAINED_MARGIN = 0.2  # containment this far above Jaccard: one abstract holds the other
 DEFAULT_THRESHOLD = 0.8  # chosen on the tuning corpus of eval/ (seed 11)
 AUTHOR_GATE = 0.75  # share of the commonly shown author positions that must agree (all of 2 or 3)
@@ -779,11 +780,20 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     if differ.size:
         jaccard[differ], contained[differ], ratio[differ] = _text_similarity(texts, ia[differ], ib[differ], short_words[differ])
     titles = pairs.select(ta=fold_key(pl.col("title_a")), tb=fold_key(pl.col("title_b")))
-    # A title cut short ("Policy Gradients" / "Policy Gradients Converge Linearly") agrees in full.
-    cut_short = titles.select(
-        (pl.col("ta").str.count_matches(" ") >= 1) & pl.col("tb").str.starts_with(pl.col("ta") + " ")
-        | (pl.col("tb").str.count_matches(" ") >= 1) & pl.col("ta").str.starts_with(pl.col("tb") + " ")
+    # A title cut short ("Policy Gradients" / "Policy Gradients Converge Linearly") agrees in full;
+    # so does one a display cut anywhere, its ellipsis saying so ("... Multi-Layer Transform…":
+    # ratio 0.72, and a paper shown so split from itself).
+    ellipsis = pairs.select(a=pl.col("title_a").str.contains(CUT_TITLE), b=pl.col("title_b").str.contains(CUT_TITLE))
+    cut_short = titles.with_columns(ellipsis).select(
+        (pl.col("ta").str.count_matches(" ") >= 1)
+        & pl.col("tb").str.starts_with(pl.when(pl.col("a")).then(pl.col("ta")).otherwise(pl.col("ta") + " "))
+        | (pl.col("tb").str.count_matches(" ") >= 1)
+        & pl.col("ta").str.starts_with(pl.when(pl.col("b")).then(pl.col("tb")).otherwise(pl.col("tb") + " "))
     ).to_series().fill_null(False).to_numpy()
+    # ... and the words it does not show hold nothing to compare: not a number ("… in 6G RAN
+    # Slicing"). Two parts of a series ("T: Part I" / "T: Part II") still say two papers to each
+    # other, so a cut title beside both joins one of them (DISTINCT_RULES), not both.
+    display_cut = cut_short & (ellipsis["a"] | ellipsis["b"]).fill_null(False).to_numpy()
     written = _cpdist(titles["ta"], titles["tb"], fuzz.ratio)
     title = np.where(cut_short, 1.0, written)
     has_titles = (titles["ta"].is_not_null() & titles["tb"].is_not_null() & (titles["ta"] != "") & (titles["tb"] != "")).to_numpy()
@@ -795,7 +805,7 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     edited = np.flatnonzero(close & (title < 1.0))
     # The numbers of a title cut short are looked at too: the words after the cut may be the
     # number ("T" / "T: Part II"), never its own words ("T" / "T Not Seen in Training").
-    numbered = np.flatnonzero(close & (written < 1.0))
+    numbered = np.flatnonzero(close & (written < 1.0) & ~display_cut)
     other_numbers = _other_numbers(pairs, numbered) | _swapped_words(pairs, edited)
     authors = author_agreement(pairs).to_numpy(writable=True)
     text = np.maximum(jaccard, contained)
