@@ -1428,3 +1428,15 @@ def test_a_display_cut_title_beside_two_parts_of_a_series_joins_one_at_most(ware
                                     (PART_ONE[:40] + "…", AUTHORS, opening)])])
     ids = dict(warehouse.sql("SELECT title, paper_id FROM dim_paper"))
     assert ids[parts[0]] != ids[parts[1]]
+
+
+# A title in TeX beside its Unicode rendering (hunt 50: real Kaggle 0704.0005, "From dyadic
+# $\Lambda_{\alpha}$ to $\Lambda_{\alpha}$" / "From dyadic Λα to Λα", ratio 0.53: two papers).
+@pytest.mark.parametrize("tex,unicode", [
+    (r"From dyadic $\Lambda_{\alpha}$ to $\Lambda_{\alpha}$", "From dyadic Λα to Λα"),
+    (r"$\ell_1$ Regularised $\mathcal{O}(n^2)$ Solvers", "ℓ1 Regularised O(n²) Solvers"),
+    (r"The $\beta$-VAE at $\sigma\to 0$", "The β-VAE at σ→0"),
+])
+def test_a_title_in_tex_is_its_unicode_rendering(tex, unicode):
+    row = scored(pair(ABSTRACT, ABSTRACT, title_a=tex, title_b=unicode)).row(0, named=True)
+    assert row["is_match"] and row["title_ratio"] == 1.0, row
