@@ -172,12 +172,31 @@ def test_chinese_names_in_a_gbk_listing_are_not_read_as_thai(names):
     assert decoded.text == text or "\ufffd" in decoded.text  # read, or its record quarantined: never Thai
 
 
-@pytest.mark.parametrize("word", ["ภ๎ฤศ", "ฮโๆร", "าฆพฒ", "ๆก", "เ่ก", "ก๏"])
+@pytest.mark.parametrize("word", ["ภ๎ฤศ", "ฮโๆร", "าฆพฒ", "เ่ก", "ก๏", "โา"])
 def test_thai_no_one_writes_is_nonsense(word):
     assert _word_is_nonsense(word)
 
 
 @pytest.mark.parametrize("word", ["สมชาย", "ใจดี", "สุดา", "รักไทย", "วิชัย", "ศรีสุข", "เก่ง", "ไม้", "น้ำ",
-                                  "กี่", "มากๆ", "ฯลฯ", "แก้ว", "โชติ", "ปัญญา"])
+                                  "กี่", "มากๆ", "ฯลฯ", "แก้ว", "โชติ", "ปัญญา",
+                                  "ๆ", "เเละ", "น้ํา", "ฤๅษี", "กรุงเทพฯ", "๒๕๖๗"])  # the review's: "ต่าง ๆ", "เเ" typed for "แ"
 def test_thai_as_it_is_written_reads_as_words(word):
     assert not _word_is_nonsense(word)
+
+
+def test_a_thai_abstract_with_its_repetition_mark_apart_reads_back():
+    """The review of session 50: "ต่าง ๆ" (the Royal Institute writes ๆ apart) made the Windows-874
+    file binary when ๆ could not open a word."""
+    text = digest(["สมชาย ใจดี, Ann Lee", "สุดา แก้วมณี, Bo Chen"],
+                  ["เราศึกษาวิธีการต่าง ๆ สำหรับการเรียนรู้ของเครื่อง และทดลองกับข้อมูลจริง", "We do it."])
+    decoded = decode_bytes(text.encode("cp874"))
+    assert (decoded.encoding, decoded.text) == ("windows-874", text)
+
+
+def test_a_utf8_thai_abstract_beside_a_windows_1252_line_keeps_both():
+    """The same review: the valid UTF-8 Thai line read as nonsense, so the file was utf-8-lossy."""
+    text = digest(["สมชาย ใจดี, Ann Lee", "สุดา แก้วมณี, Bo Chen"],
+                  ["เราศึกษาวิธีการต่าง ๆ สำหรับการเรียนรู้ของเครื่อง และทดลองกับข้อมูลจริง", "We study the café."])
+    raw = b"\n".join(line.encode("cp1252" if "café" in line else "utf-8") for line in text.split("\n"))
+    decoded = decode_bytes(raw)
+    assert (decoded.encoding, decoded.text) == ("utf-8+windows-1252", text)

@@ -30,6 +30,7 @@ NOTICES = [
     # Decompositions. Erratum", merged into their paper, whose title became the erratum's)
     f"{PAPER}. Erratum", f"{PAPER}, Erratum", f"{PAPER}. Corrigendum", f"{PAPER}. Addendum",
     f"{FILLING}. Reply", f"{FILLING}. Comment", f"{FILLING}; Corrigendum", f"{FILLING}. Author's Reply.",
+    f"{FILLING} (Part 2). Erratum",
     # "X for/to T", opening the title
     f"Supplemental Material for {FILLING}", f"Supporting Information for {FILLING}", f"Technical Appendix: {FILLING}",
     f"Appendix to {FILLING}", f"Online Appendix: {FILLING}", f"Supplement to {FILLING}", f"Extended Data for {FILLING}",
@@ -57,6 +58,13 @@ def test_a_notice_anywhere_in_the_title_is_not_the_paper(notice):
     ("Comment Ranking on Social Platforms: A Supplementary Study of Bias", "Comment Ranking on Social Platforms"),
     ("Appendix-Free Proofs of Concentration Inequalities", "Appendix Free Proofs of Concentration Inequalities"),
     (f"{PAPER}. Erratum", f"{PAPER}: Erratum"),
+    # an abbreviation's stop, a title's own list (the review of session 50: each was read as a
+    # notice, and a revision that edited its title split from its paper)
+    ("Algorithmic Risk Assessment in U.S. Corrections", "Algorithmic Risk Assessment in US Corrections"),
+    ("Code Review Automation: Generation vs. Comment", "Code Review Automation: Generation versus Comment"),
+    ("Retrieve, Rerank, Reply", "Retrieve, Rerank and Reply"),
+    ("Listen, Think, Comment: Video Commenting with LLMs", "Listen, Think, Comment"),
+    ("Detect, Localize, Correction", "Detect, Localize, Correct"),
     ("Errors in Reports, Comments and Corrections of Clinical Trials", "Errors in Reports, Comments and Corrections"),
 ])
 def test_titles_without_other_notices_still_merge(title_a, title_b):

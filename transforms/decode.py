@@ -342,10 +342,10 @@ _SINGLE_BYTE = (("cp1252", "windows-1252"), ("iso8859_15", "iso-8859-15"), ("cp1
                 ("iso8859_2", "iso-8859-2"), ("iso8859_7", "iso-8859-7"), ("iso8859_5", "iso-8859-5"),
                 ("koi8_u", "koi8-u"), ("cp1255", "windows-1255"), ("cp1256", "windows-1256"),
                 ("cp874", "windows-874"))
-# Code pages of scripts without case (Thai, Hebrew, Arabic): the case rules that make CJK bytes
+# Code pages of scripts without case (Thai, Hebrew): the case rules that make CJK bytes
 # nonsense in Latin, Greek and Cyrillic ("ÀîÄÈ", "ЛоДИ") see nothing there, so a GBK name reads
 # as a Thai or Hebrew word ("李娜" as "ภ๎ฤศ"). A clean CJK reading of the same bytes wins.
-_CASELESS = frozenset({"cp874", "cp1255", "cp1256"})
+_CASELESS = frozenset({"cp874", "cp1255"})
 _CJK = (("gb18030", "gb18030"), ("cp932", "shift_jis"), ("euc_jp", "euc-jp"), ("euc_kr", "euc-kr"), ("big5", "big5"))
 _MAX_IMPLAUSIBLE = 0.25  # share of non-ASCII words that read as nonsense: above it, no encoding
 _MAX_MESS = 0.25  # charset-normalizer's mess ratio of the non-UTF-8 lines: above it, nonsense
@@ -1017,27 +1017,26 @@ def _word_is_nonsense(word: str) -> bool:
     return False
 
 
-# Thai writes a vowel sign or tone mark on a consonant (a tone mark on a vowel sign too), a
-# leading vowel (เ แ โ ใ ไ) before a consonant, and never opens a word with a following vowel
-# (ะ า ำ ๅ) or the repetition mark ๆ. Yamakkan (๎), fongman (๏) and the verse marks (๚ ๛) are
-# Pali scripture's, no name's. CJK bytes read in Windows-874 break these rules.
+# Thai writes a vowel sign or tone mark on a consonant, a leading vowel (เ แ โ ใ ไ) before a
+# consonant ("เเ" too, a common way to type "แ"), and never opens a word with a following vowel
+# (ะ า ำ ๅ); the repetition mark ๆ stands after a word, often as one of its own ("ต่าง ๆ").
+# Yamakkan (๎), fongman (๏) and the verse marks (๚ ๛) are Pali scripture's, no name's. CJK bytes
+# read in Windows-874 break these rules.
 _THAI_CONSONANTS = frozenset(chr(c) for c in range(0x0E01, 0x0E2F))
 _THAI_LEADING = frozenset("เแโใไ")
-_THAI_NOT_FIRST = frozenset("ะาำๅๆ")
-_THAI_VOWEL_SIGNS = frozenset("\u0e31\u0e34\u0e35\u0e36\u0e37\u0e38\u0e39\u0e3a\u0e47")
+_THAI_NOT_FIRST = frozenset("ะาำๅ")
 _THAI_ARCHAIC = frozenset("\u0e4e\u0e4f\u0e5a\u0e5b")
 
 
 def _thai_mark_misplaced(prev: str, mark: str) -> bool:
-    if not "\u0e30" <= mark <= "\u0e4f":
-        return False
-    return mark in _THAI_ARCHAIC or not (prev in _THAI_CONSONANTS or prev in _THAI_VOWEL_SIGNS)
+    """A Thai mark (`prev` is the letter before it and its other marks) on no consonant."""
+    return "\u0e30" <= mark <= "\u0e4f" and (mark in _THAI_ARCHAIC or prev not in _THAI_CONSONANTS)
 
 
 def _thai_letter_misplaced(prev: str, ch: str) -> bool:
     if not "\u0e00" <= ch <= "\u0e7f":
         return False
-    return (ch in _THAI_ARCHAIC or (prev in _THAI_LEADING and ch not in _THAI_CONSONANTS)
+    return (ch in _THAI_ARCHAIC or (prev in _THAI_LEADING and ch not in _THAI_CONSONANTS and prev + ch != "เเ")
             or (ch in _THAI_NOT_FIRST and not "\u0e00" <= prev <= "\u0e7f"))
 
 

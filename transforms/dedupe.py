@@ -48,11 +48,12 @@ def match_exact_abstract(listings: pl.DataFrame) -> pl.DataFrame:
     keyed = listings.with_columns(
         _title_key=fold_key(pl.col("title")).fill_null(""),
         _first_author=first_author_token(pl.col("author_keys")),
-        # ... and on the declared total when there is one: two "Editorial"s of one editor and one
-        # sentence, "and 2 more" and "and 9 more", are two documents (the key had merged them,
-        # unseen by the resolver). Keys without a total are as they were.
+        # ... and on the declared total of a list cut short ("and 9 more"): two "Editorial"s of one
+        # editor and one sentence, "and 2 more" and "and 9 more", are two documents (the key had
+        # merged them, unseen by the resolver). Keys of whole lists are as they were.
         _all_authors=pl.when(is_boilerplate(pl.col("abstract")) | pl.col("title").is_null() | (pl.col("title") == ""))
-        .then(pl.col("author_keys").list.join("|") + ("#" + pl.col("author_total").cast(pl.String)).fill_null(""))
+        .then(pl.col("author_keys").list.join("|")
+              + pl.when(pl.col("is_truncated")).then("#" + pl.col("author_total").cast(pl.String)).fill_null(""))
         .otherwise(pl.lit("")),
     )
     keyed = with_stable_ids(keyed, {"paper_key": ["abstract_key", "_title_key", "_first_author", "_all_authors"]})

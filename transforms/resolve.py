@@ -159,12 +159,15 @@ TITLE_NOTICE = ("^(?:(?:a|an|the|authors?|publishers?|editors?|editor s|editoria
                 f"({_ABOUT}|retracted|response|commentary|critique|discussion|remarks|clarification|"
                 "notes?|notice of (?:retraction|withdrawal)|notice|withdrawal|withdrawn|update (?:to|on))(?: |$)")
 # Closing the title (of the title as written: the separator tells a notice from a title's last
-# word): after ":", " - ", a dash, in brackets, or a sentence's end ("T: Erratum", "T (Erratum)",
-# "T - Corrigendum", "T. Erratum", "T, Reply"). Each was read as the paper's title cut short
-# (ratio 1.0), and the paper showed the notice's title. Only the unambiguous kinds: "T: A
-# Discussion" or "T: Notes" may be the paper's own subtitle.
-TITLE_NOTICE_CLOSING = (r"(?i)(?::|\s--?\s|[–—(\[]|[.,;]\s)\s*(?:(?:an?|the|online|technical|authors?|authors?['’]s"
-                        rf"|publishers?|publishers?['’]s)\s+)?({_ABOUT})\s*[)\]]?[\s.]*$")
+# word): after ":", " - ", a dash, in brackets, or a sentence's end after a word, a number or
+# math ("T: Erratum", "T (Erratum)", "T - Corrigendum", "T. Erratum"; not an abbreviation's
+# stop, "Generation vs. Comment", "in U.S. Corrections"). Each was read as the paper's title cut short (ratio 1.0), and
+# the paper showed the notice's title. Only the unambiguous kinds: "T: A Discussion" or "T: Notes"
+# may be the paper's own subtitle. After a comma or semicolon, only an erratum's words ("T,
+# Erratum"): "Retrieve, Rerank, Reply" is a title's list. The notice is group 1 or group 2.
+_NOTICE_ARTICLE = r"(?:(?:an?|the|online|technical|authors?|authors?['’]s|publishers?|publishers?['’]s)\s+)?"
+TITLE_NOTICE_CLOSING = (rf"(?i)(?:(?::|\s--?\s|[–—(\[]|(?:(?-i:\p{{Ll}}{{3}})|[\p{{N}}$}})\]])\.\s)\s*{_NOTICE_ARTICLE}({_ABOUT})"
+                        r"|[,;]\s*(errat(?:um|a)|corrigend(?:um|a)|addend(?:um|a)))\s*[)\]]?[\s.]*$")
 
 
 @cache
@@ -972,11 +975,16 @@ def _other_numbers(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
         titles = [fold_key(match_text(t)) for t in written]
         numbers = [title_numbers(t) for t in titles]
         # one notice however placed: "Erratum: T" and "T (Erratum)" are one document
-        notices = [pl.concat_str(t.str.extract(TITLE_NOTICE, 1), fold_key(w.str.extract(TITLE_NOTICE_CLOSING, 1)),
+        notices = [pl.concat_str(t.str.extract(TITLE_NOTICE, 1), fold_key(_closing_notice(w)),
                                  separator="|", ignore_nulls=True).fill_null("") for t, w in zip(titles, written)]
         differ = pairs[rows].select((numbers[0] != numbers[1]) | (notices[0] != notices[1])).to_series().fill_null(False).to_numpy()
         other[rows] = differ
     return other
+
+
+def _closing_notice(title: pl.Expr) -> pl.Expr:
+    """The notice closing a title as written (`TITLE_NOTICE_CLOSING`), or null."""
+    return pl.coalesce(title.str.extract(TITLE_NOTICE_CLOSING, 1), title.str.extract(TITLE_NOTICE_CLOSING, 2))
 
 
 def _swapped_words(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
