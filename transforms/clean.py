@@ -56,9 +56,18 @@ NAME_SEPARATORS = (rf"(?i)\s*[,，、;；{SCRIPT_COMMAS}]\s*(?:(?:{JOINERS})\s+|
 # abbreviates ("Petrov A., Ivanov Yu."), and a suffix keeps its period ("John Smith, Jr.").
 CLOSING_PERIOD = r"(\p{L}{2,})\.\s*$"
 # Chinese names between spaces, as Chinese sites write lists ("张伟 李娜 王芳" was one person):
-# three or more, each of two to four characters. Not two: "今泉 允聡" is one Japanese name,
-# surname and given name.
-HAN_NAMES_BY_SPACES = r"^\s*\p{Han}{2,4}(?:[ \u3000]+\p{Han}{2,4}){2,}\s*$"
+# three or more, each a common surname (about 85 % of people in China; simplified and
+# traditional) and one or two characters more. Not two names: "今泉 允聡" is one Japanese name,
+# surname and given name. Not other words: "张伟 清华大学 计算机系", "深度学习 神经网络 图像分割".
+_CHINESE_SURNAMES = ("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任"
+                     "沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付傅方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔"
+                     "向汤常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单"
+                     "季裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦"
+                     "戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝"
+                     "張劉陳楊黃趙吳週孫馬鄭謝韓馮鄧蔣蔡葉蘇魏呂沈盧鍾譚陸賈韋鄒龔錢嚴莫賀顧許羅歐陽聶")
+_COMPOUND_SURNAMES = "欧阳|歐陽|司马|司馬|上官|诸葛|諸葛|东方|東方|皇甫|尉迟|尉遲|公孙|公孫|慕容|令狐|长孙|長孫|夏侯|宇文"
+_CHINESE_NAME = rf"(?:(?:{_COMPOUND_SURNAMES})|[{_CHINESE_SURNAMES}])\p{{Han}}{{1,2}}"
+HAN_NAMES_BY_SPACES = rf"^\s*{_CHINESE_NAME}(?:[ \u3000]+{_CHINESE_NAME}){{2,}}\s*$"
 ABBREVIATION_LAST = r"(?i)(?:^|[\s,])(?:jr|sr|st)\.\s*$"
 # Generational suffixes: "John Smith, Jr." is one person. Not "Junior" or "Senior" (a given name,
 # a surname: Andrew Senior), not "I" or "V" (initials), not lower-case numerals ("Ii" is a surname).
