@@ -161,10 +161,11 @@ TITLE_NOTICE = ("^(?:(?:a|an|the|authors?|publishers?|editors?|editor s|editoria
 # Closing the title (of the title as written: the separator tells a notice from a title's last
 # word): after ":", " - ", a dash, in brackets, or a sentence's end after a word, a number or
 # math ("T: Erratum", "T (Erratum)", "T - Corrigendum", "T. Erratum"; not an abbreviation's
-# stop, "Generation vs. Comment", "in U.S. Corrections"). Each was read as the paper's title cut short (ratio 1.0), and
-# the paper showed the notice's title. Only the unambiguous kinds: "T: A Discussion" or "T: Notes"
-# may be the paper's own subtitle. After a comma or semicolon, only an erratum's words ("T,
-# Erratum"): "Retrieve, Rerank, Reply" is a title's list. The notice is group 1 or group 2.
+# stop, "Generation vs. Comment", "in U.S. Corrections"). Each was read as the paper's title
+# cut short (ratio 1.0), and the paper showed the notice's title. Only the unambiguous kinds:
+# "T: A Discussion" or "T: Notes" may be the paper's own subtitle. After a comma or semicolon,
+# only an erratum's words ("T, Erratum"): "Retrieve, Rerank, Reply" is a title's list. The
+# notice is group 1 or group 2.
 _NOTICE_ARTICLE = r"(?:(?:an?|the|online|technical|authors?|authors?['’]s|publishers?|publishers?['’]s)\s+)?"
 TITLE_NOTICE_CLOSING = (rf"(?i)(?:(?::|\s--?\s|[–—(\[]|(?:(?-i:\p{{Ll}}{{3}})|[\p{{N}}$}})\]])\.\s)\s*{_NOTICE_ARTICLE}({_ABOUT})"
                         r"|[,;]\s*(errat(?:um|a)|corrigend(?:um|a)|addend(?:um|a)))\s*[)\]]?[\s.]*$")
