@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_formats import clean, listing_file
 
-from transforms.formats.listing import METADATA_REASON, SHIFT_REASON
+from transforms.formats.listing import METADATA_REASON, NOT_TITLE_REASON, SHIFT_REASON
 
 FIRST = "#01Oct 26, 2026\ncs.LG\nFirst Paper Title\nAnn Lee, Bo Chen\nWe study robust training of networks.\n"
 LAST = "#03Oct 26, 2026\ncs.LG\nThird Paper Title\nCy Dee\nWe propose a method for data.\n"
@@ -160,3 +160,34 @@ def test_a_metadata_line_before_the_abstract_is_never_loaded_as_the_abstract(cas
     assert metadata not in records["abstract"].to_list()
     assert target["line_start"] in quarantine["line_start"].to_list()
     assert records.height == len(expected) - 1
+
+
+# A line no title holds in the title block (hunt 50): a cross-list written one per line, an arXiv
+# id, a page's links, an identifier alone. Each was glued into the title ("stat.ML NaLA: ...",
+# "SIMAX: ... [pdf] [html] [other]"), which then won over the paper's clean title from other files
+# or split the paper from them; the category was lost.
+@pytest.mark.parametrize("title_block", [
+    "stat.ML\nSecond Paper Title", "cs.AI; stat.ML\nSecond Paper Title", "arXiv:2606.11111\nSecond Paper Title",
+    "2606.11111\nSecond Paper Title", "https://arxiv.org/abs/2606.11111\nSecond Paper Title",
+    "Second Paper Title\n[pdf] [html] [other]", "Second Paper Title\narXiv:2606.11111v2",
+    "Second Paper Title\n2606.11111", "Machine Learning (stat.ML)\nSecond Paper Title",
+])
+@pytest.mark.parametrize("abstract", [ABSTRACT, "We study robust training\nof deep networks under shift."])
+def test_a_line_no_title_holds_is_never_glued_into_the_title(title_block, abstract):
+    middle = f"#02Oct 26, 2026\ncs.LG\n{title_block}\nAnn Lee and Bo Chen\n{abstract}\n"
+    records, quarantine = parse_text(FIRST + middle + LAST)
+    assert records["title"].to_list() == ["First Paper Title", "Third Paper Title"]
+    n = middle.count("\n")
+    assert quarantine.select("line_start", "line_end").rows() == [(6, 5 + n)]
+    assert quarantine["reason"].to_list()[0] in (NOT_TITLE_REASON, SHIFT_REASON, METADATA_REASON)
+
+
+@pytest.mark.parametrize("line", ["Department of Computer Science, ETH Zurich", "(Submitted on 26 Oct 2026)",
+                                  "Oct 26, 2026", "* Equal contribution; corresponding author"])
+def test_a_line_of_no_names_between_the_names_and_the_abstract_is_never_the_abstract(line):
+    """Hunt 50: an affiliation or a date above the abstract was loaded as the abstract, the real
+    one quarantined as stray lines; the record is quarantined whole now."""
+    middle = f"#02Oct 26, 2026\ncs.LG\nSecond Paper Title\nAnn Lee and Bo Chen\n{line}\n{ABSTRACT}\n"
+    records, quarantine = parse_text(FIRST + middle + LAST)
+    assert records["title"].to_list() == ["First Paper Title", "Third Paper Title"]
+    assert quarantine.select("line_start", "line_end", "reason").rows() == [(6, 11, METADATA_REASON)]

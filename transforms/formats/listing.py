@@ -180,6 +180,8 @@ SHIFT_REASON = "fields out of place (a line missing or one too many): the author
 METADATA_REASON = ("a metadata line (Comments:, DOI:, Journal-ref:, Accepted at ..., a link) stands where the "
                    "abstract belongs")
 EXTRA_REASON = "lines after a record's abstract that belong to no record (missing header?)"
+NOT_TITLE_REASON = ("a line no title holds (a second category, an identifier, a link, a metadata line) stands "
+                    "where the title belongs")
 
 
 # HEADER as the finders see it (`find` with Python's `re`, `joined` with Polars: one pattern for
@@ -563,8 +565,13 @@ def _out_of_place(recs: pl.DataFrame) -> pl.DataFrame:
     metadata = on_rows(recs, rows, is_metadata(line, any_label=False))
     if far_rows.len():  # the lines staged once, and their names check (costly) computed once
         far_recs = recs[far_rows].select(line=line, after=after).with_columns(names_after=may_be_names(pl.col("after")))
+        # (or a short line of no names over a line longer than any wrap: an affiliation or a date,
+        # "Department of Computer Science, ETH Zurich", "(Submitted on 26 Oct 2026)", above the
+        # abstract, was loaded as the abstract)
+        above_abstract = ((pl.col("line").str.len_chars() <= METADATA_MAX_CHARS)
+                          & (pl.col("after").str.len_chars() > WRAP_MAX) & ~may_be_names(pl.col("line")))
         checks = far_recs.select(
-            metadata=is_metadata(pl.col("line")) & ~pl.col("names_after"),
+            metadata=(is_metadata(pl.col("line")) | above_abstract) & ~pl.col("names_after"),
             moved=_no_abstract(pl.col("line"), pl.col("after")) | pl.col("names_after"))
         metadata = metadata.scatter(far_rows, metadata.gather(far_rows) | checks["metadata"])
         moved = pl.repeat(False, recs.height, dtype=pl.Boolean, eager=True).scatter(far_rows, checks["moved"].fill_null(False))
@@ -580,13 +587,33 @@ def _out_of_place(recs: pl.DataFrame) -> pl.DataFrame:
         is_names_text(names_line(_line(a + 1)))
         & ~_no_abstract(_line(a + 2), _line(a + 3)) & ~is_metadata(_line(a + 2))
         & ~may_be_names(_line(a), lists_only=True)
-        & ~is_metadata(_line(3), any_label=False)  # "Comments: ..." between title and authors is no title line
+        & ~_no_title_line(_line(3))  # "Comments: ..." between title and authors is no title line
         & ~may_be_names(_line(a + 3))  # no names line after the abstract either
     )
     unique = cand.group_by(g).agg(title_end=a.first(), n_readings=pl.len()).filter(pl.col("n_readings") == 1)
     recs = recs.join(unique.select(*g, "title_end"), on=g, how="left")
+    # A title read from more than one line holding a line no title holds (`_no_title_line`:
+    # "stat.ML" under "cs.LG", "arXiv:2606.11111", "[pdf] [html] [other]")
+    title_end = pl.coalesce("title_end", "a").fill_null(2)
+    not_title = pl.any_horizontal([_no_title_line(_line(j)) & (title_end >= j) for j in range(2, MAX_TITLE_LINES + 2)])
     return recs.with_columns(shift_reason=pl.when("metadata").then(pl.lit(METADATA_REASON))
+                             .when(extra & not_title).then(pl.lit(NOT_TITLE_REASON))
                              .when(pl.col("names_moved") & pl.col("title_end").is_null()).then(pl.lit(SHIFT_REASON)))
+
+
+# Lines a title broken by hand never holds, where the candidate readings put title lines: a
+# metadata line ("Comments: ...", "arXiv:2606.11111", a link), a category line (a cross-list
+# written one per line, "stat.ML" under "cs.LG"), a page's links ("[pdf] [html] [other]") or an
+# identifier alone ("2606.26612"). Each was glued into the title (hunt 50: "stat.ML NaLA: ...",
+# "arXiv:2606.11111 DOPD: ...", "SIMAX: ... [pdf] [html] [other]"), which then won over the clean
+# title of the paper's other listings, or split the paper from them.
+_PAGE_LINKS = r"^(?:\[(?i:pdf|html|other|ps|abs|src|bib|bibtex|code|slides|video)\]\s*)+$"
+_ID_ALONE = rf"^(?i:arxiv:\s*)?{_ARXIV_ID}(?:v\d+)?$"
+
+
+def _no_title_line(line: pl.Expr) -> pl.Expr:
+    return (is_metadata(line, any_label=False) | line.str.contains(CATEGORY_LINE) | line.str.contains(NAMED_CODES)
+            | line.str.contains(_PAGE_LINKS) | line.str.contains(_ID_ALONE)).fill_null(False)
 
 
 # Words of prose that no names line holds (lower-case: a name's particles are not among them). The
