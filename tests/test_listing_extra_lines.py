@@ -86,6 +86,13 @@ def test_a_metadata_line_after_a_short_abstract_is_not_joined_to_it():
       "and Interpretable Detection Framework"], "Guanzong Wu, Zihao Zhu, Siwei Lyu and 1 more"),
     (["DeepVision-103K: A Visually Diverse,", "Broad-Coverage, and Verifiable Mathematical",
       "Dataset for Multimodal Reasoning"], "Haoxiang Sun, Lizhen Xu, Bing Zhao"),
+    # a title's line that an acronym makes look like a category line (no arXiv code: session 50's
+    # first rule quarantined these real titles wrapped greedily, `python -m eval.greedy_wraps`)
+    (["Adaptive Utility driven Resource Orchestration for Resilient AI", "(AURORA-AI)"],
+     "Rahul Umesh Mhapsekar, Ilias Cherkaoui, Lizy Abraham and 1 more"),
+    (["Proportional-Fair Joint User Grouping and Power Allocation for Uplink", "NOMA-ISAC"], "Yaxuan Luo, Bo Chen"),
+    (["Multiparameter Uncertainty Mapping in Quantitative Molecular MRI using a",
+      "Physics-Structured Variational Autoencoder (PS-VAE)"], "Alex Finkelstein, Ron Moneta, Or Zohar and 4 more"),
 ])
 def test_a_title_on_several_lines_above_one_names_line_is_read_whole(title_lines, authors):
     title = "\n".join(title_lines)

@@ -587,7 +587,8 @@ def _out_of_place(recs: pl.DataFrame) -> pl.DataFrame:
         is_names_text(names_line(_line(a + 1)))
         & ~_no_abstract(_line(a + 2), _line(a + 3)) & ~is_metadata(_line(a + 2))
         & ~may_be_names(_line(a), lists_only=True)
-        & ~_no_title_line(_line(3))  # "Comments: ..." between title and authors is no title line
+        & ~is_metadata(_line(3), any_label=False)  # "Comments: ..." between title and authors is no title line
+        & ~_no_title_line(_line(3))
         & ~may_be_names(_line(a + 3))  # no names line after the abstract either
     )
     unique = cand.group_by(g).agg(title_end=a.first(), n_readings=pl.len()).filter(pl.col("n_readings") == 1)
@@ -601,19 +602,25 @@ def _out_of_place(recs: pl.DataFrame) -> pl.DataFrame:
                              .when(pl.col("names_moved") & pl.col("title_end").is_null()).then(pl.lit(SHIFT_REASON)))
 
 
-# Lines a title broken by hand never holds, where the candidate readings put title lines: a
-# metadata line ("Comments: ...", "arXiv:2606.11111", a link), a category line (a cross-list
-# written one per line, "stat.ML" under "cs.LG"), a page's links ("[pdf] [html] [other]") or an
-# identifier alone ("2606.26612"). Each was glued into the title (hunt 50: "stat.ML NaLA: ...",
+# Lines no title holds, where a reading puts title lines: a category line of arXiv's codes (a
+# cross-list written one per line, "stat.ML" under "cs.LG"), a page's links ("[pdf] [html]
+# [other]"), an identifier or a link alone ("arXiv:2606.11111", "2606.26612", "https://..."). Each was glued into the title (hunt 50: "stat.ML NaLA: ...",
 # "arXiv:2606.11111 DOPD: ...", "SIMAX: ... [pdf] [html] [other]"), which then won over the clean
 # title of the paper's other listings, or split the paper from them.
+# Only arXiv's own codes: a title's wrapped line may be an acronym ("NOMA-ISAC", "(AURORA-AI)",
+# "... Autoencoder (PS-VAE)"), which a category line's looser codes read as codes.
+_ARCHIVE_CODE = (r"(?:[a-z]+(?:-[a-z]+)?\.(?:[A-Z]{2,}|[a-z]+(?:-[a-z]+)+)|hep-(?:th|ph|ex|lat)|gr-qc|math-ph"
+                 r"|nucl-(?:th|ex)|quant-ph|cond-mat|astro-ph|chao-dyn|solv-int|cmp-lg|alg-geom|dg-ga|funct-an|q-alg"
+                 r"|adap-org|patt-sol|comp-gas|chem-ph|atom-ph|plasm-ph|bayes-an|acc-phys|ao-sci|supr-con|mtrl-th)")
+_CODES_IN_TITLE = (rf"^(?:[^()]*\(\s*{_ARCHIVE_CODE}\s*\)|{_ARCHIVE_CODE})"
+                   rf"(?:(?:{CODE_SEPARATOR})(?:[^()]*\(\s*{_ARCHIVE_CODE}\s*\)|{_ARCHIVE_CODE}))*\s*$")
 _PAGE_LINKS = r"^(?:\[(?i:pdf|html|other|ps|abs|src|bib|bibtex|code|slides|video)\]\s*)+$"
-_ID_ALONE = rf"^(?i:arxiv:\s*)?{_ARXIV_ID}(?:v\d+)?$"
+_ID_ALONE = rf"^(?i:arxiv:\s*)?{_ARXIV_ID}(?:v\d+)?$|^(?i:(?:https?://|www\.|doi\.org/)\S+|10\.\d{{4,9}}/\S+)$"
 
 
 def _no_title_line(line: pl.Expr) -> pl.Expr:
-    return (is_metadata(line, any_label=False) | line.str.contains(CATEGORY_LINE) | line.str.contains(NAMED_CODES)
-            | line.str.contains(_PAGE_LINKS) | line.str.contains(_ID_ALONE)).fill_null(False)
+    """(Not a labelled line: a wrapped title's line may open "data: time-varying models ...")"""
+    return (line.str.contains(_CODES_IN_TITLE) | line.str.contains(_PAGE_LINKS) | line.str.contains(_ID_ALONE)).fill_null(False)
 
 
 # Words of prose that no names line holds (lower-case: a name's particles are not among them). The
