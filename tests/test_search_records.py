@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.corpus import default_realdata
+from transforms.formats.search import METADATA_REASON
 
 REALDATA = default_realdata()
 PROSE_A = "We study how large language models follow instructions and we show that they often fail on long prompts."
@@ -228,3 +229,15 @@ def test_chinese_prose_ending_in_deng_is_an_abstract_not_names():
     prose = "本文提出一种新的图神经网络方法，在多个数据集上取得了很好的效果，优于基线等"
     loaded, quarantined = parse(page("Deep Learning · Theory", "王小明，李娜", prose))
     assert (loaded, quarantined) == ([("Deep Learning · Theory", "王小明，李娜", prose)], [])
+
+
+@pytest.mark.parametrize("note", ["Keywords: diffusion models, robustness", "Comments: 9 pages, 3 figures",
+                                  "Accepted at ICLR 2024", "https://github.com/lab/project", "Code: https://github.com/lab/x"])
+def test_a_metadata_paragraph_between_names_and_abstract_is_never_the_abstract(note):
+    """Hunt 50: "Keywords: ..." between a record's names and its abstract was loaded as the abstract,
+    and the abstract quarantined as a record "without an authors line". The record is quarantined
+    whole now (no field holds the line); the records beside it load as they are."""
+    loaded, quarantined = parse(page(FIRST, "Deep Learning · Graphs", "Cy Dee, Di Eve", note, PROSE_B,
+                                     "Optimization", "Fa Fu", PROSE_C))
+    assert [abstract for _, _, abstract in loaded] == [PROSE_A, PROSE_C]
+    assert quarantined == [(9, 15, METADATA_REASON)]

@@ -30,7 +30,7 @@ from transforms.formats.common import (
     without_field_label,
     without_marks,
 )
-from transforms.formats.listing import PROSE_WORD_SET, may_be_names
+from transforms.formats.listing import PROSE_WORD_SET, is_metadata, may_be_names
 from transforms.persons import reference_name_parts as known
 from transforms.text import PAD, clean_text, fold_key, on_rows_where
 
@@ -131,10 +131,30 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     first_marker = pl.when(is_marker).then(pl.col("line_no")).min().over("file_idx").fill_null(0)
     df = df.with_columns(before=pl.col("line_no") < first_marker, page=is_marker.cum_sum().over("file_idx"))
     content = df.filter(~pl.col("blank") & ~is_marker & ~pl.col("before"))
-    records = _group_records(_paragraphs(content))
+    records = _group_records(_metadata_under_names(_paragraphs(content)))
     records = records.with_columns(abstract=without_field_label(records["abstract"], "abstract"))
     records, bad = split_valid(records, _reason())
     return records, pl.concat([_preamble(df.filter(pl.col("before"))), bad])
+
+
+METADATA_REASON = ("a metadata line (Keywords:, Comments:, Accepted at ..., a link) between a record's names and "
+                   "its abstract")
+
+
+def _metadata_under_names(paras: pl.DataFrame) -> pl.DataFrame:
+    """A metadata paragraph between a names line and prose ("Keywords: diffusion models,
+    robustness", "Accepted at ICLR 2024") is kind M: its record, the prose under it too, is
+    quarantined whole (the warehouse has no field for it, and a loaded record's span would hold
+    it). It was the abstract, and the real one a record "without an authors line", or the names
+    ("Accepted at ICLR 2024" the one author, the names above a record without abstract; hunt 50)."""
+    same_page = (pl.col("file_idx") == pl.col("file_idx").shift(1)) & (pl.col("page") == pl.col("page").shift(1))
+    between = (pl.col("kind").is_in(["P", "N"]) & (pl.col("kind").shift(1) == "N") & same_page
+               & (pl.col("kind").shift(-1) == "P") & (pl.col("file_idx").shift(-1) == pl.col("file_idx")))
+    rows = paras.select(between.fill_null(False)).to_series()
+    if not rows.any():
+        return paras
+    notes = rows & paras.select(is_metadata(pl.col("text"), any_label=False)).to_series()
+    return paras.with_columns(kind=pl.when(notes).then(pl.lit("M")).otherwise("kind"))
 
 
 def _preamble(before: pl.DataFrame) -> pl.DataFrame:
@@ -748,6 +768,8 @@ def _reason() -> pl.Expr:
     return (
         pl.when(pl.col("valid_shape"))
         .then(None)
+        .when(kinds.str.contains("M"))
+        .then(pl.lit(METADATA_REASON))
         .when(~kinds.str.ends_with("P") & pl.col("is_last"))
         .then(pl.lit("record cut off at end of file: no abstract"))
         .when(pl.col("unsure_one"))
