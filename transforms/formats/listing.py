@@ -604,11 +604,12 @@ def _out_of_place(recs: pl.DataFrame) -> pl.DataFrame:
 
 # Lines no title holds, where a reading puts title lines: a category line of arXiv's codes (a
 # cross-list written one per line, "stat.ML" under "cs.LG"), a page's links ("[pdf] [html]
-# [other]"), an identifier or a link alone ("arXiv:2606.11111", "2606.26612", "https://..."). Each was glued into the title (hunt 50: "stat.ML NaLA: ...",
-# "arXiv:2606.11111 DOPD: ...", "SIMAX: ... [pdf] [html] [other]"), which then won over the clean
-# title of the paper's other listings, or split the paper from them.
-# Only arXiv's own codes: a title's wrapped line may be an acronym ("NOMA-ISAC", "(AURORA-AI)",
-# "... Autoencoder (PS-VAE)"), which a category line's looser codes read as codes.
+# [other]"), an identifier or a link alone ("arXiv:2606.11111", "2606.26612", "https://...").
+# Each was glued into the title (hunt 50: "stat.ML NaLA: ...", "arXiv:2606.11111 DOPD: ...",
+# "SIMAX: ... [pdf] [html] [other]"), which then won over the clean title of the paper's other
+# listings, or split the paper from them. Only arXiv's own codes: a title's wrapped line may be
+# an acronym ("NOMA-ISAC", "(AURORA-AI)", "... Autoencoder (PS-VAE)"), which a category line's
+# looser codes read as codes; and not a labelled line: it may open "data: time-varying ...".
 _ARCHIVE_CODE = (r"(?:[a-z]+(?:-[a-z]+)?\.(?:[A-Z]{2,}|[a-z]+(?:-[a-z]+)+)|hep-(?:th|ph|ex|lat)|gr-qc|math-ph"
                  r"|nucl-(?:th|ex)|quant-ph|cond-mat|astro-ph|chao-dyn|solv-int|cmp-lg|alg-geom|dg-ga|funct-an|q-alg"
                  r"|adap-org|patt-sol|comp-gas|chem-ph|atom-ph|plasm-ph|bayes-an|acc-phys|ao-sci|supr-con|mtrl-th)")
@@ -619,7 +620,6 @@ _ID_ALONE = rf"^(?i:arxiv:\s*)?{_ARXIV_ID}(?:v\d+)?$|^(?i:(?:https?://|www\.|doi
 
 
 def _no_title_line(line: pl.Expr) -> pl.Expr:
-    """(Not a labelled line: a wrapped title's line may open "data: time-varying models ...")"""
     return (line.str.contains(_CODES_IN_TITLE) | line.str.contains(_PAGE_LINKS) | line.str.contains(_ID_ALONE)).fill_null(False)
 
 
