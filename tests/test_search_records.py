@@ -241,3 +241,13 @@ def test_a_metadata_paragraph_between_names_and_abstract_is_never_the_abstract(n
                                      "Optimization", "Fa Fu", PROSE_C))
     assert [abstract for _, _, abstract in loaded] == [PROSE_A, PROSE_C]
     assert quarantined == [(9, 15, METADATA_REASON)]
+
+
+@pytest.mark.parametrize("note", ["Accepted at ICLR 2024", "Published in Nature Physics", "To appear in NeurIPS 2025"])
+def test_a_metadata_line_is_never_a_names_line(note):
+    """The third read of session 50: "Accepted at ICLR 2024" above or in place of the names was
+    read as a names line (one author, "Accepted at ICLR 2024"), wherever it stood."""
+    for paragraphs in ((note, "Cy Dee, Di Eve", PROSE_B), (note, PROSE_B)):
+        loaded, _ = parse(page(FIRST, "Deep Learning · Graphs", *paragraphs, "Optimization", "Fa Fu", PROSE_C))
+        assert note not in [authors for _, authors, _ in loaded]
+        assert [abstract for _, _, abstract in loaded][0::len(loaded) - 1] == [PROSE_A, PROSE_C]

@@ -56,8 +56,8 @@ NAME_SEPARATORS = (rf"(?i)\s*[,，、;；{SCRIPT_COMMAS}]\s*(?:(?:{JOINERS})\s+|
 # abbreviates ("Petrov A., Ivanov Yu."), and a suffix keeps its period ("John Smith, Jr.").
 CLOSING_PERIOD = r"(\p{L}{2,})\.\s*$"
 # Chinese names between spaces, as Chinese sites write lists ("张伟 李娜 王芳" was one person):
-# three or more, each a common surname (about 85 % of people in China; simplified and
-# traditional) and one or two characters more. Not two names: "今泉 允聡" is one Japanese name,
+# three or more, each a common surname (the commonest few hundred, simplified and traditional;
+# the top hundred alone are about 85 % of people in China) and one or two characters more. Not two names: "今泉 允聡" is one Japanese name,
 # surname and given name. Not other words: "张伟 清华大学 计算机系", "深度学习 神经网络 图像分割".
 _CHINESE_SURNAMES = ("王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任"
                      "沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付傅方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔"

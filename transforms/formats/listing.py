@@ -607,20 +607,23 @@ def _out_of_place(recs: pl.DataFrame) -> pl.DataFrame:
 # [other]"), an identifier or a link alone ("arXiv:2606.11111", "2606.26612", "https://...").
 # Each was glued into the title (hunt 50: "stat.ML NaLA: ...", "arXiv:2606.11111 DOPD: ...",
 # "SIMAX: ... [pdf] [html] [other]"), which then won over the clean title of the paper's other
-# listings, or split the paper from them. Only arXiv's own codes: a title's wrapped line may be
-# an acronym ("NOMA-ISAC", "(AURORA-AI)", "... Autoencoder (PS-VAE)"), which a category line's
-# looser codes read as codes; and not a labelled line: it may open "data: time-varying ...".
-_ARCHIVE_CODE = (r"(?:[a-z]+(?:-[a-z]+)?\.(?:[A-Z]{2,}|[a-z]+(?:-[a-z]+)+)|hep-(?:th|ph|ex|lat)|gr-qc|math-ph"
-                 r"|nucl-(?:th|ex)|quant-ph|cond-mat|astro-ph|chao-dyn|solv-int|cmp-lg|alg-geom|dg-ga|funct-an|q-alg"
-                 r"|adap-org|patt-sol|comp-gas|chem-ph|atom-ph|plasm-ph|bayes-an|acc-phys|ao-sci|supr-con|mtrl-th)")
-_CODES_IN_TITLE = (rf"^(?:[^()]*\(\s*{_ARCHIVE_CODE}\s*\)|{_ARCHIVE_CODE})"
-                   rf"(?:(?:{CODE_SEPARATOR})(?:[^()]*\(\s*{_ARCHIVE_CODE}\s*\)|{_ARCHIVE_CODE}))*\s*$")
+# listings, or split the paper from them. Only the taxonomy's codes (`taxonomy_code`): a title's
+# wrapped line may be an acronym ("NOMA-ISAC", "(AURORA-AI)", "... Autoencoder (PS-VAE)"), which
+# a category line's looser codes read as codes; and not a labelled line: it may open "data:
+# time-varying ...".
 _PAGE_LINKS = r"^(?:\[(?i:pdf|html|other|ps|abs|src|bib|bibtex|code|slides|video)\]\s*)+$"
 _ID_ALONE = rf"^(?i:arxiv:\s*)?{_ARXIV_ID}(?:v\d+)?$|^(?i:(?:https?://|www\.|doi\.org/)\S+|10\.\d{{4,9}}/\S+)$"
 
 
 def _no_title_line(line: pl.Expr) -> pl.Expr:
-    return (line.str.contains(_CODES_IN_TITLE) | line.str.contains(_PAGE_LINKS) | line.str.contains(_ID_ALONE)).fill_null(False)
+    from transforms.categories import taxonomy_code  # (categories imports the formats)
+
+    # the codes of a category-shaped line: those in brackets after a name, or every word
+    named = pl.when(line.str.contains(NAMED_CODES)).then(line).str.extract_all(rf"\(\s*{_CODE}\s*\)")
+    bare = pl.when(line.str.contains(CATEGORY_LINE)).then(line).str.extract_all(_CODE)
+    codes = pl.coalesce(named, bare).list.eval(taxonomy_code(pl.element().str.strip_chars("( )")))
+    return ((codes.list.all() & (codes.list.len() > 0)) | line.str.contains(_PAGE_LINKS)
+            | line.str.contains(_ID_ALONE)).fill_null(False)
 
 
 # Words of prose that no names line holds (lower-case: a name's particles are not among them). The

@@ -142,13 +142,13 @@ METADATA_REASON = ("a metadata line (Keywords:, Comments:, Accepted at ..., a li
 
 
 def _metadata_under_names(paras: pl.DataFrame) -> pl.DataFrame:
-    """A metadata paragraph between a names line and prose ("Keywords: diffusion models,
-    robustness", "Accepted at ICLR 2024") is kind M: its record, the prose under it too, is
-    quarantined whole (the warehouse has no field for it, and a loaded record's span would hold
-    it). It was the abstract, and the real one a record "without an authors line", or the names
-    ("Accepted at ICLR 2024" the one author, the names above a record without abstract; hunt 50)."""
+    """A metadata paragraph (never a names line, `_kinds`) between a names line and prose
+    ("Keywords: diffusion models, robustness", "Accepted at ICLR 2024") is kind M: its record, the
+    prose under it too, is quarantined whole (the warehouse has no field for it, and a loaded
+    record's span would hold it). It was the abstract, and the real one a record "without an
+    authors line" (hunt 50)."""
     same_page = (pl.col("file_idx") == pl.col("file_idx").shift(1)) & (pl.col("page") == pl.col("page").shift(1))
-    between = (pl.col("kind").is_in(["P", "N"]) & (pl.col("kind").shift(1) == "N") & same_page
+    between = ((pl.col("kind") == "P") & (pl.col("kind").shift(1) == "N") & same_page
                & (pl.col("kind").shift(-1) == "P") & (pl.col("file_idx").shift(-1) == pl.col("file_idx")))
     rows = paras.select(between.fill_null(False)).to_series()
     if not rows.any():
@@ -296,7 +296,8 @@ def _kinds(paras: pl.DataFrame) -> pl.DataFrame:
     kind = (
         pl.when(pl.col("area"))
         .then(pl.lit("C"))
-        .when(pl.col("names_shape") & ~pl.col("prose_hint") & ~pl.col("text").str.contains(ONE_LINE_ABSTRACT))
+        .when(pl.col("names_shape") & ~pl.col("prose_hint") & ~pl.col("text").str.contains(ONE_LINE_ABSTRACT)
+              & ~is_metadata(pl.col("text"), any_label=False))  # "Accepted at ICLR 2024" was one author
         .then(pl.lit("N"))
         .when(pl.col("etal_list"))
         .then(pl.lit("N"))  # ten names and "等" (et al.): a names line, whatever the names look like
