@@ -11,7 +11,7 @@ out exact, loud (a line kept only its ASCII, so its record is quarantined) or si
 ISO-8859-15, Mac Roman) get every name they can write; the others only the names a
 Windows-1252 writer could not write ("Çağrı", "Łukasz"): the files that need the page. No name
 of the corpus is in Cyrillic or Greek. Held out: the letter frequencies `decode` weighs readings with
-(transforms/name_letters.csv) are rebuilt here from the other half of the names (by a hash of
+(transforms/name_letters.csv, name_letter_sides.csv) are rebuilt here from the other half of the names (by a hash of
 the name), so no tested name's letters were counted.
 
 Then CJK code pages with little CJK in them (`CJK_FEW`): the real names GBK writes with accents,
@@ -28,7 +28,7 @@ import unicodedata
 import zlib
 from collections import Counter
 
-from eval.name_letters import lone_letters, name_letters
+from eval.name_letters import letter_sides, lone_letters, name_letters
 from eval.namesakes import real_corpus
 from transforms import decode
 
@@ -74,6 +74,8 @@ def held_out_names() -> list[str]:
     train, test = _held_out(names)
     table = _smoothed(name_letters(set(train)))
     decode._name_letter_log_p = lambda: table
+    sides = decode.side_tables(dict(letter_sides(set(train))))
+    decode._side_counts = lambda: sides
     return [n for n in test if not n.isascii()]
 
 

@@ -20,12 +20,23 @@ from collections import Counter
 from pathlib import Path
 
 from eval.namesakes import real_corpus
-from transforms.decode import LONE_LETTERS_PATH, NAME_LETTERS_PATH
+from transforms.decode import LONE_LETTERS_PATH, NAME_LETTER_SIDES_PATH, NAME_LETTERS_PATH, side_class
 
 
 def name_letters(names: set[str]) -> Counter:
     return Counter(ch for name in names for ch in unicodedata.normalize("NFC", name).lower()
                    if not ch.isascii() and ch.isalpha())
+
+
+def letter_sides(names: set[str]) -> Counter:
+    """(letter, before, after) of each non-ASCII letter of the names: what stands beside it
+    (`transforms.decode.side_class`)."""
+    sides: Counter = Counter()
+    for name in names:
+        name = f" {unicodedata.normalize('NFC', name).lower()} "
+        sides.update((ch, side_class(before), side_class(after)) for before, ch, after in zip(name, name[1:], name[2:])
+                     if not ch.isascii() and ch.isalpha())
+    return sides
 
 
 def lone_letters(texts: list[str]) -> Counter:
@@ -51,6 +62,11 @@ def main() -> None:
     texts = [t for col in ("title", "abstract") for t in papers[col].drop_nulls().to_list()]
     write(NAME_LETTERS_PATH, "names", len(names), name_letters(names))
     write(LONE_LETTERS_PATH, "texts", len(texts), lone_letters(texts))
+    sides = letter_sides(names)
+    with NAME_LETTER_SIDES_PATH.open("w", encoding="utf-8") as f:
+        f.write(f"# names: {len(names)}\nletter,before,after,n\n")
+        f.writelines(f"{letter},{before},{after},{k}\n" for (letter, before, after), k in sorted(sides.items()))
+    print(f"{NAME_LETTER_SIDES_PATH}: {len(sides)} letters and sides from {len(names)} names")
 
 
 if __name__ == "__main__":

@@ -359,6 +359,7 @@ _NO_CONFIDENCE = 0.01  # chardet's confidence below this (a word or two of evide
 _CAPITAL_START_LOG_ODDS = math.log(50)  # a word opening with a non-ASCII capital, against a small letter
 NAME_LETTERS_PATH = Path(__file__).with_name("name_letters.csv")  # python -m eval.name_letters
 LONE_LETTERS_PATH = Path(__file__).with_name("lone_letters.csv")  # the same command
+NAME_LETTER_SIDES_PATH = Path(__file__).with_name("name_letter_sides.csv")  # the same command
 
 
 def _decode_8bit(raw: bytes) -> Decoded:
@@ -841,12 +842,62 @@ def _letter_log_p(text: str, i: int) -> float:
     letter with a letter beside it is a name's (`_name_letter_log_p`), one standing alone a
     symbol of a title or abstract (`_lone_letter_log_p`: Greek, nearly always), unless a full
     stop closes it: an initial ("É. Moulines")."""
+    before = text[i - 1] if i > 0 else ""
     after = text[i + 1] if i + 1 < len(text) else ""
-    if (i > 0 and text[i - 1].isalpha()) or after.isalpha() or after == ".":
+    if before.isalpha() or after.isalpha() or after == ".":
         log_p, unseen = _name_letter_log_p()
-        return log_p.get(text[i].lower(), unseen)
+        letter = text[i].lower()
+        return log_p.get(letter, unseen) + _side_log_p(letter, side_class(before), side_class(after))
     log_p, unseen = _lone_letter_log_p()
     return log_p.get(text[i], unseen)
+
+
+# What stands beside a letter of a name: a vowel, a consonant or no letter (its base letter,
+# accents stripped; letters that carry no accent to strip are named here).
+_VOWELS = frozenset("aeiouy")
+_BASE_LETTER = {"ł": "l", "ø": "o", "æ": "a", "œ": "o", "ð": "d", "þ": "t", "ß": "s", "ı": "i", "đ": "d",
+                "ħ": "h", "ŀ": "l", "ə": "e"}
+_SIDE_WEIGHT = 5.0  # all letters' sides count as this many names of a letter beside its own
+
+
+def side_class(ch: str) -> str:
+    """"V" (a vowel), "C" (a consonant) or "B" (no letter: the word's boundary)."""
+    if not ch.isalpha():
+        return "B"
+    ch = ch.lower()
+    base = _BASE_LETTER.get(ch) or unicodedata.normalize("NFD", ch)[0]
+    return "V" if base in _VOWELS else "C"
+
+
+def _side_log_p(letter: str, before: str, after: str) -> float:
+    """log P that a name's `letter` stands between these sides (`side_class`): the same bytes read
+    as a letter of another language stand where that language never writes it ("Kostiæ" for
+    "Kostić": Danish æ ends no word after i; "Podobiñski" for "Podobiński": Spanish ñ stands
+    between vowels). Each letter's own sides, smoothed toward those of all letters, so a letter
+    few names hold says little."""
+    counts, per_letter, pooled = _side_counts()
+    return math.log((counts.get((letter, before, after), 0) + _SIDE_WEIGHT * pooled[before, after])
+                    / (per_letter.get(letter, 0) + _SIDE_WEIGHT))
+
+
+@lru_cache(maxsize=1)
+def _side_counts() -> tuple[dict[tuple[str, str, str], int], dict[str, int], dict[tuple[str, str], float]]:
+    """transforms/name_letter_sides.csv (`eval.name_letters`) as `side_tables`."""
+    with NAME_LETTER_SIDES_PATH.open(encoding="utf-8") as f:
+        next(f)  # "# names: N"
+        return side_tables({(row["letter"], row["before"], row["after"]): int(row["n"]) for row in csv.DictReader(f)})
+
+
+def side_tables(counts: dict[tuple[str, str, str], int]):
+    """(counts, names per letter, P(sides) over all letters, add-one smoothed) of counts of
+    (letter, before, after)."""
+    per_letter: dict[str, int] = {}
+    pooled = dict.fromkeys(((b, a) for b in "VCB" for a in "VCB"), 1)
+    for (letter, before, after), n in counts.items():
+        per_letter[letter] = per_letter.get(letter, 0) + n
+        pooled[before, after] += n
+    total = sum(pooled.values())
+    return counts, per_letter, {sides: n / total for sides, n in pooled.items()}
 
 
 def _read_letter_counts(path: Path) -> dict[str, int]:
