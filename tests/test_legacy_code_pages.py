@@ -125,3 +125,14 @@ def test_western_names_where_their_languages_write_them_stay_windows_1252(author
     text = digest(authors)
     decoded = decode_bytes(text.encode("cp1252"))
     assert (decoded.encoding, decoded.text) == ("windows-1252", text)
+
+
+@pytest.mark.parametrize("page", ["cp1253", "iso8859_7"])
+def test_a_greek_letter_alone_in_math_is_read_in_a_greek_code_page(page):
+    """Before: the seed listing whose only non-ASCII letter is the λ of "TD($λ$)" read as
+    Windows-1252 "TD($ë$)": chardet, given the word "TD($λ$)", liked Windows-1252, as it reads no
+    language in one lone byte; the lone byte now goes to the letter tables only, where an "ë"
+    alone between dollars is far rarer than a Greek letter."""
+    text = digest(["Ann Lee"]).replace("solve it well", "solve it well with TD($λ$) updates", 1)
+    decoded = decode_bytes(text.encode(page))
+    assert (decoded.text, decoded.n_bad_bytes) == (text, 0)

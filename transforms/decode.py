@@ -727,7 +727,7 @@ def _pick_single_byte(sample: list[bytes]) -> tuple[str | None, str]:
     return best[2], best[3]
 
 
-_LONE_SIGN = re.compile(rb"[^A-Za-z\x80-\xff]*[\x80-\xff][^A-Za-z\x80-\xff]*")
+_LONE_BYTE = re.compile(rb"(?<![A-Za-z\x80-\xff])[\x80-\xff](?![A-Za-z\x80-\xff])")
 
 
 def _word_bytes(sample: list[bytes], codecs_: list[str]) -> bytes:
@@ -746,9 +746,9 @@ def _log_odds(words: bytes, codecs_: list[str]) -> Callable[[str, str], float]:
     import chardet
 
     names = {codecs.lookup(c).name: c for c in codecs_}
-    # chardet reads no language in a lone byte among digits and signs ("£5", "§3", "(α)"):
-    # the letter tables weigh those where they read letters.
-    in_words = b" ".join(w for w in words.split(b" ") if not _LONE_SIGN.fullmatch(w))
+    # chardet reads no language in a lone byte among digits and signs ("£5", "§3", "(α)",
+    # "TD($λ$)"): the letter tables weigh those where they read letters.
+    in_words = b" ".join(w for w in _LONE_BYTE.sub(b" ", words).split(b" ") if not w.isascii())
     confidence: dict[str, float] = {}
     with warnings.catch_warnings():  # no code page fits the bytes: no confidence in any (not a problem)
         warnings.filterwarnings("ignore", message="no_match_encoding", category=UserWarning)
