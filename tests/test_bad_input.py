@@ -301,7 +301,7 @@ def test_a_dos_end_of_file_mark_is_no_control_character_to_quarantine():
     assert result.listings.height == 2 and result.quarantine.height == 0
 
 
-@pytest.mark.parametrize("authors", ["Anonymous", "Anonymous Authors", "Anonymous, Anonymous"])
+@pytest.mark.parametrize("authors", ["Anonymous", "Anonymous Authors", "Anonymous, Anonymous", "Unknown"])
 def test_a_record_whose_authors_are_withheld_is_quarantined_not_a_person(authors):
     """Review sites print "Anonymous" for the names of a paper under review: it was loaded as a
     person, the most prolific author of a conference's pages."""

@@ -401,6 +401,11 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("Ann Lee, Anonymous", (["Ann Lee"], 1, None, True)),
     ("Anon Chantharat, Ann Lee", (["Anon Chantharat", "Ann Lee"], 2, 2, False)),
     ("Ann Lee, Anon", (["Ann Lee", "Anon"], 2, 2, False)),  # a Thai given name, a mononym
+    # a placeholder for names not known ("N/A" was loaded as a person; hunt 51)
+    ("N/A", ([], 0, None, True)),
+    ("Unknown", ([], 0, None, True)),
+    ("Ann Lee, N/A", (["Ann Lee"], 1, None, True)),
+    ("Nonez Unknownson, Ann Lee", (["Nonez Unknownson", "Ann Lee"], 2, 2, False)),
 ])
 def test_author_list_forms(line, expected):
     assert split([line]) == [expected]

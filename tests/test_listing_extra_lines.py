@@ -198,3 +198,74 @@ def test_a_line_of_no_names_between_the_names_and_the_abstract_is_never_the_abst
     records, quarantine = parse_text(FIRST + middle + LAST)
     assert records["title"].to_list() == ["First Paper Title", "Third Paper Title"]
     assert quarantine.select("line_start", "line_end", "reason").rows() == [(6, 11, METADATA_REASON)]
+
+
+# A metadata line between the category line and the title ("Comments: 16 pages", "DOI: ...",
+# "Journal-ref: ...", "Subjects: hep-ph", "MSC-class: 81T13", a version line "[v1] Mon, 2 Apr 2007
+# ..."), as an arXiv page prints them beside a paper, was glued to the title's start ("Comments: 16
+# pages, no figures Polymer Quantum Mechanics and its Continuum Limit", hunt 51 on the Kaggle
+# snapshot's own comments): the title block's first line is checked now, as its others are.
+@pytest.mark.parametrize("line", [
+    "Comments: 16 pages, no figures", "DOI: 10.1103/PhysRevD.76.044016", "Journal-ref: Phys.Rev.D76:044016,2007",
+    "Subjects: hep-ph", "MSC-class: 81T13", "Report-no: ANL-HEP-PR-07-12", "PACS: 04.60.Pn",
+    "[v1] Mon, 2 Apr 2007 19:18:42 GMT (1082kb)", "Submitted on Mon, 2 Apr 2007 19:18:42 GMT",
+    # a real comment longer than the 160 characters of other metadata lines (Kaggle snapshot 0704.0005-ish)
+    "Comments: 10 pages, 11 figures (figures 3, 4, 7 and 8 at reduced resolution, originals available on request). "
+    "Accepted for publication in Monthly Notices of the Royal Astronomical Society",
+])
+@pytest.mark.parametrize("abstract", [ABSTRACT, "We study robust training\nof deep networks under shift."])
+def test_a_metadata_line_above_the_title_is_never_glued_into_it(line, abstract):
+    middle = f"#02Oct 26, 2026\ncs.LG\n{line}\nSecond Paper Title\nAnn Lee, Bo Chen\n{abstract}\n"
+    records, quarantine = parse_text(FIRST + middle + LAST)
+    assert not any(line in t for t in records["title"].to_list()), records["title"].to_list()
+    assert records["title"].to_list() == ["First Paper Title", "Third Paper Title"]
+    assert quarantine.select("line_start", "line_end").rows() == [(6, 5 + middle.count("\n"))]
+
+
+@pytest.mark.parametrize("title", ["Comments on a Conjecture of Serre", "DOI-Aware Retrieval for Citations",
+                                   "Subjects and Objects: Learning Who Does What",
+                                   "[v2] Is Not a Version: Titles in Brackets"])
+def test_a_title_that_holds_a_label_like_word_still_loads(title):
+    middle = f"#02Oct 26, 2026\ncs.LG\n{title}\nAnn Lee, Bo Chen\n{ABSTRACT}\n"
+    records, quarantine = parse_text(FIRST + middle + LAST)
+    assert quarantine.is_empty(), quarantine.to_dicts()
+    assert records["title"].to_list()[1] == title
+
+
+@pytest.mark.parametrize("line", [
+    "[v1] Mon, 2 Apr 2007 19:18:42 GMT (1082kb)", "(Submitted on 2 Apr 2007)",
+    "Comments: 10 pages, 11 figures (figures 3, 4, 7 and 8 at reduced resolution, originals available on request). "
+    "Accepted for publication in Monthly Notices of the Royal Astronomical Society",
+])
+def test_a_metadata_line_under_the_title_is_never_glued_into_it(line):
+    middle = f"#02Oct 26, 2026\ncs.LG\nSecond Paper Title\n{line}\nAnn Lee, Bo Chen\n{ABSTRACT}\n"
+    records, quarantine = parse_text(FIRST + middle + LAST)
+    assert records["title"].to_list() == ["First Paper Title", "Third Paper Title"]
+    assert quarantine.select("line_start", "line_end").rows() == [(6, 11)]
+
+
+def test_a_long_comments_line_where_the_abstract_belongs_is_never_the_abstract():
+    """A real comment of 190 characters (over METADATA_MAX_CHARS) between the names and the
+    abstract was loaded as the abstract, the real one quarantined as stray lines (hunt 51)."""
+    line = ("Comments: 10 pages, 11 figures (figures 3, 4, 7 and 8 at reduced resolution, originals available on "
+            "request). Accepted for publication in Monthly Notices of the Royal Astronomical Society")
+    middle = f"#02Oct 26, 2026\ncs.LG\nSecond Paper Title\nAnn Lee, Bo Chen\n{line}\n{ABSTRACT}\n"
+    records, quarantine = parse_text(FIRST + middle + LAST)
+    assert records["title"].to_list() == ["First Paper Title", "Third Paper Title"]
+    assert quarantine.select("line_start", "line_end", "reason").rows() == [(6, 11, METADATA_REASON)]
+
+
+@pytest.mark.parametrize("line", ["Comments: 20 pages, 4 figures", "[v1] Sat, 31 Mar 2007 04:27:22 GMT (25kb)"])
+@pytest.mark.parametrize("where", ["above", "under"])
+def test_a_metadata_line_in_a_hard_wrapped_title_block_is_never_glued_into_the_title(line, where):
+    """Wrapped at 72 columns (Kaggle snapshot 0704.0024-ish), "Comments: 20 pages, 4 figures" under the
+    title loaded "Stochastic Lie group integrators Comments: 20 pages, 4 figures" (hunt 51)."""
+    title = "Stochastic Lie group integrators"
+    block = f"{line}\n{title}" if where == "above" else f"{title}\n{line}"
+    abstract = ("We present Lie group integrators for nonlinear stochastic differential equations with\n"
+                "non-commutative vector fields whose solution evolves on a smooth finite dimensional\n"
+                "manifold.")
+    middle = f"#02Oct 26, 2026\nmath.NA\n{block}\nSimon J. A. Malham, Anke Wiese\n{abstract}\n"
+    records, quarantine = parse_text(FIRST + middle + LAST)
+    assert records["title"].to_list() == ["First Paper Title", "Third Paper Title"]
+    assert quarantine.select("line_start", "line_end").rows() == [(6, 5 + middle.count("\n"))]

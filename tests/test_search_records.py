@@ -232,7 +232,11 @@ def test_chinese_prose_ending_in_deng_is_an_abstract_not_names():
 
 
 @pytest.mark.parametrize("note", ["Keywords: diffusion models, robustness", "Comments: 9 pages, 3 figures",
-                                  "Accepted at ICLR 2024", "https://github.com/lab/project", "Code: https://github.com/lab/x"])
+                                  "Accepted at ICLR 2024", "https://github.com/lab/project", "Code: https://github.com/lab/x",
+                                  # a real arXiv comment longer than 160 characters (hunt 51: loaded as the abstract)
+                                  "Comments: 10 pages, 11 figures (figures 3, 4, 7 and 8 at reduced resolution, originals "
+                                  "available on request). Accepted for publication in Monthly Notices of the Royal "
+                                  "Astronomical Society"])
 def test_a_metadata_paragraph_between_names_and_abstract_is_never_the_abstract(note):
     """Hunt 50: "Keywords: ..." between a record's names and its abstract was loaded as the abstract,
     and the abstract quarantined as a record "without an authors line". The record is quarantined

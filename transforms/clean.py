@@ -401,7 +401,12 @@ def _surname_last(name: pl.Expr) -> pl.Expr:
 # was the top author of a conference's pages, "Anonymous, Anonymous" one person "Anonymous
 # Anonymous", read as "Last, First"). Left out, the list is cut short; a list of nothing else has
 # no names (its record is quarantined).
-ANONYMOUS = r"^(?i:anonymous(?:\s+(?:anonymous|authors?|author\(s\)|submission|reviewers?))*)$"
+# A placeholder for names not known is no person either ("N/A" was loaded as an author, while
+# "Anonymous" and "-" were quarantined; hunt 51).
+_NOT_GIVEN = r"n/a|n\.a\.|not available|none|unknown(?:\s+authors?)?|tb[ad]|no authors?(?:\s+(?:given|listed))?|withheld"
+ANONYMOUS = (r"^(?i:anonymous(?:\s+(?:anonymous|authors?|author\(s\)|submission|reviewers?))*|"
+             + _NOT_GIVEN + r")$")
+_MAY_BE_WITHHELD = r"(?i)anonymous|" + _NOT_GIVEN
 
 
 def _author_columns(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicolons: pl.Expr,
@@ -409,7 +414,7 @@ def _author_columns(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semic
     # An item without letters or digits (":") is no name, but the line still counted it.
     names = items.list.eval(pl.element().filter(pl.element().str.contains(r"[\p{L}\p{N}]")))
     # (on the lists that show the word only: the others are null, and cost nothing)
-    anonymous = pl.when(shown.str.contains("(?i)anonymous")).then(names).list.eval(pl.element().str.contains(ANONYMOUS))
+    anonymous = pl.when(shown.str.contains(_MAY_BE_WITHHELD)).then(names).list.eval(pl.element().str.contains(ANONYMOUS))
     withheld = anonymous.list.any().fill_null(False)
     names = pl.when(withheld).then(names.list.gather(anonymous.list.eval(pl.element().not_().arg_true()))).otherwise(names)
     return {

@@ -130,6 +130,11 @@ ANY_LABEL = r"^\p{L}[\p{L}\-]*(?: [\p{L}\-]+){0,2}\s*(?::|：)\s*\S"
 FIELD_LABEL = r"^(?i:abstract|summary|tl;?dr|title|authors?|author\(s\)|by)\s*(?::|：)"
 # Longer than any such line seen (a long Journal-ref); an abstract is longer.
 METADATA_MAX_CHARS = 160
+# arXiv's own metadata labels (no abstract opens with one), and the bound of such a line: the
+# longest comment of ../shared/realdata's arXiv records is 392 characters.
+_ARXIV_META = (r"^(?i:comments?|journal[- ]?ref(?:erence)?|doi|report[- ]?(?:no|number)\.?|(?:msc|acm|jel)[- ]?class(?:es)?"
+               r"|subj-class|subjects|pacs)\s*(?::|：)")
+ARXIV_META_MAX_CHARS = 600
 # Lines a mailing or a listing page prints between records, never an abstract's wrapped rest
 # when they end its record: a section heading ("Cross-lists for Mon, 26 Oct 26", "New
 # submissions (showing 4 of 4 entries)"), a separator (_SEPARATOR), an arXiv metadata label
@@ -169,7 +174,11 @@ def is_metadata(line: pl.Expr, any_label: bool = True) -> pl.Expr:
     label but a field's own)."""
     labelled = line.str.contains(METADATA_LINE) | (
         pl.lit(any_label) & line.str.contains(ANY_LABEL) & ~line.str.contains(FIELD_LABEL))
-    return (labelled & (line.str.len_chars() <= METADATA_MAX_CHARS)).fill_null(False)
+    # (arXiv's own labels to a longer bound: 4 % of the realdata's comments are longer than
+    # METADATA_MAX_CHARS, "Comments: 10 pages, 11 figures (...). Accepted for publication in Monthly
+    # Notices ...", and were loaded as the abstract or glued into the title; hunt 51)
+    long_arxiv = line.str.contains(_ARXIV_META) & (line.str.len_chars() <= ARXIV_META_MAX_CHARS)
+    return ((labelled & (line.str.len_chars() <= METADATA_MAX_CHARS)) | long_arxiv).fill_null(False)
 
 
 # No e-mail or terminal wraps wider than this: a record with a longer line is not hard-wrapped.
@@ -596,7 +605,13 @@ def _out_of_place(recs: pl.DataFrame) -> pl.DataFrame:
     # A title read from more than one line holding a line no title holds (`_no_title_line`:
     # "stat.ML" under "cs.LG", "arXiv:2606.11111", "[pdf] [html] [other]")
     title_end = pl.coalesce("title_end", "a").fill_null(2)
-    not_title = pl.any_horizontal([_no_title_line(_line(j)) & (title_end >= j) for j in range(2, MAX_TITLE_LINES + 2)])
+    # (or a line of arXiv's metadata, as a page prints them beside a paper: "Comments: 16 pages",
+    # "Subjects: hep-ph", "[v1] Mon, 2 Apr 2007 ..." above or under the title, was glued into it,
+    # hunt 51; a hard-wrapped title that goes on "Subjects: A Survey" is quarantined with them, as
+    # one on lines of its own was)
+    not_title = pl.any_horizontal(
+        [(_no_title_line(_line(j)) | _line(j).str.contains(_TITLE_BLOCK_METADATA).fill_null(False)) & (title_end >= j)
+         for j in range(2, MAX_TITLE_LINES + 2)])
     return recs.with_columns(shift_reason=pl.when("metadata").then(pl.lit(METADATA_REASON))
                              .when(extra & not_title).then(pl.lit(NOT_TITLE_REASON))
                              .when(pl.col("names_moved") & pl.col("title_end").is_null()).then(pl.lit(SHIFT_REASON)))
@@ -613,6 +628,11 @@ def _out_of_place(recs: pl.DataFrame) -> pl.DataFrame:
 # time-varying ...".
 _PAGE_LINKS = r"^(?:\[(?i:pdf|html|other|ps|abs|src|bib|bibtex|code|slides|video)\]\s*)+$"
 _ID_ALONE = rf"^(?i:arxiv:\s*)?{_ARXIV_ID}(?:v\d+)?$|^(?i:(?:https?://|www\.|doi\.org/)\S+|10\.\d{{4,9}}/\S+)$"
+
+
+# A submission history line: "[v1] Mon, 2 Apr 2007 19:18:42 GMT (1082kb)", "(Submitted on 2 Apr 2007)".
+_SUBMISSION_LINE = r"^\[v\d+\]\s+\p{L}{3},?\s+\d|^\(?(?i:submitted\s+on)\s+(?:\p{L}{3},?\s+)?\d{1,2}\s+\p{L}{3}"
+_TITLE_BLOCK_METADATA = _ARXIV_META + "|" + _SUBMISSION_LINE
 
 
 def _no_title_line(line: pl.Expr) -> pl.Expr:
