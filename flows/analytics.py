@@ -7,6 +7,7 @@ user text into SQL: values are bound parameters, identifiers come from DuckDB's 
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -73,6 +74,12 @@ READ_NODES = {"SELECT_NODE", "SET_OPERATION_NODE", "RECURSIVE_CTE_NODE", "CTE_NO
 # function, nor one that lets files be read but not written (allowed_directories and allowed_paths
 # let COPY TO write there too). tests/test_query_hardening.py keeps this list in step with DuckDB.
 SQL_TEXT_FUNCTIONS = {"query", "json_execute_serialized_sql", "json_serialize_plan"}
+# Functions that call another function named as text (DuckDB 2.0's external resources: a deleter,
+# or a resource type's create/destroy function, is a table function's name). The tree shows only
+# the string: `destroy_external_resource('json_execute_serialized_sql', json_serialize_sql(...))`
+# wrote a COPY's file under --allow-files. Refused by name, as above.
+NAMED_FUNCTION_CALLERS = {"destroy_external_resource", "register_external_resource", "deregister_external_resource",
+                          "create_external_resource", "register_external_resource_type"}
 # A PIVOT that does not list its values (`PIVOT t ON col USING sum(x)`) is several statements to
 # DuckDB's parser (MULTI): one makes a temporary ENUM of the column's values, then the SELECT. No
 # syntax tree of it can be had (json_serialize_sql takes SELECTs only), so it runs only where the
@@ -158,6 +165,13 @@ def check_read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
         if _files_allowed(con):
             raise StatementRefused("a PIVOT that does not list its values cannot be checked, so --allow-files does not run it: "
                                    "list them (PIVOT t ON col IN ('a', 'b') USING ...)")
+        # Without a tree, a name is all there is to see. External access off still lets DuckDB
+        # write its spill folder (`<warehouse>.tmp/`, an allowed directory): a COPY hidden in
+        # json_execute_serialized_sql wrote its file there from inside such a PIVOT.
+        hidden = _identifiers(sql) & (SQL_TEXT_FUNCTIONS | NAMED_FUNCTION_CALLERS)
+        if hidden:
+            names = ", ".join(f"{name}()" for name in sorted(hidden))
+            raise StatementRefused(f"{names} runs SQL or a function handed to it as text, which this check cannot see")
         return
     if kind == duckdb.StatementType.MULTI:
         raise StatementRefused("a PIVOT inside another statement must list its values (PIVOT t ON col IN ('a', 'b') USING ...)")
@@ -172,6 +186,10 @@ def check_read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
     if hidden:
         names = ", ".join(f"{name}()" for name in sorted(hidden))
         raise StatementRefused(f"{names} takes SQL as text, which this check cannot see: write that SQL in the query itself")
+    calls = _function_names(tree) & NAMED_FUNCTION_CALLERS
+    if calls:
+        names = ", ".join(f"{name}()" for name in sorted(calls))
+        raise StatementRefused(f"{names} runs a function named as text, which this check cannot see: a read query has no use for it")
 
 
 def _first_word(sql: str) -> str:
@@ -179,6 +197,19 @@ def _first_word(sql: str) -> str:
     text = sql.encode()  # the tokenizer's offsets count UTF-8 bytes
     starts = [start for start, kind in duckdb.tokenize(sql) if kind != duckdb.token_type.comment]
     return re.match(rb"\w*", text[starts[0]:]).group().decode().lower() if starts else ""
+
+
+def _identifiers(sql: str) -> set[str]:
+    """Every identifier of the SQL text, by DuckDB's tokenizer, lower-cased and unquoted."""
+    text = sql.encode()
+    tokens = duckdb.tokenize(sql)
+    ends = [start for start, _ in tokens[1:]] + [len(text)]
+    names = set()
+    for (start, kind), end in zip(tokens, ends):
+        if kind == duckdb.token_type.identifier:
+            word = re.match(rb'"(?:[^"]|"")*"|[^\s.(),;]*', text[start:end]).group().decode()
+            names.add(word[1:-1].replace('""', '"').lower() if word.startswith('"') else word.lower())
+    return names
 
 
 def _files_allowed(con: duckdb.DuckDBPyConnection) -> bool:
@@ -189,7 +220,7 @@ def _syntax_tree(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict]:
     """Every object in a SELECT's syntax tree (DuckDB's own parse, as JSON), at any depth: its
     CTEs, subqueries, set operations and expressions. A SELECT DuckDB cannot write as JSON is
     refused rather than run unseen."""
-    tree = json.loads(con.execute("SELECT json_serialize_sql(?)", [sql]).fetchall()[0][0])
+    tree = _deep_json(con.execute("SELECT json_serialize_sql(?)", [sql]).fetchall()[0][0])
     if tree.get("error"):
         raise StatementRefused(f"this SELECT cannot be checked: {tree.get('error_message')}")
     found: list[dict] = []
@@ -202,6 +233,24 @@ def _syntax_tree(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict]:
         elif isinstance(item, list):
             stack.extend(item)
     return found
+
+
+# JSON nesting the syntax tree of a SELECT may reach: DuckDB's parser allows expressions 1,000
+# deep (max_expression_depth, locked), three JSON levels each ("SELECT 1 + 1 + ... + 1" of 500
+# terms is 1,507 deep), past Python's recursion limit of 1,000: json.loads raised RecursionError,
+# a traceback and exit 1 for a query DuckDB runs. Deeper than this is refused in one line.
+TREE_DEPTH = 20_000
+
+
+def _deep_json(text: str):
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, TREE_DEPTH))
+    try:
+        return json.loads(text)
+    except RecursionError as err:
+        raise StatementRefused("this SELECT is nested too deeply to be checked") from err
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _query_nodes(tree: list[dict]) -> set[str]:
@@ -282,12 +331,21 @@ def result_batches(result: duckdb.DuckDBPyRelation) -> Iterator[Iterator[pl.Data
     comes as text is known only once every row was seen."""
     result = _unique_names(result)
     as_text = _text_types(result)
-    with tempfile.TemporaryFile() as spool:
-        redo, wide = _spool(_as_text(result, as_text), result.types, spool)
-        if redo:  # rare (a date past Python's calendar): run again with those columns as text
-            spool.seek(0)
-            spool.truncate()
-            _, wide = _spool(_as_text(result, as_text | redo), result.types, spool)
+    with tempfile.TemporaryFile(buffering=0) as spool:  # unbuffered: no flush at close to fail again on a full disk
+        try:
+            redo, wide = _spool(_as_text(result, as_text), result.types, spool)
+            if redo:  # rare (a date past Python's calendar): run again with those columns as text
+                spool.seek(0)
+                spool.truncate()
+                _, wide = _spool(_as_text(result, as_text | redo), result.types, spool)
+        except OSError as err:
+            # The spool's disk, not the output's: "[Errno 28] No space left on device" alone sent
+            # the user looking at the file they redirected to, and no row had been written.
+            if err.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+                raise
+            raise OSError(err.errno, f"{err.strerror} while spooling the result: CSV and JSON hold every row in a "
+                                     f"temporary file here first (TMPDIR sets the folder)",
+                          tempfile.gettempdir()) from err
         spool.seek(0)
         yield _unspool(spool, wide)
 

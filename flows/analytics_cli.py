@@ -49,6 +49,8 @@ def read_errors() -> Iterator[None]:
         with interrupts.ctrl_c_interrupts():
             yield
     except KeyboardInterrupt:
+        if interrupts.terminated():
+            fail("interrupted by SIGTERM", interrupts.TERM_EXIT_CODE)
         fail("interrupted", interrupts.EXIT_CODE)
     except BrokenPipeError:  # `| head`: ended quietly, as click does
         raise

@@ -16,7 +16,7 @@ from __future__ import annotations
 import signal
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 import duckdb
 
@@ -25,6 +25,11 @@ from flows import signal_watch
 EXIT_CODE = 128 + signal.SIGINT
 _open: dict[int, duckdb.DuckDBPyConnection] = {}
 _received = threading.Event()  # SIGINT arrived while a connection was open
+# SIGTERM (`timeout 60 digest query ...`, a service stopped) is heard as Ctrl-C is, where nothing
+# else handles it (an ingest's flows/shutdown.py does): it killed the process in the middle of a
+# statement, and DuckDB's spill files (hundreds of MB) stayed beside the warehouse.
+TERM_EXIT_CODE = 128 + signal.SIGTERM
+_terminated = threading.Event()
 
 
 @contextmanager
@@ -47,9 +52,13 @@ def ctrl_c_interrupts() -> Iterator[None]:
         yield
         return
     _received.clear()
+    _terminated.clear()
     handler = signal.signal(signal.SIGINT, _on_sigint)
+    term = signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    term_handler = signal.signal(signal.SIGTERM, _on_sigterm) if term else None
     try:
-        with signal_watch.listening(signal.SIGINT, _interrupt_open):
+        with (signal_watch.listening(signal.SIGINT, _interrupt_open),
+              signal_watch.listening(signal.SIGTERM, _terminate_open) if term else nullcontext()):
             yield
     except BaseException as err:
         if _received.is_set():
@@ -58,6 +67,13 @@ def ctrl_c_interrupts() -> Iterator[None]:
     finally:
         if not _received.is_set():  # else left: a late call of Python's own would cut the message
             signal.signal(signal.SIGINT, handler)
+            if term:
+                signal.signal(signal.SIGTERM, term_handler)
+
+
+def terminated() -> bool:
+    """The interruption was SIGTERM's (exit TERM_EXIT_CODE), not Ctrl-C's."""
+    return _terminated.is_set()
 
 
 def check() -> None:
@@ -71,6 +87,18 @@ def _on_sigint(signum, frame) -> None:
     # With a connection open, the watcher acts; without, this is Python's own behaviour.
     if not _open and not _received.is_set():
         raise KeyboardInterrupt
+
+
+def _on_sigterm(signum, frame) -> None:
+    _terminated.set()
+    if not _open and not _received.is_set():
+        raise KeyboardInterrupt
+
+
+def _terminate_open() -> None:
+    if _open:
+        _terminated.set()
+        _interrupt_open()
 
 
 def _interrupt_open() -> None:

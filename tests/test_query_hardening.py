@@ -94,6 +94,57 @@ def test_query_refuses_functions_that_take_sql_as_text(warehouse, tmp_path, allo
     assert digest_of(warehouse) == before
 
 
+# Functions that call a table function named by a string (DuckDB 2.0's external resources): the
+# first wrote w12.csv through json_execute_serialized_sql under --allow-files (hunt 51).
+NAMED_CALLS = {
+    "deleter_runs_serialized_copy": (
+        "destroy_external_resource",
+        "SELECT * FROM destroy_external_resource('json_execute_serialized_sql', json_serialize_sql("
+        "'WITH x AS (COPY (SELECT * FROM dim_paper) TO ''{out}/w12.csv'') SELECT 1'))"),
+    "deleter_runs_query": (
+        "destroy_external_resource",
+        "SELECT (SELECT count(*) FROM destroy_external_resource('query', 'COPY dim_paper TO ''{out}/w13.csv'''))"),
+    "resource_type_with_a_create_function": (
+        "register_external_resource_type",
+        "FROM register_external_resource_type('t', 'k', 'json_execute_serialized_sql', 'x', 'x', 'x', 'x')"),
+    "create_resource": ("create_external_resource", "FROM create_external_resource('t', MAP {{'a': 'b'}})"),
+    "register_resource": (
+        "register_external_resource",
+        "FROM register_external_resource('t', 'n', MAP {{'a': 'b'}}, 'u', 'duckdb', 'json_execute_serialized_sql')"),
+    "deregister_resource": ("deregister_external_resource", "FROM deregister_external_resource('n')"),
+}
+
+
+@pytest.mark.parametrize("allow_files", [False, True])
+def test_query_refuses_functions_that_call_a_function_named_as_text(warehouse, tmp_path, allow_files):
+    before = digest_of(warehouse)
+    for name, (function, attack) in NAMED_CALLS.items():
+        result = cli("query", attack.format(out=tmp_path), "-w", warehouse, *(["--allow-files"] if allow_files else []))
+        assert result.exit_code == 2, (name, result.output)
+        error = one_line_error(result)
+        assert error.startswith("error: refused:") and f"{function}()" in error, (name, error)
+    assert not list(tmp_path.iterdir()), "a query wrote a file"
+    assert digest_of(warehouse) == before
+
+
+def test_every_function_of_duckdb_that_calls_a_function_by_name_is_refused_or_reviewed():
+    """A DuckDB upgrade that adds a function taking another function's name fails here until it is refused."""
+    from flows.analytics import NAMED_FUNCTION_CALLERS
+
+    with duckdb.connect() as con:
+        names = {row[0] for row in con.execute(
+            "SELECT DISTINCT function_name FROM duckdb_functions() WHERE function_name ~ '(?i)(resource|callback|exec|eval)' "
+            "OR list_has_any(list_transform(parameters, lambda p: regexp_matches(p, '(?i)(function|callback|deleter|handler)')), [true])"
+        ).fetchall()}
+    # Reviewed: list_aggregate and its aliases call an aggregate by name (aggregates write nothing);
+    # python_map_function needs a Python callable; the rest only list or check.
+    reviewed = {"list_aggregate", "list_aggr", "aggregate", "array_aggregate", "array_aggr", "python_map_function",
+                "has_function_privilege", "duckdb_external_resources", "duckdb_external_resource_types",
+                "duckdb_functions", "functions", "json_execute_serialized_sql", "pg_function_is_visible"}
+    assert NAMED_FUNCTION_CALLERS <= names
+    assert names - NAMED_FUNCTION_CALLERS - reviewed == set()
+
+
 def test_allow_files_still_reads_local_files_and_sql_text_helpers_that_run_nothing(warehouse, tmp_path):
     table = tmp_path / "own.csv"
     table.write_text("a,b\n1,2\n")
@@ -199,6 +250,33 @@ def test_a_pivot_that_lists_no_values_runs_and_writes_around_one_stay_refused(wa
     assert digest_of(warehouse) == before
 
 
+def test_a_pivot_that_lists_no_values_writes_nothing_into_the_spill_folder(warehouse, tmp_path):
+    """External access off still lets DuckDB write its spill folder (`<warehouse>.tmp/`, there
+    while a reader spills or after one was killed): a COPY hidden in json_execute_serialized_sql
+    inside an unchecked PIVOT wrote its file there (hunt 51)."""
+    own = tmp_path / "w.duckdb"
+    own.write_bytes(warehouse.read_bytes())
+    spill = tmp_path / "w.duckdb.tmp"
+    spill.mkdir()
+    before = digest_of(own)
+    attacks = {
+        "json_execute_serialized_sql": "PIVOT (SELECT * FROM json_execute_serialized_sql(json_serialize_sql("
+                                       "'WITH x AS (COPY (SELECT 1 AS title) TO ''{out}/p1.csv'') SELECT 1 AS title'))) "
+                                       "ON title USING count(*)",
+        "query": 'PIVOT (FROM system.main."QUERY"(\'SELECT 1 AS title\')) ON title USING count(*)',
+        "destroy_external_resource": "PIVOT (SELECT * FROM destroy_external_resource('json_execute_serialized_sql', "
+                                     "json_serialize_sql('WITH x AS (COPY (SELECT 1 AS t) TO ''{out}/p2.csv'') SELECT 1 AS t'))) "
+                                     "ON \"Success\" USING count(*)",
+    }
+    for function, attack in attacks.items():
+        result = cli("query", attack.format(out=spill), "-w", own)
+        assert result.exit_code == 2, (function, result.output)
+        error = one_line_error(result)
+        assert error.startswith("error: refused:") and f"{function}()" in error, (function, error)
+    assert not list(spill.iterdir()), "a query wrote into the spill folder"
+    assert digest_of(own) == before
+
+
 # ---------------------------------------------------------------------------- large results
 def test_read_connections_take_the_memory_budget_of_the_settings(warehouse, monkeypatch):
     # a reader took DuckDB's default (80% of the machine) whatever DIGEST_DUCKDB_MEMORY_LIMIT said
@@ -237,6 +315,30 @@ def test_ctrl_c_stops_a_long_query_in_one_line(warehouse):
         child.kill()
         child.wait()
     assert (child.returncode, out, err) == (130, "", "error: interrupted\n"), err
+
+
+def test_sigterm_stops_a_query_and_leaves_no_spill_files(warehouse):
+    # `timeout 60 digest query ...` (the workaround for a query with no time limit) sends SIGTERM:
+    # the process died in the middle of the statement and left DuckDB's spill files (476 MB in
+    # the hunt) in `<warehouse>.tmp` (hunt 51). Now as Ctrl-C: the statement stops, exit 143.
+    spill = warehouse.parent / f"{warehouse.name}.tmp"
+    sql = ("SELECT count(*) FROM (SELECT i, any_value(i::VARCHAR || 'padpadpadpadpadpad') AS s "
+           "FROM range(1000000000) t(i) GROUP BY i)")
+    child = subprocess.Popen([str(Path(sys.executable).parent / "digest"), "query", sql, "-w", str(warehouse)],
+                             cwd=Path(__file__).resolve().parent.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, env={**os.environ, "DIGEST_DUCKDB_MEMORY_LIMIT": "100MB"})
+    try:
+        deadline = time.monotonic() + 60
+        while not (spill.is_dir() and any(spill.iterdir())):  # spilling: the statement is running
+            assert child.poll() is None and time.monotonic() < deadline, child.communicate()
+            time.sleep(0.05)
+        child.send_signal(signal.SIGTERM)
+        out, err = child.communicate(timeout=30)
+    finally:
+        child.kill()
+        child.wait()
+    assert (child.returncode, out, err) == (143, "", "error: interrupted by SIGTERM\n"), err
+    assert not spill.exists()
 
 
 def test_the_table_shows_the_first_rows_and_says_how_many_it_left_out(warehouse):
@@ -348,3 +450,36 @@ def test_a_stdout_that_cannot_encode_a_character_shows_it_escaped(warehouse):
     table = run()
     assert table.returncode == 0 and b"\\u2192\\U0001f600" in table.stdout, table.stderr
     assert run("-f", "csv").stdout == "s\nμ→😀\n".encode()  # data: UTF-8, whatever the terminal's encoding
+
+
+@pytest.mark.parametrize("output", ["csv", "json"])
+def test_csv_and_json_say_when_the_spool_of_the_result_finds_no_room(warehouse, output):
+    # CSV and JSON spool the whole result to a temporary file before the first row: a full
+    # TMPDIR said "error: [Errno 28] No space left on device", naming no place, the user's output
+    # (a pipe here) not the one at fault (hunt 51). A file-size limit gives the same kind of error.
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
+
+    done = subprocess.run([str(Path(sys.executable).parent / "digest"), "query",
+                           "SELECT i, repeat('x', 100) AS pad FROM range(300000) t(i)", "-w", str(warehouse), "-f", output],
+                          cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=120,
+                          preexec_fn=limit)
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert done.stderr.startswith("error: ") and "while spooling the result" in done.stderr and "TMPDIR" in done.stderr, done.stderr
+
+
+def test_a_select_nested_as_deep_as_duckdb_allows_is_checked_and_runs(warehouse):
+    # The syntax tree of "SELECT 1 + 1 + ... + 1" (500 terms) is 1,507 JSON levels deep: json.loads
+    # raised RecursionError past Python's limit of 1,000, a traceback and exit 1 (hunt 51).
+    import sys as _sys
+
+    limit = _sys.getrecursionlimit()
+    for sql, answer in (("SELECT 1" + " + 1" * 500 + " AS s", "501"),
+                        ("SELECT " + "abs(" * 900 + "-1" + ")" * 900 + " AS s", "1"),
+                        ("SELECT 'a'" + " || 'a'" * 600 + " AS s", "a" * 601)):
+        result = cli("query", sql, "-w", warehouse, "-f", "csv")
+        assert result.exit_code == 0 and result.stdout == f"s\n{answer}\n", result.output[-300:]
+    assert _sys.getrecursionlimit() == limit
