@@ -32,6 +32,7 @@ safe to alias the key everywhere.
 
 from __future__ import annotations
 
+import re
 from array import array
 from bisect import bisect_left
 from collections import Counter
@@ -45,7 +46,7 @@ import polars as pl
 import polars_hash as plh
 import pyarrow as pa
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import Indel, Levenshtein
+from rapidfuzz.distance import OSA, Indel, Levenshtein
 
 from transforms.dedupe import BOILERPLATE_WORDS, NAME_SUFFIXES, first_author_token, is_boilerplate, surname_token
 from transforms.text import _on_non_ascii_rows, fold_key
@@ -100,6 +101,11 @@ TEXT_SURE = 0.85  # (a revision's rewritten sentence left 0.89, a sibling's ever
 TITLE_LINKS = frozenset("with from using through into onto over under upon towards toward about across within between "
                         "among when where which what does that this their these those than then more less very also "
                         "both each only such other based".split())
+# ... and the short ones, where a title's short words are compared too (beside a boilerplate
+# abstract, where a short name is the only word that tells two papers apart: "MMLU" / "BBH", "GAN" /
+# "VAE", "W" / "Z Boson"). Numbers are compared by value (`title_numbers`), not here.
+SHORT_LINKS = frozenset("a s of on in to at by is as an or vs we do be it if no so up the and for via its are how can "
+                        "why who our not but nor yet all any new".split())
 MAX_GIVEN_NAMES = 4
 WEIGHTS = {"text": 0.7, "authors": 0.15, "title": 0.15}
 # Numbers in a title name one paper of a series ("Part I" / "Part II", "Llama 2" / "Llama 3",
@@ -824,6 +830,19 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     # number ("T" / "T: Part II"), never its own words ("T" / "T Not Seen in Training").
     numbered = np.flatnonzero(close & (written < 1.0) & ~display_cut)
     other_numbers = _other_numbers(pairs, numbered) | _swapped_words(pairs, edited)
+    # Beside a boilerplate abstract ("No abstract available.": a titles-only feed) the abstracts
+    # cannot say which word each title means, as `_swapped_words` asks them: a word of one title
+    # replaced by another (no form of it) is the template filled in twice, by the same authors
+    # ("Efficient Training of ..." / "Efficient Inference of ...", "Vision ..." / "Audio ...":
+    # merged at 0.98-0.99). A spelling fixed, a plural, a linking word or an acronym spelled out is
+    # no such word (`_reworded`).
+    long_words = pl.select(pl.max_horizontal(spaces.gather(ia), spaces.gather(ib)) + 1).to_series().to_numpy()
+    said_nothing = np.flatnonzero(close & (written < 1.0) & ~display_cut & (long_words < BOILERPLATE_WORDS))
+    other_numbers |= _reworded(pairs, said_nothing, min_words=1, short_words=True)
+    other_numbers |= _reversed_direction(pairs, edited)
+    # A name the fold cannot spell ("C++" / "C#" / "C": one folded title, one folded abstract).
+    raw_differ = pairs.select((pl.col("title_a") != pl.col("title_b")).fill_null(False)).to_series().to_numpy()
+    other_numbers |= _other_marks(pairs, np.flatnonzero(close & raw_differ))
     authors = author_agreement(pairs).to_numpy(writable=True)
     text = np.maximum(jaccard, contained)
     shifted = np.flatnonzero((authors < AUTHOR_GATE) & (text >= threshold))
@@ -983,6 +1002,59 @@ def _other_numbers(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
     return other
 
 
+# "A to B" (a direction: "Swahili to English", "Text-to-Image", "Sim → Real"), in a title's folded words.
+_ARROWS = r"\s*(?:→|⟶|->|=>|⇒)\s*"
+_SAYS_TO = r"(?i)\bto\b|\binto\b|\p{L}2\p{L}|→|⟶|->|=>|⇒"
+
+
+def _directions(title: pl.Expr) -> pl.Expr:
+    """The "A to B" pairs of a title ("a>b"), arrows read as "to"; overlapping pairs too ("A to B to C")."""
+    folded = fold_key(match_text(title.str.replace_all(_ARROWS, " to ")))
+    pairs = folded.str.extract_all(r"\S+ (?:to|into|2) \S+")
+    # (each "to" once: extract_all does not overlap, so the words after each "to" are read again)
+    again = folded.str.replace(r"^\S+ ", "").str.extract_all(r"\S+ (?:to|into|2) \S+")
+    return pl.concat_list(pairs, again).list.eval(
+        pl.element().str.replace(r"^(\S+) (?:to|into|2) (\S+)$", "${1}>${2}")).list.unique()
+
+
+def _reversed_direction(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
+    """Whether one title says "A to B" where the other says "B to A" and not "A to B": the same words,
+    the other direction ("Translating Swahili to English ..." / "... English to Swahili ...",
+    "Text-to-Image" / "Image-to-Text Retrieval", on one abstract template: merged at 0.81-0.86).
+    Looked at in `rows` only (titles that differ)."""
+    out = np.zeros(pairs.height, dtype=bool)
+    if not rows.size:
+        return out
+    # (only titles that both say "to": most say it in neither)
+    said = pairs[rows].select(pl.col("title_a").str.contains(_SAYS_TO) & pl.col("title_b").str.contains(_SAYS_TO))
+    rows = rows[said.to_series().fill_null(False).to_numpy()]
+    found = pairs[rows].select(a=_directions(pl.col("title_a")), b=_directions(pl.col("title_b")))
+    for i, (da, db) in zip(rows, found.iter_rows()):
+        da, db = set(da or []), set(db or [])
+        # (one direction each: "A to B" / "A to B and B to A" may be the paper grown)
+        out[i] = any(flip in db and d not in db and flip not in da
+                     for d in da for flip in [">".join(reversed(d.split(">", 1)))])
+    return out
+
+
+# A word closed by a mark that names another thing ("C++", "C#", "F#", "LoRA+"), not before a letter or
+# digit ("Vision+Language" is two words): folded, "C++", "C#" and "C" are one word.
+MARKED_WORD = r"\p{L}[\p{L}\p{N}]*(?:\+\+|\+|#|♯)(?:[^\p{L}\p{N}+#♯]|$)"
+
+
+def _other_marks(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
+    """Whether the two titles of each pair hold other marked words (`MARKED_WORD`), looked at in
+    `rows` only (titles written otherwise): "Memory Errors in C++ Programs" / "... in C# Programs" /
+    "... in C Programs", on one abstract template, were one paper."""
+    other = np.zeros(pairs.height, dtype=bool)
+    if rows.size:
+        marks = [pl.col(t).str.to_lowercase().str.extract_all(MARKED_WORD)
+                 .list.eval(pl.element().str.replace(r"[^\p{L}\p{N}+#♯]$", "")).list.unique().list.sort()
+                 for t in ("title_a", "title_b")]
+        other[rows] = pairs[rows].select(marks[0] != marks[1]).to_series().fill_null(False).to_numpy()
+    return other
+
+
 def _closing_notice(title: pl.Expr) -> pl.Expr:
     """The notice closing a title as written (`TITLE_NOTICE_CLOSING`), or null."""
     return pl.coalesce(title.str.extract(TITLE_NOTICE_CLOSING, 1), title.str.extract(TITLE_NOTICE_CLOSING, 2))
@@ -1011,11 +1083,15 @@ def _swapped_words(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
         if "".join(ta or []) == "".join(tb or []):  # the same words spaced otherwise: "Non-Convex" / "Nonconvex"
             continue
         only_a, only_b = set(ta or []) - set(tb or []), set(tb or []) - set(ta or [])
+        # The words compared as a swap are counted: a title's word replaced by one its title already
+        # holds elsewhere ("Heavy Neutral Leptons ... Three Charged Leptons" / "Heavy Charged
+        # Leptons ... Three Charged Leptons": as sets, only one title had a word of its own).
+        extra_a, extra_b = Counter(ta or []) - Counter(tb or []), Counter(tb or []) - Counter(ta or [])
         in_a, in_b = Counter(xa or []), Counter(xb or [])
         swapped[i] = _opposite(only_a, only_b) or any(
             (in_a[a] > in_b[a] and in_b[b] > in_a[b]) or _renamed(in_a, in_b, a, b) if fuzz.ratio(a, b) < TITLE_GATE * 100
             else (_other_opening(a, b) and in_a[a] != in_b[a] and in_a[b] != in_b[b])
-            for a in only_a for b in only_b)
+            for a in extra_a for b in extra_b)
     return swapped
 
 
@@ -1024,23 +1100,36 @@ def _title_words() -> list[pl.Expr]:
     return [_contractions_spelled(fold_key(match_text(pl.col(c)))).str.split(" ").alias(c) for c in ("title_a", "title_b")]
 
 
-def _reworded(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
+def _reworded(pairs: pl.DataFrame, rows: np.ndarray, min_words: int = REWORDED_WORDS,
+              short_words: bool = False) -> np.ndarray:
     """Whether REWORDED_WORDS or more words of each title (of MIN_FORM_LETTERS letters or more:
     "for" / "to" is wording) have no form in the other (`_a_form`): "Handle Conflicting Evidence" /
     "Generate Contracts". A word added or dropped ("Towards"), a plural, a spelling fix
     ("Optimisation"), a linking word (TITLE_LINKS), an acronym spelled out ("LLMs"), or one word
-    renamed is a revision's edit. Looked at in `rows` only."""
+    renamed is a revision's edit. Looked at in `rows` only. `min_words`, `short_words`: beside a
+    boilerplate abstract one word replaced is enough, a short one too ("W" / "Z", not a linking
+    word, SHORT_LINKS, or a number: `score_pairs`)."""
     reworded = np.zeros(pairs.height, dtype=bool)
     if not rows.size:
         return reworded
+
+    def compared(w: str) -> bool:
+        if short_words:
+            return w not in SHORT_LINKS and not re.match(ORDINAL_DIGITS, w) and w not in _NUMBER_VALUES
+        return len(w) >= MIN_FORM_LETTERS
     for i, (ta, tb) in zip(rows, pairs[rows].select(_title_words()).iter_rows()):
         ta, tb = ta or [], tb or []
         spelled_out = _acronyms_spelled(ta, tb) | _acronyms_spelled(tb, ta)
-        words_a, words_b = ({w for w in t if len(w) >= MIN_FORM_LETTERS and w not in TITLE_LINKS} - spelled_out for t in (ta, tb))
-        only_a, only_b = words_a - words_b, words_b - words_a
-        replaced_a = [a for a in only_a if not any(_a_form(a, b) for b in only_b)]
-        replaced_b = [b for b in only_b if not any(_a_form(a, b) for a in only_a)]
-        reworded[i] = min(len(replaced_a), len(replaced_b)) >= REWORDED_WORDS
+        words_a, words_b = (Counter(w for w in t if compared(w) and w not in TITLE_LINKS and w not in spelled_out)
+                            for t in (ta, tb))
+        # (counted where one word is compared: "... Where They Struggle" / "... Where They Time",
+        # "Time" said earlier in both titles; as sets, the other title had no word of its own)
+        only_a, only_b = (set(words_a - words_b), set(words_b - words_a)) if short_words else (
+            set(words_a) - set(words_b), set(words_b) - set(words_a))
+        form = _a_form_or_transposed if short_words else _a_form
+        replaced_a = [a for a in only_a if not any(form(a, b) for b in only_b)]
+        replaced_b = [b for b in only_b if not any(form(a, b) for a in only_a)]
+        reworded[i] = min(len(replaced_a), len(replaced_b)) >= min_words
     return reworded
 
 
@@ -1065,6 +1154,11 @@ def _a_form(a: str, b: str) -> bool:
 
 
 MIN_FORM_LETTERS = 4  # "muon" in "dimuon"; a shorter word is inside too many others ("jet", "art")
+
+
+def _a_form_or_transposed(a: str, b: str) -> bool:
+    """`_a_form`, or a short word's typo: two letters swapped ("Multi-veiw" / "Multi-view", 0.75)."""
+    return _a_form(a, b) or (len(a) >= MIN_FORM_LETTERS and sorted(a) == sorted(b) and OSA.distance(a, b) == 1)
 
 
 def _stem(word: str) -> str:
