@@ -13,7 +13,10 @@ WITH population AS (
     SELECT given, surname FROM author_person WHERE first_of_name
     UNION ALL SELECT given, surname FROM new_name_keys
 ),
-n_given AS (SELECT given, count(*) AS n FROM population GROUP BY given),
+n_given AS (  -- an initial counts every name whose given name it opens (transforms.persons.given_counts)
+    SELECT given, count(*) AS n FROM population WHERE length(given) <> 1 GROUP BY given
+    UNION ALL SELECT left(given, 1), count(*) FROM population GROUP BY ALL
+),
 n_surname AS (SELECT surname, count(*) AS n FROM population GROUP BY surname),
 several AS (SELECT DISTINCT name_key FROM author_person WHERE NOT first_of_name AND is_repeat IS NOT TRUE),
 decided AS (
