@@ -31,12 +31,28 @@ PAPERS = [
 ]
 
 
-@given(st.lists(st.sampled_from(["x", "xin", "xiaoyu", "y", "yue", "j", "jean", "é", "élodie", "xx"]), min_size=1, max_size=30))
+@given(st.lists(st.sampled_from(["x", "xin", "xiaoyu", "y", "yue", "j", "jean", "é", "élodie", "xx", "и", "иван",
+                                  "王", "王伟"]), min_size=1, max_size=30))
 def test_an_initial_counts_every_given_name_it_opens(givens):
+    """A letter of a cased script is an initial; one CJK character is a name ("王 伟")."""
     from transforms.persons import given_counts
 
     counts = dict(given_counts(pl.DataFrame({"given": givens})).iter_rows())
-    assert counts == {g: sum(o.startswith(g) for o in givens) if len(g) == 1 else givens.count(g) for g in set(givens)}
+    initial = {"x", "y", "j", "é", "и"}
+    assert counts == {g: sum(o.startswith(g) for o in givens) if g in initial else givens.count(g) for g in set(givens)}
+
+
+def test_an_initial_is_as_common_in_sql_as_in_polars():
+    """The warehouse's macro reads an initial as Polars does."""
+    from flows.sql import connect, read_frame
+    from transforms.persons import is_initial
+
+    givens = pl.DataFrame({"given": ["x", "é", "и", "王", "xin", "", "1", "ß"]})
+    with connect(Path(":memory:")) as con:
+        con.register("givens", givens.to_arrow())
+        got = read_frame(con, "SELECT given, is_initial(given) AS initial FROM givens")
+    want = givens.with_columns(initial=is_initial(pl.col("given")))
+    assert got.sort("given").equals(want.sort("given"))
 
 
 def test_an_initials_reference_share_is_every_given_name_it_opens():

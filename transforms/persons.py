@@ -216,11 +216,15 @@ def name_commonness(keys: pl.Series, reference_weight: float | None = None) -> p
     return commonness_from_counts(k, n, reference_weight)
 
 
+INITIAL = r"\p{Ll}"  # a (folded) key's one-letter given name of a cased script: not one CJK character
+
+
 def is_initial(given: pl.Expr) -> pl.Expr:
-    """A given name that is one letter: an initial ("X. Li"), worn by everyone whose given name it
-    opens ("Xin Li", "Xiaoyu Li", ...), so it is counted as all of them: counted as itself, "x li"
-    was rarer than "Tongliang Liu" and five people signing "X. Li" were one person."""
-    return given.str.len_chars() == 1
+    """A given name that is one letter: an initial ("X. Li", "И. Иванов"), worn by everyone whose
+    given name it opens ("Xin Li", "Xiaoyu Li", ...), so it is counted as all of them: counted as
+    itself, "x li" was rarer than "Tongliang Liu" and five people signing "X. Li" were one person.
+    A CJK character is a whole name ("王 伟"), not an initial."""
+    return given.str.contains(f"^{INITIAL}$")
 
 
 def given_counts(population: pl.DataFrame) -> pl.DataFrame:

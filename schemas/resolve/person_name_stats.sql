@@ -21,12 +21,12 @@ SELECT name_key, given, surname FROM (SELECT * FROM {keys} WHERE NOT is_new)
 ANTI JOIN (SELECT name_key FROM author_person SEMI JOIN {keys} USING (name_key)) USING (name_key)
 ANTI JOIN taken_back_keys USING (name_key);
 INSERT INTO name_lam BY NAME
-WITH initials AS (SELECT DISTINCT given FROM {keys} WHERE length(given) = 1),
+WITH initials AS (SELECT DISTINCT given FROM {keys} WHERE is_initial(given)),
 n_given AS (
     SELECT given, count(*) AS n FROM (
         SELECT given FROM author_person SEMI JOIN (SELECT DISTINCT given FROM {keys}) USING (given) WHERE first_of_name
         UNION ALL SELECT given FROM unstored_names)
-    WHERE length(given) <> 1 GROUP BY given
+    WHERE NOT is_initial(given) GROUP BY given
     UNION ALL  -- an initial counts every name whose given name it opens (transforms.persons.given_counts)
     SELECT left(given, 1), count(*) FROM (
         SELECT given FROM author_person WHERE first_of_name AND left(given, 1) IN (SELECT given FROM initials)
