@@ -749,17 +749,38 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
              & (next_has_area | ~next_on_page | pl.col("last_short_abstract"))
              & ((pl.col("kinds") == "CNN") | pl.col("first_people")))
     has_category = pl.col("kinds").is_in(["CNP", "CNN"]) | ((pl.col("kinds") == "NNP") & pl.col("first_area"))
+    # One paragraph too many between a record's names and its abstract ("Poster", "ICML 2025",
+    # "Cited by 12" under the names; "[PDF]", "Primary Area: ..." over the abstract; hunt 51)
+    # reads as two records cut short: an area and names without an abstract, then names (the
+    # extra line) and an abstract without an area; or names and the extra line as their abstract,
+    # then an abstract without names. The records loaded the extra line as their names or
+    # abstract. Where the extra line reads as neither (one item for names, a line far shorter than
+    # the prose under it for an abstract), both records are quarantined; several names after a
+    # record cut off are the next record's ("Ann Lee, Bo Chen", then "Carol White, Dan Brown").
+    prev_on_page = (_near("page", -1) == pl.col("page")).fill_null(False)
+    after_no_abstract = ((pl.col("kinds") == "NP") & pl.col("first_single") & (_near("kinds", -1) == "CN")
+                         & prev_on_page)
+    recs = recs.with_columns(abstract_chars=pl.col("texts").list.last().str.len_chars())
+    short_over_prose = ((pl.col("texts").list.last().str.count_matches(r"\S+") <= _SHORT_ABSTRACT_WORDS)
+                        & (_near("abstract_chars", 1) >= 3 * pl.col("abstract_chars")))
+    before_no_names = (pl.col("kinds").is_in(["CNP", "NP"]) & (_near("kinds", 1) == "P") & next_on_page
+                       & short_over_prose)
     return recs.with_columns(
         is_last,
         category_raw=pl.when(has_category).then(pl.col("texts").list.first()),
         authors_raw=pl.col("texts").list.get(n - 2, null_on_oob=True),
         abstract=pl.col("texts").list.last(),
-        valid_shape=(pl.col("kinds").is_in(["CNP", "NP"]) | ((pl.col("kinds") == "NNP") & pl.col("first_area")) | short),
+        one_too_many=(after_no_abstract | before_no_names).fill_null(False),
+        valid_shape=((pl.col("kinds").is_in(["CNP", "NP"]) | ((pl.col("kinds") == "NNP") & pl.col("first_area")) | short)
+                     & ~(after_no_abstract | before_no_names).fill_null(False)),
         unsure_short=pl.col("kinds").is_in(["CNN", "NN"]) & ~short & next_on_page,
         unsure_one=(pl.col("kinds") == "N") & pl.col("first_single") & ~pl.col("first_people") & ~next_has_area & next_on_page,
     )
 
 
+_SHORT_ABSTRACT_WORDS = 20  # a line under the names this short, over three times as much prose: no abstract
+ONE_TOO_MANY_REASON = ("a paragraph between a record's names and its abstract (\"Poster\", \"[PDF]\"), or two records"
+                       " cut short, one without its abstract and one without its area or names? (neither reads surely)")
 NAMED_PROSE_REASON = ("a line shaped like names that reads as prose, then prose: a record whose names read as prose,"
                       " or no record (an e-mail's sign-off)? (neither reads surely)")
 
@@ -771,6 +792,8 @@ def _reason() -> pl.Expr:
         .then(None)
         .when(kinds.str.contains("M"))
         .then(pl.lit(METADATA_REASON))
+        .when(pl.col("one_too_many"))
+        .then(pl.lit(ONE_TOO_MANY_REASON))
         .when(~kinds.str.ends_with("P") & pl.col("is_last"))
         .then(pl.lit("record cut off at end of file: no abstract"))
         .when(pl.col("unsure_one"))
