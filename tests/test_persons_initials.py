@@ -12,7 +12,7 @@ import polars as pl
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.test_persons_warehouse import _listing, write
+from tests.test_persons_warehouse import _listing, assert_as_common_as_counted, watch_commonness, write
 
 # Five people sign "X. Li", each with co-authors and a field of their own; the vision one twice.
 PAPERS = [
@@ -82,19 +82,7 @@ def test_people_signing_one_initial_and_surname_are_split_on_evidence(run_ingest
 def test_an_initial_is_as_common_in_the_warehouse_as_in_polars(run_ingest, tmp_path, monkeypatch):
     """The warehouse counts the names an initial opens itself (person_name_stats.sql): the same
     commonness as `name_commonness` over the warehouse's names."""
-    from flows import persons as person_step
-    from flows.sql import read_frame
-    from transforms.persons import name_commonness
-
-    seen = []
-    write_group = person_step._write_group
-
-    def watched(con, *args, **kwargs):
-        seen.append((read_frame(con, "SELECT name_key, lam FROM name_lam"), read_frame(
-            con, "SELECT name_key FROM author_person WHERE first_of_name UNION SELECT name_key FROM new_name_keys")))
-        return write_group(con, *args, **kwargs)
-
-    monkeypatch.setattr(person_step, "_write_group", watched)
+    seen = watch_commonness(monkeypatch)
     folder = tmp_path / "land"
     write(folder, "2027-03-02_arxiv.txt", _listing("Mar 2, 2027", PAPERS[:3]))
     run_ingest([folder], tmp_path / "w.duckdb")
@@ -104,6 +92,4 @@ def test_an_initial_is_as_common_in_the_warehouse_as_in_polars(run_ingest, tmp_p
     run_ingest([folder], tmp_path / "w.duckdb")
     read, population = seen[-1]
     assert "x li" in read["name_key"].to_list()
-    fresh = name_commonness(population["name_key"])
-    both = read.join(fresh.select("name_key", lam_fresh="lam"), on="name_key", how="left")
-    assert both.filter(pl.col("lam") != pl.col("lam_fresh")).is_empty(), both
+    assert_as_common_as_counted(read, population)
