@@ -168,7 +168,7 @@ def check_read_only(con: duckdb.DuckDBPyConnection, sql: str) -> None:
         # Without a tree, a name is all there is to see. External access off still lets DuckDB
         # write its spill folder (`<warehouse>.tmp/`, an allowed directory): a COPY hidden in
         # json_execute_serialized_sql wrote its file there from inside such a PIVOT.
-        hidden = _identifiers(sql) & (SQL_TEXT_FUNCTIONS | NAMED_FUNCTION_CALLERS)
+        hidden = _identifiers(sql, called=True) & (SQL_TEXT_FUNCTIONS | NAMED_FUNCTION_CALLERS)
         if hidden:
             names = ", ".join(f"{name}()" for name in sorted(hidden))
             raise StatementRefused(f"{names} runs SQL or a function handed to it as text, which this check cannot see")
@@ -199,14 +199,19 @@ def _first_word(sql: str) -> str:
     return re.match(rb"\w*", text[starts[0]:]).group().decode().lower() if starts else ""
 
 
-def _identifiers(sql: str) -> set[str]:
-    """Every identifier of the SQL text, by DuckDB's tokenizer, lower-cased and unquoted."""
+def _identifiers(sql: str, called: bool = False) -> set[str]:
+    """Every identifier of the SQL text, by DuckDB's tokenizer, lower-cased and unquoted; `called`:
+    only those a "(" follows (comments aside), the names of calls: a column or alias named "query"
+    in a PIVOT is no call of query()."""
     text = sql.encode()
     tokens = duckdb.tokenize(sql)
     ends = [start for start, _ in tokens[1:]] + [len(text)]
+    following = [t for t in tokens if t[1] != duckdb.token_type.comment]
+    opens_call = {a[0] for a, b in zip(following, following[1:])
+                  if b[1] == duckdb.token_type.operator and text[b[0]:b[0] + 1] == b"("}
     names = set()
     for (start, kind), end in zip(tokens, ends):
-        if kind == duckdb.token_type.identifier:
+        if kind == duckdb.token_type.identifier and (not called or start in opens_call):
             word = re.match(rb'"(?:[^"]|"")*"|[^\s.(),;]*', text[start:end]).group().decode()
             names.add(word[1:-1].replace('""', '"').lower() if word.startswith('"') else word.lower())
     return names

@@ -269,3 +269,15 @@ def test_a_metadata_line_in_a_hard_wrapped_title_block_is_never_glued_into_the_t
     records, quarantine = parse_text(FIRST + middle + LAST)
     assert records["title"].to_list() == ["First Paper Title", "Third Paper Title"]
     assert quarantine.select("line_start", "line_end").rows() == [(6, 5 + middle.count("\n"))]
+
+
+@pytest.mark.parametrize("title", ["Comment: Microarrays, Empirical Bayes and the\nTwo-Groups Model",
+                                   "Comment: Bayesian Checking of the Second Levels\nof Hierarchical Models"])
+def test_a_hard_wrapped_discussion_title_opening_comment_still_loads(title):
+    """Review of hunt 51: Statistical Science's discussions on arXiv are titled "Comment: ...";
+    arXiv's own label is "Comments:". Wrapped over two lines, such a title was quarantined as a
+    metadata line where the title belongs (it loaded before)."""
+    middle = f"#02Oct 26, 2026\ncs.LG\n{title}\nAnn Lee, Bo Chen\n{ABSTRACT}\n"
+    records, quarantine = parse_text(FIRST + middle + LAST)
+    assert quarantine.is_empty(), quarantine.to_dicts()
+    assert records["title"].to_list()[1] == title.replace("\n", " ")

@@ -483,3 +483,12 @@ def test_a_select_nested_as_deep_as_duckdb_allows_is_checked_and_runs(warehouse)
         result = cli("query", sql, "-w", warehouse, "-f", "csv")
         assert result.exit_code == 0 and result.stdout == f"s\n{answer}\n", result.output[-300:]
     assert _sys.getrecursionlimit() == limit
+
+
+def test_a_pivot_over_a_column_named_like_a_refused_function_runs(warehouse):
+    """Review of hunt 51: the names of an unchecked PIVOT are refused where they call a function
+    (a "(" follows), not where a column or alias wears the name."""
+    for name in ("query", "create_external_resource"):
+        sql = f"PIVOT (SELECT title AS {name}, paper_id FROM dim_paper) ON {name} USING count(*)"
+        result = cli("query", sql, "-w", warehouse)
+        assert result.exit_code == 0, (name, result.output)

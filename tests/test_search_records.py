@@ -279,3 +279,13 @@ def test_several_names_after_a_record_cut_off_are_the_next_records():
     loaded, quarantined = parse(page(FIRST, "Deep Learning · Graphs", "Cy Dee, Di Eve", "Gus Ho, Ida Ito", PROSE_B))
     assert [authors for _, authors, _ in loaded][1:] == ["Gus Ho, Ida Ito"]
     assert [reason for _, _, reason in quarantined] == ["record has no abstract"]
+
+
+@pytest.mark.parametrize("name", ["Zihao Tang", "Suhyeon Lee", "Xinyao Fan"])
+def test_a_one_author_record_after_a_record_cut_off_still_loads(name):
+    """Review of hunt 51: a record cut off before its abstract, then a real one-author record
+    without an area (five of 400 rendered ICLR pages): the one person the name reference knows is
+    the next record's names, not a paragraph too many; the record loads as it did before."""
+    loaded, quarantined = parse(page(FIRST, "Deep Learning · Graphs", "Cy Dee, Di Eve", name, PROSE_B))
+    assert [authors for _, authors, _ in loaded][1:] == [name]
+    assert [reason for _, _, reason in quarantined] == ["record has no abstract"]

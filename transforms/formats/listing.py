@@ -632,7 +632,10 @@ _ID_ALONE = rf"^(?i:arxiv:\s*)?{_ARXIV_ID}(?:v\d+)?$|^(?i:(?:https?://|www\.|doi
 
 # A submission history line: "[v1] Mon, 2 Apr 2007 19:18:42 GMT (1082kb)", "(Submitted on 2 Apr 2007)".
 _SUBMISSION_LINE = r"^\[v\d+\]\s+\p{L}{3},?\s+\d|^\(?(?i:submitted\s+on)\s+(?:\p{L}{3},?\s+)?\d{1,2}\s+\p{L}{3}"
-_TITLE_BLOCK_METADATA = _ARXIV_META + "|" + _SUBMISSION_LINE
+# (arXiv prints "Comments:"; "Comment: Microarrays, Empirical Bayes and the Two-Groups Model" is
+# a title, Statistical Science's discussions on arXiv are so named, and a hard-wrapped one was
+# quarantined)
+_TITLE_BLOCK_METADATA = _ARXIV_META.replace("comments?", "comments") + "|" + _SUBMISSION_LINE
 
 
 def _no_title_line(line: pl.Expr) -> pl.Expr:

@@ -734,6 +734,7 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
         first_single=pl.col("single_item").first(),
         first_area=pl.col("an_area").first(),
         first_people=pl.col("people").first(),
+        first_person=pl.col("person").first(),
         last_short_abstract=pl.col("short_abstract").last(),
         texts=pl.col("text"),
         raw_text=pl.col("raw_text").str.join("\n\n"),
@@ -758,8 +759,10 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
     # the prose under it for an abstract), both records are quarantined; several names after a
     # record cut off are the next record's ("Ann Lee, Bo Chen", then "Carol White, Dan Brown").
     prev_on_page = (_near("page", -1) == pl.col("page")).fill_null(False)
-    after_no_abstract = ((pl.col("kinds") == "NP") & pl.col("first_single") & (_near("kinds", -1) == "CN")
-                         & prev_on_page)
+    # (not a person the name reference knows, `_one_person`: "Zihao Tang" and an abstract after
+    # a record cut off is a one-author record without an area, as it loaded before)
+    after_no_abstract = ((pl.col("kinds") == "NP") & pl.col("first_single") & ~pl.col("first_person").fill_null(False)
+                         & (_near("kinds", -1) == "CN") & prev_on_page)
     recs = recs.with_columns(abstract_chars=pl.col("texts").list.last().str.len_chars())
     short_over_prose = ((pl.col("texts").list.last().str.count_matches(r"\S+") <= _SHORT_ABSTRACT_WORDS)
                         & (_near("abstract_chars", 1) >= 3 * pl.col("abstract_chars")))
