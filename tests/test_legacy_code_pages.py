@@ -136,3 +136,14 @@ def test_a_greek_letter_alone_in_math_is_read_in_a_greek_code_page(page):
     text = digest(["Ann Lee"]).replace("solve it well", "solve it well with TD($λ$) updates", 1)
     decoded = decode_bytes(text.encode(page))
     assert (decoded.text, decoded.n_bad_bytes) == (text, 0)
+
+
+@pytest.mark.parametrize("authors", [["Auður Ava Ólafsdóttir"], ["Þorvaldur Gylfason"], ["Heiðar Helguson, Ann Lee"]])
+def test_a_letter_the_sides_table_never_saw_says_nothing_by_its_sides(authors):
+    """Review of session 51: real names hold no Icelandic ð or þ, so their sides were the average
+    letter's, while Turkish ğ stands between vowels in most names that hold it: "Auður" in
+    Windows-1252 read as Windows-1254 "Auğur", "Þorvaldur" as "Şorvaldur". A letter the sides
+    table has not seen is weighed by its own frequency only."""
+    text = digest(authors)
+    decoded = decode_bytes(text.encode("cp1252"))
+    assert (decoded.encoding, decoded.text) == ("windows-1252", text)

@@ -777,7 +777,8 @@ def _log_odds(words: bytes, codecs_: list[str]) -> Callable[[str, str], float]:
                         for i in starts.intersection(both) if _cased(readings[a][i]) and _cased(readings[b][i]))
         language_odds = sum(map(_language_log_p, split[a])) - sum(map(_language_log_p, split[b]))
         return chardet_odds + case_odds + language_odds + sum(
-            _letter_log_p(readings[a], i) - _letter_log_p(readings[b], i) for i in both)
+            _letter_log_p(readings[a], i) - _letter_log_p(readings[b], i) + _sides_odds(readings[a], readings[b], i)
+            for i in both)
     split = {codec: _NAME_PARTS.split(text) for codec, text in readings.items()}
     return odds
 
@@ -842,14 +843,35 @@ def _letter_log_p(text: str, i: int) -> float:
     letter with a letter beside it is a name's (`_name_letter_log_p`), one standing alone a
     symbol of a title or abstract (`_lone_letter_log_p`: Greek, nearly always), unless a full
     stop closes it: an initial ("É. Moulines")."""
-    before = text[i - 1] if i > 0 else ""
-    after = text[i + 1] if i + 1 < len(text) else ""
-    if before.isalpha() or after.isalpha() or after == ".":
+    if _in_a_name(text, i):
         log_p, unseen = _name_letter_log_p()
-        letter = text[i].lower()
-        return log_p.get(letter, unseen) + _side_log_p(letter, side_class(before), side_class(after))
+        return log_p.get(text[i].lower(), unseen)
     log_p, unseen = _lone_letter_log_p()
     return log_p.get(text[i], unseen)
+
+
+def _in_a_name(text: str, i: int) -> bool:
+    """A letter with a letter beside it, or closed by a full stop (an initial)."""
+    after = text[i + 1] if i + 1 < len(text) else ""
+    return (i > 0 and text[i - 1].isalpha()) or after.isalpha() or after == "."
+
+
+def _sides_odds(a: str, b: str, i: int) -> float:
+    """How much likelier real names write reading a's letter at i between its sides than reading
+    b's (`_side_log_p`): only where both are name letters the sides table knows. A letter it has
+    never seen (Icelandic ð, þ: the real names hold none) says nothing, rather than losing to one
+    it has seen where it stands (Turkish ğ between vowels: "Auður" read as "Auğur")."""
+    if not (_in_a_name(a, i) and _in_a_name(b, i)):
+        return 0.0
+    _, per_letter, _ = _side_counts()
+    la, lb = a[i].lower(), b[i].lower()
+    if la not in per_letter or lb not in per_letter:
+        return 0.0
+    return _side_log_p(la, *_sides(a, i)) - _side_log_p(lb, *_sides(b, i))
+
+
+def _sides(text: str, i: int) -> tuple[str, str]:
+    return side_class(text[i - 1] if i > 0 else ""), side_class(text[i + 1] if i + 1 < len(text) else "")
 
 
 # What stands beside a letter of a name: a vowel, a consonant or no letter (its base letter,
