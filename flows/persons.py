@@ -166,11 +166,9 @@ def _add_commonness(con: duckdb.DuckDBPyConnection, keys_table: str, n_keys: int
     """name_lam gains the commonness of the keys of `keys_table` it lacks, counted as the run's
     first were (person_name_stats.sql: before any person of this run is written)."""
     # none is new: the run's new names are batch_keys', all in name_lam by now
-    # the parts of the fullest key aliased to each (person_marks.sql), as person_names.sql reads them
-    con.execute("CREATE OR REPLACE TEMP TABLE other_keys AS SELECT name_key, given_name(coalesce(parts_key, name_key)) "
-                "AS given, surname_of(coalesce(parts_key, name_key)) AS surname, n_words(coalesce(parts_key, name_key)) "
-                "AS n_tokens, false AS is_new, NULL::HUGEINT AS first_rank FROM (SELECT DISTINCT name_key FROM "
-                f"{keys_table} ANTI JOIN name_lam USING (name_key)) LEFT JOIN name_parts_key USING (name_key)")
+    con.execute("CREATE OR REPLACE TEMP TABLE other_keys AS SELECT name_key, given_name(name_key) AS given, "
+                "surname_of(name_key) AS surname, n_words(name_key) AS n_tokens, false AS is_new, "
+                f"NULL::HUGEINT AS first_rank FROM (SELECT DISTINCT name_key FROM {keys_table} ANTI JOIN name_lam USING (name_key))")
     if _any(con, "other_keys"):
         run_sql_file(con, "resolve/person_name_stats.sql", {"n_keys": n_keys}, keys="other_keys")
 

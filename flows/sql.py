@@ -19,7 +19,7 @@ import polars as pl
 
 from flows.settings import QUIET, usable_cpus
 from transforms.ids import ID_SQL
-from transforms.persons import GIVEN_RE, INITIAL, ONE_WORD_LAMBDA, REF_NAMES, REFERENCE_WEIGHT, SURNAME_RE, WORDS_FROM
+from transforms.persons import GIVEN_RE, ONE_WORD_LAMBDA, REF_NAMES, REFERENCE_WEIGHT, SURNAME_RE, WORDS_FROM
 
 
 def schema_sql(name: str) -> str:
@@ -46,7 +46,6 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     con.execute(f"CREATE OR REPLACE TEMP MACRO given_name(k) AS regexp_extract(k, '{GIVEN_RE}', 1)")
     con.execute(f"CREATE OR REPLACE TEMP MACRO surname_of(k) AS regexp_extract(k, '{SURNAME_RE}', 1)")
     con.execute("CREATE OR REPLACE TEMP MACRO n_words(k) AS length(k) - length(replace(k, ' ', '')) + 1")
-    con.execute(f"CREATE OR REPLACE TEMP MACRO is_initial(given) AS regexp_full_match(given, '{INITIAL}')")
     # how common a name is (transforms.persons.commonness_from_counts): the same double operations
     # in the same order (times the reciprocal, not a division), so SQL and Polars agree to the last bit
     weight = f"{float(REFERENCE_WEIGHT)!r}::DOUBLE"

@@ -458,41 +458,26 @@ We organise sparse attention patterns on lattices and show that the lattice stru
 """
 
 
-def watch_commonness(monkeypatch) -> list[tuple[pl.DataFrame, pl.DataFrame]]:
-    """(name_lam's name_key and lam, the names counted) each time the person step writes a group:
-    by then the model has read every commonness it reads."""
-    from flows import persons as person_step
-    from flows.sql import read_frame
-
-    seen = []
-    write_group = person_step._write_group
-
-    def watched(con, *args, **kwargs):
-        seen.append((read_frame(con, "SELECT name_key, lam FROM name_lam"), read_frame(
-            con, "SELECT name_key FROM author_person WHERE first_of_name UNION SELECT name_key FROM new_name_keys "
-                 "UNION SELECT name_key FROM taken_back_keys")))  # (a name taken back is still a name)
-        return write_group(con, *args, **kwargs)
-
-    monkeypatch.setattr(person_step, "_write_group", watched)
-    return seen
-
-
-def assert_as_common_as_counted(read: pl.DataFrame, population: pl.DataFrame) -> None:
-    """Every commonness read is `name_commonness` over the names counted."""
-    from transforms.persons import name_commonness
-
-    fresh = name_commonness(population["name_key"])
-    both = read.join(fresh.select("name_key", lam_fresh="lam"), on="name_key", how="left")
-    assert both.filter(pl.col("lam") != pl.col("lam_fresh")).is_empty(), both
-
-
 def test_every_name_is_as_common_whenever_the_step_reads_it(run_ingest, tmp_path, monkeypatch):
     """The names on the common names' papers that the run does not bring (stored co-authors of a
     relisted paper: "yuki tanaka") had their commonness counted after the run's rare names were
     written as persons, and those names were then counted twice (as new names and as stored
     ones): four new "... tanaka" made "tanaka" look commoner than a fresh count says. Every
     commonness the step reads must be the one counted over the warehouse's names, each once."""
-    seen = watch_commonness(monkeypatch)
+    from flows import persons as person_step
+    from flows.sql import read_frame
+    from transforms.persons import name_commonness
+
+    seen = []
+    write_group = person_step._write_group
+
+    def watched(con, *args, **kwargs):  # when the model has read every commonness it reads
+        seen.append((read_frame(con, "SELECT name_key, lam FROM name_lam"), read_frame(
+            con, "SELECT name_key FROM author_person WHERE first_of_name UNION SELECT name_key FROM new_name_keys "
+                 "UNION SELECT name_key FROM taken_back_keys")))  # (a name taken back is still a name)
+        return write_group(con, *args, **kwargs)
+
+    monkeypatch.setattr(person_step, "_write_group", watched)
     daily = tmp_path / "daily"
     write(daily, "2027-03-02_arxiv.txt", DAY1)
     run_ingest([daily], tmp_path / "w.duckdb")
@@ -500,7 +485,9 @@ def test_every_name_is_as_common_whenever_the_step_reads_it(run_ingest, tmp_path
     run_ingest([daily], tmp_path / "w.duckdb")
     read, population = seen[-1]
     assert "yuki tanaka" in read["name_key"].to_list()
-    assert_as_common_as_counted(read, population)
+    fresh = name_commonness(population["name_key"])
+    both = read.join(fresh.select("name_key", lam_fresh="lam"), on="name_key", how="left")
+    assert both.filter(pl.col("lam") != pl.col("lam_fresh")).is_empty(), both
 
 
 def _real_days(folder: Path) -> list[Path]:

@@ -211,29 +211,9 @@ def name_commonness(keys: pl.Series, reference_weight: float | None = None) -> p
         given=name_parts(pl.col("name_key"))[0], surname=name_parts(pl.col("name_key"))[1],
         n_tokens=pl.col("name_key").str.count_matches(" ") + 1)
     n = k.filter(pl.col("n_tokens") >= 2).height
-    k = (k.join(given_counts(k.select("given")), on="given")
+    k = (k.join(k.group_by("given").agg(n_given=pl.len()), on="given")
          .join(k.group_by("surname").agg(n_surname=pl.len()), on="surname"))
     return commonness_from_counts(k, n, reference_weight)
-
-
-INITIAL = r"\p{Ll}"  # a (folded) key's one-letter given name of a cased script: not one CJK character
-
-
-def is_initial(given: pl.Expr) -> pl.Expr:
-    """A given name that is one letter: an initial ("X. Li", "И. Иванов"), worn by everyone whose
-    given name it opens ("Xin Li", "Xiaoyu Li", ...), so it is counted as all of them: counted as
-    itself, "x li" was rarer than "Tongliang Liu" and five people signing "X. Li" were one person.
-    A CJK character is a whole name ("王 伟"), not an initial."""
-    return given.str.contains(f"^{INITIAL}$")
-
-
-def given_counts(population: pl.DataFrame) -> pl.DataFrame:
-    """given, n_given: how many of the population's name keys (a `given` column, one row each)
-    carry each given name; for an initial, how many carry a given name it opens (`is_initial`)."""
-    exact = population.group_by("given").agg(n_given=pl.len())
-    opened = population.group_by(pl.col("given").str.slice(0, 1)).agg(n_opened=pl.len())
-    return exact.join(opened, on="given", how="left").select(
-        "given", n_given=pl.when(is_initial(pl.col("given"))).then("n_opened").otherwise("n_given"))
 
 
 def commonness_from_counts(counts: pl.DataFrame, n_keys: int, reference_weight: float | None = None) -> pl.DataFrame:
@@ -269,12 +249,8 @@ def _reference_counts() -> tuple[pl.DataFrame, int]:
 def reference_shares() -> tuple[pl.DataFrame, pl.DataFrame]:
     """(given, surname) frames of part, share: the share of the reference's name keys carrying it."""
     parts, n_keys = _reference_counts()
-    given = parts.filter(pl.col("kind") == "given").select("part", "n")
-    # an initial is as common as every given name it opens (`is_initial`)
-    initials = given.group_by(pl.col("part").str.slice(0, 1)).agg(pl.col("n").sum())
-    given = pl.concat([given.filter(~is_initial(pl.col("part"))), initials]).sort("part")
-    surname = parts.filter(pl.col("kind") == "surname").select("part", "n")
-    return tuple(frame.select("part", share=pl.col("n") / n_keys) for frame in (given, surname))
+    parts = parts.with_columns(share=pl.col("n") / n_keys)
+    return tuple(parts.filter(pl.col("kind") == kind).select("part", "share") for kind in ("given", "surname"))
 
 
 @cache
@@ -748,7 +724,7 @@ def assign_persons(
         if v is None:
             if not counts:
                 two = tokens.filter(pl.col("name_key").str.contains(" "))
-                counts.append(dict(given_counts(two.select("given")).iter_rows()))
+                counts.append(dict(two.group_by("given").len().iter_rows()))
                 counts.append(dict(two.group_by("surname").len().iter_rows()))
                 counts.extend(dict(ref.iter_rows()) for ref in reference_shares())
             t = key.split(" ")

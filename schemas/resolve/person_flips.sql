@@ -14,7 +14,6 @@ WITH population AS (
     UNION ALL SELECT given, surname FROM new_name_keys
 ),
 n_given AS (SELECT given, count(*) AS n FROM population GROUP BY given),
-n_opened AS (SELECT left(given, 1) AS given, count(*) AS n FROM population GROUP BY ALL),
 n_surname AS (SELECT surname, count(*) AS n FROM population GROUP BY surname),
 several AS (SELECT DISTINCT name_key FROM author_person WHERE NOT first_of_name AND is_repeat IS NOT TRUE),
 decided AS (
@@ -24,11 +23,8 @@ decided AS (
 ),
 now AS (
     SELECT d.name_key, d.several, d.below,
-           -- an initial counts every name whose given name it opens (transforms.persons.given_counts)
-           name_commonness(contains(d.name_key, ' '), CASE WHEN is_initial(d.given) THEN o.n ELSE g.n END, rg.share,
-                           s.n, rs.share, $n_keys) AS lam
-    FROM decided d JOIN n_given g USING (given) JOIN n_opened o ON o.given = left(d.given, 1)
-    JOIN n_surname s USING (surname)
+           name_commonness(contains(d.name_key, ' '), g.n, rg.share, s.n, rs.share, $n_keys) AS lam
+    FROM decided d JOIN n_given g USING (given) JOIN n_surname s USING (surname)
     LEFT JOIN ref_given rg ON rg.part = d.given LEFT JOIN ref_surname rs ON rs.part = d.surname
 )
 SELECT name_key, NOT several AS decided_rare, lam FROM now

@@ -1,6 +1,5 @@
 -- Name statistics without reading every name: for the keys of {keys} (name_key), how many
--- distinct name keys carry each one's given name (first word; for an initial, a given name it
--- opens) and surname (last word): stored
+-- distinct name keys carry each one's given name (first word) and surname (last word): stored
 -- names (their marked row, person_marks.sql), the run's new keys (new_name_keys) and the names
 -- taken back (taken_back_keys), counted over the names that share one of those parts. The same
 -- counts whenever it is called in a run, whatever keys it is asked for, as long as no person of
@@ -14,24 +13,17 @@
 CREATE OR REPLACE TEMP TABLE unstored_names AS
 SELECT name_key, given, surname FROM new_name_keys
 UNION ALL  -- names taken back to be decided again (person_reopen.sql): no stored person now
-SELECT name_key, given_name(coalesce(parts_key, name_key)), surname_of(coalesce(parts_key, name_key))
-FROM taken_back_keys LEFT JOIN name_parts_key USING (name_key)
+SELECT name_key, given_name(name_key), surname_of(name_key) FROM taken_back_keys
 UNION ALL  -- any other of these keys without a stored person (a key of batch_keys is new or stored)
 SELECT name_key, given, surname FROM (SELECT * FROM {keys} WHERE NOT is_new)
 ANTI JOIN (SELECT name_key FROM author_person SEMI JOIN {keys} USING (name_key)) USING (name_key)
 ANTI JOIN taken_back_keys USING (name_key);
 INSERT INTO name_lam BY NAME
-WITH initials AS (SELECT DISTINCT given FROM {keys} WHERE is_initial(given)),
-n_given AS (
+WITH n_given AS (
     SELECT given, count(*) AS n FROM (
         SELECT given FROM author_person SEMI JOIN (SELECT DISTINCT given FROM {keys}) USING (given) WHERE first_of_name
         UNION ALL SELECT given FROM unstored_names)
-    WHERE NOT is_initial(given) GROUP BY given
-    UNION ALL  -- an initial counts every name whose given name it opens (transforms.persons.given_counts)
-    SELECT left(given, 1), count(*) FROM (
-        SELECT given FROM author_person WHERE first_of_name AND left(given, 1) IN (SELECT given FROM initials)
-        UNION ALL SELECT given FROM unstored_names WHERE left(given, 1) IN (SELECT given FROM initials))
-    GROUP BY ALL
+    GROUP BY given
 ),
 n_surname AS (
     SELECT surname, count(*) AS n FROM (

@@ -1,5 +1,5 @@
--- The run's name keys (batch_keys: the new mentions' names, with given name, surname and number of
--- words, those of the fullest key aliased to it (name_parts_key), and whether the warehouse holds no person of it yet, is_new, as person_name_stats.sql
+-- The run's name keys (batch_keys: the new mentions' names, with given name, surname, number of
+-- words and whether the warehouse holds no person of it yet, is_new, as person_name_stats.sql
 -- reads them), those new to the warehouse (new_name_keys) and the
 -- number of distinct name keys of two words or more, stored or new (n_name_keys), before any
 -- name is taken back to be decided again. Names are counted by their marked row (person_marks.sql).
@@ -11,11 +11,9 @@ WITH run_keys AS (
     FROM new_mentions n LEFT JOIN dim_paper p USING (paper_id) GROUP BY n.name_key
 ),
 stored AS (SELECT DISTINCT name_key FROM author_person SEMI JOIN run_keys USING (name_key))
-SELECT k.name_key, given_name(coalesce(p.parts_key, k.name_key)) AS given,
-       surname_of(coalesce(p.parts_key, k.name_key)) AS surname, n_words(coalesce(p.parts_key, k.name_key)) AS n_tokens,
-       s.name_key IS NULL AS is_new, k.first_rank
-FROM run_keys k LEFT JOIN stored s USING (name_key)
-LEFT JOIN name_parts_key p USING (name_key);  -- person_marks.sql: the fullest key aliased to it
+SELECT k.name_key, given_name(k.name_key) AS given, surname_of(k.name_key) AS surname,
+       n_words(k.name_key) AS n_tokens, s.name_key IS NULL AS is_new, k.first_rank
+FROM run_keys k LEFT JOIN stored s USING (name_key);
 CREATE OR REPLACE TEMP TABLE new_name_keys AS SELECT name_key, given, surname FROM batch_keys WHERE is_new;
 CREATE OR REPLACE TEMP TABLE n_name_keys AS
 SELECT (SELECT count(*) FROM author_person WHERE first_of_name AND contains(name_key, ' '))
