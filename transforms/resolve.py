@@ -841,7 +841,9 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     other_numbers |= _reworded(pairs, said_nothing, min_words=1, short_words=True)
     other_numbers |= _reversed_direction(pairs, edited)
     # A name the fold cannot spell ("C++" / "C#" / "C": one folded title, one folded abstract).
-    raw_differ = pairs.select((pl.col("title_a") != pl.col("title_b")).fill_null(False)).to_series().to_numpy()
+    raw_differ = pairs.select((pl.col("title_a") != pl.col("title_b"))  # (and one holds a mark: most hold none)
+                              & (pl.col("title_a").str.contains("[+#♯]") | pl.col("title_b").str.contains("[+#♯]"))
+                              ).to_series().fill_null(False).to_numpy()
     other_numbers |= _other_marks(pairs, np.flatnonzero(close & raw_differ))
     authors = author_agreement(pairs).to_numpy(writable=True)
     text = np.maximum(jaccard, contained)
