@@ -764,7 +764,7 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
     after_no_abstract = ((pl.col("kinds") == "NP") & pl.col("first_single") & ~pl.col("first_person").fill_null(False)
                          & (_near("kinds", -1) == "CN") & prev_on_page)
     recs = recs.with_columns(abstract_chars=pl.col("texts").list.last().str.len_chars())
-    short_over_prose = ((pl.col("texts").list.last().str.count_matches(r"\S+") <= _SHORT_ABSTRACT_WORDS)
+    short_over_prose = ((pl.col("texts").list.last().str.count_matches(" ", literal=True) < _SHORT_ABSTRACT_WORDS)
                         & (_near("abstract_chars", 1) >= 3 * pl.col("abstract_chars")))
     before_no_names = (pl.col("kinds").is_in(["CNP", "NP"]) & (_near("kinds", 1) == "P") & next_on_page
                        & short_over_prose)
