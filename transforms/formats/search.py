@@ -768,14 +768,15 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
                         & (_near("abstract_chars", 1) >= 3 * pl.col("abstract_chars")))
     before_no_names = (pl.col("kinds").is_in(["CNP", "NP"]) & (_near("kinds", 1) == "P") & next_on_page
                        & short_over_prose)
+    one_too_many = (after_no_abstract | before_no_names).fill_null(False)
     return recs.with_columns(
         is_last,
         category_raw=pl.when(has_category).then(pl.col("texts").list.first()),
         authors_raw=pl.col("texts").list.get(n - 2, null_on_oob=True),
         abstract=pl.col("texts").list.last(),
-        one_too_many=(after_no_abstract | before_no_names).fill_null(False),
+        one_too_many=one_too_many,
         valid_shape=((pl.col("kinds").is_in(["CNP", "NP"]) | ((pl.col("kinds") == "NNP") & pl.col("first_area")) | short)
-                     & ~(after_no_abstract | before_no_names).fill_null(False)),
+                     & ~one_too_many),
         unsure_short=pl.col("kinds").is_in(["CNN", "NN"]) & ~short & next_on_page,
         unsure_one=(pl.col("kinds") == "N") & pl.col("first_single") & ~pl.col("first_people") & ~next_has_area & next_on_page,
     )
