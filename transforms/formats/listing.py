@@ -113,8 +113,11 @@ UNREAD_HEADER_FOUND = rf"#[{INVISIBLE}]*\d{{2,}}[{PAD}]*" + _WEEKDAY + _DATE
 # ("Comments: 9 pages", "DOI: 10.1234/abc", "Journal-ref: ...", "MSC classes: 68T05", "Code: https://..."),
 # a venue note ("Accepted at NeurIPS 2025", "To appear in ...", "Published in ..."), a link or an
 # identifier alone. Standing where the abstract belongs, such a line was loaded as the abstract.
-_META_LABELS = (r"comments?|doi|journal[- ]?ref(?:erence)?|report[- ]?(?:no|num(?:ber)?)\.?|(?:msc|acm|jel)[- ]?class(?:es)?"
-                r"|pacs|categories|subj(?:ects?|-class)|keywords?|key ?words|index terms|(?:source )?code|project(?: page| website)?"
+# arXiv's own labels (no abstract opens with one, nor a title: "Comment: ..." is Statistical
+# Science's discussions, "Comments:" arXiv's field)
+_ARXIV_LABELS = (r"comments|doi|journal[- ]?ref(?:erence)?|report[- ]?(?:no|num(?:ber)?)\.?|(?:msc|acm|jel)[- ]?class(?:es)?"
+                 r"|pacs|subjects|subj-class")
+_META_LABELS = (_ARXIV_LABELS + r"|comment|subject|categories|keywords?|key ?words|index terms|(?:source )?code|project(?: page| website)?"
                 r"|home ?page|website|url|github|data(?:set)?s?|demo|video|arxiv(?: id)?|cite as|submitted|published|accepted"
                 r"|notes?|licen[cs]e|pages|conference|venue|proceedings|funding|correspondence|contact|e-?mail"
                 r"|supplementary(?: material)?|preprint|primary class|version|status")
@@ -130,10 +133,9 @@ ANY_LABEL = r"^\p{L}[\p{L}\-]*(?: [\p{L}\-]+){0,2}\s*(?::|：)\s*\S"
 FIELD_LABEL = r"^(?i:abstract|summary|tl;?dr|title|authors?|author\(s\)|by)\s*(?::|：)"
 # Longer than any such line seen (a long Journal-ref); an abstract is longer.
 METADATA_MAX_CHARS = 160
-# arXiv's own metadata labels (no abstract opens with one), and the bound of such a line: the
-# longest comment of ../shared/realdata's arXiv records is 392 characters.
-_ARXIV_META = (r"^(?i:comments?|journal[- ]?ref(?:erence)?|doi|report[- ]?(?:no|number)\.?|(?:msc|acm|jel)[- ]?class(?:es)?"
-               r"|subj-class|subjects|pacs)\s*(?::|：)")
+# A line of arXiv's labels, and its bound: the longest comment of ../shared/realdata's arXiv
+# records is 392 characters.
+_ARXIV_META = r"^(?i:" + _ARXIV_LABELS + r")\s*(?::|：)"
 ARXIV_META_MAX_CHARS = 600
 # Lines a mailing or a listing page prints between records, never an abstract's wrapped rest
 # when they end its record: a section heading ("Cross-lists for Mon, 26 Oct 26", "New
@@ -632,10 +634,7 @@ _ID_ALONE = rf"^(?i:arxiv:\s*)?{_ARXIV_ID}(?:v\d+)?$|^(?i:(?:https?://|www\.|doi
 
 # A submission history line: "[v1] Mon, 2 Apr 2007 19:18:42 GMT (1082kb)", "(Submitted on 2 Apr 2007)".
 _SUBMISSION_LINE = r"^\[v\d+\]\s+\p{L}{3},?\s+\d|^\(?(?i:submitted\s+on)\s+(?:\p{L}{3},?\s+)?\d{1,2}\s+\p{L}{3}"
-# (arXiv prints "Comments:"; "Comment: Microarrays, Empirical Bayes and the Two-Groups Model" is
-# a title, Statistical Science's discussions on arXiv are so named, and a hard-wrapped one was
-# quarantined)
-_TITLE_BLOCK_METADATA = _ARXIV_META.replace("comments?", "comments") + "|" + _SUBMISSION_LINE
+_TITLE_BLOCK_METADATA = _ARXIV_META + "|" + _SUBMISSION_LINE
 
 
 def _no_title_line(line: pl.Expr) -> pl.Expr:
