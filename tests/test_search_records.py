@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.corpus import default_realdata
-from transforms.formats.search import METADATA_REASON, ONE_TOO_MANY_REASON
+from transforms.formats.search import METADATA_REASON
 
 REALDATA = default_realdata()
 PROSE_A = "We study how large language models follow instructions and we show that they often fail on long prompts."
@@ -263,14 +263,13 @@ def test_a_paragraph_between_names_and_abstract_is_never_a_field(note):
     """Hunt 51: a status or link paragraph under a record's names ("Poster", "ICML 2025", "Cited by
     12") was loaded as the one author of a record without an area, its real names quarantined as a
     record "without an abstract"; one the abstract's length away ("[PDF]", "Primary Area: ...")
-    was loaded as the abstract, the real one quarantined "without an authors line". The two
-    records each reading made are quarantined; the records beside them load."""
+    was loaded as the abstract, the real one quarantined "without an authors line". The record is
+    quarantined whole, as one with a metadata line there; the records beside them load."""
     loaded, quarantined = parse(page(FIRST, "Deep Learning · Graphs", "Cy Dee, Di Eve", note, PROSE_B,
                                      "Optimization", "Fa Fu", PROSE_C))
     assert [abstract for _, _, abstract in loaded] == [PROSE_A, PROSE_C]
     assert note not in [authors for _, authors, _ in loaded]
-    assert ONE_TOO_MANY_REASON in [reason for _, _, reason in quarantined]
-    assert (min(start for start, _, _ in quarantined), max(end for _, end, _ in quarantined)) == (9, 15)
+    assert quarantined == [(9, 15, METADATA_REASON)]
 
 
 def test_several_names_after_a_record_cut_off_are_the_next_records():

@@ -137,24 +137,38 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     return records, pl.concat([_preamble(df.filter(pl.col("before"))), bad])
 
 
-METADATA_REASON = ("a metadata line (Keywords:, Comments:, Accepted at ..., a link) between a record's names and "
-                   "its abstract")
+METADATA_REASON = ("a line between a record's names and its abstract that is neither (Keywords:, Comments:, Accepted at"
+                   " ..., a link; \"Poster\", \"ICML 2025\", \"[PDF]\")")
+_SHORT_ABSTRACT_WORDS = 20  # a line under the names this short, over three times as much prose: no abstract
 
 
 def _metadata_under_names(paras: pl.DataFrame) -> pl.DataFrame:
-    """A metadata paragraph (never a names line, `_kinds`) between a names line and prose
-    ("Keywords: diffusion models, robustness", "Accepted at ICLR 2024") is kind M: its record, the
-    prose under it too, is quarantined whole (the warehouse has no field for it, and a loaded
-    record's span would hold it). It was the abstract, and the real one a record "without an
-    authors line" (hunt 50)."""
-    same_page = (pl.col("file_idx") == pl.col("file_idx").shift(1)) & (pl.col("page") == pl.col("page").shift(1))
-    between = ((pl.col("kind") == "P") & (pl.col("kind").shift(1) == "N") & same_page
-               & (pl.col("kind").shift(-1) == "P") & (pl.col("file_idx").shift(-1) == pl.col("file_idx")))
-    rows = paras.select(between.fill_null(False)).to_series()
-    if not rows.any():
+    """A paragraph between a names line and the abstract under it that is neither is kind M: its
+    record, the prose under it too, is quarantined whole (the warehouse has no field for it, and
+    a loaded record's span would hold it). Such a paragraph is prose that is a metadata line
+    ("Keywords: diffusion models, robustness", "Accepted at ICLR 2024"; never a names line,
+    `_kinds`) or a line of at most 20 words over three times as much prose ("[PDF]", "Primary
+    Area: robotics"), which was loaded as the abstract, the real one quarantined "without an
+    authors line" (hunts 50, 51); or, under an area and names, one item the name reference does
+    not know as a person ("Poster", "ICML 2025", "Cited by 12"), which was loaded as the one
+    author of a record without an area, the real names quarantined "without an abstract" (hunt
+    51; several names there, or a known person, are the next record's, after one cut off)."""
+    def same_page(n: int) -> pl.Expr:  # the paragraph n above on this one's page
+        return (pl.col("file_idx").shift(n) == pl.col("file_idx")) & (pl.col("page").shift(n) == pl.col("page"))
+
+    under_names = ((pl.col("kind").shift(1) == "N") & same_page(1) & (pl.col("kind").shift(-1) == "P")
+                   & (pl.col("file_idx").shift(-1) == pl.col("file_idx")))
+    candidates = paras.select(under_names.fill_null(False)).to_series()
+    if not candidates.any():  # (most pages: the checks below read every paragraph's text)
         return paras
-    notes = rows & paras.select(is_metadata(pl.col("text"), any_label=False)).to_series()
-    return paras.with_columns(kind=pl.when(notes).then(pl.lit("M")).otherwise("kind"))
+    chars = pl.col("text").str.len_chars()
+    short_over_prose = ((pl.col("text").str.count_matches(" ", literal=True) < _SHORT_ABSTRACT_WORDS)
+                        & (chars.shift(-1) >= 3 * chars))
+    prose = (pl.col("kind") == "P") & (is_metadata(pl.col("text"), any_label=False) | short_over_prose)
+    one_item = ((pl.col("kind") == "N") & pl.col("single_item").fill_null(False) & ~pl.col("person").fill_null(False)
+                & (pl.col("kind").shift(2) == "C") & same_page(2))
+    rows = candidates & paras.select((prose | one_item).fill_null(False)).to_series()
+    return paras.with_columns(kind=pl.when(rows).then(pl.lit("M")).otherwise("kind"))
 
 
 def _preamble(before: pl.DataFrame) -> pl.DataFrame:
@@ -734,7 +748,6 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
         first_single=pl.col("single_item").first(),
         first_area=pl.col("an_area").first(),
         first_people=pl.col("people").first(),
-        first_person=pl.col("person").first(),
         last_short_abstract=pl.col("short_abstract").last(),
         texts=pl.col("text"),
         raw_text=pl.col("raw_text").str.join("\n\n"),
@@ -750,41 +763,17 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
              & (next_has_area | ~next_on_page | pl.col("last_short_abstract"))
              & ((pl.col("kinds") == "CNN") | pl.col("first_people")))
     has_category = pl.col("kinds").is_in(["CNP", "CNN"]) | ((pl.col("kinds") == "NNP") & pl.col("first_area"))
-    # One paragraph too many between a record's names and its abstract ("Poster", "ICML 2025",
-    # "Cited by 12" under the names; "[PDF]", "Primary Area: ..." over the abstract; hunt 51)
-    # reads as two records cut short: an area and names without an abstract, then names (the
-    # extra line) and an abstract without an area; or names and the extra line as their abstract,
-    # then an abstract without names. The records loaded the extra line as their names or
-    # abstract. Where the extra line reads as neither (one item for names, a line far shorter than
-    # the prose under it for an abstract), both records are quarantined; several names after a
-    # record cut off are the next record's ("Ann Lee, Bo Chen", then "Carol White, Dan Brown").
-    prev_on_page = (_near("page", -1) == pl.col("page")).fill_null(False)
-    # (not a person the name reference knows, `_one_person`: "Zihao Tang" and an abstract after
-    # a record cut off is a one-author record without an area, as it loaded before)
-    after_no_abstract = ((pl.col("kinds") == "NP") & pl.col("first_single") & ~pl.col("first_person").fill_null(False)
-                         & (_near("kinds", -1) == "CN") & prev_on_page)
-    recs = recs.with_columns(abstract_chars=pl.col("texts").list.last().str.len_chars())
-    short_over_prose = ((pl.col("texts").list.last().str.count_matches(" ", literal=True) < _SHORT_ABSTRACT_WORDS)
-                        & (_near("abstract_chars", 1) >= 3 * pl.col("abstract_chars")))
-    before_no_names = (pl.col("kinds").is_in(["CNP", "NP"]) & (_near("kinds", 1) == "P") & next_on_page
-                       & short_over_prose)
-    one_too_many = (after_no_abstract | before_no_names).fill_null(False)
     return recs.with_columns(
         is_last,
         category_raw=pl.when(has_category).then(pl.col("texts").list.first()),
         authors_raw=pl.col("texts").list.get(n - 2, null_on_oob=True),
         abstract=pl.col("texts").list.last(),
-        one_too_many=one_too_many,
-        valid_shape=((pl.col("kinds").is_in(["CNP", "NP"]) | ((pl.col("kinds") == "NNP") & pl.col("first_area")) | short)
-                     & ~one_too_many),
+        valid_shape=(pl.col("kinds").is_in(["CNP", "NP"]) | ((pl.col("kinds") == "NNP") & pl.col("first_area")) | short),
         unsure_short=pl.col("kinds").is_in(["CNN", "NN"]) & ~short & next_on_page,
         unsure_one=(pl.col("kinds") == "N") & pl.col("first_single") & ~pl.col("first_people") & ~next_has_area & next_on_page,
     )
 
 
-_SHORT_ABSTRACT_WORDS = 20  # a line under the names this short, over three times as much prose: no abstract
-ONE_TOO_MANY_REASON = ("a paragraph between a record's names and its abstract (\"Poster\", \"[PDF]\"), or two records"
-                       " cut short, one without its abstract and one without its area or names? (neither reads surely)")
 NAMED_PROSE_REASON = ("a line shaped like names that reads as prose, then prose: a record whose names read as prose,"
                       " or no record (an e-mail's sign-off)? (neither reads surely)")
 
@@ -796,8 +785,6 @@ def _reason() -> pl.Expr:
         .then(None)
         .when(kinds.str.contains("M"))
         .then(pl.lit(METADATA_REASON))
-        .when(pl.col("one_too_many"))
-        .then(pl.lit(ONE_TOO_MANY_REASON))
         .when(~kinds.str.ends_with("P") & pl.col("is_last"))
         .then(pl.lit("record cut off at end of file: no abstract"))
         .when(pl.col("unsure_one"))
