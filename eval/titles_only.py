@@ -7,6 +7,11 @@ surnames) and the search parser must read the placeholder as an abstract, not as
 by `digest ingest`; each listing is traced back to its paper by its file and first line.
 Reports papers stored against the truth, papers split and merged, untitled papers (a search
 record that met no listing) and quarantined spans. Another checkout: `PYTHONPATH=<checkout>`.
+
+`--siblings`: each paper beside a sibling by the same authors, its title one word of four letters
+or more replaced by a word of another title ("Efficient Training of ..." / "Efficient Inference
+of ..."), as listings only: two papers each, which only their titles tell apart (hunt 51: 400
+such pairs loaded as 405 papers for 798).
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import random
+import re
 import tempfile
 from pathlib import Path
 
@@ -22,6 +29,7 @@ import duckdb
 from bench.corpus import default_realdata
 from eval.inject import _listing_text, _search_text
 from eval.run import cli_ingest
+from transforms.resolve import TITLE_LINKS
 
 
 def records(n: int | None, placeholder: str) -> list[dict]:
@@ -31,15 +39,39 @@ def records(n: int | None, placeholder: str) -> list[dict]:
              "abstract": placeholder, "category": "cs.LG", "listed_on": dt.date(2025, 7, 13)} for r in rows]
 
 
-def evaluate(recs: list[dict], work: Path) -> dict:
+_WORD = re.compile(r"[A-Za-z]{4,}")
+_KEPT = TITLE_LINKS | {"learning", "model", "models"}  # (a sibling of another field, not another linking word)
+
+
+def with_siblings(recs: list[dict], seed: int) -> list[dict]:
+    """Each record and a sibling: the same authors, one word of its title replaced by another
+    title's word (`--siblings`)."""
+    rng = random.Random(seed)
+    pool = sorted({w for r in recs for w in r["title"].split() if _WORD.fullmatch(w) and w.lower() not in _KEPT})
+    out = []
+    for r in recs:
+        words = r["title"].split()
+        at = [i for i, w in enumerate(words) if _WORD.fullmatch(w) and w.lower() not in _KEPT]
+        if not at:
+            continue
+        i = rng.choice(at)
+        words[i] = rng.choice([w for w in pool if w.lower() != words[i].lower()])
+        out += [r, {**r, "id": f"{r['id']}#sibling", "title": " ".join(words)}]
+    return out
+
+
+def evaluate(recs: list[dict], work: Path, search_page: bool = True) -> dict:
+    """`search_page`: the records on a search page too (untitled there: a paper and its sibling
+    by the same authors, with one placeholder, are one search record that joins neither)."""
     listing, listing_spans = _listing_text(recs)
-    search, search_spans = _search_text([{**r, "category": None} for r in recs])
     (work / "list.txt").write_text(listing + "\n", encoding="utf-8")
-    (work / "search.txt").write_text(search + "\n", encoding="utf-8")
     truth = {("list.txt", start): r["id"] for r, (start, _) in zip(recs, listing_spans)}
-    truth |= {("search.txt", start): r["id"] for r, (start, _) in zip(recs, search_spans)}
+    if search_page:
+        search, search_spans = _search_text([{**r, "category": None} for r in recs])
+        (work / "search.txt").write_text(search + "\n", encoding="utf-8")
+        truth |= {("search.txt", start): r["id"] for r, (start, _) in zip(recs, search_spans)}
     warehouse = work / "w.duckdb"
-    cli_ingest([work / "list.txt", work / "search.txt"], warehouse)
+    cli_ingest([work / name for name in ("list.txt", "search.txt") if (work / name).exists()], warehouse)
     with duckdb.connect(str(warehouse), read_only=True) as con:
         rows = con.execute("SELECT s.path, l.line_start, l.paper_id FROM fact_listing l "
                            "JOIN dim_source_file s USING (source_file_id)").fetchall()
@@ -60,9 +92,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--placeholder", default="No abstract available.")
     parser.add_argument("--papers", type=int, default=None, help="the first N papers only (default: all 3,340)")
+    parser.add_argument("--siblings", action="store_true", help="each paper beside a one-word sibling (two papers)")
+    parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
+    recs = records(args.papers, args.placeholder)
     with tempfile.TemporaryDirectory() as tmp:
-        res = evaluate(records(args.papers, args.placeholder), Path(tmp))
+        res = (evaluate(with_siblings(recs, args.seed), Path(tmp), search_page=False) if args.siblings
+               else evaluate(recs, Path(tmp)))
     print(f"titles-only ({args.placeholder!r}): " + ", ".join(f"{k} {v:,}" for k, v in res.items()))
 
 
