@@ -1124,10 +1124,9 @@ def _reworded(pairs: pl.DataFrame, rows: np.ndarray, min_words: int = REWORDED_W
         spelled_out = _acronyms_spelled(ta, tb) | _acronyms_spelled(tb, ta)
         words_a, words_b = (Counter(w for w in t if compared(w) and w not in TITLE_LINKS and w not in spelled_out)
                             for t in (ta, tb))
-        # (counted where one word is compared: "... Where They Struggle" / "... Where They Time",
-        # "Time" said earlier in both titles; as sets, the other title had no word of its own)
-        only_a, only_b = (set(words_a - words_b), set(words_b - words_a)) if short_words else (
-            set(words_a) - set(words_b), set(words_b) - set(words_a))
+        # (counted: "... Where They Struggle" / "... Where They Time", "Time" said earlier in both
+        # titles; as sets, the other title had no word of its own, as in `_swapped_words`)
+        only_a, only_b = set(words_a - words_b), set(words_b - words_a)
         form = _a_form_or_transposed if short_words else _a_form
         replaced_a = [a for a in only_a if not any(form(a, b) for b in only_b)]
         replaced_b = [b for b in only_b if not any(form(a, b) for a in only_a)]
