@@ -405,6 +405,10 @@ def test_vendored_taxonomy_is_consistent_and_attributed():
     ("N/A", ([], 0, None, True)),
     ("Unknown", ([], 0, None, True)),
     ("Ann Lee, N/A", (["Ann Lee"], 1, None, True)),
+    # other words of the kind (the third read of session 51)
+    ("Authors withheld", ([], 0, None, True)),
+    ("<anonymous>", ([], 0, None, True)),
+    ("None given", ([], 0, None, True)),
     ("Nonez Unknownson, Ann Lee", (["Nonez Unknownson", "Ann Lee"], 2, 2, False)),
 ])
 def test_author_list_forms(line, expected):

@@ -403,9 +403,10 @@ def _surname_last(name: pl.Expr) -> pl.Expr:
 # no names (its record is quarantined).
 # A placeholder for names not known is no person either ("N/A" was loaded as an author, while
 # "Anonymous" and "-" were quarantined; hunt 51).
-_NOT_GIVEN = r"n/a|n\.a\.|not available|none|unknown(?:\s+authors?)?|tb[ad]|no authors?(?:\s+(?:given|listed))?|withheld"
-ANONYMOUS = (r"^(?i:anonymous(?:\s+(?:anonymous|authors?|author\(s\)|submission|reviewers?))*|"
-             + _NOT_GIVEN + r")$")
+_NOT_GIVEN = (r"n/a|n\.a\.|not available|none(?:\s+given)?|unknown(?:\s+authors?)?|tb[ad]|no authors?(?:\s+(?:given|listed))?"
+              r"|(?:authors?\s+)?withheld|authors?\s+not\s+(?:given|listed|available)")
+ANONYMOUS = (r"^[<\[(]?(?i:anonymous(?:\s+(?:anonymous|authors?|author\(s\)|submission|reviewers?))*|"
+             + _NOT_GIVEN + r")[>\])]?$")
 _MAY_BE_WITHHELD = r"(?i)anonymous|" + _NOT_GIVEN
 
 
