@@ -11,7 +11,8 @@ record that met no listing) and quarantined spans. Another checkout: `PYTHONPATH
 `--siblings`: each paper beside a sibling by the same authors, its title one word of four letters
 or more replaced by a word of another title ("Efficient Training of ..." / "Efficient Inference
 of ..."), as listings only: two papers each, which only their titles tell apart (hunt 51: 400
-such pairs loaded as 405 papers for 798).
+such pairs loaded as 405 papers for 798). `--close`: the other word spelled close ("Encoder" /
+"Decoder"). `--typos`: each paper beside a revision with a typo in one title word (one paper).
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ import duckdb
 from bench.corpus import default_realdata
 from eval.inject import _listing_text, _search_text
 from eval.run import cli_ingest
-from transforms.resolve import TITLE_LINKS
+from rapidfuzz import fuzz
+
+from transforms.resolve import TITLE_GATE, TITLE_LINKS, _stem
 
 
 def records(n: int | None, placeholder: str) -> list[dict]:
@@ -43,11 +46,37 @@ _WORD = re.compile(r"[A-Za-z]{4,}")
 _KEPT = TITLE_LINKS | {"learning", "model", "models"}  # (a sibling of another field, not another linking word)
 
 
-def with_siblings(recs: list[dict], seed: int) -> list[dict]:
+def with_siblings(recs: list[dict], seed: int, close: bool = False) -> list[dict]:
     """Each record and a sibling: the same authors, one word of its title replaced by another
-    title's word (`--siblings`)."""
+    title's word (`--siblings`); `close`: by one spelled close to it ("Encoder" / "Decoder",
+    `--close`), records with no such word in the pool left out."""
     rng = random.Random(seed)
     pool = sorted({w for r in recs for w in r["title"].split() if _WORD.fullmatch(w) and w.lower() not in _KEPT})
+    out = []
+    for r in recs:
+        words = r["title"].split()
+        choices = {i: [w for w in pool if w.lower() != words[i].lower() and (not close or _spelled_close(w, words[i]))]
+                   for i, w in enumerate(words) if _WORD.fullmatch(w) and w.lower() not in _KEPT}
+        at = [i for i, options in choices.items() if options]
+        if not at:
+            continue
+        i = rng.choice(at)
+        words[i] = rng.choice(choices[i])
+        out += [r, {**r, "id": f"{r['id']}#sibling", "title": " ".join(words)}]
+    return out
+
+
+def _spelled_close(a: str, b: str) -> bool:
+    """Another word spelled as close as a revision's spelling fix ("Encoder" / "Decoder"), not a
+    form of it (a plural, "-ing": `_stem` opening the other)."""
+    a, b = a.lower(), b.lower()
+    return fuzz.ratio(a, b) >= TITLE_GATE * 100 and not (_stem(a).startswith(_stem(b)) or _stem(b).startswith(_stem(a)))
+
+
+def with_typos(recs: list[dict], seed: int) -> list[dict]:
+    """Each record and a revision of it: one word of four letters or more of its title with a
+    typo (a letter dropped, doubled, replaced, or two swapped: "Lerning"), one paper (`--typos`)."""
+    rng = random.Random(seed)
     out = []
     for r in recs:
         words = r["title"].split()
@@ -55,8 +84,10 @@ def with_siblings(recs: list[dict], seed: int) -> list[dict]:
         if not at:
             continue
         i = rng.choice(at)
-        words[i] = rng.choice([w for w in pool if w.lower() != words[i].lower()])
-        out += [r, {**r, "id": f"{r['id']}#sibling", "title": " ".join(words)}]
+        w, k = words[i], rng.randrange(1, len(words[i]) - 1)  # (not the first letter: the word's case)
+        words[i] = rng.choice([w[:k] + w[k + 1:], w[:k] + w[k] + w[k:], w[:k] + w[k + 1] + w[k] + w[k + 2:],
+                               w[:k] + rng.choice("aeiourstln".replace(w[k], "")) + w[k + 1:]])
+        out += [r, {**r, "title": " ".join(words)}]  # (one id: one paper)
     return out
 
 
@@ -83,7 +114,7 @@ def evaluate(recs: list[dict], work: Path, search_page: bool = True) -> dict:
         tid = truth[(Path(path).name, line)]
         papers_of.setdefault(tid, set()).add(paper)
         truths_of.setdefault(paper, set()).add(tid)
-    return {"papers_true": len(recs), "listings": len(rows), "papers_stored": len(truths_of),
+    return {"papers_true": len({r["id"] for r in recs}), "listings": len(rows), "papers_stored": len(truths_of),
             "split": sum(len(p) > 1 for p in papers_of.values()), "merged": sum(len(t) > 1 for t in truths_of.values()),
             "untitled": untitled, "quarantined_spans": quarantined}
 
@@ -93,12 +124,17 @@ def main() -> None:
     parser.add_argument("--placeholder", default="No abstract available.")
     parser.add_argument("--papers", type=int, default=None, help="the first N papers only (default: all 3,340)")
     parser.add_argument("--siblings", action="store_true", help="each paper beside a one-word sibling (two papers)")
+    parser.add_argument("--close", action="store_true", help="with --siblings: the other word spelled close")
+    parser.add_argument("--typos", action="store_true", help="each paper beside a revision with a typo in its title (one paper)")
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args()
     recs = records(args.papers, args.placeholder)
     with tempfile.TemporaryDirectory() as tmp:
-        res = (evaluate(with_siblings(recs, args.seed), Path(tmp), search_page=False) if args.siblings
-               else evaluate(recs, Path(tmp)))
+        if args.siblings or args.typos:
+            pairs = with_siblings(recs, args.seed, args.close) if args.siblings else with_typos(recs, args.seed)
+            res = evaluate(pairs, Path(tmp), search_page=False)
+        else:
+            res = evaluate(recs, Path(tmp))
     print(f"titles-only ({args.placeholder!r}): " + ", ".join(f"{k} {v:,}" for k, v in res.items()))
 
 
