@@ -423,6 +423,12 @@ def test_a_title_word_swapped_for_one_the_title_holds_elsewhere_is_two_papers():
     ("Measurement of the W Boson Mass at 13 TeV with the ATLAS Detector",
      "Measurement of the Z Boson Mass at 13 TeV with the ATLAS Detector"),
     ("Offline RL for Robotic Manipulation", "Offline ML for Robotic Manipulation"),
+    # the other word spelled close: two English words, neither a form of the other (transforms.words)
+    ("Masked Autoencoder Pretraining with a Shallow Encoder", "Masked Autoencoder Pretraining with a Shallow Decoder"),
+    ("Convergence of Alternating Maximization for Matrix Sensing", "Convergence of Alternating Minimization for Matrix Sensing"),
+    ("Learned Upsampling Filters for Point Clouds", "Learned Downsampling Filters for Point Clouds"),
+    ("Contrastive Objectives for Supervised Domain Adaptation", "Contrastive Objectives for Unsupervised Domain Adaptation"),
+    ("Retrieval over Structured Content for Question Answering", "Retrieval over Structured Context for Question Answering"),
     # the other title's word said elsewhere in both titles: counted, not looked up as a set
     ("Search for Heavy Neutral Leptons in Events with Three Charged Leptons",
      "Search for Heavy Charged Leptons in Events with Three Charged Leptons"),
@@ -447,6 +453,12 @@ def test_a_title_word_swapped_beside_a_boilerplate_abstract_is_two_papers(title_
     ("Coding Theorems for Channels, Part II", "Coding Theorems for Channels, Part 2"),
     ("Graph Learning in the U.S. Power Grid", "Graph Learning in the US Power Grid"),
     ("$k$-NN Classifiers Are Robust to Label Noise", "kNN Classifiers Are Robust to Label Noise"),
+    # a typo, or British spelling, beside two close English words: one word (transforms.words)
+    ("Lerning Sparse Transformers for Long Documents", "Learning Sparse Transformers for Long Documents"),
+    ("Efficient Transfomers for Long Documents", "Efficient Transformers for Long Documents"),
+    ("Modelling Human Behaviour with Neural Processes", "Modeling Human Behavior with Neural Processes"),
+    ("Tokenisers for Code Models", "Tokenizers for Code Models"),
+    ("Feature Extraction for Graphs", "Feature Extractive for Graphs"),
     # a short word's letters swapped (0.75), the word said again elsewhere (ICML 2025's "Cavia")
     ("Cavia: Camera-controllable Multi-view Video Diffusion with View-Integrated Attention",
      "Cavia: Camera-controllable Multi-veiw Video Diffusion with View-Integrated Attention"),

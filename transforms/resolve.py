@@ -50,6 +50,7 @@ from rapidfuzz.distance import OSA, Indel, Levenshtein
 
 from transforms.dedupe import BOILERPLATE_WORDS, NAME_SUFFIXES, first_author_token, is_boilerplate, surname_token
 from transforms.text import _on_non_ascii_rows, fold_key
+from transforms.words import other_english_word
 
 # ----------------------------------------------------------------------------- settings of the method
 SHINGLE_WORDS = 3
@@ -1127,7 +1128,7 @@ def _reworded(pairs: pl.DataFrame, rows: np.ndarray, min_words: int = REWORDED_W
         # (counted: "... Where They Struggle" / "... Where They Time", "Time" said earlier in both
         # titles; as sets, the other title had no word of its own, as in `_swapped_words`)
         only_a, only_b = set(words_a - words_b), set(words_b - words_a)
-        form = _a_form_or_transposed if short_words else _a_form
+        form = _a_form_or_transposed_one_word if short_words else _a_form
         replaced_a = [a for a in only_a if not any(form(a, b) for b in only_b)]
         replaced_b = [b for b in only_b if not any(form(a, b) for a in only_a)]
         reworded[i] = min(len(replaced_a), len(replaced_b)) >= min_words
@@ -1160,6 +1161,13 @@ MIN_FORM_LETTERS = 4  # "muon" in "dimuon"; a shorter word is inside too many ot
 def _a_form_or_transposed(a: str, b: str) -> bool:
     """`_a_form`, or a short word's typo: two letters swapped ("Multi-veiw" / "Multi-view", 0.75)."""
     return _a_form(a, b) or (len(a) >= MIN_FORM_LETTERS and sorted(a) == sorted(b) and OSA.distance(a, b) == 1)
+
+
+def _a_form_or_transposed_one_word(a: str, b: str) -> bool:
+    """`_a_form_or_transposed`, unless the two are two English words (`other_english_word`):
+    beside a placeholder abstract, "Encoder" / "Decoder" (0.86) is the template filled in twice,
+    "Lerning" / "Learning" a typo fixed."""
+    return _a_form_or_transposed(a, b) and not other_english_word(a, b)
 
 
 def _stem(word: str) -> str:
