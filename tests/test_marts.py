@@ -293,6 +293,7 @@ def test_top_author_labels_tell_every_person_apart():
         CREATE TABLE fact_listing AS SELECT paper_id, 1 AS source_file_id FROM dim_paper;
         CREATE TABLE dim_category AS SELECT 1 AS category_id, 'cs.CV' AS code;
         CREATE TABLE bridge_paper_category AS SELECT paper_id, 1 AS category_id FROM dim_paper;
+        CREATE TABLE author_person AS SELECT author_id, false AS is_repeat FROM dim_author;
     """)
     con.execute((REPO / "schemas" / "marts" / "22_top_authors.sql").read_text(encoding="utf-8"))
     labels = dict(con.execute("SELECT author_id, label FROM marts.top_authors").fetchall())

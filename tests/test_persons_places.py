@@ -94,6 +94,26 @@ def test_a_name_shown_twice_on_a_list_keeps_both_places(run_ingest, tmp_path):
         assert got[title][0] == len(names)
 
 
+def test_a_rare_name_shown_twice_is_one_author_in_the_marts(run_ingest, tmp_path):
+    """The later place's person keeps the bridge row, but the marts count the name's person once: no
+    namesake of itself, no co-author pair with itself, no second top-authors row (a hunt's find:
+    "Erzhen Hu" listed twice was "2 people named Erzhen Hu", each the other's co-author)."""
+    write(tmp_path / "day", "2026-06-27.txt", _listing("Jun 27, 2026", [REPEATS["rare, far apart (ICML)"],
+                                                                        REPEATS["rare, side by side (ICML)"]]))
+    run_ingest([tmp_path / "day"], tmp_path / "w.duckdb")
+    with duckdb.connect(str(tmp_path / "w.duckdb"), read_only=True) as con:
+        def one(sql: str) -> list[tuple]:
+            return con.execute(sql).fetchall()
+        assert one("SELECT count(*) FROM dim_author WHERE name_key IN ('jiachen guo', 'zhicong huang')") == [(4,)]
+        assert one("SELECT name_key FROM marts.namesakes") == []
+        assert one("SELECT count(*) FROM marts.coauthor_pairs WHERE name_a = name_b") == [(0,)]
+        assert one("SELECT count(*) FROM marts.author_collaborators WHERE name = collaborator_name") == [(0,)]
+        assert one("SELECT name, n_persons_of_name, label, n_coauthors FROM marts.top_authors "
+                   "WHERE name IN ('Jiachen Guo', 'Zhicong Huang') ORDER BY 1") == [
+            ("Jiachen Guo", 1, "Jiachen Guo", 5), ("Zhicong Huang", 1, "Zhicong Huang", 2)]
+        assert one("SELECT count(*) FROM marts.author_productivity_month WHERE name IN ('Jiachen Guo', 'Zhicong Huang')") == [(2,)]
+
+
 # The ICML list as a listing shows it ("and 4 more": three names), then whole on a search page: the
 # later place of "Jiachen Guo" arrives in a later run, on a paper already stored.
 INNTD = REPEATS["rare, far apart (ICML)"]

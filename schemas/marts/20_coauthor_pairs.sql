@@ -1,9 +1,10 @@
 -- Grain: one row per unordered pair of authors who share at least one paper, oriented by name
 -- (name_a sorts before name_b; ties broken by id) so each pair appears once.
 CREATE OR REPLACE VIEW marts.coauthor_pairs AS
-WITH named AS (
+WITH named AS (  -- not a rare name's later place on one list: its own co-author (author_person.is_repeat)
     SELECT b.paper_id, b.author_id, a.name
     FROM main.bridge_paper_author b JOIN main.dim_author a USING (author_id)
+    WHERE b.author_id NOT IN (SELECT author_id FROM main.author_person WHERE is_repeat)
 )
 SELECT x.author_id AS author_id_a, x.name AS name_a, y.author_id AS author_id_b, y.name AS name_b,
        count(*) AS n_papers,

@@ -1,25 +1,29 @@
 -- Grain: one row per author, with ranks by papers and by listings (rank 1 = most; ties share
 -- a rank). Counts come from the bridges, so they hold on an incremental warehouse.
 CREATE OR REPLACE VIEW marts.top_authors AS
-WITH papers AS (
+WITH bridge AS (  -- a rare name's later place on one list is no author of its own (author_person.is_repeat)
+    SELECT * FROM main.bridge_paper_author WHERE author_id NOT IN (SELECT author_id FROM main.author_person WHERE is_repeat)
+), authors AS (
+    SELECT * FROM main.dim_author WHERE author_id NOT IN (SELECT author_id FROM main.author_person WHERE is_repeat)
+), papers AS (
     SELECT b.author_id, count(*) AS n_papers,
            count(*) FILTER (WHERE b.author_position = 1) AS n_first_author_papers,
            sum(p.n_listings)::BIGINT AS n_listings,
            min(p.first_listed_on) AS first_listed_on, max(p.last_listed_on) AS last_listed_on
-    FROM main.bridge_paper_author b JOIN main.dim_paper p USING (paper_id)
+    FROM bridge b JOIN main.dim_paper p USING (paper_id)
     GROUP BY b.author_id
 ), digests AS (
     SELECT b.author_id, count(DISTINCT f.source_file_id) AS n_digests
-    FROM main.bridge_paper_author b JOIN main.fact_listing f USING (paper_id)
+    FROM bridge b JOIN main.fact_listing f USING (paper_id)
     GROUP BY b.author_id
 ), namesakes AS (
-    SELECT author_id FROM main.dim_author  -- one name key, or one display name under two keys
-    WHERE name_key IN (SELECT name_key FROM main.dim_author GROUP BY 1 HAVING count(*) > 1)
-       OR name IN (SELECT name FROM main.dim_author GROUP BY 1 HAVING count(*) > 1)
+    SELECT author_id FROM authors  -- one name key, or one display name under two keys
+    WHERE name_key IN (SELECT name_key FROM authors GROUP BY 1 HAVING count(*) > 1)
+       OR name IN (SELECT name FROM authors GROUP BY 1 HAVING count(*) > 1)
 ), top_category AS (  -- namesakes are told apart by their main category
     SELECT author_id, first(code ORDER BY n DESC, code) AS code FROM (
         SELECT b.author_id, c.code, count(*) AS n
-        FROM main.bridge_paper_author b JOIN main.bridge_paper_category pc USING (paper_id)
+        FROM bridge b JOIN main.bridge_paper_category pc USING (paper_id)
         JOIN main.dim_category c USING (category_id)
         WHERE b.author_id IN (SELECT author_id FROM namesakes)
         GROUP BY b.author_id, c.code
@@ -27,16 +31,16 @@ WITH papers AS (
 ), top_coauthor AS (  -- ... and, where category and years agree, by the co-author of most papers
     SELECT author_id, first(name ORDER BY n DESC, name) AS name FROM (
         SELECT x.author_id, a.name, count(*) AS n
-        FROM main.bridge_paper_author x
-        JOIN main.bridge_paper_author y ON y.paper_id = x.paper_id AND y.author_id <> x.author_id
-        JOIN main.dim_author a ON a.author_id = y.author_id
+        FROM bridge x
+        JOIN bridge y ON y.paper_id = x.paper_id AND y.author_id <> x.author_id
+        JOIN authors a ON a.author_id = y.author_id
         WHERE x.author_id IN (SELECT author_id FROM namesakes)
         GROUP BY x.author_id, a.name
     ) GROUP BY author_id
 ), coauthors AS (
     SELECT x.author_id, count(DISTINCT y.author_id) AS n_coauthors
-    FROM main.bridge_paper_author x
-    JOIN main.bridge_paper_author y ON y.paper_id = x.paper_id AND y.author_id <> x.author_id
+    FROM bridge x
+    JOIN bridge y ON y.paper_id = x.paper_id AND y.author_id <> x.author_id
     GROUP BY x.author_id
 ), ranked AS (
     SELECT a.author_id, a.name, p.n_papers, p.n_first_author_papers, p.n_listings, d.n_digests,
@@ -47,7 +51,7 @@ WITH papers AS (
            coalesce(t.code || ', ', '') || coalesce(year(p.first_listed_on)::VARCHAR, '?') || '–'
                || coalesce(year(p.last_listed_on)::VARCHAR, '?') AS told_by,
            tc.name AS top_coauthor
-    FROM main.dim_author a
+    FROM authors a
     JOIN papers p USING (author_id)
     JOIN digests d USING (author_id)
     LEFT JOIN coauthors c USING (author_id)

@@ -12,6 +12,7 @@ WITH listed AS (  -- one row per paper and month
     FROM listed l
     JOIN main.bridge_paper_author b USING (paper_id)
     JOIN main.dim_paper p USING (paper_id)
+    WHERE b.author_id NOT IN (SELECT author_id FROM main.author_person WHERE is_repeat)  -- (a rare name's later place on one list)
     GROUP BY b.author_id, l.year, l.month
 )
 SELECT m.author_id, a.name, m.year, m.month, make_date(m.year, m.month, 1) AS month_start,

@@ -1,15 +1,17 @@
 -- Grain: one row per person of a name worn by several persons (dim_author rows sharing a
 -- name_key), with what tells them apart: their top co-authors, categories and years.
 CREATE OR REPLACE VIEW marts.namesakes AS
-WITH shared AS (
-    SELECT name_key FROM main.dim_author GROUP BY name_key HAVING count(*) > 1
+WITH authors AS (  -- a rare name's later place on one list is no person of the name (author_person.is_repeat)
+    SELECT * FROM main.dim_author WHERE author_id NOT IN (SELECT author_id FROM main.author_person WHERE is_repeat)
+), shared AS (
+    SELECT name_key FROM authors GROUP BY name_key HAVING count(*) > 1
 ), persons AS (
-    SELECT a.author_id, a.name, a.name_key, a.n_papers FROM main.dim_author a SEMI JOIN shared USING (name_key)
+    SELECT a.author_id, a.name, a.name_key, a.n_papers FROM authors a SEMI JOIN shared USING (name_key)
 ), coauthors AS (
     SELECT me.author_id, o.name, count(*) AS n
     FROM main.bridge_paper_author me SEMI JOIN persons USING (author_id)
     JOIN main.bridge_paper_author ob ON ob.paper_id = me.paper_id AND ob.author_id <> me.author_id
-    JOIN main.dim_author o ON o.author_id = ob.author_id
+    JOIN authors o ON o.author_id = ob.author_id
     GROUP BY me.author_id, o.author_id, o.name
 ), categories AS (
     SELECT b.author_id, c.code, count(*) AS n
