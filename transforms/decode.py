@@ -10,7 +10,9 @@ file's head (is it an e-mail body or an HTML page?). Everything else takes the s
   are damage: trailing NUL padding (what a crash leaves) is stripped and reported
   (``n_padding_bytes``), a NUL run inside the text becomes one U+FFFD, so only the record holding
   it is quarantined ("undecodable bytes in record") while the rest of the file loads.
-* **Not UTF-8.** Lines that are valid UTF-8 (and read as words) stay UTF-8; the other lines
+* **Not UTF-8.** Lines that are valid UTF-8 (and read as words) stay UTF-8, and so do lines
+  of UTF-8 with a few bad bytes (`_utf8_with_stray_bytes`: a pasted Windows-1252 "’" is read as
+  such, a character cut at the end of the file is U+FFFD); the other lines
   are decoded with one legacy encoding chosen for the whole file from those lines:
   - a CJK encoding only on strong evidence: the search marker 论文检索 (GB18030), or every high
     byte forming CJK characters, in runs of two or more (a stray byte + an ASCII letter is a
