@@ -10,7 +10,9 @@ file's head (is it an e-mail body or an HTML page?). Everything else takes the s
   are damage: trailing NUL padding (what a crash leaves) is stripped and reported
   (``n_padding_bytes``), a NUL run inside the text becomes one U+FFFD, so only the record holding
   it is quarantined ("undecodable bytes in record") while the rest of the file loads.
-* **Not UTF-8.** Lines that are valid UTF-8 (and read as words) stay UTF-8; the other lines
+* **Not UTF-8.** Lines that are valid UTF-8 (and read as words) stay UTF-8, and so do lines
+  of UTF-8 with a few bad bytes (`_utf8_with_stray_bytes`: a pasted Windows-1252 "’" is read as
+  such, a character cut at the end of the file is U+FFFD); the other lines
   are decoded with one legacy encoding chosen for the whole file from those lines:
   - a CJK encoding only on strong evidence: the search marker 论文检索 (GB18030), or every high
     byte forming CJK characters, in runs of two or more (a stray byte + an ASCII letter is a
@@ -373,14 +375,21 @@ def _decode_8bit(raw: bytes) -> Decoded:
     lines = raw.split(b"\n")
     out: list[str | None] = []  # the UTF-8 lines decoded, None for the others
     n_multibyte = 0  # bytes of valid UTF-8 multi-byte characters, beyond their first
-    for line in lines:
+    n_stray = 0  # UTF-8 lines whose few stray bytes read as Windows-1252 punctuation
+    n_bad = 0  # bytes replaced by U+FFFD
+    for i, line in enumerate(lines):
         if line.isascii():
             out.append(line.decode("ascii"))
             continue
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError:
-            out.append(None)
+            text = _utf8_with_stray_bytes(line, at_file_end=i == len(lines) - 1)  # a pasted "’", a cut
+            if text is not None:
+                n_multibyte += len(line) - len(text)
+                n_stray += text.count(REPLACEMENT) == 0
+                n_bad += text.count(REPLACEMENT)
+            out.append(text)
             continue
         if _line_is_nonsense(text):  # valid UTF-8 by accident: GBK "学习" is D1 A7 CF B0, "ѧϰ"
             out.append(None)
@@ -411,7 +420,6 @@ def _decode_8bit(raw: bytes) -> Decoded:
         picked = _pick_clean_cjk(sample)  # a CJK reading without nonsense wins over one with some
         if picked:
             return _cjk_file(raw, lines, out, n_multibyte, *picked)
-    n_bad = 0
     n_legacy = 0
     for i, (line, text) in enumerate(zip(lines, out)):
         if text is not None:
@@ -428,13 +436,66 @@ def _decode_8bit(raw: bytes) -> Decoded:
             n_legacy += 1
         out[i] = text
     text = _normalise_newlines("\n".join(out))  # type: ignore[arg-type]
-    if n_legacy == 0:
+    if n_legacy == 0 and n_stray:
+        label = "utf-8+windows-1252"
+    elif n_legacy == 0:
         label = "utf-8-lossy" if n_multibyte else "unknown-8bit"
     elif n_multibyte:
         label = f"utf-8+{label}"
     if n_bad and _looks_binary(text):
         return Decoded("", "binary")
     return Decoded(text, label, n_bad)
+
+
+# Windows-1252's punctuation at 80-9F: what a Windows program pastes into UTF-8 text (’ “ ” – …).
+# Its letters there (Š, ž, Œ, Ÿ) are left out: read alone they are a guess.
+_CP1252_PUNCTUATION = {b: bytes([b]).decode("cp1252") for b in
+                       (0x80, 0x82, 0x84, 0x85, 0x86, 0x87, 0x89, 0x8B, 0x91, 0x92, 0x93, 0x94, 0x95,
+                        0x96, 0x97, 0x99, 0x9B)}
+_GREEK_LETTER = re.compile("[\u0391-\u03a9\u03b1-\u03c9\u03d1\u03d5\u03f5]")
+_STRAY_RUN = re.compile("[\udc80-\udcff]+")  # bytes that are not UTF-8, as surrogateescape keeps them
+
+
+def _utf8_with_stray_bytes(line: bytes, at_file_end: bool = False) -> str | None:
+    """A line of UTF-8 with a few bytes that are not: the line, or None when it is not that.
+
+    Valid multi-byte UTF-8 characters are strong evidence (legacy text rarely forms them), so
+    the line stays UTF-8 when they are at least as many as its bad spots and read as words; a
+    lone byte 80-9F is then Windows-1252 punctuation ("’"), any other bad spot (a stray "é", a
+    character cut at the end of the file), or a "’" that makes a word nonsense, is U+FFFD and
+    quarantines its record. Read as a whole in a legacy code page, every other character was
+    garbled ("$τ$" as "$Ο„$")."""
+    text = line.decode("utf-8", errors="surrogateescape")
+    spots = _STRAY_RUN.findall(text)
+    n_utf8 = sum(1 for ch in text if ord(ch) > 0x7F) - sum(map(len, spots))
+    if at_file_end and _is_cut_character(spots[-1]) and text.endswith(spots[-1]):
+        text = text[: -len(spots[-1])] + REPLACEMENT  # the download stopped inside it: no guess
+        spots.pop()
+    if n_utf8 < max(1, len(spots)) or _utf8_is_nonsense(_STRAY_RUN.sub(" ", text)):
+        return None  # Mac Roman's "l’école" is valid UTF-8 "lՎcole"
+    read = _STRAY_RUN.sub(_cp1252_punctuation, text)
+    if REPLACEMENT in read and n_utf8 < 2 * len(spots):
+        return None  # as much like a legacy line: left to the code pages
+    return _STRAY_RUN.sub(REPLACEMENT, text) if _utf8_is_nonsense(read) else read
+
+
+def _cp1252_punctuation(m: re.Match) -> str:
+    """A bad spot read as Windows-1252 punctuation when it is one byte that is, else U+FFFD."""
+    byte = ord(m.group()[0]) - 0xDC00
+    return _CP1252_PUNCTUATION.get(byte, REPLACEMENT) if len(m.group()) == 1 else REPLACEMENT
+
+
+def _utf8_is_nonsense(text: str) -> bool:
+    """`_line_is_nonsense` for a line taken as UTF-8: Greek letters beside Latin ones are math
+    ("ΔBe", "Cφ"), and U+FFFD marks are damage already counted, not words."""
+    return _line_is_nonsense(_GREEK_LETTER.sub("x", text.replace(REPLACEMENT, " ")))
+
+
+def _is_cut_character(spot: str) -> bool:
+    """Whether the bytes of a bad spot (surrogate-escaped) open a UTF-8 character left unfinished."""
+    lead, rest = ord(spot[0]) - 0xDC00, [ord(ch) - 0xDC00 for ch in spot[1:]]
+    needed = 1 if 0xC2 <= lead <= 0xDF else 2 if 0xE0 <= lead <= 0xEF else 3 if 0xF0 <= lead <= 0xF4 else 0
+    return len(rest) < needed and all(0x80 <= b <= 0xBF for b in rest)
 
 
 def _control_share(raw: bytes) -> float:
