@@ -76,6 +76,15 @@ SUFFIX = r"(?:(?i:jr|sr)\.?|II|III|IV)"
 # Ann Lee" → "John Smith Jr., Ann Lee" (the separator after it is kept; no look-ahead in Polars).
 SUFFIX_ITEM = rf"\s*[,，]\s*({SUFFIX})(\s*(?:[,，;；、&]|$)|\s+(?i:{JOINERS})\s)"
 BARE_SUFFIX = rf"^{SUFFIX}$"  # one left at the head of a list has no name to belong to
+# A learned society's grade, an item of its own after a name as IEEE and ACM papers print it
+# ("Ann Lee, Member, IEEE, Bo Chen, Senior Member, IEEE", "IEEE Fellow", "FIEEE", "Fellow, ACM"):
+# read as names, "IEEE" was the top author, co-author of every such paper.
+_GRADE = r"(?:(?:Life|Senior|Student|Graduate\s+Student|Associate|Honorary|Distinguished|Emeritus)\s+)*(?:Member|Fellow)"
+_SOCIETY = r"IEEE|ACM|SIAM|AAAI|AAAS|AMS|APS|ASA|IMS|OSA|Optica|SPIE|IET|IAPR|INFORMS|EURASIP|ISCA|AIAA|ASME|IFAC"
+SOCIETY_GRADE = rf"^(?:{_GRADE}(?:,?\s+(?:{_SOCIETY}))?|(?:{_SOCIETY})(?:\s+{_GRADE})?|(?:F|SM|M|LF|LSM|S|GS)IEEE)\.?$"
+# A lone small letter between names: an affiliation mark that lost its superscript ("Jiayun
+# Panga,b, Ahmed M. Zaitounb"); which names hold one glued ("Panga") cannot be read: quarantined.
+LETTER_MARK_ITEM = r"^\p{Ll}$"
 # Titles and degrees around a name, and a contact address: "Prof. Dr. Hans Müller", "Dr Anna
 # Schmidt", "Hans Müller PhD", "Anna Schmidt, Ph.D.", "Hans Müller <hans@ethz.ch>". None is part
 # of the person's name: kept, they made other people ("prof dr hans muller", a person "Ph.D.").
@@ -320,7 +329,8 @@ def _author_items(more: pl.Expr, unknown_total: pl.Expr, shown: pl.Expr, semicol
     items = items.list.eval(pl.element().str.replace_all("\x1e", " ", literal=True))
     # (the titles in their own pass: in the filter's, each item was read without them twice)
     items = items.list.eval(pl.element().str.strip_chars().str.replace(HONORIFICS, "").str.replace(DEGREES, "${1}${2}"))
-    return items.list.eval(pl.element().filter((pl.element() != "") & ~pl.element().str.contains(BARE_SUFFIX)))
+    return items.list.eval(pl.element().filter((pl.element() != "") & ~pl.element().str.contains(BARE_SUFFIX)
+                                               & ~pl.element().str.contains(SOCIETY_GRADE)))
 
 
 def _semicolon_items(lines: pl.Expr) -> pl.Expr:
@@ -467,6 +477,8 @@ def _split_bad(df: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         .then(pl.lit("control characters in record"))
         .when(pl.col("n_authors_shown") == 0)
         .then(pl.lit("no author names"))
+        .when(pl.col("authors").list.eval(pl.element().str.contains(LETTER_MARK_ITEM)).list.any())
+        .then(pl.lit("affiliation letters between the names (\"Pang a,b\"): which names hold one is unclear"))
         .when(~pl.col("abstract").str.contains(r"[\p{L}\p{N}]"))
         .then(pl.lit("abstract holds no letters or digits"))
     )
