@@ -267,14 +267,16 @@ _TITLE_WORDS = r"(?i:title|titre|titel|título|titulo|titolo|tytuł|başlık|н�
 _ABSTRACT_WORDS = (r"(?i:abstract|summary|résumé|resume|zusammenfassung|kurzfassung|resumen|resumo|sommario|riassunto"
                    r"|streszczenie|özet|tóm tắt|аннотация|tl;\s?dr)|摘要|概要|要旨|초록")
 TITLE_LABEL = _labelled(_TITLE_WORDS) + r"(\S)"
-ABSTRACT_LABEL = r"(?:" + _labelled(_ABSTRACT_WORDS) + r"|^(?i:abstract)\.\s+)(\S)"
+# And a bare "ABSTRACT " in capitals, as PDFs print the heading, before a word that is not capitals
+# too ("ABSTRACT MEANING REPRESENTATION ..." may be the text): it stayed in the abstract (hunt 52).
+ABSTRACT_LABEL = r"(?:" + _labelled(_ABSTRACT_WORDS) + r"|^(?i:abstract)\.\s+)(\S)|^ABSTRACT\s+(\S\P{Lu})"
 
 
 def without_field_label(text: pl.Series, label: str) -> pl.Series:
     """`text` without a leading "<label>:" (TITLE_LABEL, ABSTRACT_LABEL), rewritten on the rows
     that hold one only (the anchored pattern: one try per row)."""
     pattern = {"title": TITLE_LABEL, "abstract": ABSTRACT_LABEL}[label]
-    return on_rows_where(text, text.str.contains(pattern), lambda rows: rows.str.replace(pattern, "${1}"))
+    return on_rows_where(text, text.str.contains(pattern), lambda rows: rows.str.replace(pattern, "${1}${2}"))
 
 
 def without_marks(lines: pl.Series) -> pl.Series:
