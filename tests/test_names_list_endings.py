@@ -81,6 +81,25 @@ def test_names_holding_such_words_stay_whole(line, names):
     assert split([line]) == [(names, len(names), len(names), False)]
 
 
+@pytest.mark.parametrize("line", ["Pavan Mantripragada·Siddhanth Deshmukh·Eadom Dessalene", "Ann Lee﹐ Bo Chen﹐ Carl Wu",
+                                  "Ann Lee﹐Bo Chen﹐Carl Wu", "Ann Lee‚ Bo Chen‚ Carl Wu", "Ann Lee︐ Bo Chen︐ Carl Wu",
+                                  "Ann Lee•Bo Chen•Carl Wu", "Ann Lee∙Bo Chen∙Carl Wu", "Ann Lee·Bo Chen, Carl Wu"])
+def test_separators_that_look_like_commas_separate_names(line):
+    names = [n.strip() for n in re.split("[·﹐‚︐•∙,]", line)]
+    assert split([line]) == [(names, len(names), len(names), False)]
+
+
+@pytest.mark.parametrize("line,names", [
+    ("张伟､李娜﹑王芳", ["张伟", "李娜", "王芳"]),
+    ("Jean·Pierre Dupont, Ann Lee", ["Jean·Pierre Dupont", "Ann Lee"]),  # a dot inside a name stays
+    ("Mairidan·Wushouer, Ann Lee", ["Mairidan·Wushouer", "Ann Lee"]),
+    ("约翰·菲茨杰拉德·肯尼迪、张伟", ["约翰·菲茨杰拉德·肯尼迪", "张伟"]),
+    ("Hans ‚Hansi‘ Müller, Ann Lee", ["Hans ‚Hansi‘ Müller", "Ann Lee"]),  # a German quote, not a comma
+])
+def test_lookalikes_inside_names_or_between_cjk_names(line, names):
+    assert split([line]) == [(names, len(names), len(names), False)]
+
+
 # ---------------------------------------------------------------------------- properties, real names
 _REALDATA = Path(os.environ.get("DIGEST_REALDATA", Path(__file__).resolve().parents[2] / "shared" / "realdata"))
 _LISTINGS = _REALDATA / "arxiv_daydayarxiv_csAI_listings.jsonl"

@@ -57,6 +57,17 @@ VON_UND_ZU = r"(?i)\b(von)\s+und\s+(zu)\b"
 # may join one person's two spellings ("Wei Zhang / 张伟").
 NAME_SEPARATORS = (rf"(?i)\s*[,，、;；{SCRIPT_COMMAS}]\s*(?:(?:{JOINERS})\s+|&\s*)?|\s+(?:{JOINERS})\s+|\s*&\s*|\s+[·•∙⋅|｜]\s+"
                    rf"|\s+(?-i:{SCRIPT_JOINERS})\s+")  # in small letters only: "И", "Та" are initials, names
+# Separators that look like a comma and that no name holds: the small and the vertical comma "﹐" "︐",
+# the low-9 quote "‚" before a space (Windows-1252's 0x82), the halfwidth, small and vertical
+# ideographic commas, the small and vertical semicolons. Not read, "Oliver Zahn‚ Matt Beton‚ Simran
+# Chana" was one person, the list complete (hunt 52). And a middle dot or bullet without spaces between
+# names of two words or more each ("Pavan Mantripragada·Siddhanth Deshmukh·Eadom Dessalene"), never
+# one inside a name: a part of one word stands beside it there ("Jean·Pierre Dupont", "Mairidan·Wushouer",
+# "约翰·菲茨杰拉德·肯尼迪").
+_COMMA_LOOKALIKES = str.maketrans({"﹐": ",", "︐": ",", "､": "、", "﹑": "、", "︑": "、", "﹔": ";", "︔": ";"})
+_LOOKALIKE_SEEN = "[﹐︐､﹑︑﹔︔‚·・•∙⋅]"
+_DOTS = re.compile("[·・•∙⋅]")
+_BETWEEN_ITEMS = re.compile("([,;，；、])")
 # A sentence's period after the last name ("…, Carl Wu."), in a list with no other period: not the
 # name's ("Carl Wu." became the display spelling of every Carl Wu). A list with periods elsewhere
 # abbreviates ("Petrov A., Ivanov Yu."), and a suffix keeps its period ("John Smith, Jr.").
@@ -195,7 +206,7 @@ def split_authors(df: pl.DataFrame, line: str = "authors_raw") -> pl.DataFrame:
     """
     # In stages, each stage's columns computed once: as one expression tree every use of a part
     # was computed again (its plan 1.9 MB of text, ~1 s to split a single line).
-    df = df.with_columns(_names=names_line(pl.col(line)))
+    df = df.with_columns(_names=names_line(pl.col(line)).map_batches(_separators_read, return_dtype=pl.String))
     parts = _author_parts(pl.col(line), pl.col("_names"))
     df = df.with_columns(**parts).drop("_names")
     df = df.with_columns(_shown=_initials_pairs(pl.col("_shown")))  # on the column: the condition needs it whole
@@ -203,6 +214,19 @@ def split_authors(df: pl.DataFrame, line: str = "authors_raw") -> pl.DataFrame:
     df = df.with_columns(_items=_surnames_last(pl.col("_shown"), pl.col("_items")))  # its lookups once, on the column
     df = df.with_columns(**_author_columns(*map(pl.col, parts), pl.col("_items"))).drop(*parts, "_items")
     return df.with_columns(**_declared_total(pl.col(line), pl.col("n_authors_shown")))
+
+
+def _separators_read(lines: pl.Series) -> pl.Series:
+    """The lines with separators of `_COMMA_LOOKALIKES` and `_DOTS` between names as the separators
+    the list is read at; only the few lines holding one (`_LOOKALIKE_SEEN`), in Python."""
+    return on_rows_where(lines, lines.str.contains(_LOOKALIKE_SEEN),
+                         lambda rows: pl.Series([_separators_as_commas(line) for line in rows], dtype=pl.String))
+
+
+def _separators_as_commas(line: str) -> str:
+    parts = _BETWEEN_ITEMS.split(line.translate(_COMMA_LOOKALIKES).replace("‚ ", ", "))
+    return "".join(", ".join(dotted) if len(dotted := [p.strip() for p in _DOTS.split(part)]) > 1
+                   and all(" " in p for p in dotted) else part for part in parts)
 
 
 def _declared_total(line: pl.Expr, shown: pl.Expr) -> dict[str, pl.Expr]:
