@@ -98,6 +98,8 @@ def test_any_authors_line_reads_the_same_with_a_label_before_it(cases):
     ("", "", "Abstract. "),
     ("", "", "Summary: "),
     ("", "", "TL;DR: "),
+    ("", "", "ABSTRACT "),  # a PDF's heading, capitals and no colon (hunt 52: it stayed in the abstract)
+    ("", "", "ABSTRACT\u00a0"),
 ])
 def test_labels_in_other_languages_and_decorations_are_left_out(title_label, authors_label, abstract_label):
     title = "Robust Graph Learning: Bounds and Benchmarks"
@@ -108,7 +110,14 @@ def test_labels_in_other_languages_and_decorations_are_left_out(title_label, aut
 
 
 @pytest.mark.parametrize("abstract", ["Summary statistics: we show " + ABSTRACT, "Summary-statistics based inference. " + ABSTRACT,
-                                      "Abstraction layers help. " + ABSTRACT, "Resume training from checkpoints. " + ABSTRACT])
+                                      "Abstraction layers help. " + ABSTRACT, "Resume training from checkpoints. " + ABSTRACT,
+                                      "Abstract reasoning is hard. " + ABSTRACT, "ABSTRACT MEANING REPRESENTATION parsing. " + ABSTRACT])
 def test_an_abstract_opening_with_a_label_word_but_no_label_stays_whole(abstract):
     records, _ = parse_text(_listing("A Title", "Ann Lee, Bo Chen", abstract))
     assert records["abstract"][0] == abstract
+
+
+def test_a_search_page_abstract_loses_its_capital_abstract_heading():
+    records, quarantine = parse_text(f"论文检索\n\nTheory · Learning Theory\n\nAnn Lee, Bo Chen\n\nABSTRACT {ABSTRACT}\n")
+    assert quarantine.is_empty(), quarantine.to_dicts()
+    assert records["abstract"][0] == ABSTRACT

@@ -168,6 +168,15 @@ def test_fold_key_drops_punctuation_keeps_digits():
     assert keys(["Qwen3.5-9B: scale!", "O'Neil, J."]) == ["qwen3 5 9b scale", "o neil j"]
 
 
+# Apostrophes and primes written as modifier letters (Lm: letters to `\p{L}`) key as the ASCII one
+# does: "Kevin OʼNeil" was "kevin oʼneil", another person than "Kevin O'Neil" (hunt 52).
+@pytest.mark.parametrize("apostrophe", ["\u02bc", "\u02bb", "\u02b9", "\u02bd", "\u02be", "\u02bf", "\u02c8",
+                                        "\u02ee", "\u02ba", "\u02ca", "\u02cb", "\u0374", "\u2019", "\uff07", "\u00b4"])
+@pytest.mark.parametrize("name", ["Kevin O{}Neil", "Mar{}yana Kovalenko", "Ka{}aihue", "{}Ali Hassan"])
+def test_an_apostrophe_written_as_a_modifier_letter_keys_as_the_ascii_one(name, apostrophe):
+    assert name_key([name.format(apostrophe)]) == name_key([name.format("'")])
+
+
 def test_fold_key_keeps_non_latin_letters():
     assert keys(["论文 检索", "Ελένη"]) == ["论文 检索", "ελενη"]
 

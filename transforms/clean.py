@@ -8,6 +8,7 @@ cannot be trusted (undecodable bytes, no usable author or abstract).
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import polars as pl
 
@@ -33,7 +34,7 @@ from transforms.formats.common import (
 )
 from transforms.persons import reference_name_parts as known
 from transforms.persons import reference_surname_odds
-from transforms.text import fold_key, text_key
+from transforms.text import fold_key, on_rows_where, text_key
 
 # "A, B, C…", "A, B, ..., Z": a list cut short (anywhere), total unknown.
 ELLIPSIS = r"\s*(?:…|\.{3,})\s*"
@@ -41,6 +42,11 @@ TRAILING_ELLIPSIS = r"\s*[,，;；、]?\s*(?:…|\.{3})\s*$"  # the last three d
 # Words that join two names: "A and B", "A & B", "A, B, and C", German "und", French "et".
 # Only as whole words between spaces: never inside a name (Anderson, Alexandra, Ferrand).
 JOINERS = r"and|und|et"
+# A list cut after its joiner ("…, Axel Laborieux, and", "Giannis Daras and", "A, B, et", "A, B &"), or
+# after a small word that opens a phrase, not a name (", with", ", the"): a name was lost. Read, the
+# word was an author ("and", "Giannis Daras and") and the list complete (hunt 52).
+DANGLING_END = (rf"(?:(?:^|[\s,，;；、])(?i:{JOINERS})|\s*&|\s(?:{SCRIPT_JOINERS})|[,，;；、]\s*(?:with|the|for|of|by|from|or|nor))"
+                r"[\s.,，;；、]*$")
 # German nobility's "von und zu" ("Hans von und zu Liechtenstein"): "und" inside a name, not
 # between two (it was split into "Hans von" and "zu Liechtenstein").
 VON_UND_ZU = r"(?i)\b(von)\s+und\s+(zu)\b"
@@ -51,6 +57,17 @@ VON_UND_ZU = r"(?i)\b(von)\s+und\s+(zu)\b"
 # may join one person's two spellings ("Wei Zhang / 张伟").
 NAME_SEPARATORS = (rf"(?i)\s*[,，、;；{SCRIPT_COMMAS}]\s*(?:(?:{JOINERS})\s+|&\s*)?|\s+(?:{JOINERS})\s+|\s*&\s*|\s+[·•∙⋅|｜]\s+"
                    rf"|\s+(?-i:{SCRIPT_JOINERS})\s+")  # in small letters only: "И", "Та" are initials, names
+# Separators that look like a comma and that no name holds: the small and the vertical comma "﹐" "︐",
+# the low-9 quote "‚" before a space (Windows-1252's 0x82), the halfwidth, small and vertical
+# ideographic commas, the small and vertical semicolons. Not read, "Oliver Zahn‚ Matt Beton‚ Simran
+# Chana" was one person, the list complete (hunt 52). And a middle dot or bullet without spaces between
+# names of two words or more each ("Pavan Mantripragada·Siddhanth Deshmukh·Eadom Dessalene"), never
+# one inside a name: a part of one word stands beside it there ("Jean·Pierre Dupont", "Mairidan·Wushouer",
+# "约翰·菲茨杰拉德·肯尼迪").
+_COMMA_LOOKALIKES = str.maketrans({"﹐": ",", "︐": ",", "､": "、", "﹑": "、", "︑": "、", "﹔": ";", "︔": ";"})
+_LOOKALIKE_SEEN = "[﹐︐､﹑︑﹔︔‚·・•∙⋅]"
+_DOTS = re.compile("[·・•∙⋅]")
+_BETWEEN_ITEMS = re.compile("([,;，；、])")
 # A sentence's period after the last name ("…, Carl Wu."), in a list with no other period: not the
 # name's ("Carl Wu." became the display spelling of every Carl Wu). A list with periods elsewhere
 # abbreviates ("Petrov A., Ivanov Yu."), and a suffix keeps its period ("John Smith, Jr.").
@@ -198,7 +215,7 @@ def split_authors(df: pl.DataFrame, line: str = "authors_raw") -> pl.DataFrame:
     """
     # In stages, each stage's columns computed once: as one expression tree every use of a part
     # was computed again (its plan 1.9 MB of text, ~1 s to split a single line).
-    df = df.with_columns(_names=names_line(pl.col(line)))
+    df = df.with_columns(_names=names_line(pl.col(line)).map_batches(_separators_read, return_dtype=pl.String))
     parts = _author_parts(pl.col(line), pl.col("_names"))
     df = df.with_columns(**parts).drop("_names")
     df = df.with_columns(_shown=_initials_pairs(pl.col("_shown")))  # on the column: the condition needs it whole
@@ -206,6 +223,21 @@ def split_authors(df: pl.DataFrame, line: str = "authors_raw") -> pl.DataFrame:
     df = df.with_columns(_items=_surnames_last(pl.col("_shown"), pl.col("_items")))  # its lookups once, on the column
     df = df.with_columns(**_author_columns(*map(pl.col, parts), pl.col("_items"))).drop(*parts, "_items")
     return df.with_columns(**_declared_total(pl.col(line), pl.col("n_authors_shown")))
+
+
+def _separators_read(lines: pl.Series) -> pl.Series:
+    """The lines with separators of `_COMMA_LOOKALIKES` and `_DOTS` between names as the separators
+    the list is read at; only the few lines holding one (`_LOOKALIKE_SEEN`), in Python."""
+    # (the class looked for in the non-ASCII lines only: over every line it cost a sixth of the split)
+    return on_rows_where(lines, lines.str.len_bytes() != lines.str.len_chars(), lambda rows: on_rows_where(
+        rows, rows.str.contains(_LOOKALIKE_SEEN), lambda seen: pl.Series([_separators_as_commas(line) for line in seen],
+                                                                         dtype=pl.String)))
+
+
+def _separators_as_commas(line: str) -> str:
+    parts = _BETWEEN_ITEMS.split(line.translate(_COMMA_LOOKALIKES).replace("‚ ", ", "))
+    return "".join(", ".join(dotted) if len(dotted := [p.strip() for p in _DOTS.split(part)]) > 1
+                   and all(" " in p for p in dotted) else part for part in parts)
 
 
 def _declared_total(line: pl.Expr, shown: pl.Expr) -> dict[str, pl.Expr]:
@@ -223,8 +255,12 @@ def _author_parts(line: pl.Expr, authors: pl.Expr) -> dict[str, pl.Expr]:
     (`authors`: the line as `names_line` reads it, which leaves out a closing "(+3)" with the
     affiliations)."""
     shown = authors.str.replace(AND_MORE, "")
+    # a count read from no digit this Python knows (a newer Unicode's): cut short, how many unknown
+    said_more = shown.str.len_bytes() != authors.str.len_bytes()
     et_al = shown.str.contains(ET_AL) | line.str.contains(BRACKETED_ET_AL)
-    shown = shown.str.replace(ET_AL, "")
+    uncut = shown.str.replace(ET_AL, "")
+    shown = uncut.str.replace(DANGLING_END, "")
+    dangling = shown.str.len_bytes() != uncut.str.len_bytes()
     closing = (shown.str.contains(CLOSING_PERIOD) & (shown.str.count_matches(".", literal=True) == 1)
                & ~shown.str.contains(ABBREVIATION_LAST))
     shown = pl.when(closing).then(shown.str.replace(CLOSING_PERIOD, "${1}")).otherwise(shown)
@@ -240,7 +276,7 @@ def _author_parts(line: pl.Expr, authors: pl.Expr) -> dict[str, pl.Expr]:
     return {
         "_more": _more_count(line),
         # "A, B, ... and 3 more": the dots are the three left out
-        "_unknown_total": et_al | (shown.str.contains(ELLIPSIS) & _more_count(line).is_null()),
+        "_unknown_total": et_al | dangling | ((shown.str.contains(ELLIPSIS) | said_more) & _more_count(line).is_null()),
         "_shown": names,
         "_semicolons": _pairs_between_semicolons(names) | authors.str.contains(BIBTEX_LIST),
     }
@@ -291,10 +327,22 @@ def _more_count(authors: pl.Expr) -> pl.Expr:
 
 
 def _count_value(count: pl.Expr) -> pl.Expr:
-    """A count as written (digits, in groups of three or not, or a word) as a number."""
+    """A count as written (digits of any script, in groups of three or not, or a word) as a number."""
+    count = count.map_batches(_ascii_digits, return_dtype=pl.String, is_elementwise=True)
     count = count.str.to_lowercase().str.replace_all(f"[{DIGIT_GROUP_SEPARATORS}]", "")  # "2,931": digits in groups
     as_number = count.replace(MORE_COUNT_WORDS).cast(pl.Float64, strict=False)
     return as_number.clip(upper_bound=AUTHOR_TOTAL_MAX + 1).cast(pl.Int64)
+
+
+def _ascii_digits(count: pl.Series) -> pl.Series:
+    """Counts written in other digits ("５", "٥", "𝟓", "⁵") in ASCII digits: cast as written, "５" was
+    null and the list loaded as complete. The few non-ASCII counts only, in Python (its digit values)."""
+    return on_rows_where(count, count.str.contains(r"[^\x00-\x7F]"),
+                         lambda rows: pl.Series([_digit_values(text) for text in rows], dtype=pl.String))
+
+
+def _digit_values(text: str) -> str:
+    return "".join(str(unicodedata.decimal(c, c)) for c in unicodedata.normalize("NFKC", text))
 
 
 def _initials_pairs(shown: pl.Expr) -> pl.Expr:

@@ -41,8 +41,13 @@ ASCII_SPACES = _regex_class(_ASCII_SPACE_CHARS)
 # engine. An em space after "#01Oct 26, 2026" made the whole file "unknown format".
 PAD = " \r" + _ODD_SPACE_CHARS + _ASCII_SPACE_CHARS + INVISIBLE
 # Letters that NFKD does not decompose, spelled out so "Døring" and "Doring" share a key.
-_FOLD_FROM = ["ø", "ł", "đ", "ð", "þ", "æ", "œ", "ß", "ı"]
-_FOLD_TO = ["o", "l", "d", "d", "th", "ae", "oe", "ss", "i"]
+# And the modifier letters written as apostrophes and primes (Lm, letters to `\p{L}`): "OʼNeil",
+# Ukrainian "Marʼyana", Hawaiian "Kaʻaihue", "Ilʹya", Arabic transliteration's "ʿAlī". Kept, their key
+# ("kevin oʼneil") was another person's than "O'Neil"'s ("kevin o neil"). The acute and grave
+# look-alikes too, as "´" and "`" (NFKD's space and accent, ASCII punctuation) already are.
+_APOSTROPHE_LETTERS = "\u02b9\u02ba\u02bb\u02bc\u02bd\u02be\u02bf\u02c8\u02ca\u02cb\u02ee"
+_FOLD_FROM = ["ø", "ł", "đ", "ð", "þ", "æ", "œ", "ß", "ı", *_APOSTROPHE_LETTERS]
+_FOLD_TO = ["o", "l", "d", "d", "th", "ae", "oe", "ss", "i", *"'" * len(_APOSTROPHE_LETTERS)]
 
 
 def clean_text(expr: pl.Expr) -> pl.Expr:

@@ -267,14 +267,16 @@ _TITLE_WORDS = r"(?i:title|titre|titel|título|titulo|titolo|tytuł|başlık|н�
 _ABSTRACT_WORDS = (r"(?i:abstract|summary|résumé|resume|zusammenfassung|kurzfassung|resumen|resumo|sommario|riassunto"
                    r"|streszczenie|özet|tóm tắt|аннотация|tl;\s?dr)|摘要|概要|要旨|초록")
 TITLE_LABEL = _labelled(_TITLE_WORDS) + r"(\S)"
-ABSTRACT_LABEL = r"(?:" + _labelled(_ABSTRACT_WORDS) + r"|^(?i:abstract)\.\s+)(\S)"
+# And a bare "ABSTRACT " in capitals, as PDFs print the heading, before a word that is not capitals
+# too ("ABSTRACT MEANING REPRESENTATION ..." may be the text): it stayed in the abstract (hunt 52).
+ABSTRACT_LABEL = r"(?:" + _labelled(_ABSTRACT_WORDS) + r"|^(?i:abstract)\.\s+)(\S)|^ABSTRACT\s+(\S\P{Lu})"
 
 
 def without_field_label(text: pl.Series, label: str) -> pl.Series:
     """`text` without a leading "<label>:" (TITLE_LABEL, ABSTRACT_LABEL), rewritten on the rows
     that hold one only (the anchored pattern: one try per row)."""
     pattern = {"title": TITLE_LABEL, "abstract": ABSTRACT_LABEL}[label]
-    return on_rows_where(text, text.str.contains(pattern), lambda rows: rows.str.replace(pattern, "${1}"))
+    return on_rows_where(text, text.str.contains(pattern), lambda rows: rows.str.replace(pattern, "${1}${2}"))
 
 
 def without_marks(lines: pl.Series) -> pl.Series:
@@ -372,8 +374,12 @@ MORE_COUNT_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six":
                     "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100}
 # Digits in groups of three too ("and 2,931 more", "2.931", "2 931", Swiss "2'931", a thin or
 # no-break space): read up to the separator, "2" was loaded as a person and the total was 935.
-DIGIT_GROUP_SEPARATORS = ",. '\u2019\u00a0\u202f\u2009"
-_MORE_COUNT = (rf"(\d{{1,3}}(?:[{DIGIT_GROUP_SEPARATORS}]\d{{3}})+|\d+|"
+DIGIT_GROUP_SEPARATORS = ",. '\u2019\u00a0\u202f\u2009\uff0c"
+# A digit of any script ("and ５ more", "(+٤)", "and 𝟓 more": `\d` is Unicode's in the regex engine)
+# or superscript ("and ⁵ more": read as a mark, "more" was loaded as a person); `clean._count_value`
+# reads each as its value.
+_COUNT_DIGIT = r"[\d\u00B9\u00B2\u00B3\u2070\u2074-\u2079]"  # (escapes both engines read: `clean` counts groups in Python)
+_MORE_COUNT = (rf"({_COUNT_DIGIT}{{1,3}}(?:[{DIGIT_GROUP_SEPARATORS}]{_COUNT_DIGIT}{{3}})+|{_COUNT_DIGIT}+|"
                + "|".join(sorted(MORE_COUNT_WORDS, key=len, reverse=True)) + r")")
 _MORE = (r"(?:more|others?|additional|further|weitere|autres|más|mas|otros|outros|altri|andere|anderen|flere"
          r"|muut|diğer(?:leri)?|других|innych|dalších)(?:\s+(?:co-?)?authors?)?")
@@ -381,17 +387,22 @@ _MORE = (r"(?:more|others?|additional|further|weitere|autres|más|mas|otros|outr
 _PLUS_MORE = rf"(?:{_MORE}|(?:co-?)?authors?)"
 # The words that join a count to the list, in the languages of `_MORE` ("et 2 autres", "y 2 más").
 _MORE_JOINER = r"and|&|plus|und|et|y|e|en|og|ja|ve|và|и|i|a"
+# What may close a list's ending: punctuation, a bracket, dots, markdown's emphasis ("and 5 more …",
+# "and 5 more)", "*et al.*"), and after "et al." a year as citations write it ("et al. 2024",
+# "et al. (2024)"). Not read, the ending was a person: "5 more)", "al.", "al. 2024" (hunt 52).
+_ENDING_CLOSE = r"[\s.,;:*_)\]…]*"
+_CITED_YEAR = r"(?:\(?(?:1[89]|20)\d\d[a-z]?\)?" + _ENDING_CLOSE + r")?"
 # "A, B, C and 3 more": only three names are shown, three more exist; also "and one more",
 # "and 3 more authors", "& 3 others", "plus 3 more", ", 3 more", "+3 more", "(+3)", "[+3]",
 # "(and 3 more)", "und 3 weitere", "外 2 名", a closing period. Each alternative's one capturing
 # group is the count (`clean._more_count` reads them all). ("and one more" loaded a person "one more"; "+3 more" stayed in the last
 # name; "(+3)" was dropped.) Alone on a line too: a wrapped names line's last line ("and 3 more").
-AND_MORE = (r"(?i)(?:(?:^|\s*,\s*|\s+)(?:(?:" + _MORE_JOINER + r")\s+)?" + _MORE_COUNT + r"\s+" + _MORE
+AND_MORE = (r"(?i)(?:(?:^|\s*,\s*|\s+)[*_]*(?:(?:" + _MORE_JOINER + r")\s+)?" + _MORE_COUNT + r"\s+" + _MORE
             + r"|\s*,?\s*\+\s*" + _MORE_COUNT + r"(?:\s+" + _PLUS_MORE + r")?"
             r"|\s*[(\[]\s*(?:\+\s*" + _MORE_COUNT + r"(?:\s+" + _PLUS_MORE + r")?|(?:and\s+)?" + _MORE_COUNT
             + r"\s+" + _MORE + r")\s*[)\]]"
             r"|(?:[\s,，、]\s*(?:外|他|외)|\s*ほか)\s*" + _MORE_COUNT + r"\s*(?:名|人|位|명)?"  # "外 2 名": 2 more
-            r")\.?\s*$")  # not "(3)": an affiliation's number
+            r")" + _ENDING_CLOSE + "$")  # not "(3)": an affiliation's number
 # A list's total in brackets after it, "A, B, C (2,934 authors)": dropped with the affiliations,
 # the list was complete. Its count is group 1.
 DECLARED_TOTAL = (r"(?i)\s*[(\[]\s*" + _MORE_COUNT + r"\s+(?:co-?)?authors?(?:\s+in\s+(?:total|all))?\s*[)\]]\.?\s*$")
@@ -403,7 +414,8 @@ DECLARED_TOTAL = (r"(?i)\s*[(\[]\s*" + _MORE_COUNT + r"\s+(?:co-?)?authors?(?:\s
 # its other spellings: "et alii" (small letters: "et Alia" joins a person Alia), "& al.", "and
 # al.", each after a space or comma ("Mandal.", "Metal" are names). No `\b`: a Unicode word
 # boundary takes the regex engine off its fast path (clean 1.0 -> 1.5 s at 100k listings).
-_UNSAID_MORE = (r"(?:and\s+|&\s*|,\s*)(?:(?:many|several|numerous)\s+)?(?:others|colleagues|co-?workers|other\s+authors)"
+_UNSAID_MORE = (r"(?:and\s+|&\s*|,\s*)(?:(?:many|several|numerous)\s+)?(?:others|colleagues|co-?workers|other\s+authors"
+                r"|(?-i:(?:many\s+)?more))"  # "and more" in small letters: "Thomas More" is a name
                 r"|among\s+others|[\s,]\s*(?-i:und\s+andere|y\s+otros|y\s+cols?\.|e\s+outros|e\s+altri|e\s+coll?\."
                 r"|et\s+coll?\.|et\s+autres|en\s+anderen|og\s+flere|med\s+flere|och\s+andra|m\.\s?fl\.|ja\s+muut"
                 r"|ve\s+di[gğ]erleri|vd\.|và\s+cộng\s+sự|и\s+др\.|и\s+другие|та\s+ін\.|і\s+ін\.|i\s+in\.|i\s+inni"
@@ -411,14 +423,14 @@ _UNSAID_MORE = (r"(?:and\s+|&\s*|,\s*)(?:(?:many|several|numerous)\s+)?(?:others
 # Chinese 等 ("and others"), glued or not; "等 5 人" says five in all, not five more: the total is
 # left unknown rather than read as a count of the missing.
 _DENG = r"等(?:\s*\d+\s*[人位名]|人)?"
-_ET_AL = r"(?:^|[\s,])(?:et\.?\s*al\.?|(?-i:et\s+al(?:ii|ia|ios)\.?))|(?:\s&|\sand)\s*al\."
+_ET_AL = r"(?:^|[\s,])[*_(\[]*(?:et\.?\s*al\.?|(?-i:et\s+al(?:ii|ia|ios)\.?))|(?:\s&|\sand)\s*al\."
 # "etc" without its period only after a comma or in small letters: "Aa Etc" is a person. A closing
 # period or comma after any of them ("and others.", "et al.,") ends the list too.
-ET_AL = rf"(?i)\s*(?:(?:,\s*)?(?:{_DENG}|{_ET_AL}|{_UNSAID_MORE}|etc\.)|,\s*etc|(?-i:\s+etc))[\s.,;:]*$"
+ET_AL = rf"(?i)\s*(?:(?:,\s*)?(?:{_DENG}|{_ET_AL}|{_UNSAID_MORE}|etc\.)|,\s*etc|(?-i:\s+etc)){_ENDING_CLOSE}{_CITED_YEAR}$"
 # The same in brackets, "A, B (et al.)", "A, B [and others]": read as an affiliation, the list was
 # complete. (The names line drops bracketed groups: `clean` reads this on the line as written.)
 BRACKETED_ET_AL = r"(?i)\s*[(\[（【]\s*(?:et\.?\s*al\.?|(?:and\s+)?others|etc\.?|…|\.{3})\s*[)\]）】][\s.,;:]*$"
-LIST_ENDING = (rf"(?i)\s*(?:,\s*)?(?:{_ET_AL}|{_UNSAID_MORE}|etc\.|{_DENG}|…|\.{{3,}})[\s.,;:]*$|"
+LIST_ENDING = (rf"(?i)\s*(?:,\s*)?(?:{_ET_AL}|{_UNSAID_MORE}|etc\.|{_DENG}|…|\.{{3,}}){_ENDING_CLOSE}{_CITED_YEAR}$|"
                + BRACKETED_ET_AL[4:] + "|" + AND_MORE[4:])
 # A names line cut by a wrap: it ends in a separator ("Döring and", "ANN LEE AND", "Lee &", "Lee,")
 # or inside its ending ("Bo Chen and 2" of "and 2 more": not a name "2" after "and", since a bare
