@@ -54,7 +54,7 @@ from transforms.formats.common import (
     split_valid,
     without_field_label,
 )
-from transforms.text import INVISIBLE, PAD, clean_text, on_rows_where
+from transforms.text import INVISIBLE, PAD, clean_text, fold_key, on_rows_where
 
 NAME = "listing"
 HEADER = r"^#(?<rank>\d{2,})\s*(?<date>\p{L}{3,9}\.?\s+\d{1,2},\s*\d{4})$"
@@ -427,16 +427,18 @@ def _long_records(body: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     recs = recs.with_columns(
         unwrappable=((~pl.col("by_lines") & pl.col("a").is_null()) | pl.col("doubtful")) & ~whole,
         m=pl.when(whole).then(pl.col("cut").fill_null(pl.col("n") + 1) - 1)
-        .when(reread).then(pl.col("title_end") + 2).otherwise(pl.col("m")),
+        .when(reread).then(pl.col("names_end") + 1).otherwise(pl.col("m")),
     )
     pieces, m = pl.col("pieces"), pl.col("m")
     recs = recs.with_columns(
         a=pl.when(reread).then(pl.col("title_end")).when(pl.col("by_lines")).then(2).otherwise(pl.col("a")),
-        b=pl.when(reread).then(pl.col("title_end") + 1).when(pl.col("by_lines")).then(3).otherwise(pl.col("b")),
+        b=pl.when(reread).then(pl.col("names_end")).when(pl.col("by_lines")).then(3).otherwise(pl.col("b")),
     ).with_columns(
         category_raw=_join(pieces.list.slice(1, 1)),
         title=_join(pieces.list.slice(2, pl.col("a") - 1)),
-        authors_raw=_join(pieces.list.slice(pl.col("a") + 1, pl.col("b") - pl.col("a"))),
+        authors_raw=pl.when(reread).then(  # (one names line, or names one per line)
+            pieces.list.slice(pl.col("a") + 1, pl.col("b") - pl.col("a")).list.eval(pl.element().str.strip_chars_start(" "))
+            .list.join(", ")).otherwise(_join(pieces.list.slice(pl.col("a") + 1, pl.col("b") - pl.col("a")))),
         abstract=_join(pieces.list.slice(pl.col("b") + 1, m - pl.col("b"))),
         line_start=pl.col("line_nos").list.first(),
         line_end=pl.col("line_nos").list.get(m),
@@ -553,6 +555,42 @@ def _no_abstract(line: pl.Expr, after: pl.Expr) -> pl.Expr:
     return may_be_names(line) | few_words.fill_null(False)
 
 
+def _goes_on(line: pl.Expr) -> pl.Expr:
+    """Whether a title's line ends where no title does: a list separator, a word of prose ("... under",
+    "... with", not "... animal welfare"), a colon or a dash."""
+    return line.str.contains(_OPEN_END) | line.str.contains(rf"(?:\s(?:{_SHORT_PROSE_WORDS}|{_LONG_PROSE_WORDS}|or)|[:\-–—])$")
+
+
+def _lone_name(line: pl.Expr) -> pl.Expr:
+    """Whether `line` is one person's name of two words or more: no list, no status word ("Oral")."""
+    names = names_line(line)
+    return (is_names_text(names) & ~names.str.contains(LIST_SEPARATOR) & names.str.contains(r"\S\s+\S")).fill_null(False)
+
+
+def _names_one_per_line(recs: pl.DataFrame) -> pl.DataFrame:
+    """Readings of `names_moved` records as a one-line title above two or more names one per line
+    (`_lone_name`, each with a given name or surname the name reference knows: "Distribution
+    Shift" under "Deep Learning" is none), then the abstract's prose. Before, every name but the
+    last was glued to the title. → (file_idx, position, a, names_end)."""
+    from transforms.persons import reference_name_parts  # (persons is a later stage)
+
+    g = ["file_idx", "position"]
+    cand = recs.filter(pl.col("names_moved")).select(*g, "n", "cut", "pieces").with_columns(
+        names_end=pl.int_ranges(4, pl.min_horizontal(pl.col("cut").fill_null(pl.col("n") + 1) - 1, MAX_AUTHOR_LINES + 3)))
+    cand = cand.explode("names_end").drop_nulls("names_end")
+    end = pl.col("names_end")
+    lines = pl.col("pieces").list.slice(3, end - 2).list.eval(pl.element().str.strip_chars_start(" "))
+    words = lines.list.eval(fold_key(pl.element()).str.extract_all(r"\p{L}+"))
+    known = words.list.eval(pl.element().list.eval(
+        pl.element().is_in(reference_name_parts("given")) | pl.element().is_in(reference_name_parts("surname"))).list.any())
+    title = _line(2)
+    return cand.filter(
+        lines.list.eval(_lone_name(pl.element())).list.all() & known.list.all()
+        & ~_goes_on(title)
+        & ~_no_abstract(_line(end + 1), _line(end + 2)) & ~is_metadata(_line(end + 1))
+    ).select(*g, a=pl.lit(2, pl.Int64), names_end=end.cast(pl.Int64))
+
+
 def _out_of_place(recs: pl.DataFrame) -> pl.DataFrame:
     """Records with a line after their fifth (no lost header) whose five-line reading is out of
     place: `shift_reason` for those quarantined whole, `title_end` (the title's last line) for
@@ -602,8 +640,15 @@ def _out_of_place(recs: pl.DataFrame) -> pl.DataFrame:
         & ~_no_title_line(_line(3))
         & ~may_be_names(_line(a + 3))  # no names line after the abstract either
     )
-    unique = cand.group_by(g).agg(title_end=a.first(), n_readings=pl.len()).filter(pl.col("n_readings") == 1)
-    recs = recs.join(unique.select(*g, "title_end"), on=g, how="left")
+    # (a title whose last line is a name above one item is a doubt, unless the line before goes on:
+    # names one per line, "Zuo Ye" / "Gennian Ge", or a name above a line no field holds, "Belcour
+    # Laurent" / "Oral"; not "... Plasticity and" / "Metacognition" / "Louis Mouchon")
+    one_item = ~names_line(_line(a + 1)).str.contains(LIST_SEPARATOR)
+    cand = cand.filter(~(may_be_names(_line(a)) & one_item & ~_goes_on(_line(a - 1)))).with_columns(names_end=a + 1)
+    cand = pl.concat([cand.select(*g, "a", "names_end"), _names_one_per_line(recs)])
+    unique = cand.group_by(g).agg(title_end=a.first(), names_end=pl.col("names_end").first(),
+                                  n_readings=pl.len()).filter(pl.col("n_readings") == 1)
+    recs = recs.join(unique.select(*g, "title_end", "names_end"), on=g, how="left")
     # A title read from more than one line holding a line no title holds (`_no_title_line`:
     # "stat.ML" under "cs.LG", "arXiv:2606.11111", "[pdf] [html] [other]")
     title_end = pl.coalesce("title_end", "a").fill_null(2)
