@@ -83,3 +83,14 @@ def test_real_records_with_one_to_three_authors_one_per_line(data):
         source = chosen[row["position"] - 1]
         assert _names(row["authors_raw"]) == source["authors"], (row, source["authors"])
         assert row["title"] == " ".join(source["title"].split()), row
+
+
+@pytest.mark.parametrize("heading", ["Abstract", "ABSTRACT", "Abstract.", "Abstract:", "Summary", "摘要", "TL;DR"])
+@pytest.mark.parametrize("names", [["Belcour Laurent"], ["Ann Lee", "Bo Chen"]])
+def test_a_heading_above_the_abstract_is_no_field(heading, names):
+    title = "Neural Texture Compression using Hypernetworks"
+    records, quarantine = parse_text(_record([title], [", ".join(names), heading]))
+    assert quarantine.is_empty(), quarantine.to_dicts()
+    assert records.select("title", "abstract").row(0) == (title, ABSTRACT.strip())
+    assert _names(records["authors_raw"][0]) == names
+    assert (records["line_start"][0], records["line_end"][0]) == (1, 6)

@@ -44,6 +44,7 @@ from transforms.formats.common import (
     PARTICLES,
     QUARANTINE_SCHEMA,
     UNFINISHED_ENDING,
+    _ABSTRACT_WORDS,
     as_quarantine,
     has_authors_label,
     is_names_text,
@@ -237,7 +238,7 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     grouped = _group_records(body)
     long = grouped["n_lines"] > N_LINES
     if long.any():  # hard-wrapped or stray lines: the slow path, for those records' lines only
-        long_body = body.join(grouped.filter(long).select("file_idx", "position"), on=["file_idx", "position"])
+        long_body = _without_headings(body.join(grouped.filter(long).select("file_idx", "position"), on=["file_idx", "position"]))
         long_records, extra = _long_records(long_body)
         grouped = pl.concat([grouped.filter(~long), long_records], how="diagonal_relaxed")
     else:
@@ -249,6 +250,20 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     grouped = grouped.with_columns(category_raw=_codes_of_named(grouped["category_raw"]), **_without_feed_marks(title, abstract))
     valid, bad = split_valid(_with_dates(_with_shifted(grouped)), _reason())
     return valid, pl.concat([stray, extra, bad])
+
+
+# A heading alone on its line where a record's abstract opens ("Abstract", "ABSTRACT", "Abstract.",
+# "Summary", "摘要", "TL;DR"), as pages print it: no field's line.
+HEADING_ALONE = rf"^(?:{_ABSTRACT_WORDS})\s*[:.：]?$"
+
+
+def _without_headings(body: pl.DataFrame) -> pl.DataFrame:
+    """Records' lines with a heading (HEADING_ALONE) after the first names line's place made blank
+    (a separator): a lone author's record read it as the author and glued the name to the title
+    (hunt 52, F2), one of several names was quarantined."""
+    text = pl.when(~pl.col("blank")).then(pl.col("text"))
+    j = (~pl.col("blank")).cum_sum().over("file_idx", "position") - 1
+    return body.with_columns(blank=pl.col("blank") | ((j >= N_LINES - 1) & text.str.contains(HEADING_ALONE)).fill_null(False))
 
 
 def _without_feed_marks(title: pl.Series, abstract: pl.Series) -> dict[str, pl.Series]:
