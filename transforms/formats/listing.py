@@ -690,7 +690,7 @@ def _out_of_place(recs: pl.DataFrame) -> pl.DataFrame:
         & ~may_be_names(_line(a), lists_only=True)
         # (nor names and an abstract in the title: a record followed by one that lost its header,
         # category and title, "Ann Lee, Bo Chen" / its abstract, was read so, silently)
-        & ~may_be_names(_line(3), lists_only=True) & ~_is_paragraph(_line(a))
+        & ~_is_paragraph(_line(a))
         & ~is_metadata(_line(3), any_label=False)  # "Comments: ..." between title and authors is no title line
         & ~_no_title_line(_line(3))
         & ~may_be_names(_line(a + 3))  # no names line after the abstract either
