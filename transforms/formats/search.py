@@ -296,7 +296,8 @@ def _joined(content: pl.DataFrame) -> pl.DataFrame:
     # A hard-wrapped paragraph (e-mail, 72 columns) is one field: its lines join with a space,
     # or with none after a hyphen the wrapper broke at ("Rizvi-" / "Martel").
     hyphen = join_after_hyphen(pl.col("text").shift(1).over("file_idx"), pl.col("text")) & (gap == 1)
-    content = content.with_columns(piece=pl.when(hyphen).then(pl.col("text")).otherwise(" " + pl.col("text")))
+    joiner = pl.when(_a_name_per_line(content)).then(pl.lit(", ")).otherwise(pl.lit(" "))
+    content = content.with_columns(piece=pl.when(hyphen).then(pl.col("text")).otherwise(joiner + pl.col("text")))
     return content.group_by("file_idx", "para", maintain_order=True).agg(
         page=pl.col("page").first(),
         line_start=pl.col("line_no").first(),
@@ -304,6 +305,35 @@ def _joined(content: pl.DataFrame) -> pl.DataFrame:
         text=pl.col("piece").str.join("").str.strip_chars_start(" "),
         raw_text=pl.col("line").str.join("\n"),
     )
+
+
+# A line that is one person's name: a name's shape (`_NAME_SHAPED`, two to four words) with no comma.
+_ONE_NAME_CHARS = 60
+
+
+def _a_name_per_line(content: pl.DataFrame) -> pl.Series:
+    """Lines after the first of a paragraph whose every line is one person's name ("Yihang Chen" /
+    "Lukas Mauch": a page that shows each author as an element of its own). They join the line
+    above with ", ": with a space, the paragraph loaded as one made-up person."""
+    text = pl.col("text")
+    same_para = [(pl.col(c).shift(n) == pl.col(c)) for c in ("file_idx", "para") for n in (1, -1)]
+    in_several = (same_para[0] & same_para[2]) | (same_para[1] & same_para[3])
+    rows = content.select((in_several & (text.str.len_chars() < _ONE_NAME_CHARS)).fill_null(False)).to_series().arg_true()
+    if rows.len() < 2:  # (pages of one-line paragraphs: none)
+        return pl.repeat(False, content.height, dtype=pl.Boolean, eager=True)
+    one_name = on_rows(content, rows, text.str.contains(_NAME_SHAPED) & ~text.str.contains(_ORGANISATION))
+    one_name = one_name.scatter(one_name.arg_true(), ~_prose_hint_of(content["text"].filter(one_name)))
+    # (the paragraphs holding such a line only: few, and none of two lines on most pages)
+    paras = content.select("file_idx", "para", one_name=one_name, row=pl.int_range(pl.len()))
+    paras = paras.filter(pl.col("para").is_in(paras.filter("one_name")["para"].implode()))  # (any file's: a superset)
+    every_line = pl.col("one_name").all().over("file_idx", "para") & (pl.len().over("file_idx", "para") > 1)
+    first = pl.col("row") == pl.col("row").min().over("file_idx", "para")
+    rows = paras.filter(every_line & ~first)["row"]
+    return pl.repeat(False, content.height, dtype=pl.Boolean, eager=True).scatter(rows, True)
+
+
+def _prose_hint_of(texts: pl.Series) -> pl.Series:
+    return texts.to_frame("t").select(_prose_hint(pl.col("t"))).to_series().fill_null(False)
 
 
 # Ten Latin names joined by "，" or "、" (Chinese sites) were one item of more than ten words: read
