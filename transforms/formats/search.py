@@ -796,8 +796,25 @@ def _near(column: str, n: int) -> pl.Expr:
     return pl.when(pl.col("file_idx").shift(-n) == pl.col("file_idx")).then(pl.col(column).shift(-n))
 
 
+# Names run together into one item: a run of spaces between words (as written: the text has one
+# space), a spaced dash, or seven capitalised words or more ("Rafael Padilla Andrew Tate Dhruv
+# Ram Cem"; real names have six: "Amr Mohamed Nabil Aly Aly Sharaf"). Loaded, such an item was one made-up person; split, a name typed with a double space
+# would be two: its record is quarantined. (A tab is a space: README, Known limitations.)
+_SPACES_BETWEEN_WORDS = r"\S {2,}\S"
+_RUN_TOGETHER = r"\s[–—]\s|(?:^|[,，;；、])\s*(?:\p{Lu}[^\s,，;；、]*\s+){6,}\p{Lu}[^\s,，;；、]*\s*(?:[,，;；、]|$)"
+RUN_TOGETHER_REASON = ("names run together: several names without a separator between them (a run of spaces, a dash),"
+                       " or one name typed with a double space? (neither reads surely)")
+
+
+def _run_together(paras: pl.DataFrame) -> pl.Series:
+    """Names lines (kind N) that hold names run together (`_RUN_TOGETHER`)."""
+    rows = paras["kind"].eq("N").fill_null(False).arg_true()
+    found = pl.col("raw_text").str.contains(_SPACES_BETWEEN_WORDS) | pl.col("text").str.contains(_RUN_TOGETHER)
+    return on_rows(paras, rows, found).rename("run_together")
+
+
 def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
-    paras = _roles(paras)
+    paras = _roles(paras).with_columns(_run_together(paras))
     prev_kind = _near("kind", -1)
     opens = (prev_kind == "P") | prev_kind.is_null() | (pl.col("page") != _near("page", -1)).fill_null(False)
     # A line that opens its record and reads as its area: a one-level area, or topics in a list
@@ -830,6 +847,7 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
         first_area=pl.col("an_area").first(),
         first_people=pl.col("people").first(),
         last_short_abstract=pl.col("short_abstract").last(),
+        run_together=pl.col("run_together").any(),
         texts=pl.col("text"),
         raw_text=pl.col("raw_text").str.join("\n\n"),
     )
@@ -862,7 +880,9 @@ NAMED_PROSE_REASON = ("a line that reads as neither names nor an abstract, then 
 def _reason() -> pl.Expr:
     kinds = pl.col("kinds")
     return (
-        pl.when(pl.col("valid_shape"))
+        pl.when(pl.col("valid_shape") & pl.col("run_together"))
+        .then(pl.lit(RUN_TOGETHER_REASON))
+        .when(pl.col("valid_shape"))
         .then(None)
         .when(kinds.str.contains("M"))
         .then(pl.lit(METADATA_REASON))
