@@ -53,6 +53,13 @@ def test_page_furniture_after_an_abstract_is_no_paragraph_of_it(furniture):
     assert len(quarantined) == 1
 
 
+def test_a_record_quarantined_for_metadata_keeps_its_abstracts_paragraphs():
+    loaded, quarantined = parse(page(AREA, "Ann Lee, Bo Chen", "Keywords: graphs, clustering", PROSE_A, PROSE_B,
+                                     AREA, "Cy Dow", PROSE_D))
+    assert loaded == [(2, "Cy Dow", PROSE_D)]
+    assert len(quarantined) == 1
+
+
 def _daydayarxiv_with_paragraphs() -> list[dict]:
     path = REALDATA / "arxiv_daydayarxiv_csAI_listings.jsonl"
     if not path.exists():

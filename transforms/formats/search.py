@@ -176,9 +176,10 @@ def _abstract_paragraphs(paras: pl.DataFrame) -> pl.DataFrame:
     """An abstract's own paragraphs, a blank line between them, as one paragraph (joined with a
     space, as a single newline joins them). A prose paragraph goes on with the prose paragraph
     above on its page when it reads as prose (`_prose_paragraph`) and that run of prose opens
-    under a names line, or under a line read as neither names nor prose (`held`: its record is
-    quarantined whole). Apart, every paragraph after the first was quarantined as "abstract
-    without an authors line" and took a position (5.6 % of real DayDayArXiv abstracts).
+    under a names line, or under a line read as neither names nor prose (`held`) or a metadata
+    line (kind M; both: the record is quarantined whole). Apart, every paragraph after the first
+    was quarantined as "abstract without an authors line" and took a position (5.6 % of real
+    DayDayArXiv abstracts).
     Adds `held` for `_group_records`."""
     prose, short = pl.col("kind") == "P", pl.col("text").str.len_chars() < NAMES_LINE_CHARS
     above_same_page = (pl.col("file_idx").shift(1) == pl.col("file_idx")) & (pl.col("page").shift(1) == pl.col("page"))
@@ -188,7 +189,8 @@ def _abstract_paragraphs(paras: pl.DataFrame) -> pl.DataFrame:
     reads_as_prose = on_rows(paras, rows, _prose_paragraph(paras["text"].gather(rows)))
     paras = paras.with_columns(held=(prose & short & (pl.col("kind").shift(-1) == "P") & ~reads_as_prose).fill_null(False))
     goes_on = prose & (pl.col("kind").shift(1) == "P") & above_same_page & reads_as_prose
-    head_ok = above_same_page & ((pl.col("kind").shift(1) == "N") | pl.col("held").shift(1))
+    # (under a metadata paragraph, kind M, too: its record, quarantined whole, keeps them)
+    head_ok = above_same_page & (pl.col("kind").shift(1).is_in(["N", "M"]) | pl.col("held").shift(1))
     runs = paras.with_columns(goes_on=goes_on.fill_null(False), head_ok=(prose & head_ok).fill_null(False)).with_columns(
         run=(~pl.col("goes_on")).cum_sum())
     joined = runs.with_columns(joined=pl.col("goes_on") & pl.col("head_ok").first().over("run"))["joined"]
