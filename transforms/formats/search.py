@@ -187,8 +187,13 @@ def _abstract_paragraphs(paras: pl.DataFrame) -> pl.DataFrame:
     rows = paras.select((prose & ((pl.col("kind").shift(1) == "P") | (short & (pl.col("kind").shift(-1) == "P"))))
                         .fill_null(False)).to_series().arg_true()
     reads_as_prose = on_rows(paras, rows, _prose_paragraph(paras["text"].gather(rows)))
+    # The paragraph above ends a sentence too: an abstract cut off at "MNIST, CIFAR-10, ImageNet"
+    # is no paragraph to go on from, and prose under it is a record that lost its names.
+    above = paras["text"].gather((rows - 1).clip(0, None))
+    above_ends = pl.repeat(False, paras.height, dtype=pl.Boolean, eager=True).scatter(
+        rows, (above.str.contains(_SENTENCE_END) | above.str.contains(r"https?://\S+$")).fill_null(False) & (rows > 0))
     paras = paras.with_columns(held=(prose & short & (pl.col("kind").shift(-1) == "P") & ~reads_as_prose).fill_null(False))
-    goes_on = prose & (pl.col("kind").shift(1) == "P") & above_same_page & reads_as_prose
+    goes_on = prose & (pl.col("kind").shift(1) == "P") & above_same_page & reads_as_prose & above_ends
     # (under a metadata paragraph, kind M, too: its record, quarantined whole, keeps them)
     head_ok = above_same_page & (pl.col("kind").shift(1).is_in(["N", "M"]) | pl.col("held").shift(1))
     runs = paras.with_columns(goes_on=goes_on.fill_null(False), head_ok=(prose & head_ok).fill_null(False)).with_columns(
