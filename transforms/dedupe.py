@@ -95,7 +95,21 @@ def _plain_map() -> dict[str, str]:
 
 
 PLAIN_MAP = _plain_map()
-NOT_PLAIN = "[" + "".join(rf"\x{{{ord(c):X}}}" for c in sorted(PLAIN_MAP)) + "]"
+
+
+def _char_class(chars: list[str]) -> str:
+    """A regex class of the characters as ranges (a class of 1,112 single characters made DuckDB's
+    test 20x slower)."""
+    spans: list[list[int]] = []
+    for code in sorted(map(ord, chars)):
+        if spans and code == spans[-1][1] + 1:
+            spans[-1][1] = code
+        else:
+            spans.append([code, code])
+    return "[" + "".join(rf"\x{{{lo:X}}}" + (rf"-\x{{{hi:X}}}" if hi > lo else "") for lo, hi in spans) + "]"
+
+
+NOT_PLAIN = _char_class(list(PLAIN_MAP))
 
 
 def plain_form(expr: pl.Expr) -> pl.Expr:
