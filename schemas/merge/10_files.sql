@@ -150,26 +150,25 @@ SELECT rowid AS row_ref, paper_key, title, abstract, authors, author_keys, autho
 -- The fullest version of each key: the longest title, abstract and author list of key_lists and
 -- the largest declared author total; equal lengths broken by the larger text (mixed case beats
 -- CAPITALS). Associative, so batches, runs and a single load agree (transforms.dedupe.merge_papers).
--- Lengths and texts are compared written plainly (plain_form), then the plain text wins: a
--- full-width, ligature or typographic copy ("Veriﬁable") of a key's text never replaces it.
+-- Among the longest titles and lists, a plain one wins (is_plain): a full-width or typographic
+-- copy of a key's title ("Ｖｅｒｉｆｉａｂｌｅ") never replaces it (a ligature's copy is shorter).
 -- Keys with one row pass through untouched (most of them); for the others, lengths first, then
 -- the larger text among the longest: ordering by (length, text) structs would copy every
 -- abstract (`python -m bench.profile` times this statement).
 CREATE OR REPLACE TEMP TABLE stg_fullest AS
 WITH repeated AS (SELECT paper_key FROM key_lists GROUP BY paper_key HAVING count(*) > 1),
 lengths AS (
-    SELECT paper_key, max(length(plain_form(title))) AS n_title, max(length(plain_form(abstract))) AS n_abstract,
-           max(len(authors)) AS n_authors
+    SELECT paper_key, max(length(title)) AS n_title, max(length(abstract)) AS n_abstract, max(len(authors)) AS n_authors
     FROM key_lists SEMI JOIN repeated USING (paper_key) GROUP BY paper_key
 ), fullest AS (
     SELECT s.paper_key,
-           arg_max(s.title, {'plain_form': plain_form(s.title), 'plain': is_plain(s.title), 'text': s.title})
-               FILTER (WHERE length(plain_form(s.title)) = l.n_title) AS title,
-           arg_max(s.abstract, {'plain_form': plain_form(s.abstract), 'plain': is_plain(s.abstract), 'text': s.abstract})
-               FILTER (WHERE length(plain_form(s.abstract)) = l.n_abstract) AS abstract,
-           arg_max(s.row_ref, {'plain_form': plain_form(array_to_string(s.authors, ', ')),
-                               'plain': is_plain(array_to_string(s.authors, ', ')), 'text': array_to_string(s.authors, ', ')})
-               FILTER (WHERE len(s.authors) = l.n_authors) AS authors_row,
+           coalesce(max(s.title) FILTER (WHERE length(s.title) = l.n_title AND is_plain(s.title)),
+                    max(s.title) FILTER (WHERE length(s.title) = l.n_title)) AS title,
+           max(s.abstract) FILTER (WHERE length(s.abstract) = l.n_abstract) AS abstract,
+           coalesce(arg_max(s.row_ref, array_to_string(s.authors, ', '))
+                        FILTER (WHERE len(s.authors) = l.n_authors AND is_plain(array_to_string(s.authors, ', '))),
+                    arg_max(s.row_ref, array_to_string(s.authors, ', ')) FILTER (WHERE len(s.authors) = l.n_authors))
+               AS authors_row,
            max(s.author_total) AS author_count, bool_or(s.has_complete_listing) AS has_complete_listing
     FROM key_lists s JOIN lengths l USING (paper_key) GROUP BY s.paper_key
 )
