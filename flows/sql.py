@@ -18,6 +18,7 @@ import duckdb
 import polars as pl
 
 from flows.settings import QUIET, usable_cpus
+from transforms.dedupe import plain_sql_macros
 from transforms.ids import ID_SQL
 from transforms.persons import GIVEN_RE, ONE_WORD_LAMBDA, REF_NAMES, REFERENCE_WEIGHT, SURNAME_RE, WORDS_FROM
 
@@ -46,6 +47,8 @@ def connect(path: Path, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     con.execute(f"CREATE OR REPLACE TEMP MACRO given_name(k) AS regexp_extract(k, '{GIVEN_RE}', 1)")
     con.execute(f"CREATE OR REPLACE TEMP MACRO surname_of(k) AS regexp_extract(k, '{SURNAME_RE}', 1)")
     con.execute("CREATE OR REPLACE TEMP MACRO n_words(k) AS length(k) - length(replace(k, ' ', '')) + 1")
+    for macro in plain_sql_macros():  # is_plain, plain_form: a text's variants (transforms.dedupe.PLAIN_MAP)
+        con.execute(macro)
     # how common a name is (transforms.persons.commonness_from_counts): the same double operations
     # in the same order (times the reciprocal, not a division), so SQL and Polars agree to the last bit
     weight = f"{float(REFERENCE_WEIGHT)!r}::DOUBLE"

@@ -150,6 +150,8 @@ SELECT rowid AS row_ref, paper_key, title, abstract, authors, author_keys, autho
 -- The fullest version of each key: the longest title, abstract and author list of key_lists and
 -- the largest declared author total; equal lengths broken by the larger text (mixed case beats
 -- CAPITALS). Associative, so batches, runs and a single load agree (transforms.dedupe.merge_papers).
+-- Among the longest titles and lists, a plain one wins (is_plain): a full-width or typographic
+-- copy of a key's title ("Ｖｅｒｉｆｉａｂｌｅ") never replaces it (a ligature's copy is shorter).
 -- Keys with one row pass through untouched (most of them); for the others, lengths first, then
 -- the larger text among the longest: ordering by (length, text) structs would copy every
 -- abstract (`python -m bench.profile` times this statement).
@@ -160,9 +162,13 @@ lengths AS (
     FROM key_lists SEMI JOIN repeated USING (paper_key) GROUP BY paper_key
 ), fullest AS (
     SELECT s.paper_key,
-           max(s.title) FILTER (WHERE length(s.title) = l.n_title) AS title,
+           coalesce(max(s.title) FILTER (WHERE length(s.title) = l.n_title AND is_plain(s.title)),
+                    max(s.title) FILTER (WHERE length(s.title) = l.n_title)) AS title,
            max(s.abstract) FILTER (WHERE length(s.abstract) = l.n_abstract) AS abstract,
-           arg_max(s.row_ref, array_to_string(s.authors, ', ')) FILTER (WHERE len(s.authors) = l.n_authors) AS authors_row,
+           coalesce(arg_max(s.row_ref, array_to_string(s.authors, ', '))
+                        FILTER (WHERE len(s.authors) = l.n_authors AND is_plain(array_to_string(s.authors, ', '))),
+                    arg_max(s.row_ref, array_to_string(s.authors, ', ')) FILTER (WHERE len(s.authors) = l.n_authors))
+               AS authors_row,
            max(s.author_total) AS author_count, bool_or(s.has_complete_listing) AS has_complete_listing
     FROM key_lists s JOIN lengths l USING (paper_key) GROUP BY s.paper_key
 )

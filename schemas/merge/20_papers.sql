@@ -162,6 +162,38 @@ SELECT c.paper_id, c.title, c.abstract, a.authors, a.author_keys, len(a.authors)
        f.first_listed_on, f.last_listed_on, f.n_listings
 FROM chosen c JOIN paper_version a ON a.rowid = c.authors_row JOIN paper_listings f USING (paper_id);
 
+-- A variant chosen above (full-width, ligatures, typographic hyphens and quotes: plain_form,
+-- transforms.dedupe.PLAIN_MAP) gives way to a plain spelling of the same text among the paper's
+-- versions: "Veriﬁable" or "Ｖｅｒｉｆｉａｂｌｅ" listed after "Verifiable" is the same title, not a
+-- revision, and LIKE '%Verifiable%' found nothing. The choice stays the rule's (the newest, the
+-- longest, ...): only a text that reads the same written plainly replaces it, so a revision still
+-- wins, plain or not. The authors likewise (the persons' names follow the list: 30_authors.sql).
+-- Only the papers whose chosen text is not plain (a few) are read again.
+CREATE OR REPLACE TEMP TABLE plain_display AS
+WITH variants AS (
+    SELECT paper_id, plain_form(title) AS title, plain_form(abstract) AS abstract, len(authors) AS n_authors,
+           plain_form(array_to_string(authors, ', ')) AS authors
+    FROM dim_paper SEMI JOIN (SELECT DISTINCT paper_id FROM repeated_lists) USING (paper_id)
+    WHERE NOT (coalesce(is_plain(title), true) AND coalesce(is_plain(abstract), true)
+               AND is_plain(array_to_string(authors, ', ')))
+)
+SELECT x.paper_id,
+       first(v.title ORDER BY is_plain(v.title) DESC, l.whole_title DESC, l.abstract_rank.dated DESC,
+                              l.abstract_rank.on DESC, length(v.title) DESC, v.title DESC)
+           FILTER (WHERE plain_form(v.title) = x.title) AS title,
+       first(v.abstract ORDER BY is_plain(v.abstract) DESC, l.abstract_rank DESC, v.abstract DESC)
+           FILTER (WHERE plain_form(v.abstract) = x.abstract) AS abstract,
+       first(l.version_row ORDER BY is_plain(array_to_string(v.authors, ', ')) DESC, array_to_string(v.authors, ', ') DESC)
+           FILTER (WHERE len(v.authors) = x.n_authors AND plain_form(array_to_string(v.authors, ', ')) = x.authors)
+           AS authors_row
+FROM variants x JOIN repeated_lists l USING (paper_id) JOIN paper_version v ON v.rowid = l.version_row
+GROUP BY x.paper_id;
+
+UPDATE dim_paper SET title = coalesce(d.title, dim_paper.title), abstract = coalesce(d.abstract, dim_paper.abstract),
+                     authors = a.authors, author_keys = a.author_keys
+FROM plain_display d JOIN paper_version a ON a.rowid = d.authors_row
+WHERE dim_paper.paper_id = d.paper_id;
+
 -- Papers with a list stored before paper_version existed (none in a warehouse loaded since): every
 -- list of theirs, stored versions and the stored paper's own, through ordered aggregates.
 CREATE OR REPLACE TEMP VIEW paper_lists AS
