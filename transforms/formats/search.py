@@ -131,8 +131,7 @@ def parse(lines: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     first_marker = pl.when(is_marker).then(pl.col("line_no")).min().over("file_idx").fill_null(0)
     df = df.with_columns(before=pl.col("line_no") < first_marker, page=is_marker.cum_sum().over("file_idx"))
     content = df.filter(~pl.col("blank") & ~is_marker & ~pl.col("before"))
-    # (paragraphs joined after the metadata look: "Keywords: ..." under the names is no abstract's)
-    records = _group_records(_abstract_paragraphs(_metadata_under_names(_paragraphs(content))))
+    records = _group_records(_metadata_under_names(_paragraphs(content)))
     records = records.with_columns(abstract=without_field_label(records["abstract"], "abstract"))
     records, bad = split_valid(records, _reason())
     return records, pl.concat([_preamble(df.filter(pl.col("before"))), bad])
@@ -170,60 +169,6 @@ def _metadata_under_names(paras: pl.DataFrame) -> pl.DataFrame:
                 & (pl.col("kind").shift(2) == "C") & same_page(2))
     rows = candidates & paras.select((prose | one_item).fill_null(False)).to_series()
     return paras.with_columns(kind=pl.when(rows).then(pl.lit("M")).otherwise("kind"))
-
-
-def _abstract_paragraphs(paras: pl.DataFrame) -> pl.DataFrame:
-    """An abstract's own paragraphs, a blank line between them, as one paragraph (joined with a
-    space, as a single newline joins them). A prose paragraph goes on with the prose paragraph
-    above on its page when it reads as prose (`_prose_paragraph`) and that run of prose opens
-    under a names line, or under a line read as neither names nor prose (`held`) or a metadata
-    line (kind M; both: the record is quarantined whole). Apart, every paragraph after the first
-    was quarantined as "abstract without an authors line" and took a position (5.6 % of real
-    DayDayArXiv abstracts).
-    Adds `held` for `_group_records`."""
-    prose, short = pl.col("kind") == "P", pl.col("text").str.len_chars() < NAMES_LINE_CHARS
-    above_same_page = (pl.col("file_idx").shift(1) == pl.col("file_idx")) & (pl.col("page").shift(1) == pl.col("page"))
-    # (only where it decides, few: under a prose paragraph, or a short one above one)
-    rows = paras.select((prose & ((pl.col("kind").shift(1) == "P") | (short & (pl.col("kind").shift(-1) == "P"))))
-                        .fill_null(False)).to_series().arg_true()
-    reads_as_prose = on_rows(paras, rows, _prose_paragraph(paras["text"].gather(rows)))
-    # The paragraph above ends a sentence too: an abstract cut off at "MNIST, CIFAR-10, ImageNet"
-    # is no paragraph to go on from, and prose under it is a record that lost its names.
-    above = paras["text"].gather((rows - 1).clip(0, None))
-    above_ends = pl.repeat(False, paras.height, dtype=pl.Boolean, eager=True).scatter(
-        rows, (above.str.contains(_SENTENCE_END) | above.str.contains(r"https?://\S+$")).fill_null(False) & (rows > 0))
-    paras = paras.with_columns(held=(prose & short & (pl.col("kind").shift(-1) == "P") & ~reads_as_prose).fill_null(False))
-    goes_on = prose & (pl.col("kind").shift(1) == "P") & above_same_page & reads_as_prose & above_ends
-    # (under a metadata paragraph, kind M, too: its record, quarantined whole, keeps them)
-    head_ok = above_same_page & (pl.col("kind").shift(1).is_in(["N", "M"]) | pl.col("held").shift(1))
-    runs = paras.with_columns(goes_on=goes_on.fill_null(False), head_ok=(prose & head_ok).fill_null(False)).with_columns(
-        run=(~pl.col("goes_on")).cum_sum())
-    joined = runs.with_columns(joined=pl.col("goes_on") & pl.col("head_ok").first().over("run"))["joined"]
-    if not joined.any():  # (most pages)
-        return paras
-    group = (~joined).cum_sum().rename("group")
-    return paras.with_columns(group).group_by("group", maintain_order=True).agg(
-        pl.all().exclude("text", "raw_text", "line_end").first(),
-        text=pl.col("text").str.join(" "), raw_text=pl.col("raw_text").str.join("\n\n"),
-        line_end=pl.col("line_end").last()).drop("group").select(paras.columns)
-
-
-# A short paragraph reads as an abstract's only with a word of its prose ("Our code is available
-# at ..."; real DayDayArXiv paragraphs after the first: 2 of 180 under 12 words, both so).
-_PARAGRAPH_WORDS = 12
-_PARAGRAPH_PROSE = r"(?i)(?:^|\s)(?:we|our|this|these|code|is|are)\s"
-
-
-def _prose_paragraph(texts: pl.Series) -> pl.Series:
-    """Paragraphs that read as an abstract's: a sentence's end closes them, twelve words or a word
-    of prose, and they are no names line (`_names_shaped`: "Ann Lee, Bo Chen, etc.") nor a metadata
-    line ("Keywords: ..."). Page furniture ("Showing 20 of 345 results.", "Copyright © 2024 ...
-    All rights reserved.") is none."""
-    t = pl.col("t")
-    prose = ((t.str.count_matches(" ", literal=True) >= _PARAGRAPH_WORDS - 1) | t.str.contains(_PARAGRAPH_PROSE))
-    ends = t.str.contains(_SENTENCE_END) | t.str.contains(r"https?://\S+$")  # ("Code ... at https://github.com/x")
-    look = texts.to_frame("t").select(prose & ends & ~is_metadata(t, any_label=False))
-    return (look.to_series() & ~_names_shaped(texts)).fill_null(False)
 
 
 def _preamble(before: pl.DataFrame) -> pl.DataFrame:
@@ -304,8 +249,7 @@ def _joined(content: pl.DataFrame) -> pl.DataFrame:
     # A hard-wrapped paragraph (e-mail, 72 columns) is one field: its lines join with a space,
     # or with none after a hyphen the wrapper broke at ("Rizvi-" / "Martel").
     hyphen = join_after_hyphen(pl.col("text").shift(1).over("file_idx"), pl.col("text")) & (gap == 1)
-    joiner = pl.when(_a_name_per_line(content)).then(pl.lit(", ")).otherwise(pl.lit(" "))
-    content = content.with_columns(piece=pl.when(hyphen).then(pl.col("text")).otherwise(joiner + pl.col("text")))
+    content = content.with_columns(piece=pl.when(hyphen).then(pl.col("text")).otherwise(" " + pl.col("text")))
     return content.group_by("file_idx", "para", maintain_order=True).agg(
         page=pl.col("page").first(),
         line_start=pl.col("line_no").first(),
@@ -313,35 +257,6 @@ def _joined(content: pl.DataFrame) -> pl.DataFrame:
         text=pl.col("piece").str.join("").str.strip_chars_start(" "),
         raw_text=pl.col("line").str.join("\n"),
     )
-
-
-# A line that is one person's name: a name's shape (`_NAME_SHAPED`, two to four words) with no comma.
-_ONE_NAME_CHARS = 60
-
-
-def _a_name_per_line(content: pl.DataFrame) -> pl.Series:
-    """Lines after the first of a paragraph whose every line is one person's name ("Yihang Chen" /
-    "Lukas Mauch": a page that shows each author as an element of its own). They join the line
-    above with ", ": with a space, the paragraph loaded as one made-up person."""
-    text = pl.col("text")
-    same_para = [(pl.col(c).shift(n) == pl.col(c)) for c in ("file_idx", "para") for n in (1, -1)]
-    in_several = (same_para[0] & same_para[2]) | (same_para[1] & same_para[3])
-    rows = content.select((in_several & (text.str.len_chars() < _ONE_NAME_CHARS)).fill_null(False)).to_series().arg_true()
-    if rows.len() < 2:  # (pages of one-line paragraphs: none)
-        return pl.repeat(False, content.height, dtype=pl.Boolean, eager=True)
-    one_name = on_rows(content, rows, text.str.contains(_NAME_SHAPED) & ~text.str.contains(_ORGANISATION))
-    one_name = one_name.scatter(one_name.arg_true(), ~_prose_hint_of(content["text"].filter(one_name)))
-    # (the paragraphs holding such a line only: few, and none of two lines on most pages)
-    paras = content.select("file_idx", "para", one_name=one_name, row=pl.int_range(pl.len()))
-    paras = paras.filter(pl.col("para").is_in(paras.filter("one_name")["para"].implode()))  # (any file's: a superset)
-    every_line = pl.col("one_name").all().over("file_idx", "para") & (pl.len().over("file_idx", "para") > 1)
-    first = pl.col("row") == pl.col("row").min().over("file_idx", "para")
-    rows = paras.filter(every_line & ~first)["row"]
-    return pl.repeat(False, content.height, dtype=pl.Boolean, eager=True).scatter(rows, True)
-
-
-def _prose_hint_of(texts: pl.Series) -> pl.Series:
-    return texts.to_frame("t").select(_prose_hint(pl.col("t"))).to_series().fill_null(False)
 
 
 # Ten Latin names joined by "，" or "、" (Chinese sites) were one item of more than ten words: read
@@ -804,25 +719,8 @@ def _near(column: str, n: int) -> pl.Expr:
     return pl.when(pl.col("file_idx").shift(-n) == pl.col("file_idx")).then(pl.col(column).shift(-n))
 
 
-# Names run together into one item: a run of spaces between words (as written: the text has one
-# space), a spaced dash, or seven capitalised words or more ("Rafael Padilla Andrew Tate Dhruv
-# Ram Cem"; real names have six: "Amr Mohamed Nabil Aly Aly Sharaf"). Loaded, such an item was one made-up person; split, a name typed with a double space
-# would be two: its record is quarantined. (A tab is a space: README, Known limitations.)
-_SPACES_BETWEEN_WORDS = r"\S {2,}\S"
-_RUN_TOGETHER = r"\s[–—]\s|(?:^|[,，;；、])\s*(?:\p{Lu}[^\s,，;；、]*\s+){6,}\p{Lu}[^\s,，;；、]*\s*(?:[,，;；、]|$)"
-RUN_TOGETHER_REASON = ("names run together: several names without a separator between them (a run of spaces, a dash),"
-                       " or one name typed with a double space? (neither reads surely)")
-
-
-def _run_together(paras: pl.DataFrame) -> pl.Series:
-    """Names lines (kind N) that hold names run together (`_RUN_TOGETHER`)."""
-    rows = paras["kind"].eq("N").fill_null(False).arg_true()
-    found = pl.col("raw_text").str.contains(_SPACES_BETWEEN_WORDS) | pl.col("text").str.contains(_RUN_TOGETHER)
-    return on_rows(paras, rows, found).rename("run_together")
-
-
 def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
-    paras = _roles(paras).with_columns(_run_together(paras))
+    paras = _roles(paras)
     prev_kind = _near("kind", -1)
     opens = (prev_kind == "P") | prev_kind.is_null() | (pl.col("page") != _near("page", -1)).fill_null(False)
     # A line that opens its record and reads as its area: a one-level area, or topics in a list
@@ -833,11 +731,7 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
     # A names line's shape read as prose ("tim kim, tankut can": a name's "can" beside words that
     # are no known name) that opens a record keeps the abstract under it: one record, quarantined
     # whole. As two records without authors they moved every later record's position by one.
-    # The same for any line that opens a record and reads neither as names nor as prose
-    # (`held`: "Ann Lee <ann@x.org>", "Yihan Wang, Runyu Chen & Wei Xu &"): as two records
-    # without authors, they too moved every later record's position by one.
-    paras = paras.with_columns(named_opening=(pl.col("named_prose") | pl.col("held"))
-                               & (pl.col("opens") | (prev_kind == "C")).fill_null(False))
+    paras = paras.with_columns(named_opening=pl.col("named_prose") & pl.col("opens"))
     paras = paras.with_columns(opens=pl.col("opens") & ~((pl.col("kind") == "P") & _near("named_opening", -1)).fill_null(False))
     # A names line after a names line opens a record, unless the line above is its area: before
     # an abstract (the line above is a record cut off, or its short abstract), or as people
@@ -855,7 +749,6 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
         first_area=pl.col("an_area").first(),
         first_people=pl.col("people").first(),
         last_short_abstract=pl.col("short_abstract").last(),
-        run_together=pl.col("run_together").any(),
         texts=pl.col("text"),
         raw_text=pl.col("raw_text").str.join("\n\n"),
     )
@@ -881,16 +774,14 @@ def _group_records(paras: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-NAMED_PROSE_REASON = ("a line that reads as neither names nor an abstract, then prose: a record whose names do not read"
-                      " as names, or no record (an e-mail's sign-off)? (neither reads surely)")
+NAMED_PROSE_REASON = ("a line shaped like names that reads as prose, then prose: a record whose names read as prose,"
+                      " or no record (an e-mail's sign-off)? (neither reads surely)")
 
 
 def _reason() -> pl.Expr:
     kinds = pl.col("kinds")
     return (
-        pl.when(pl.col("valid_shape") & pl.col("run_together"))
-        .then(pl.lit(RUN_TOGETHER_REASON))
-        .when(pl.col("valid_shape"))
+        pl.when(pl.col("valid_shape"))
         .then(None)
         .when(kinds.str.contains("M"))
         .then(pl.lit(METADATA_REASON))
