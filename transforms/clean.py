@@ -437,19 +437,29 @@ def _surname_odds(word: pl.Expr) -> pl.Expr:
     return fold_key(word).replace_strict(parts, odds, default=1.0)
 
 
+_PINYIN_SYLLABLE = (r"(?:zh|ch|sh|[bpmfdtnlgkhjqxrzcsyw])?(?:iang|iong|uang|ang|eng|ing|ong|ian|iao|uai|uan|ai|ei|ao|ou"
+                    r"|an|en|in|un|ia|ie|iu|ua|uo|ui|ue|er|a|o|e|i|u|v)")
+PINYIN_GIVEN = rf"^(?i:(?:{_PINYIN_SYLLABLE}){{1,2}})$"  # a Chinese given name in Pinyin: "Siyao", "Erzhen"
+
+
 def _surname_last(name: pl.Expr) -> pl.Expr:
     """A SURNAME_FIRST name as "Given Surname" when the reference (transforms/name_parts.csv) knows
     the capitals (three letters or more) as a surname, or knows the next word as a given name and
     the capitals are four letters or more ("IBM Research" stays); not when it knows the capitals
     better as a given name and the next word better as a surname: "QIUHAO Zeng" stays (it was
     "Zeng Qiuhao", another person than "Qiuhao Zeng"). Two or three capitals may be initials
-    written without periods ("GE Hinton", "JY Li", "JRR Tolkien"): two letters are never read as a
-    surname ("LI Siyao" stays as written)."""
+    written without periods ("GE Hinton", "JY Li", "JRR Tolkien"): two letters are read as a
+    surname only before a word the reference knows better as a given name ("LI Siyao" is Siyao
+    Li; it was another person than the listing's "Siyao Li")."""
     shaped = pl.when(name.str.contains(SURNAME_FIRST)).then(name)  # null elsewhere: the lookups cost nothing
     surname, given = shaped.str.extract(SURNAME_FIRST, 1), shaped.str.extract(SURNAME_FIRST, 2).str.strip_chars()
     next_word, letters = given.str.extract(r"^(\S+)"), surname.str.len_chars()
-    known_part = (((letters >= 3) & fold_key(surname).is_in(known("surname")))
-                  | ((letters >= 4) & fold_key(next_word).is_in(known("given"))))
+    given_after = fold_key(next_word).is_in(known("given"))
+    # two: a surname before a given name, one the reference knows or one of Pinyin syllables that is
+    # no likelier a surname ("LI Siyao", "HU Erzhen"; "GE Hinton", "LI Yang" stay as written)
+    given_pinyin = (given_after | next_word.str.contains(PINYIN_GIVEN)) & (_surname_odds(next_word) <= 1)
+    known_part = (((letters >= 3) & fold_key(surname).is_in(known("surname"))) | ((letters >= 4) & given_after)
+                  | ((letters == 2) & fold_key(surname).is_in(known("surname")) & given_pinyin))
     given_first = (_surname_odds(surname) < 1) & (_surname_odds(next_word) > 1)  # "QIUHAO Zeng"
     flip = (known_part & ~given_first).fill_null(False)
     return pl.when(flip).then(pl.concat_str(given, pl.lit(" "), surname.str.to_titlecase())).otherwise(name)
