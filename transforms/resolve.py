@@ -162,9 +162,19 @@ _ABOUT = ("errat(?:um|a)|corrigend(?:um|a)|corrections?|retraction|addend(?:um|a
 # opening: "Immune Response Dynamics" is no response to a paper. An article, a publisher's word or
 # a kind of appendix may come first, as journal feeds print them ("Author Correction:", "A Comment
 # on", "Editor's Note:", "Technical Appendix:", "Online Supplement to").
-TITLE_NOTICE = ("^(?:(?:a|an|the|authors?|publishers?|editors?|editor s|editorial|online|technical) )?"
-                f"({_ABOUT}|retracted|response|commentary|critique|discussion|remarks|clarification|"
+# (possessives folded: "Author's Reply", "Publisher's Note", "Editor’s Note": "author s")
+TITLE_NOTICE = ("^(?:(?:a|an|the|further|invited|brief) )?(?:(?:(?:authors?|publishers?|editors?)(?: s)?|editorial|online|technical) )?"
+                f"({_ABOUT}|retracted|response|commentary|critique|discussion|remarks|clarification|answers? to|"
+                "letters? to the editor|letters?|in reply|"
                 "notes?|notice of (?:retraction|withdrawal)|notice|withdrawal|withdrawn|update (?:to|on))(?: |$)")
+# The other title whole after words that name a notice, in any wording ("Invited Discussion of T",
+# "Further Comments on T", "Answer to Comment on T"): a notice about T, whatever words come first.
+# (of the folded opening words; "Re:" is read from the written title, `_RE`: "Re-Thinking T" is no reply)
+NOTICE_WORDS = (r"\b(?:errat\w*|corrigend\w*|corrections?|retract\w*|withdraw\w*|addend\w*|repl(?:y|ies)|answers?|"
+                r"rejoinders?|rebuttals?|responses?|comments?|commentary|critiques?|discussions?|remarks|"
+                r"clarifications?|notes?|notices?|letters?|concern|supplement\w*|appendix|appendices)\b")
+NOTICE_WORDS_MAX = 8  # opening words read as a notice's: more is a title of its own
+_RE = r"(?i)^\s*re\s*:\s*"  # "Re: T", "RE: T" (a reply), written
 # Closing the title (of the title as written: the separator tells a notice from a title's last
 # word): after ":", " - ", a dash, in brackets, or a sentence's end after a word, a number or
 # math ("T: Erratum", "T (Erratum)", "T - Corrigendum", "T. Erratum"; not an abbreviation's
@@ -174,7 +184,7 @@ TITLE_NOTICE = ("^(?:(?:a|an|the|authors?|publishers?|editors?|editor s|editoria
 # only an erratum's words ("T, Erratum"): "Retrieve, Rerank, Reply" is a title's list. The
 # notice is group 1 or group 2.
 _NOTICE_ARTICLE = r"(?:(?:an?|the|online|technical|authors?|authors?['’]s|publishers?|publishers?['’]s)\s+)?"
-TITLE_NOTICE_CLOSING = (rf"(?i)(?:(?::|\s--?\s|[–—(\[]|(?:(?-i:\p{{Ll}}{{3}})|[\p{{N}}$}})\]])\.\s)\s*{_NOTICE_ARTICLE}({_ABOUT})"
+TITLE_NOTICE_CLOSING = (rf"(?i)(?:(?::|\s--?\s|[–—(\[]|(?:(?-i:\p{{Ll}}{{3}})|[\p{{N}}$}})\]])\.\s)\s*{_NOTICE_ARTICLE}({_ABOUT}|retracted|withdrawn)"
                         r"|[,;]\s*(errat(?:um|a)|corrigend(?:um|a)|addend(?:um|a)))\s*[)\]]?[\s.]*$")
 
 
@@ -994,15 +1004,26 @@ def _other_numbers(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
         # two papers of a series, as "Part 2" / "Part 3")
         one_tagged = pl.col("title_a").str.contains(VERSION_TAG) != pl.col("title_b").str.contains(VERSION_TAG)
         written = [pl.when(one_tagged).then(pl.col(t).str.replace(VERSION_TAG, "")).otherwise(pl.col(t))
-                   for t in ("title_a", "title_b")]
+                   .str.replace(_RE, "Reply to ") for t in ("title_a", "title_b")]
         titles = [fold_key(match_text(t)) for t in written]
         numbers = [title_numbers(t) for t in titles]
         # one notice however placed: "Erratum: T" and "T (Erratum)" are one document
         notices = [pl.concat_str(t.str.extract(TITLE_NOTICE, 1), fold_key(_closing_notice(w)),
                                  separator="|", ignore_nulls=True).fill_null("") for t, w in zip(titles, written)]
-        differ = pairs[rows].select((numbers[0] != numbers[1]) | (notices[0] != notices[1])).to_series().fill_null(False).to_numpy()
-        other[rows] = differ
+        found = pairs[rows].select(differ=(numbers[0] != numbers[1]) | (notices[0] != notices[1]),
+                                   a=titles[0], b=titles[1])
+        other[rows] = found["differ"].fill_null(False).to_numpy()
+        other[rows] |= [_notice_before(a or "", b or "") for a, b in found.select("a", "b").iter_rows()]
     return other
+
+
+def _notice_before(a: str, b: str) -> bool:
+    """Whether one folded title is the other whole after a few words naming a notice (`NOTICE_WORDS`)."""
+    short, long = sorted((a, b), key=len)
+    if not short or not long.endswith(" " + short):
+        return False
+    opening = long[: -len(short) - 1]
+    return opening.count(" ") < NOTICE_WORDS_MAX and re.search(NOTICE_WORDS, opening) is not None
 
 
 # "A to B" (a direction: "Swahili to English", "Text-to-Image", "Sim → Real"), in a title's folded words.
