@@ -48,3 +48,49 @@ def test_a_notice_in_any_form_is_not_the_paper(notice):
 def test_a_revision_around_the_title_still_merges(title_a, title_b):
     row = scored(pair(ABSTRACT, VARIANTS["v2_revision"], title_a=title_a, title_b=title_b)).row(0, named=True)
     assert row["is_match"], row
+
+
+# ----------------------------------------------------------------------------- (3) numbers in order, decimals whole
+# Read as a set of digit runs, "3.3" was {3} as "3" was, "1.2" and "2.1" were {1, 2}, and "0.05" was "0.5".
+OTHER_NUMBERS = [
+    ("Evaluating Llama 3.3 on Long-Context Clinical Question Answering", "Evaluating Llama 3 on Long-Context Clinical Question Answering"),
+    ("Overview of the Shared Task on Clinical Entity Recognition (Subtask 1.2)", "Overview of the Shared Task on Clinical Entity Recognition (Subtask 2.1)"),
+    ("Sparse Recovery with Noise Level 0.05 in High-Dimensional Regression", "Sparse Recovery with Noise Level 0.5 in High-Dimensional Regression"),
+    ("Exponents 1.05 in the Critical Scaling of Percolation on Random Graphs", "Exponents 1.5 in the Critical Scaling of Percolation on Random Graphs"),
+    ("Qwen 2.5 Technical Report: Training Multilingual Foundation Models", "Qwen 2 Technical Report: Training Multilingual Foundation Models"),
+    ("Transformers with 3 Layers and 2 Heads Learn Induction Circuits", "Transformers with 2 Layers and 3 Heads Learn Induction Circuits"),
+    ("Section 4.1 Revisited: Generalization Bounds for Overparameterized Networks", "Section 4.10 Revisited: Generalization Bounds for Overparameterized Networks"),
+]
+
+
+@pytest.mark.parametrize("title_a,title_b", OTHER_NUMBERS)
+def test_numbers_compare_in_order_with_their_decimals(title_a, title_b):
+    sibling = ABSTRACT.replace("On one hand", "In this second part, on one hand")
+    row = scored(pair(ABSTRACT, sibling, title_a=title_a, title_b=title_b)).row(0, named=True)
+    assert not row["is_match"] and row["rule"] == "titles_differ", row
+
+
+# ----------------------------------------------------------------------------- (4) one number written two ways
+# Each split from itself ("titles_differ" at 0.99-1.0): "3-D" read as "3" beside "3d", "1bit" as
+# other than "1 bit", "×" spelled "times", a thousands separator splitting "10,000", the "i" of
+# "i.i.d." and the "x" of "X-ray" read as Roman numerals.
+SAME_NUMBERS = [
+    ("Learning 3D Shape Priors from Single Images with Diffusion Models", "Learning 3-D Shape Priors from Single Images with Diffusion Models"),
+    ("Training 1-bit Transformers at Scale without Straight-Through Estimators", "Training 1bit Transformers at Scale without Straight-Through Estimators"),
+    ("A 10x Faster Solver for Sparse Linear Systems on Graphics Processors", "A 10× Faster Solver for Sparse Linear Systems on Graphics Processors"),
+    ("Scaling Tabular Foundation Models to 10,000 Features and Beyond", "Scaling Tabular Foundation Models to 10000 Features and Beyond"),
+    ("Generalization Bounds Beyond i.i.d. Data for Deep Neural Networks", "Generalization Bounds Beyond IID Data for Deep Neural Networks"),
+    ("Self-Supervised Pretraining for Chest X-ray Report Generation", "Self-Supervised Pretraining for Chest Xray Report Generation"),
+    # the same kinds written otherwise
+    ("Robust 2D Pose Estimation in Crowded Scenes with Part Affinity Fields", "Robust 2-D Pose Estimation in Crowded Scenes with Part Affinity Fields"),
+    ("Training 4-Bit Language Models with Outlier-Aware Quantization", "Training 4bit Language Models with Outlier-Aware Quantization"),
+    ("Sorting 1,000,000 Keys per Second on a Single Embedded Processor", "Sorting 1000000 Keys per Second on a Single Embedded Processor"),
+    ("Generalization Bounds Beyond i.i.d Data for Deep Neural Networks", "Generalization Bounds Beyond iid Data for Deep Neural Networks"),
+    ("Self-Supervised Pretraining for Chest X-Ray Report Generation, Part II", "Self-Supervised Pretraining for Chest Xray Report Generation, Part 2"),
+]
+
+
+@pytest.mark.parametrize("title_a,title_b", SAME_NUMBERS)
+def test_one_number_written_two_ways_is_one_paper(title_a, title_b):
+    row = scored(pair(ABSTRACT, VARIANTS["typo"], title_a=title_a, title_b=title_b)).row(0, named=True)
+    assert row["is_match"], row

@@ -135,16 +135,34 @@ _NUMBER_VALUES = {
 _NUMBER_WORDS = "|".join(w for w in _NUMBER_VALUES if not set(w) <= set("xvi"))
 # (not "a": "Time Series: A Survey", "Track a Moving Target")
 _LETTERED = "part|subtask|task|track|phase|stage|volume|vol|chapter|appendix|supplement|series|level|type"
-TITLE_NUMBER = (rf"\d+\p{{L}}*|\b(?:x{{1,3}}(?:ix|iv|v?i{{0,3}})|ix|iv|v?i{{1,3}}|v|{_NUMBER_WORDS})\b"
+TITLE_NUMBER = (rf"\d+(?:point\d+)*\p{{L}}*|\b(?:x{{1,3}}(?:ix|iv|v?i{{0,3}})|ix|iv|v?i{{1,3}}|v|{_NUMBER_WORDS})\b"
                 rf"|\bpart a\b|\b(?:{_LETTERED}) [b-hj-uwyz]\b")  # "Part I", "Part V": Roman, as "Part II"
 ORDINAL_DIGITS = r"^0*(\d+)(?:st|nd|rd|th)?$"  # "1st", "01": "1" ("4o", "3d", "50k" stay as written)
 
 
+GLUED_WORD = r"^(\d+(?:point\d+)*)\p{L}{3,}$"  # "1bit", "2stage": the number ("3d", "4o", "50k" stay)
+
+
 def title_numbers(title: pl.Expr) -> pl.Expr:
-    """The numbers of a folded title (`TITLE_NUMBER`), each by its value, sorted, once each:
-    "Part I", "Part 1", "Part One", "First Part" and "1st Part" hold "1"."""
-    values = pl.element().replace(_NUMBER_VALUES).str.replace(ORDINAL_DIGITS, "${1}")
-    return title.str.extract_all(TITLE_NUMBER).list.eval(values).list.unique().list.sort()
+    """The numbers of a folded title (`TITLE_NUMBER`), each by its value, in order: "Part I",
+    "Part 1", "Part One", "First Part" and "1st Part" hold "1". (In order and each time: as a set,
+    "3 Layers and 2 Heads" was "2 Layers and 3 Heads".)"""
+    values = pl.element().replace(_NUMBER_VALUES).str.replace(GLUED_WORD, "${1}").str.replace(ORDINAL_DIGITS, "${1}")
+    return title.str.extract_all(TITLE_NUMBER).list.eval(values)
+
+
+def numbers_written(title: pl.Expr) -> pl.Expr:
+    """A title as written, its numbers kept whole through the fold (`title_numbers`): a decimal as
+    one number ("3.3" was "3" and "3", so "Llama 3.3" was "Llama 3"), thousands unseparated
+    ("10,000"), a letter hyphened to a number or a letter glued ("3-D" / "3D", "X-ray" / "Xray": the
+    "x" read as 10), "×" as "x" ("10×" was "10 times"), an acronym's stops dropped ("i.i.d." / "IID":
+    the "i" read as 1)."""
+    for pattern, glued in ((r"(\d),(\d\d\d)\b", "${1}${2}"), (r"(\d),(\d\d\d)\b", "${1}${2}"),
+                           (r"(\d)\.(\d)", "${1}point${2}"), (r"(\d)\s?(?:×|✕|x\b)", "${1}x"),
+                           (r"\b(\p{L})\.", "${1}"), (r"(\d)[-‐‑–](\p{L})\b", "${1}${2}"),
+                           (r"\b(\p{L})[-‐‑–](\p{L}{2})", "${1}${2}")):
+        title = title.str.replace_all(pattern, glued)
+    return title
 
 
 # A version tag closing a title ("... Noise (v2)", "[v3]", "(Version 2.1)", "... Noise v2", "- Version 2";
@@ -1006,7 +1024,7 @@ def _other_numbers(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
         written = [pl.when(one_tagged).then(pl.col(t).str.replace(VERSION_TAG, "")).otherwise(pl.col(t))
                    .str.replace(_RE, "Reply to ") for t in ("title_a", "title_b")]
         titles = [fold_key(match_text(t)) for t in written]
-        numbers = [title_numbers(t) for t in titles]
+        numbers = [title_numbers(fold_key(match_text(numbers_written(t)))) for t in written]
         # one notice however placed: "Erratum: T" and "T (Erratum)" are one document
         notices = [pl.concat_str(t.str.extract(TITLE_NOTICE, 1), fold_key(_closing_notice(w)),
                                  separator="|", ignore_nulls=True).fill_null("") for t, w in zip(titles, written)]
