@@ -94,3 +94,31 @@ SAME_NUMBERS = [
 def test_one_number_written_two_ways_is_one_paper(title_a, title_b):
     row = scored(pair(ABSTRACT, VARIANTS["typo"], title_a=title_a, title_b=title_b)).row(0, named=True)
     assert row["is_match"], row
+
+
+# ----------------------------------------------------------------------------- (5) British / American respellings
+# Two title words respelled, the abstract too: "summarization" was compared with "summarising" (the
+# other word), and the abstracts, each saying its own spelling, read as one template filled in twice.
+LEGAL = ("Summarizing Indian legal court judgments is a complex task not only due to the intricate language and "
+         "unstructured nature of the legal texts. In this study, we aim to improve the summarization of Indian legal "
+         "text by injecting domain knowledge into diverse summarization models, and we optimize extractive neural "
+         "summarization models with domain-specific encoders; the optimization is measured by standard metrics and "
+         "by domain experts, who judge summarizing quality.")
+
+
+def _british(text: str) -> str:
+    for us, uk in (("Summariz", "Summaris"), ("summariz", "summaris"), ("Optimiz", "Optimis"), ("optimiz", "optimis"),
+                   ("Reparameteriz", "Reparameteris"), ("Color", "Colour"), ("color", "colour"), ("Model", "Modell"),
+                   ("izing", "ising")):
+        text = text.replace(us, uk)
+    return text
+
+
+@pytest.mark.parametrize("title", [
+    "Domain Knowledge Injection for Legal Document Summarization: A Case Study on Summarizing Indian Court Judgments",
+    "Reparameterization Flow Policy Optimization for Legal Document Summarization",
+    "Optimizing Summarization Models for Color-Coded Legal Documents with Domain Knowledge",
+])
+def test_a_title_respelled_british_is_one_paper(title):
+    row = scored(pair(LEGAL, _british(LEGAL), title_a=title, title_b=_british(title))).row(0, named=True)
+    assert row["is_match"], row

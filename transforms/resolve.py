@@ -50,7 +50,7 @@ from rapidfuzz.distance import OSA, Indel, Levenshtein
 
 from transforms.dedupe import BOILERPLATE_WORDS, NAME_SUFFIXES, first_author_token, is_boilerplate, surname_token
 from transforms.text import _on_non_ascii_rows, fold_key
-from transforms.words import other_english_word
+from transforms.words import one_word, other_english_word
 
 # ----------------------------------------------------------------------------- settings of the method
 SHINGLE_WORDS = 3
@@ -1129,12 +1129,20 @@ def _swapped_words(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
         # holds elsewhere ("Heavy Neutral Leptons ... Three Charged Leptons" / "Heavy Charged
         # Leptons ... Three Charged Leptons": as sets, only one title had a word of its own).
         extra_a, extra_b = Counter(ta or []) - Counter(tb or []), Counter(tb or []) - Counter(ta or [])
+        # (a word respelled is no swap: "Summarization ... Summarizing" / "Summarisation ... Summarising"
+        # paired each with the other word too)
+        extra_a, extra_b = _not_respelled(extra_a, extra_b), _not_respelled(extra_b, extra_a)
         in_a, in_b = Counter(xa or []), Counter(xb or [])
         swapped[i] = _opposite(only_a, only_b) or any(
             (in_a[a] > in_b[a] and in_b[b] > in_a[b]) or _renamed(in_a, in_b, a, b) if fuzz.ratio(a, b) < TITLE_GATE * 100
             else (_other_opening(a, b) and in_a[a] != in_b[a] and in_a[b] != in_b[b])
             for a in extra_a for b in extra_b)
     return swapped
+
+
+def _not_respelled(words: Counter, other: Counter) -> Counter:
+    """The words without a respelling among the other title's (`words.one_word`)."""
+    return Counter({w: n for w, n in words.items() if not any(one_word(w, o) for o in other)})
 
 
 def _title_words() -> list[pl.Expr]:
