@@ -122,3 +122,36 @@ def _british(text: str) -> str:
 def test_a_title_respelled_british_is_one_paper(title):
     row = scored(pair(LEGAL, _british(LEGAL), title_a=title, title_b=_british(title))).row(0, named=True)
     assert row["is_match"], row
+
+
+# ----------------------------------------------------------------------------- (2) marks the fold drops
+# One folded title ("the 1 λ ea", "p 2"): title ratio 1.0, and no number, swap or mark was looked for.
+MARKS = [
+    ("The (1+λ) EA on OneMax: Runtime Analysis with Fitness-Dependent Mutation Rates",
+     "The (1,λ) EA on OneMax: Runtime Analysis with Fitness-Dependent Mutation Rates"),
+    ("Sharp Sobolev Inequalities for the p-Laplacian on Bounded Domains for $p<2$",
+     "Sharp Sobolev Inequalities for the p-Laplacian on Bounded Domains for $p>2$"),
+    ("The (μ+λ) Genetic Algorithm on Jump Functions with Crossover and Mutation",
+     "The (μ,λ) Genetic Algorithm on Jump Functions with Crossover and Mutation"),
+    ("Regularity of Weak Solutions for Nonlinear Elliptic Systems when p ≤ 2 in Dimension Three",
+     "Regularity of Weak Solutions for Nonlinear Elliptic Systems when p ≥ 2 in Dimension Three"),
+]
+
+
+@pytest.mark.parametrize("title_a,title_b", MARKS)
+def test_titles_apart_in_marks_the_fold_drops_are_two_papers(title_a, title_b):
+    sibling = ABSTRACT.replace("On one hand", "In this second part, on one hand")
+    for a, b in ((ABSTRACT, sibling), (BOILERPLATE, BOILERPLATE)):
+        row = scored(pair(a, b, title_a=title_a, title_b=title_b)).row(0, named=True)
+        assert not row["is_match"] and row["rule"] == "titles_differ", row
+
+
+@pytest.mark.parametrize("title_a,title_b", [
+    ("Vision+Language Pretraining with Contrastive Objectives at Scale", "Vision and Language Pretraining with Contrastive Objectives at Scale"),
+    ("The (1+λ) EA on OneMax: Runtime Analysis with Fitness-Dependent Mutation Rates",
+     "The $(1+\\lambda)$ EA on OneMax: Runtime Analysis with Fitness Dependent Mutation Rates"),
+    ("Retrieve, Rerank, Reply: Grounded Dialogue with Large Language Models", "Retrieve, Rerank and Reply: Grounded Dialogue with Large Language Models"),
+])
+def test_titles_with_the_same_marks_still_merge(title_a, title_b):
+    row = scored(pair(ABSTRACT, VARIANTS["typo"], title_a=title_a, title_b=title_b)).row(0, named=True)
+    assert row["is_match"], row

@@ -871,7 +871,8 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     other_numbers |= _reversed_direction(pairs, edited)
     # A name the fold cannot spell ("C++" / "C#" / "C": one folded title, one folded abstract).
     raw_differ = pairs.select((pl.col("title_a") != pl.col("title_b"))  # (and one holds a mark: most hold none)
-                              & (pl.col("title_a").str.contains("[+#♯]") | pl.col("title_b").str.contains("[+#♯]"))
+                              & (pl.col("title_a").str.contains(r"[+#♯<>=≤≥≠,\\]")
+                                 | pl.col("title_b").str.contains(r"[+#♯<>=≤≥≠,\\]"))
                               ).to_series().fill_null(False).to_numpy()
     other_numbers |= _other_marks(pairs, np.flatnonzero(close & raw_differ))
     authors = author_agreement(pairs).to_numpy(writable=True)
@@ -1082,6 +1083,9 @@ def _reversed_direction(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
 # A word closed by a mark that names another thing ("C++", "C#", "F#", "LoRA+"), not before a letter or
 # digit ("Vision+Language" is two words): folded, "C++", "C#" and "C" are one word.
 MARKED_WORD = r"\p{L}[\p{L}\p{N}]*(?:\+\+|\+|#|♯)(?:[^\p{L}\p{N}+#♯]|$)"
+# ... and a relation, or a parenthesised pair ("p<2" / "p>2", "(1+λ)" / "(1,λ)"; not "Vision+Language",
+# a title's words), which the fold drops too: of the title with its math spelled one way (`normalize_math`).
+OPERATOR = r"[<>=]|\b(?:leq|geq|neq)\b|\(\s*[\p{L}\p{N}]+\s*[+,]\s*[\p{L}\p{N}]+\s*\)"
 
 
 def _other_marks(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
@@ -1090,8 +1094,10 @@ def _other_marks(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
     "... in C Programs", on one abstract template, were one paper."""
     other = np.zeros(pairs.height, dtype=bool)
     if rows.size:
-        marks = [pl.col(t).str.to_lowercase().str.extract_all(MARKED_WORD)
-                 .list.eval(pl.element().str.replace(r"[^\p{L}\p{N}+#♯]$", "")).list.unique().list.sort()
+        marks = [pl.concat_list(pl.col(t).str.to_lowercase().str.extract_all(MARKED_WORD)
+                                .list.eval(pl.element().str.replace(r"[^\p{L}\p{N}+#♯]$", "")).list.unique().list.sort(),
+                                normalize_math(pl.col(t)).str.to_lowercase().str.extract_all(OPERATOR)
+                                .list.eval(pl.element().str.replace_all(r"\s", "")))
                  for t in ("title_a", "title_b")]
         other[rows] = pairs[rows].select(marks[0] != marks[1]).to_series().fill_null(False).to_numpy()
     return other
