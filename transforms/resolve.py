@@ -1024,8 +1024,8 @@ def _other_numbers(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
         one_tagged = pl.col("title_a").str.contains(VERSION_TAG) != pl.col("title_b").str.contains(VERSION_TAG)
         written = [pl.when(one_tagged).then(pl.col(t).str.replace(VERSION_TAG, "")).otherwise(pl.col(t))
                    .str.replace(_RE, "Reply to ") for t in ("title_a", "title_b")]
-        titles = [fold_key(match_text(t)) for t in written]
-        numbers = [title_numbers(fold_key(match_text(numbers_written(t)))) for t in written]
+        titles = [fold_key(match_text(numbers_written(t))) for t in written]
+        numbers = [title_numbers(t) for t in titles]
         # one notice however placed: "Erratum: T" and "T (Erratum)" are one document
         notices = [pl.concat_str(t.str.extract(TITLE_NOTICE, 1), fold_key(_closing_notice(w)),
                                  separator="|", ignore_nulls=True).fill_null("") for t, w in zip(titles, written)]
