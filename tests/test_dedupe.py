@@ -51,3 +51,40 @@ def test_the_display_spelling_is_plain_and_accented():
     best = (author_variants(listings).sort("display_rank", descending=True)
             .group_by("name_key", maintain_order=True).first())
     assert sorted(best["name"]) == ["Jean-Luc Picard", "Leif Döring", "Michael Hahn", "Michael Rizvi-Martel"]
+
+
+def _keyed(titles: list[str], abstract: str = "No abstract available.") -> list[int]:
+    from transforms.dedupe import match_exact_abstract
+    from transforms.text import fold_key
+
+    listings = pl.DataFrame({"title": titles, "abstract": [abstract] * len(titles),
+                             "author_keys": [["tianyuan zhou", "zhizheng fu"]] * len(titles),
+                             "is_truncated": [False] * len(titles), "author_total": [2] * len(titles)})
+    listings = listings.with_columns(abstract_key=fold_key(pl.col("abstract")))
+    return match_exact_abstract(listings)["paper_key"].to_list()
+
+
+def test_titles_only_siblings_apart_in_marks_the_fold_drops_have_other_keys():
+    """"LoRA+: T" / "LoRA: T", "T in C++" / "T in C#", "p<2" / "p>2", "(1+λ)" / "(1,λ)" beside "No
+    abstract available.": one folded title, one key, merged before the resolver saw them."""
+    t = "Accelerating Skill Assessment in Chess"
+    for a, b in [(f"LoRA+: {t}", f"LoRA: {t}"), (f"{t} in C++", f"{t} in C#"), (f"{t} for $p<2$", f"{t} for $p>2$"),
+                 (f"The (1+λ) EA: {t}", f"The (1,λ) EA: {t}"), (f"{t} in C++", f"{t} in C")]:
+        key_a, key_b = _keyed([a, b])
+        assert key_a != key_b, (a, b)
+    # one title written alike keeps one key; with a long abstract the key is as it was
+    assert len(set(_keyed([f"LoRA+: {t}", f"LoRA+: {t}"]))) == 1
+    long = " ".join(["word"] * 30)
+    assert len(set(_keyed([f"LoRA+: {t}", f"LoRA: {t}"], long))) == 1
+
+
+def test_keys_of_titles_without_marks_are_as_they_were():
+    from transforms.ids import with_stable_ids
+    from transforms.text import fold_key
+
+    titles = ["Accelerating Skill Assessment in Chess: A Drift-Diffusion Elo", "Part II, (Revisited)"]
+    listings = pl.DataFrame({"title": titles, "abstract_key": ["no abstract available"] * 2,
+                             "_first_author": ["zhou"] * 2, "_all_authors": ["tianyuan zhou|zhizheng fu"] * 2})
+    old = with_stable_ids(listings.with_columns(_title_key=fold_key(pl.col("title"))),
+                          {"paper_key": ["abstract_key", "_title_key", "_first_author", "_all_authors"]})
+    assert _keyed(titles) == old["paper_key"].to_list()

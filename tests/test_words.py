@@ -3,6 +3,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
+from transforms import words
 from transforms.words import other_english_word
 
 
@@ -30,3 +31,12 @@ def test_one_word(a, b):
 def test_symmetric_and_never_a_word_and_itself(a, b):
     assert other_english_word(a, b) == other_english_word(b, a)
     assert not other_english_word(a, a)
+
+
+@pytest.mark.parametrize("a,b,same", [
+    ("summarization", "summarisation", True), ("summarizing", "summarising", True), ("colour", "color", True),
+    ("modelling", "modeling", True), ("optimization", "optimisation", True),
+    ("summarization", "optimisation", False), ("encoder", "decoder", False), ("online", "offline", False),
+])
+def test_one_word_reads_british_spelling_as_american(a, b, same):
+    assert words.one_word(a, b) is same

@@ -42,16 +42,27 @@ def is_boilerplate(abstract: pl.Expr) -> pl.Expr:
     return ~abstract.str.contains(_LONG_ENOUGH)
 
 
+# Marks the fold drops that name another thing ("LoRA+" / "LoRA", "C++" / "C#", "p<2" / "p>2",
+# "(1+λ)" / "(1,λ)": `MARKS`): beside a boilerplate abstract, where only the title and the authors
+# tell papers apart, they are part of the key (the key had merged such siblings unseen by the
+# resolver). Only titles holding one: every other key is as it was.
+MARKS = r"[+#♯<>=≤≥]"
+
+
 def match_exact_abstract(listings: pl.DataFrame) -> pl.DataFrame:
     """paper_key = hash of (abstract key, folded title, first author's surname[, all author keys
-    when the abstract is boilerplate or the title missing]): see the module docstring."""
+    (and the title's MARKS) when the abstract is boilerplate or the title missing]): see the
+    module docstring."""
+    short = is_boilerplate(pl.col("abstract")) | pl.col("title").is_null() | (pl.col("title") == "")
+    marks = pl.col("title").str.extract_all(MARKS).list.join("").fill_null("")
     keyed = listings.with_columns(
-        _title_key=fold_key(pl.col("title")).fill_null(""),
+        _title_key=fold_key(pl.col("title")).fill_null("")
+        + pl.when(short & (marks != "")).then(" " + marks).otherwise(pl.lit("")),
         _first_author=first_author_token(pl.col("author_keys")),
         # ... and on the declared total of a list cut short ("and 9 more"): two "Editorial"s of one
         # editor and one sentence, "and 2 more" and "and 9 more", are two documents (the key had
         # merged them, unseen by the resolver). Keys of whole lists are as they were.
-        _all_authors=pl.when(is_boilerplate(pl.col("abstract")) | pl.col("title").is_null() | (pl.col("title") == ""))
+        _all_authors=pl.when(short)
         .then(pl.col("author_keys").list.join("|")
               + pl.when(pl.col("is_truncated")).then("#" + pl.col("author_total").cast(pl.String)).fill_null(""))
         .otherwise(pl.lit("")),

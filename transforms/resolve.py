@@ -50,7 +50,7 @@ from rapidfuzz.distance import OSA, Indel, Levenshtein
 
 from transforms.dedupe import BOILERPLATE_WORDS, NAME_SUFFIXES, first_author_token, is_boilerplate, surname_token
 from transforms.text import _on_non_ascii_rows, fold_key
-from transforms.words import other_english_word
+from transforms.words import one_word, other_english_word
 
 # ----------------------------------------------------------------------------- settings of the method
 SHINGLE_WORDS = 3
@@ -135,16 +135,34 @@ _NUMBER_VALUES = {
 _NUMBER_WORDS = "|".join(w for w in _NUMBER_VALUES if not set(w) <= set("xvi"))
 # (not "a": "Time Series: A Survey", "Track a Moving Target")
 _LETTERED = "part|subtask|task|track|phase|stage|volume|vol|chapter|appendix|supplement|series|level|type"
-TITLE_NUMBER = (rf"\d+\p{{L}}*|\b(?:x{{1,3}}(?:ix|iv|v?i{{0,3}})|ix|iv|v?i{{1,3}}|v|{_NUMBER_WORDS})\b"
+TITLE_NUMBER = (rf"\d+(?:point\d+)*\p{{L}}*|\b(?:x{{1,3}}(?:ix|iv|v?i{{0,3}})|ix|iv|v?i{{1,3}}|v|{_NUMBER_WORDS})\b"
                 rf"|\bpart a\b|\b(?:{_LETTERED}) [b-hj-uwyz]\b")  # "Part I", "Part V": Roman, as "Part II"
 ORDINAL_DIGITS = r"^0*(\d+)(?:st|nd|rd|th)?$"  # "1st", "01": "1" ("4o", "3d", "50k" stay as written)
 
 
+GLUED_WORD = r"^(\d+(?:point\d+)*)\p{L}{3,}$"  # "1bit", "2stage": the number ("3d", "4o", "50k" stay)
+
+
 def title_numbers(title: pl.Expr) -> pl.Expr:
-    """The numbers of a folded title (`TITLE_NUMBER`), each by its value, sorted, once each:
-    "Part I", "Part 1", "Part One", "First Part" and "1st Part" hold "1"."""
-    values = pl.element().replace(_NUMBER_VALUES).str.replace(ORDINAL_DIGITS, "${1}")
-    return title.str.extract_all(TITLE_NUMBER).list.eval(values).list.unique().list.sort()
+    """The numbers of a folded title (`TITLE_NUMBER`), each by its value, in order: "Part I",
+    "Part 1", "Part One", "First Part" and "1st Part" hold "1". (In order and each time: as a set,
+    "3 Layers and 2 Heads" was "2 Layers and 3 Heads".)"""
+    values = pl.element().replace(_NUMBER_VALUES).str.replace(GLUED_WORD, "${1}").str.replace(ORDINAL_DIGITS, "${1}")
+    return title.str.extract_all(TITLE_NUMBER).list.eval(values)
+
+
+def numbers_written(title: pl.Expr) -> pl.Expr:
+    """A title as written, its numbers kept whole through the fold (`title_numbers`): a decimal as
+    one number ("3.3" was "3" and "3", so "Llama 3.3" was "Llama 3"), thousands unseparated
+    ("10,000"), a letter hyphened to a number or a letter glued ("3-D" / "3D", "X-ray" / "Xray": the
+    "x" read as 10), "×" as "x" ("10×" was "10 times"), an acronym's stops dropped ("i.i.d." / "IID":
+    the "i" read as 1)."""
+    for pattern, glued in ((r"(\d),(\d\d\d)\b", "${1}${2}"), (r"(\d),(\d\d\d)\b", "${1}${2}"),
+                           (r"(\d)\.(\d)", "${1}point${2}"), (r"(\d)\s?(?:×|✕|x\b)", "${1}x"),
+                           (r"\b(\p{L})\.", "${1}"), (r"(\d)[-‐‑–](\p{L})\b", "${1}${2}"),
+                           (r"\b(\p{L})[-‐‑–](\p{L}{2})", "${1}${2}")):
+        title = title.str.replace_all(pattern, glued)
+    return title
 
 
 # A version tag closing a title ("... Noise (v2)", "[v3]", "(Version 2.1)", "... Noise v2", "- Version 2";
@@ -162,9 +180,19 @@ _ABOUT = ("errat(?:um|a)|corrigend(?:um|a)|corrections?|retraction|addend(?:um|a
 # opening: "Immune Response Dynamics" is no response to a paper. An article, a publisher's word or
 # a kind of appendix may come first, as journal feeds print them ("Author Correction:", "A Comment
 # on", "Editor's Note:", "Technical Appendix:", "Online Supplement to").
-TITLE_NOTICE = ("^(?:(?:a|an|the|authors?|publishers?|editors?|editor s|editorial|online|technical) )?"
-                f"({_ABOUT}|retracted|response|commentary|critique|discussion|remarks|clarification|"
+# (possessives folded: "Author's Reply", "Publisher's Note", "Editor’s Note": "author s")
+TITLE_NOTICE = ("^(?:(?:a|an|the|further|invited|brief) )?(?:(?:(?:authors?|publishers?|editors?)(?: s)?|editorial|online|technical) )?"
+                f"({_ABOUT}|retracted|response|commentary|critique|discussion|remarks|clarification|answers? to|"
+                "letters? to the editor|letters?|in reply|"
                 "notes?|notice of (?:retraction|withdrawal)|notice|withdrawal|withdrawn|update (?:to|on))(?: |$)")
+# The other title whole after words that name a notice, in any wording ("Invited Discussion of T",
+# "Further Comments on T", "Answer to Comment on T"): a notice about T, whatever words come first.
+# (of the folded opening words; "Re:" is read from the written title, `_RE`: "Re-Thinking T" is no reply)
+NOTICE_WORDS = (r"\b(?:errat\w*|corrigend\w*|corrections?|retract\w*|withdraw\w*|addend\w*|repl(?:y|ies)|answers?|"
+                r"rejoinders?|rebuttals?|responses?|comments?|commentary|critiques?|discussions?|remarks|"
+                r"clarifications?|notes?|notices?|letters?|concern|supplement\w*|appendix|appendices)\b")
+NOTICE_WORDS_MAX = 8  # opening words read as a notice's: more is a title of its own
+_RE = r"(?i)^\s*re\s*:\s*"  # "Re: T", "RE: T" (a reply), written
 # Closing the title (of the title as written: the separator tells a notice from a title's last
 # word): after ":", " - ", a dash, in brackets, or a sentence's end after a word, a number or
 # math ("T: Erratum", "T (Erratum)", "T - Corrigendum", "T. Erratum"; not an abbreviation's
@@ -174,7 +202,7 @@ TITLE_NOTICE = ("^(?:(?:a|an|the|authors?|publishers?|editors?|editor s|editoria
 # only an erratum's words ("T, Erratum"): "Retrieve, Rerank, Reply" is a title's list. The
 # notice is group 1 or group 2.
 _NOTICE_ARTICLE = r"(?:(?:an?|the|online|technical|authors?|authors?['’]s|publishers?|publishers?['’]s)\s+)?"
-TITLE_NOTICE_CLOSING = (rf"(?i)(?:(?::|\s--?\s|[–—(\[]|(?:(?-i:\p{{Ll}}{{3}})|[\p{{N}}$}})\]])\.\s)\s*{_NOTICE_ARTICLE}({_ABOUT})"
+TITLE_NOTICE_CLOSING = (rf"(?i)(?:(?::|\s--?\s|[–—(\[]|(?:(?-i:\p{{Ll}}{{3}})|[\p{{N}}$}})\]])\.\s)\s*{_NOTICE_ARTICLE}({_ABOUT}|retracted|withdrawn)"
                         r"|[,;]\s*(errat(?:um|a)|corrigend(?:um|a)|addend(?:um|a)))\s*[)\]]?[\s.]*$")
 
 
@@ -843,7 +871,8 @@ def score_pairs(pairs: pl.DataFrame, threshold: float = DEFAULT_THRESHOLD) -> pl
     other_numbers |= _reversed_direction(pairs, edited)
     # A name the fold cannot spell ("C++" / "C#" / "C": one folded title, one folded abstract).
     raw_differ = pairs.select((pl.col("title_a") != pl.col("title_b"))  # (and one holds a mark: most hold none)
-                              & (pl.col("title_a").str.contains("[+#♯]") | pl.col("title_b").str.contains("[+#♯]"))
+                              & (pl.col("title_a").str.contains(r"[+#♯<>=≤≥≠,\\]")
+                                 | pl.col("title_b").str.contains(r"[+#♯<>=≤≥≠,\\]"))
                               ).to_series().fill_null(False).to_numpy()
     other_numbers |= _other_marks(pairs, np.flatnonzero(close & raw_differ))
     authors = author_agreement(pairs).to_numpy(writable=True)
@@ -994,15 +1023,26 @@ def _other_numbers(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
         # two papers of a series, as "Part 2" / "Part 3")
         one_tagged = pl.col("title_a").str.contains(VERSION_TAG) != pl.col("title_b").str.contains(VERSION_TAG)
         written = [pl.when(one_tagged).then(pl.col(t).str.replace(VERSION_TAG, "")).otherwise(pl.col(t))
-                   for t in ("title_a", "title_b")]
-        titles = [fold_key(match_text(t)) for t in written]
+                   .str.replace(_RE, "Reply to ") for t in ("title_a", "title_b")]
+        titles = [fold_key(match_text(numbers_written(t))) for t in written]
         numbers = [title_numbers(t) for t in titles]
         # one notice however placed: "Erratum: T" and "T (Erratum)" are one document
         notices = [pl.concat_str(t.str.extract(TITLE_NOTICE, 1), fold_key(_closing_notice(w)),
                                  separator="|", ignore_nulls=True).fill_null("") for t, w in zip(titles, written)]
-        differ = pairs[rows].select((numbers[0] != numbers[1]) | (notices[0] != notices[1])).to_series().fill_null(False).to_numpy()
-        other[rows] = differ
+        found = pairs[rows].select(differ=(numbers[0] != numbers[1]) | (notices[0] != notices[1]),
+                                   a=titles[0], b=titles[1])
+        other[rows] = found["differ"].fill_null(False).to_numpy()
+        other[rows] |= [_notice_before(a or "", b or "") for a, b in found.select("a", "b").iter_rows()]
     return other
+
+
+def _notice_before(a: str, b: str) -> bool:
+    """Whether one folded title is the other whole after a few words naming a notice (`NOTICE_WORDS`)."""
+    short, long = sorted((a, b), key=len)
+    if not short or not long.endswith(" " + short):
+        return False
+    opening = long[: -len(short) - 1]
+    return opening.count(" ") < NOTICE_WORDS_MAX and re.search(NOTICE_WORDS, opening) is not None
 
 
 # "A to B" (a direction: "Swahili to English", "Text-to-Image", "Sim → Real"), in a title's folded words.
@@ -1043,6 +1083,9 @@ def _reversed_direction(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
 # A word closed by a mark that names another thing ("C++", "C#", "F#", "LoRA+"), not before a letter or
 # digit ("Vision+Language" is two words): folded, "C++", "C#" and "C" are one word.
 MARKED_WORD = r"\p{L}[\p{L}\p{N}]*(?:\+\+|\+|#|♯)(?:[^\p{L}\p{N}+#♯]|$)"
+# ... and a relation, or a parenthesised pair ("p<2" / "p>2", "(1+λ)" / "(1,λ)"; not "Vision+Language",
+# a title's words), which the fold drops too: of the title with its math spelled one way (`normalize_math`).
+OPERATOR = r"[<>=]|\b(?:leq|geq|neq)\b|\(\s*[\p{L}\p{N}]+\s*[+,]\s*[\p{L}\p{N}]+\s*\)"
 
 
 def _other_marks(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
@@ -1051,8 +1094,10 @@ def _other_marks(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
     "... in C Programs", on one abstract template, were one paper."""
     other = np.zeros(pairs.height, dtype=bool)
     if rows.size:
-        marks = [pl.col(t).str.to_lowercase().str.extract_all(MARKED_WORD)
-                 .list.eval(pl.element().str.replace(r"[^\p{L}\p{N}+#♯]$", "")).list.unique().list.sort()
+        marks = [pl.concat_list(pl.col(t).str.to_lowercase().str.extract_all(MARKED_WORD)
+                                .list.eval(pl.element().str.replace(r"[^\p{L}\p{N}+#♯]$", "")).list.unique().list.sort(),
+                                normalize_math(pl.col(t)).str.to_lowercase().str.extract_all(OPERATOR)
+                                .list.eval(pl.element().str.replace_all(r"\s", "")))
                  for t in ("title_a", "title_b")]
         other[rows] = pairs[rows].select(marks[0] != marks[1]).to_series().fill_null(False).to_numpy()
     return other
@@ -1090,12 +1135,20 @@ def _swapped_words(pairs: pl.DataFrame, rows: np.ndarray) -> np.ndarray:
         # holds elsewhere ("Heavy Neutral Leptons ... Three Charged Leptons" / "Heavy Charged
         # Leptons ... Three Charged Leptons": as sets, only one title had a word of its own).
         extra_a, extra_b = Counter(ta or []) - Counter(tb or []), Counter(tb or []) - Counter(ta or [])
+        # (a word respelled is no swap: "Summarization ... Summarizing" / "Summarisation ... Summarising"
+        # paired each with the other word too)
+        extra_a, extra_b = _not_respelled(extra_a, extra_b), _not_respelled(extra_b, extra_a)
         in_a, in_b = Counter(xa or []), Counter(xb or [])
         swapped[i] = _opposite(only_a, only_b) or any(
             (in_a[a] > in_b[a] and in_b[b] > in_a[b]) or _renamed(in_a, in_b, a, b) if fuzz.ratio(a, b) < TITLE_GATE * 100
             else (_other_opening(a, b) and in_a[a] != in_b[a] and in_a[b] != in_b[b])
             for a in extra_a for b in extra_b)
     return swapped
+
+
+def _not_respelled(words: Counter, other: Counter) -> Counter:
+    """The words without a respelling among the other title's (`words.one_word`)."""
+    return Counter({w: n for w, n in words.items() if not any(one_word(w, o) for o in other)})
 
 
 def _title_words() -> list[pl.Expr]:

@@ -48,6 +48,12 @@ def other_english_word(a: str, b: str) -> bool:
     return not (sa.startswith(sb) or sb.startswith(sa))
 
 
+def one_word(a: str, b: str) -> bool:
+    """Whether two folded words are forms of one word (Snowball stems, British spelling read as
+    American): "summarization" / "summarisation", "summarizing" / "summarising"."""
+    return a == b or _stem(a) == _stem(b)
+
+
 @lru_cache(maxsize=65536)
 def _zipf(word: str) -> float:
     from wordfreq import zipf_frequency  # loads its English list (~0.4 s): only when a pair asks
