@@ -245,11 +245,6 @@ BY_ONE_NAME = rf"^(?i:by)\s+{_ITEM_WORD}\s+(?i:and|und|et)\s"
 _LABELLED_LINE = rf"{AUTHORS_LABEL}|{BY_NAMES}"
 
 
-def has_authors_label(lines: pl.Series) -> pl.Series:
-    """Whether each authors line opens with an AUTHORS_LABEL (with its colon)."""
-    return lines.str.contains(AUTHORS_LABEL).fill_null(False)
-
-
 def without_label(lines: pl.Series) -> pl.Series:
     """The authors lines without a leading AUTHORS_LABEL or "By" label."""
     return on_rows_where(lines, lines.str.contains(_LABELLED_LINE), lambda rows: rows.to_frame("a").select(
@@ -259,8 +254,8 @@ def without_label(lines: pl.Series) -> pl.Series:
 
 
 # A page's label before a title or an abstract ("Title: BRIDGE: ...", "Abstract: We study ..."),
-# a colon right after it and text after that: it stayed in the field. (A title's label only in a
-# record whose other fields are labelled too: "Title: Subtitle: Sub-subtitle" may be a real title.)
+# a colon right after it and text after that: it stayed in the field. (A title's label goes in
+# every record: "Title: Subtitle: Sub-subtitle" as a real title is given up, session 52.)
 # In other languages too ("Titre :", "标题：", "Résumé :", "摘要："), and an abstract's as papers print
 # it ("Abstract—We", "Abstract. We", "Summary: We", "TL;DR: We").
 _TITLE_WORDS = r"(?i:title|titre|titel|título|titulo|titolo|tytuł|başlık|название|заголовок)|标题|標題|題名|タイトル|제목"
